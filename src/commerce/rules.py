@@ -1,0 +1,331 @@
+"""Rulesets: frozen, validated, versioned, cited data, kept in one registry.
+
+Every difference between the Commerce rulesets is an option here, a named field with a
+documented meaning. A preset is a :class:`Ruleset` value registered under the id users type
+(``peel``, ``hoyle`` ...); any option can be overridden from a preset with
+:meth:`Ruleset.with_options`, which validates the result.
+
+>>> peel = find_ruleset("peel")
+>>> peel.id, peel.version, peel.pack
+('peel', 1, 52)
+>>> peel.with_options(flush_compare="high_card").flush_compare
+'high_card'
+>>> find_ruleset("peel").with_options(pack=33)
+Traceback (most recent call last):
+...
+commerce.errors.RulesetError: option pack: 33 is not one of 52, 32
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final
+
+from commerce.errors import RulesetError
+
+
+class Family(StrEnum):
+    """The procedure a ruleset's deal follows; the engine picks its turn logic by family."""
+
+    TRADING = "trading"
+    """Buy from the dealer for ready money or barter with a neighbour (Peel, Hoyle, T&B)."""
+    WIDOW = "widow"
+    """Exchange with face-up cards in the middle (Old Game, Pool, the token games)."""
+    COX = "cox"
+    """Cox's 1925 game: draw, discard, buy, sell out."""
+
+
+def _opt(default: Any, doc: str, choices: tuple[Any, ...] | None = None) -> Any:
+    """A documented option field; *choices* lists the valid values where they are few."""
+    return field(default=default, metadata={"doc": doc, "choices": choices})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ruleset:
+    """One Commerce ruleset: identity, sources and every option of play and scoring.
+
+    Options are keyword-only fields; each field's metadata holds its meaning (``doc``) and,
+    where there are few, its valid values (``choices``). Construct variants with
+    :meth:`with_options`, never by mutating.
+    """
+
+    id: str
+    """The id users type, e.g. ``peel``."""
+    version: int
+    """Bumped on any change of behaviour, so records and results stay comparable."""
+    name: str
+    """Human-readable name."""
+    family: Family
+    """Which deal procedure the engine follows."""
+    sources: tuple[str, ...] = ()
+    """Where the rules come from (keys of RULES-DOSSIER.md section 4 with page or url)."""
+    option_sources: tuple[tuple[str, str], ...] = ()
+    """For each option whose value a source decides: (option, source or 'house rule')."""
+
+    # -- table --------------------------------------------------------------------------
+    pack: int = _opt(52, "Cards in the pack: 52, or the 32-card piquet pack (A K Q J 10 9 8 7).",
+                     (52, 32))
+    min_players: int = _opt(3, "Fewest players allowed.")
+    max_players: int = _opt(12, "Most players allowed (at most 7 with the 32-card pack).")
+    direction: str = _opt("left", "Direction of the deal, play and the passing of the deal.",
+                          ("left", "right"))
+
+    # -- hand ranking -------------------------------------------------------------------
+    ranking: str = _opt(
+        "peel",
+        "Categories recognised: 'peel' = tricon, sequence, flush, pair, point (pip total of "
+        "three cards); 'suit_point' = tricon, sequence, point of two or three cards of one suit; "
+        "'no_pair_or_point' = tricon, sequence, flush only.",
+        ("peel", "suit_point", "no_pair_or_point"),
+    )
+    ace_low_sequence: bool = _opt(True, "A-2-3 of one suit is a sequence.")
+    ace_low_sequence_rank: str = _opt(
+        "lowest", "Where A-2-3 ranks among sequences when it is one.", ("lowest", "highest")
+    )
+    allow_wraparound: bool = _opt(False, "K-A-2 of one suit is a sequence (no source allows it).")
+    flush_compare: str = _opt(
+        "points",
+        "How two flushes compare: by pip total then the highest differing card ('points'), or "
+        "by the highest differing card ('high_card').",
+        ("points", "high_card"),
+    )
+    pair_kicker: bool = _opt(True, "Between equal pairs, the odd card decides.")
+    void_rank: str = _opt(
+        "void",
+        "How hands without a combination compare among themselves (suit_point and "
+        "no_pair_or_point rankings): all equal ('void'), or by their cards from the top down "
+        "('high_card').",
+        ("void", "high_card"),
+    )
+    four_of_a_kind: bool = _opt(False, "Four of a kind (made by a pounce) beats every three-card "
+                                       "hand.")
+
+    # -- stakes and the trading deal -----------------------------------------------------
+    ante: int = _opt(1, "Stakes each player puts in the pool at the start of a deal.")
+    dealer_ante: int = _opt(2, "Stakes the dealer puts in the pool (his ante included).")
+    trade_cost: int = _opt(1, "Stakes a player pays the dealer to trade for ready money.")
+    dealer_may_trade: bool = _opt(True, "The dealer may trade with the stock on his own turn.")
+    dealer_trade_cost: int = _opt(0, "What the dealer pays (to the pool) to trade with the stock.")
+    may_barter: bool = _opt(True, "Barter with a neighbour is allowed.")
+    barter_direction: str = _opt(
+        "left", "Which neighbour a barter is offered to.", ("left", "right")
+    )
+    barter_partner_may_stand: bool = _opt(
+        True, "The player offered a barter may refuse it by standing at once."
+    )
+    barter_return_from_original_hand: bool = _opt(
+        True, "The partner gives back one of his own cards, not the card just offered."
+    )
+    stand_allowed: str = _opt(
+        "any_time",
+        "When a player may stand: 'any_time' (start of a turn or after his own trade), or "
+        "'with_combination' (only holding a tricon, sequence or point; T&B's knock).",
+        ("any_time", "with_combination"),
+    )
+    stand_after_trade: bool = _opt(
+        True, "A player may stand right after his own trade or barter in the same turn."
+    )
+    stander_penalty: str = _opt(
+        "each_better_hand",
+        "What a beaten stander pays: one stake to each better hand, one to the best hand only, "
+        "or nothing.",
+        ("each_better_hand", "best_hand_only", "none"),
+    )
+    dealer_pays_winner: int = _opt(
+        1, "Stakes the dealer pays the best hand when someone else wins."
+    )
+    best_tie_rule: str = _opt(
+        "eldest",
+        "Who wins a complete tie for best hand: the eldest, with the dealer last ('eldest'); "
+        "the dealer first ('dealer_as_eldest'); or the pool split ('split_pool').",
+        ("eldest", "dealer_as_eldest", "split_pool"),
+    )
+    max_rounds_per_deal: int = _opt(
+        50,
+        "House rule: a deal that reaches this many full rounds ends in a forced showdown with "
+        "no stander penalty (0 = unlimited).",
+    )
+    deals_each: int = _opt(1, "A session ends when every player has dealt this many times.")
+
+    # -- helpers ------------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            choices = f.metadata.get("choices") if f.metadata else None
+            value = getattr(self, f.name)
+            if choices is not None and value not in choices:
+                raise RulesetError(
+                    f"option {f.name}: {value!r} is not one of {', '.join(map(str, choices))}"
+                )
+        if self.min_players < 2 or self.min_players > self.max_players:
+            raise RulesetError(
+                f"players: min_players {self.min_players} and max_players {self.max_players} "
+                "must satisfy 2 <= min <= max"
+            )
+        limit = 12 if self.pack == 52 else 7
+        if self.max_players > limit:
+            raise RulesetError(
+                f"option max_players: at most {limit} players with the {self.pack}-card pack"
+            )
+        for name in ("ante", "dealer_ante", "trade_cost", "dealer_trade_cost",
+                     "dealer_pays_winner", "max_rounds_per_deal"):
+            if getattr(self, name) < 0:
+                raise RulesetError(f"option {name}: must not be negative")
+        if self.deals_each < 1:
+            raise RulesetError("option deals_each: must be at least 1")
+
+    def with_options(self, **changes: Any) -> Ruleset:
+        """Return this ruleset with options changed; values may be typed or strings.
+
+        :raises RulesetError: for an unknown option or a bad value, listing the valid ones.
+        """
+        typed = {name: _coerce(name, value) for name, value in changes.items()}
+        return dataclasses.replace(self, **typed)
+
+    def changed_options(self) -> dict[str, Any]:
+        """The options where this ruleset differs from the registered preset of its id."""
+        base = _REGISTRY.get(self.id)
+        if base is None:
+            return {}
+        return {
+            name: getattr(self, name)
+            for name in option_names()
+            if getattr(self, name) != getattr(base, name)
+        }
+
+    @property
+    def label(self) -> str:
+        """``id@version``, with ``+`` when options differ from the preset."""
+        return f"{self.id}@{self.version}" + ("+" if self.changed_options() else "")
+
+    def player_range(self) -> range:
+        """Allowed numbers of players."""
+        return range(self.min_players, self.max_players + 1)
+
+    def option_source(self, name: str) -> str:
+        """The source for option *name* in this preset, or '' if none is recorded."""
+        return dict(self.option_sources).get(name, "")
+
+
+_IDENTITY: Final = frozenset({"id", "version", "name", "family", "sources", "option_sources"})
+
+
+def option_names() -> tuple[str, ...]:
+    """Names of every option (the fields a user may override)."""
+    return tuple(f.name for f in dataclasses.fields(Ruleset) if f.name not in _IDENTITY)
+
+
+def option_doc(name: str) -> str:
+    """The documented meaning of option *name*."""
+    for f in dataclasses.fields(Ruleset):
+        if f.name == name:
+            return str(f.metadata.get("doc", ""))
+    raise RulesetError(_unknown_option(name))
+
+
+def option_choices(name: str) -> tuple[Any, ...] | None:
+    """Valid values of option *name*, where they are a short list."""
+    for f in dataclasses.fields(Ruleset):
+        if f.name == name:
+            choices: tuple[Any, ...] | None = f.metadata.get("choices")
+            return choices
+    raise RulesetError(_unknown_option(name))
+
+
+def _unknown_option(name: str) -> str:
+    return f"unknown option {name!r}; options are: {', '.join(option_names())}"
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Convert *value* (possibly a string from the command line) to option *name*'s type."""
+    if name not in option_names():
+        raise RulesetError(_unknown_option(name))
+    current = getattr(_DEFAULTS, name)
+    if isinstance(current, bool):
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        raise RulesetError(f"option {name}: {value!r} is not true or false")
+    if isinstance(current, int):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            choices = option_choices(name)
+            valid = f"one of {', '.join(map(str, choices))}" if choices else "an integer"
+            raise RulesetError(f"option {name}: {value!r} is not {valid}") from None
+    return str(value).strip()
+
+
+def parse_overrides(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """Parse ``name=value`` strings (from ``--set``) into a dict.
+
+    >>> parse_overrides(["flush_compare=high_card", "pack=32"])
+    {'flush_compare': 'high_card', 'pack': '32'}
+    """
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise RulesetError(f"--set {pair!r}: write name=value, e.g. flush_compare=high_card")
+        out[name.strip()] = value
+    return out
+
+
+# -- registry ------------------------------------------------------------------------------
+
+_REGISTRY: dict[str, Ruleset] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(ruleset: Ruleset, *aliases: str) -> Ruleset:
+    """Add a preset to the registry under its id and any *aliases*."""
+    if ruleset.id in _REGISTRY:
+        raise RulesetError(f"ruleset {ruleset.id!r} is already registered")
+    _REGISTRY[ruleset.id] = ruleset
+    for alias in aliases:
+        _ALIASES[alias] = ruleset.id
+    return ruleset
+
+
+def find_ruleset(name: str) -> Ruleset:
+    """Look up a preset by id or alias (case-insensitive, ``_`` and ``-`` alike).
+
+    :raises RulesetError: listing the known ids if *name* is unknown.
+    """
+    _load_presets()
+    key = name.strip().lower().replace("_", "-")
+    key = _ALIASES.get(key, key)
+    try:
+        return _REGISTRY[key]
+    except KeyError:
+        raise RulesetError(
+            f"unknown ruleset {name!r}; rulesets are: {', '.join(sorted(_REGISTRY))}"
+        ) from None
+
+
+def rulesets() -> Iterator[Ruleset]:
+    """Every registered preset, in registration order."""
+    _load_presets()
+    return iter(list(_REGISTRY.values()))
+
+
+def resolve(name: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    """A preset by name with *overrides* applied (the ``--rules X --set k=v`` of the CLI)."""
+    base = find_ruleset(name)
+    return base.with_options(**overrides) if overrides else base
+
+
+def _load_presets() -> None:
+    if not _REGISTRY:
+        import commerce.presets  # noqa: F401  (registers on import)
+
+
+_DEFAULTS: Final = Ruleset(id="_defaults", version=0, name="defaults", family=Family.TRADING)
