@@ -198,6 +198,8 @@ class Evaluator:
         dense = {key: i for i, key in enumerate(distinct)}
         self.keys: tuple[HandKey, ...] = tuple(distinct)
         """Distinct keys, weakest first; index = dense rank."""
+        self.categories: tuple[Category, ...] = tuple(category_of_key(k) for k in distinct)
+        """Category of each dense rank."""
         self.level_count = len(distinct)
         """Number of distinct strength levels."""
         self.sorted_ranks: dict[tuple[Card, ...], int] = {h: dense[k] for h, k in keys.items()}

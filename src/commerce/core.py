@@ -1,0 +1,207 @@
+"""Types shared by every ruleset family: actions, decisions, events, transitions, outcomes.
+
+Each family (``trading``, ``widow``, ``cox``) implements the :class:`FamilyRules` protocol in
+its own module over its own immutable state class; :mod:`commerce.engine` dispatches to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, NamedTuple, Protocol, TypeAlias
+
+Seat: TypeAlias = int
+"""A player's place at the table, 0 to players-1."""
+
+
+class ActionKind(StrEnum):
+    """Every kind of action; a family uses the kinds its rules have."""
+
+    # chance
+    DEAL = "deal"
+    """Chance: the next card from the stock (to whoever the state says)."""
+    # trading family
+    STAND = "stand"
+    """Stop the trading; all hands are shown (Peel's stand, T&B's knock)."""
+    TRADE = "trade"
+    """Give a card to the dealer for the top card of the stock (ready money)."""
+    BARTER = "barter"
+    """Offer a card to the neighbour."""
+    GIVE = "give"
+    """Give back a card to the player who offered a barter."""
+    DONE = "done"
+    """End one's turn after a trade or barter without standing."""
+    # widow family (and later rulesets)
+    EXCHANGE = "exchange"
+    """Swap cards of one's hand for cards of the widow, one for one."""
+    PASS = "pass"
+    """Decline to exchange (in some rulesets, for the rest of the deal)."""
+    KNOCK = "knock"
+    """Declare oneself content; the deal ends after a final turn each."""
+    POUNCE = "pounce"
+    """Take the fourth card of one's tricon from the widow, out of turn."""
+    DECLINE = "decline"
+    """Let an offered opportunity (a pounce, a purchase) go."""
+    BUY_HORSE = "buy_horse"
+    """Pool Commerce: buy one more counter after going out."""
+    # Cox
+    DRAW = "draw"
+    """Draw the top card of the supply."""
+    BUY = "buy"
+    """Buy the last discard."""
+    DISCARD = "discard"
+    """Discard a card face up."""
+    SELL_OUT = "sell_out"
+    """Declare a complete hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action. *cards* holds the cards it names, in the order its kind defines.
+
+    Families format and parse actions with their own card notation
+    (:func:`commerce.engine.format_action`, :func:`commerce.engine.parse_action`).
+    """
+
+    kind: ActionKind
+    """What is done."""
+    cards: tuple[int, ...] = ()
+    """The cards named, e.g. ``(given,)`` for a trade, ``(give..., take...)`` for an exchange."""
+
+
+class DecisionKind(StrEnum):
+    """What the seat to act must decide."""
+
+    CHANCE = "chance"
+    """Chance (the driver) supplies the next card."""
+    TURN = "turn"
+    """A player's ordinary turn."""
+    AFTER_TRADE = "after_trade"
+    """Right after one's own trade or barter: stand, or end the turn."""
+    BARTER_REPLY = "barter_reply"
+    """Offered a barter: give a card back, or stand."""
+    BLIND_EXCHANGE = "blind_exchange"
+    """The dealer's exchange with the widow before looking at his hand."""
+    FINAL_TURN = "final_turn"
+    """The last turn after a knock or two stands."""
+    POUNCE_OFFER = "pounce_offer"
+    """The fourth card of one's tricon is in the widow: pounce or decline."""
+    HORSE_OFFER = "horse_offer"
+    """Out of counters: buy a horse or decline."""
+    DRAW_OR_BUY = "draw_or_buy"
+    """Cox: draw from the supply, or buy the last discard."""
+    DISCARD = "discard"
+    """Cox: discard a card."""
+    BUY_OFFER = "buy_offer"
+    """Cox: buy the discard just made, or decline."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who must act now and what kind of decision it is; ``seat`` is None for chance."""
+
+    seat: Seat | None
+    """The seat to act, or None when chance acts."""
+    kind: DecisionKind
+    """The kind of decision."""
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether chance (the driver) acts."""
+        return self.seat is None
+
+
+class Event(NamedTuple):
+    """Something that happened, with who may see it.
+
+    ``visible_to`` is None for a public event, else the seats that may see it. Events drive
+    logs and user interfaces; the actions, not the events, are the canonical record. (Events,
+    transitions and states are immutable named tuples: they are built on every action, and a
+    named tuple is several times cheaper to build than a frozen dataclass.)
+    """
+
+    kind: str
+    """A short machine name, e.g. ``traded``, ``drew``, ``showdown``."""
+    seat: Seat | None = None
+    """The seat the event is about, if any."""
+    data: tuple[tuple[str, Any], ...] = ()
+    """Details as (name, value) pairs: card tuples, amounts, seats."""
+    visible_to: frozenset[Seat] | None = None
+    """None for public, else the seats that see it."""
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The value of detail *name*."""
+        for key, value in self.data:
+            if key == name:
+                return value
+        return default
+
+    def visible(self, seat: Seat | None) -> bool:
+        """Whether *seat* (None = a spectator) may see this event."""
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+class Transition(NamedTuple):
+    """What :func:`commerce.engine.apply` returns: the successor state and the events."""
+
+    state: Any
+    """The new state."""
+    events: tuple[Event, ...] = ()
+    """What happened, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game (a whole session of deals)."""
+
+    payoffs: tuple[int, ...]
+    """Each seat's net result (stakes, tokens, counters or points won minus lost)."""
+    reason: str
+    """Why the game ended."""
+    details: Mapping[str, Any] = field(default_factory=dict)
+    """Ruleset-specific figures (tokens left, deals won, when a seat went out ...)."""
+
+
+class FamilyRules(Protocol):
+    """What a ruleset family's module provides; :mod:`commerce.engine` dispatches to it."""
+
+    def new_game(self, ruleset: Any, players: int, dealer: Seat) -> Any:
+        """The state before the first deal."""
+        ...
+
+    def decision(self, state: Any) -> Decision | None:
+        """Who must decide what, or None when the game is over."""
+        ...
+
+    def legal_actions(self, state: Any) -> tuple[Action, ...]:
+        """Legal actions in a fixed order (chance outcomes at chance decisions)."""
+        ...
+
+    def check(self, state: Any, action: Action) -> None:
+        """Raise IllegalActionError with a reason if *action* is illegal."""
+        ...
+
+    def apply_unchecked(self, state: Any, action: Action) -> Transition:
+        """Apply an action already known to be legal."""
+        ...
+
+    def observe(self, state: Any, seat: Seat | None) -> Any:
+        """The view of *seat* (None = spectator), built from scratch."""
+        ...
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """The outcome, or None while the game goes on."""
+        ...
+
+    def format_action(self, action: Action) -> str:
+        """Action notation, e.g. ``trade TH``."""
+        ...
+
+    def parse_action(self, text: str) -> Action:
+        """Parse action notation; raises NotationError."""
+        ...
+
+    def reveal_all(self, state: Any) -> Any:
+        """A complete view for reviews (every hand visible): never sent to a player."""
+        ...

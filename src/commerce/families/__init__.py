@@ -1,0 +1,1 @@
+"""Rules of each ruleset family, behind the common API of :mod:`commerce.engine`."""

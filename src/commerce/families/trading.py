@@ -1,0 +1,729 @@
+"""The trading family: Peel's new mode, Hoyle's trading game, Trade and Barter.
+
+A game is a session of deals. In each deal every player antes, three cards are dealt, and
+from the eldest the players in turn stand, trade a card for ready money (to the bottom of the
+stock, the top card back) or barter a card with a neighbour, until someone stands. The best
+hand takes the pool; the dealer pays the winner; a beaten stander pays the better hands.
+
+Chance enters only as ``deal`` actions: each names the next card taken from the unseen part of
+the stock. Traded-in cards go to the bottom of the stock in a known order and come back up
+without chance once the unseen cards are used up.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Final, NamedTuple
+
+from commerce.cards import Card, format_card, format_cards, pack, parse_card
+from commerce.core import (
+    Action,
+    ActionKind,
+    Decision,
+    DecisionKind,
+    Event,
+    Outcome,
+    Seat,
+    Transition,
+)
+from commerce.errors import IllegalActionError, IllegalReason, NotationError
+from commerce.hands import Category, evaluator_for
+from commerce.rules import Ruleset
+
+
+class Phase(IntEnum):
+    """Where a deal stands."""
+
+    DEAL = 0
+    """Chance deals the hands."""
+    TURN = 1
+    """A player's turn begins."""
+    DRAW = 2
+    """Chance gives the trader the top card of the stock."""
+    AFTER_TRADE = 3
+    """The player who traded or bartered may stand or end his turn."""
+    BARTER_REPLY = 4
+    """The neighbour offered a barter gives a card back or stands."""
+    OVER = 5
+    """The session has ended."""
+
+
+class TradingState(NamedTuple):
+    """A session of a trading-family game, between two actions.
+
+    Immutable: a named tuple, because one is built on every action and a named tuple is about
+    five times cheaper to build than a frozen dataclass. Never sent to a player: views come
+    from :func:`observe`.
+    """
+
+    ruleset: Ruleset
+    """The rules in force."""
+    players: int
+    """Number of seats."""
+    balances: tuple[int, ...]
+    """Each seat's net stakes over the session so far (the pool holds the rest)."""
+    deals_won: tuple[int, ...]
+    """Deals each seat has won."""
+    dealer: Seat
+    """The dealer of the current deal."""
+    deal_number: int
+    """Deals begun so far (1 during the first deal)."""
+    hands: tuple[tuple[Card, ...], ...]
+    """Each seat's cards."""
+    unseen: tuple[Card, ...]
+    """Cards of the stock nobody has seen, in card order (their order is chance's)."""
+    bottom: tuple[Card, ...]
+    """Traded-in cards under the unseen ones, top first."""
+    pool: int
+    """Stakes in the pool."""
+    phase: Phase
+    """Where the deal stands."""
+    actor: Seat
+    """The seat to act (the trader during DRAW; the partner during BARTER_REPLY)."""
+    turn: Seat
+    """Whose turn it is."""
+    turns_taken: int
+    """Turns begun this deal (a full round is ``players`` turns)."""
+    to_deal: int
+    """Cards still to deal in the initial deal."""
+    offered: Card | None
+    """The card offered in a pending barter."""
+    log: tuple[Event, ...]
+    """Events of the current deal (filtered by visibility before anyone sees them)."""
+    last_deal: tuple[Event, ...]
+    """The public events of the previous deal's showdown and settlement."""
+
+    @property
+    def step(self) -> int:
+        """+1 when play goes to the left (increasing seats), -1 to the right."""
+        return 1 if self.ruleset.direction == "left" else -1
+
+
+STATE_TYPE: Final = TradingState
+
+# Interned actions: legal_actions returns these, and bots choose among them.
+_STAND: Final = Action(ActionKind.STAND)
+_DONE: Final = Action(ActionKind.DONE)
+_DEAL: Final = tuple(Action(ActionKind.DEAL, (c,)) for c in range(52))
+_TRADE: Final = tuple(Action(ActionKind.TRADE, (c,)) for c in range(52))
+_BARTER: Final = tuple(Action(ActionKind.BARTER, (c,)) for c in range(52))
+_GIVE: Final = tuple(Action(ActionKind.GIVE, (c,)) for c in range(52))
+_ONLY: Final = tuple(frozenset({s}) for s in range(12))
+_CHANCE: Final = Decision(None, DecisionKind.CHANCE)
+_DECISIONS: Final = {
+    (phase, seat): Decision(seat, kind)
+    for phase, kind in (
+        (Phase.TURN, DecisionKind.TURN),
+        (Phase.AFTER_TRADE, DecisionKind.AFTER_TRADE),
+        (Phase.BARTER_REPLY, DecisionKind.BARTER_REPLY),
+    )
+    for seat in range(12)
+}
+
+
+def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> TradingState:
+    """The session before the first deal: antes paid, nothing dealt."""
+    empty = TradingState(
+        ruleset=ruleset,
+        players=players,
+        balances=(0,) * players,
+        deals_won=(0,) * players,
+        dealer=dealer,
+        deal_number=0,
+        hands=((),) * players,
+        unseen=(),
+        bottom=(),
+        pool=0,
+        phase=Phase.DEAL,
+        actor=dealer,
+        turn=dealer,
+        turns_taken=0,
+        to_deal=0,
+        offered=None,
+        log=(),
+        last_deal=(),
+    )
+    return _start_deal(empty, dealer, ())
+
+
+def _start_deal(s: TradingState, dealer: Seat, last_deal: tuple[Event, ...]) -> TradingState:
+    rules = s.ruleset
+    n = s.players
+    balances = [b - rules.ante for b in s.balances]
+    balances[dealer] -= rules.dealer_ante - rules.ante
+    pool = s.pool + rules.ante * (n - 1) + rules.dealer_ante
+    event = Event(
+        "deal_started",
+        dealer,
+        (("deal", s.deal_number + 1), ("pool", pool)),
+    )
+    return TradingState(
+        ruleset=rules,
+        players=n,
+        balances=tuple(balances),
+        deals_won=s.deals_won,
+        dealer=dealer,
+        deal_number=s.deal_number + 1,
+        hands=((),) * n,
+        unseen=pack(rules.pack),
+        bottom=(),
+        pool=pool,
+        phase=Phase.DEAL,
+        actor=dealer,
+        turn=dealer,
+        turns_taken=0,
+        to_deal=3 * n,
+        offered=None,
+        log=(event,),
+        last_deal=last_deal,
+    )
+
+
+# -- queries -------------------------------------------------------------------------------
+
+
+def decision(s: TradingState) -> Decision | None:
+    """Who must decide what."""
+    phase = s.phase
+    if phase is Phase.DEAL or phase is Phase.DRAW:
+        return _CHANCE
+    if phase is Phase.OVER:
+        return None
+    return _DECISIONS[phase, s.actor]
+
+
+def legal_actions(s: TradingState) -> tuple[Action, ...]:
+    """Legal actions in a fixed order: stand, trades, barters; chance cards in card order."""
+    phase = s.phase
+    if phase is Phase.TURN:
+        hand = sorted(s.hands[s.actor])
+        rules = s.ruleset
+        out: list[Action] = []
+        if _may_stand(s, s.actor):
+            out.append(_STAND)
+        if s.actor != s.dealer or rules.dealer_may_trade:
+            out.extend(_TRADE[c] for c in hand)
+        if rules.may_barter:
+            out.extend(_BARTER[c] for c in hand)
+        return tuple(out)
+    if phase is Phase.DEAL or phase is Phase.DRAW:
+        return tuple(_DEAL[c] for c in s.unseen)
+    if phase is Phase.AFTER_TRADE:
+        return (_STAND, _DONE) if _may_stand(s, s.actor) else (_DONE,)
+    if phase is Phase.BARTER_REPLY:
+        gives = sorted(_barter_returns(s))
+        head = (_STAND,) if s.ruleset.barter_partner_may_stand else ()
+        return head + tuple(_GIVE[c] for c in gives)
+    return ()
+
+
+def _may_stand(s: TradingState, seat: Seat) -> bool:
+    if s.ruleset.stand_allowed == "any_time":
+        return True
+    return evaluator_for(s.ruleset).value(s.hands[seat]).category is not Category.NONE
+
+
+def _barter_returns(s: TradingState) -> tuple[Card, ...]:
+    hand = s.hands[s.actor]
+    if s.ruleset.barter_return_from_original_hand or s.offered is None:
+        return hand
+    return (*hand, s.offered)
+
+
+def check(s: TradingState, action: Action) -> None:
+    """Raise :class:`IllegalActionError` with a reason unless *action* is legal."""
+    phase = s.phase
+    kind = action.kind
+    if phase is Phase.OVER:
+        raise IllegalActionError(IllegalReason.GAME_OVER, "the game is over")
+    if phase is Phase.DEAL or phase is Phase.DRAW:
+        if kind is not ActionKind.DEAL:
+            raise IllegalActionError(
+                IllegalReason.NOT_YOUR_TURN, "chance must act now (deal a card), not a player"
+            )
+        cards = action.cards
+        limit = s.to_deal if phase is Phase.DEAL else 1
+        if not 1 <= len(cards) <= limit or len(set(cards)) != len(cards):
+            raise IllegalActionError(
+                IllegalReason.CARD_NOT_AVAILABLE,
+                f"deal between 1 and {limit} different card(s) now",
+            )
+        unseen = s.unseen
+        for c in cards:
+            if c not in unseen:
+                raise IllegalActionError(
+                    IllegalReason.CARD_NOT_AVAILABLE,
+                    "a dealt card must be one of the unseen cards of the stock",
+                )
+        return
+    if kind is ActionKind.DEAL:
+        raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
+    seat = s.actor
+    if phase is Phase.TURN:
+        if kind is ActionKind.STAND:
+            if not _may_stand(s, seat):
+                raise IllegalActionError(
+                    IllegalReason.NOT_ALLOWED_BY_RULES,
+                    "you may only stand (knock) holding a tricon, sequence or point",
+                )
+            return
+        if kind is ActionKind.TRADE or kind is ActionKind.BARTER:
+            _check_own_card(s, seat, action)
+            if kind is ActionKind.TRADE and seat == s.dealer and not s.ruleset.dealer_may_trade:
+                raise IllegalActionError(
+                    IllegalReason.NOT_ALLOWED_BY_RULES, "the dealer may not trade in these rules"
+                )
+            if kind is ActionKind.BARTER and not s.ruleset.may_barter:
+                raise IllegalActionError(
+                    IllegalReason.NOT_ALLOWED_BY_RULES, "barter is not allowed in these rules"
+                )
+            return
+        raise IllegalActionError(
+            IllegalReason.WRONG_KIND,
+            f"on your turn you may stand, trade or barter, not {kind.value}",
+        )
+    if phase is Phase.AFTER_TRADE:
+        if kind is ActionKind.DONE:
+            return
+        if kind is ActionKind.STAND:
+            if not _may_stand(s, seat):
+                raise IllegalActionError(
+                    IllegalReason.NOT_ALLOWED_BY_RULES,
+                    "you may only stand (knock) holding a tricon, sequence or point",
+                )
+            return
+        raise IllegalActionError(
+            IllegalReason.WRONG_KIND,
+            "only one card may be traded or bartered a turn: stand or end your turn (done)",
+        )
+    # BARTER_REPLY
+    if kind is ActionKind.STAND:
+        if not s.ruleset.barter_partner_may_stand:
+            raise IllegalActionError(
+                IllegalReason.NOT_ALLOWED_BY_RULES, "a barter may not be refused in these rules"
+            )
+        return
+    if kind is ActionKind.GIVE:
+        if len(action.cards) != 1 or action.cards[0] not in _barter_returns(s):
+            raise IllegalActionError(
+                IllegalReason.CARD_NOT_HELD, "give back one of the cards of your own hand"
+            )
+        return
+    raise IllegalActionError(
+        IllegalReason.WRONG_KIND, "you were offered a barter: give a card back, or stand"
+    )
+
+
+def _check_own_card(s: TradingState, seat: Seat, action: Action) -> None:
+    if len(action.cards) != 1 or action.cards[0] not in s.hands[seat]:
+        held = format_cards(sorted(s.hands[seat]))
+        raise IllegalActionError(
+            IllegalReason.CARD_NOT_HELD, f"name one of the cards you hold ({held})"
+        )
+
+
+# -- transitions ---------------------------------------------------------------------------
+
+
+def apply_unchecked(s: TradingState, action: Action) -> Transition:
+    """Apply an action already known to be legal (the public path checks first)."""
+    kind = action.kind
+    if kind is ActionKind.DEAL:
+        return _deal(s, action.cards)
+    seat = s.actor
+    if kind is ActionKind.TRADE:
+        return _trade(s, seat, action.cards[0])
+    if kind is ActionKind.BARTER:
+        partner = (seat + (1 if s.ruleset.barter_direction == "left" else -1)) % s.players
+        public = Event("barter_offered", seat, (("partner", partner),))
+        private = Event("barter_card", seat, (("card", action.cards[0]), ("partner", partner)),
+                        frozenset({seat, partner}))
+        return Transition(
+            _evolve(s, phase=Phase.BARTER_REPLY, actor=partner, offered=action.cards[0],
+                    log=s.log + (public, private)),
+            (public, private),
+        )
+    if kind is ActionKind.GIVE:
+        return _give(s, seat, action.cards[0])
+    if kind is ActionKind.DONE:
+        return _next_turn(s, ())
+    # STAND
+    return _showdown(s, stander=seat, events=(Event("stood", seat),))
+
+
+def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
+    dealt = set(cards)
+    unseen = tuple(c for c in s.unseen if c not in dealt)
+    hands = list(s.hands)
+    if s.phase is Phase.DRAW:
+        seat = s.actor
+        card = cards[0]
+        hands[seat] = (*hands[seat], card)
+        event = Event("drew", seat, (("card", card),), _ONLY[seat])
+        return _after_own_action(s._replace(hands=tuple(hands), unseen=unseen), (event,))
+    n = s.players
+    step = s.step
+    k = 3 * n - s.to_deal
+    events = []
+    for card in cards:
+        seat = (s.dealer + step * (1 + k)) % n
+        hands[seat] = (*hands[seat], card)
+        events.append(Event("dealt", seat, (("card", card),), _ONLY[seat]))
+        k += 1
+    to_deal = s.to_deal - len(cards)
+    evs = tuple(events)
+    if to_deal:
+        return Transition(
+            s._replace(hands=tuple(hands), unseen=unseen, to_deal=to_deal, log=s.log + evs), evs
+        )
+    eldest = (s.dealer + step) % n
+    state = s._replace(hands=tuple(hands), unseen=unseen, to_deal=0, phase=Phase.TURN,
+                       actor=eldest, turn=eldest, turns_taken=1, log=s.log + evs)
+    return Transition(state, evs)
+
+
+def sample_chance(s: TradingState, rng: random.Random) -> Action:
+    """Chance's next action drawn with *rng*: every card still to be dealt, or the drawn card.
+
+    A multi-card ``deal`` is the same as dealing its cards one at a time, in order.
+    """
+    if s.phase is Phase.DEAL:
+        return Action(ActionKind.DEAL, tuple(rng.sample(s.unseen, s.to_deal)))
+    return _DEAL[rng.choice(s.unseen)]
+
+
+def _after_own_action(s: TradingState, events: tuple[Event, ...]) -> Transition:
+    """After a trade or barter: the player may stand, or (if the rules say not) play moves on."""
+    if not s.ruleset.stand_after_trade:
+        return _next_turn(_evolve(s, offered=None, log=s.log + events), events)
+    state = _evolve(s, phase=Phase.AFTER_TRADE, actor=s.turn, offered=None, log=s.log + events)
+    return Transition(state, events)
+
+
+def _trade(s: TradingState, seat: Seat, card: Card) -> Transition:
+    rules = s.ruleset
+    hands = list(s.hands)
+    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    balances = list(s.balances)
+    pool = s.pool
+    if seat == s.dealer:
+        cost = rules.dealer_trade_cost
+        balances[seat] -= cost
+        pool += cost
+    else:
+        cost = rules.trade_cost
+        balances[seat] -= cost
+        balances[s.dealer] += cost
+    public = Event("traded", seat, (("cost", cost),))
+    private = Event("traded_card", seat, (("card", card),), _ONLY[seat])
+    bottom = (*s.bottom, card)
+    events: tuple[Event, ...] = (public, private)
+    if s.unseen:
+        state = _evolve(s, hands=tuple(hands), bottom=bottom, balances=tuple(balances),
+                        pool=pool, phase=Phase.DRAW, log=s.log + events)
+        return Transition(state, events)
+    drawn, bottom = bottom[0], bottom[1:]
+    hands[seat] = (*hands[seat], drawn)
+    drew = Event("drew", seat, (("card", drawn),), _ONLY[seat])
+    events = (*events, drew)
+    return _after_own_action(
+        _evolve(s, hands=tuple(hands), bottom=bottom, balances=tuple(balances), pool=pool), events
+    )
+
+
+def _give(s: TradingState, partner: Seat, returned: Card) -> Transition:
+    offerer = s.turn
+    offered = s.offered
+    assert offered is not None
+    hands = list(s.hands)
+    hands[offerer] = tuple(returned if c == offered else c for c in hands[offerer])
+    if returned in hands[partner]:
+        hands[partner] = tuple(offered if c == returned else c for c in hands[partner])
+    # else the partner handed back the offered card itself: his hand is unchanged
+    public = Event("bartered", offerer, (("partner", partner),))
+    private = Event("barter_returned", partner, (("card", returned), ("offerer", offerer)),
+                    frozenset({offerer, partner}))
+    return _after_own_action(_evolve(s, hands=tuple(hands)), (public, private))
+
+
+def _next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
+    """Pass the turn on; *events* are already in ``s.log``."""
+    limit = s.ruleset.max_rounds_per_deal
+    if limit and s.turns_taken >= limit * s.players:
+        forced = Event("round_limit", None, (("rounds", limit),))
+        shown = _showdown(s, stander=None, events=(forced,))
+        return Transition(shown.state, (*events, *shown.events))
+    nxt = (s.turn + s.step) % s.players
+    state = _evolve(s, phase=Phase.TURN, actor=nxt, turn=nxt, turns_taken=s.turns_taken + 1)
+    return Transition(state, events)
+
+
+def _tie_order(s: TradingState) -> list[Seat]:
+    """Seats in priority order for complete ties: eldest first, the dealer last (or first)."""
+    n = s.players
+    order = [(s.dealer + s.step * (1 + i)) % n for i in range(n)]  # eldest ... dealer
+    if s.ruleset.best_tie_rule == "dealer_as_eldest":
+        order = [order[-1], *order[:-1]]
+    return order
+
+
+def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) -> Transition:
+    rules = s.ruleset
+    ev = evaluator_for(rules)
+    rank_of = ev.rank_of
+    ranks = [rank_of(h) for h in s.hands]
+    order = _tie_order(s)
+    priority = {seat: i for i, seat in enumerate(order)}
+    # A seat beats another with a higher rank, or an equal rank and earlier priority.
+    ranking = sorted(range(s.players), key=lambda seat: (-ranks[seat], priority[seat]))
+    best_rank = ranks[ranking[0]]
+    top = [seat for seat in ranking if ranks[seat] == best_rank]
+    winners = top if rules.best_tie_rule == "split_pool" else top[:1]
+    balances = list(s.balances)
+    pool = s.pool
+    payments: list[Event] = []
+
+    def pay(src: Seat | None, dst: Seat | None, amount: int, why: str) -> None:
+        if amount <= 0:
+            return
+        if src is not None:
+            balances[src] -= amount
+        if dst is not None:
+            balances[dst] += amount
+        payments.append(Event("paid", src, (("to", dst), ("amount", amount), ("why", why))))
+
+    share, rest = divmod(pool, len(winners))
+    for i, w in enumerate(winners):
+        pay(None, w, share + (rest if i == 0 else 0), "pool")
+    pool = 0
+    for w in winners:
+        if w != s.dealer:
+            pay(s.dealer, w, rules.dealer_pays_winner, "from the dealer")
+    if stander is not None and stander not in winners and rules.stander_penalty != "none":
+        if rules.stander_penalty == "best_hand_only":
+            pay(stander, winners[0], 1, "beaten stander")
+        else:
+            for seat in ranking:
+                if seat == stander:
+                    break
+                pay(stander, seat, 1, "beaten stander")
+    shown = Event(
+        "showdown",
+        stander,
+        (
+            ("hands", s.hands),
+            ("categories", tuple(ev.categories[r].value for r in ranks)),
+            ("winners", tuple(winners)),
+        ),
+    )
+    deals_won = list(s.deals_won)
+    for w in winners:
+        deals_won[w] += 1
+    summary = (*events, shown, *payments)
+    last = s.deal_number >= s.players * rules.deals_each
+    ended = Event("deal_ended", None, (("deal", s.deal_number), ("last", last)))
+    summary = (*summary, ended)
+    settled = _evolve(s, balances=tuple(balances), pool=pool, deals_won=tuple(deals_won),
+                      log=s.log + summary)
+    if last:
+        final = _evolve(settled, phase=Phase.OVER)
+        return Transition(final, summary)
+    nxt = _start_deal(settled, (s.dealer + s.step) % s.players, s.log + summary)
+    return Transition(nxt, (*summary, *nxt.log))
+
+
+def _evolve(s: TradingState, **changes: Any) -> TradingState:
+    """A copy of *s* with *changes*."""
+    return s._replace(**changes)
+
+
+def outcome(s: TradingState) -> Outcome | None:
+    """Each seat's net stakes once the session is over."""
+    if s.phase is not Phase.OVER:
+        return None
+    return Outcome(
+        payoffs=s.balances,
+        reason=f"every player has dealt {s.ruleset.deals_each} time(s)",
+        details={"deals_won": s.deals_won, "deals": s.deal_number},
+    )
+
+
+# -- views ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TradingObservation:
+    """What one seat may know, built from scratch from the state (or everything, for a review)."""
+
+    seat: Seat | None
+    """Whose view this is (None: a spectator or a review)."""
+    ruleset: Ruleset
+    """The rules in force."""
+    players: int
+    """Number of seats."""
+    dealer: Seat
+    """The dealer."""
+    deal_number: int
+    """The current deal, from 1."""
+    deals_total: int
+    """Deals in the session."""
+    decision: Decision | None
+    """Who must decide what."""
+    turn: Seat
+    """Whose turn it is."""
+    hand: tuple[Card, ...]
+    """This seat's cards (empty for a spectator)."""
+    hands: tuple[tuple[Card, ...] | None, ...]
+    """Each seat's cards where this view may see them, else None."""
+    pool: int
+    """Stakes in the pool."""
+    balances: tuple[int, ...]
+    """Each seat's net stakes."""
+    stock_count: int
+    """Cards left in the stock."""
+    offered: Card | None
+    """The card offered to this seat in a pending barter (or by it)."""
+    events: tuple[Event, ...]
+    """Events of the current deal this seat may see."""
+    last_deal: tuple[Event, ...]
+    """The previous deal's showdown and payments (public)."""
+    over: bool
+    """Whether the session has ended."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (cards in notation)."""
+        return {
+            "seat": self.seat,
+            "rules": self.ruleset.label,
+            "players": self.players,
+            "dealer": self.dealer,
+            "deal": self.deal_number,
+            "deals_total": self.deals_total,
+            "decision": None if self.decision is None else {
+                "seat": self.decision.seat, "kind": self.decision.kind.value},
+            "hand": [format_card(c) for c in self.hand],
+            "hands": [None if h is None else [format_card(c) for c in h] for h in self.hands],
+            "pool": self.pool,
+            "balances": list(self.balances),
+            "stock": self.stock_count,
+            "offered": None if self.offered is None else format_card(self.offered),
+            "events": [event_to_dict(e) for e in self.events],
+            "over": self.over,
+        }
+
+
+def event_to_dict(e: Event) -> dict[str, Any]:
+    """A JSON-ready form of an event of this family."""
+    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
+    for key, value in e.data:
+        if key == "card":
+            out[key] = format_card(value)
+        elif key == "hands":
+            out[key] = [[format_card(c) for c in h] for h in value]
+        else:
+            out[key] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def observe(s: TradingState, seat: Seat | None) -> TradingObservation:
+    """The view of *seat*: its own cards, public facts and the events it may see."""
+    events = tuple(e for e in s.log if e.visible(seat))
+    shown = _shown_hands(s)
+    hands = tuple(
+        s.hands[i] if (shown or i == seat) else None for i in range(s.players)
+    )
+    offered = None
+    if s.offered is not None and seat is not None and seat in (s.turn, s.actor):
+        offered = s.offered
+    return TradingObservation(
+        seat=seat,
+        ruleset=s.ruleset,
+        players=s.players,
+        dealer=s.dealer,
+        deal_number=s.deal_number,
+        deals_total=s.players * s.ruleset.deals_each,
+        decision=decision(s),
+        turn=s.turn,
+        hand=s.hands[seat] if seat is not None else (),
+        hands=hands,
+        pool=s.pool,
+        balances=s.balances,
+        stock_count=len(s.unseen) + len(s.bottom),
+        offered=offered,
+        events=events,
+        last_deal=s.last_deal,
+        over=s.phase is Phase.OVER,
+    )
+
+
+def _shown_hands(s: TradingState) -> bool:
+    return s.phase is Phase.OVER
+
+
+def reveal_all(s: TradingState) -> TradingObservation:
+    """Every hand and every event visible: for reviewing a finished or saved game."""
+    return TradingObservation(
+        seat=None,
+        ruleset=s.ruleset,
+        players=s.players,
+        dealer=s.dealer,
+        deal_number=s.deal_number,
+        deals_total=s.players * s.ruleset.deals_each,
+        decision=decision(s),
+        turn=s.turn,
+        hand=(),
+        hands=s.hands,
+        pool=s.pool,
+        balances=s.balances,
+        stock_count=len(s.unseen) + len(s.bottom),
+        offered=s.offered,
+        events=s.log,
+        last_deal=s.last_deal,
+        over=s.phase is Phase.OVER,
+    )
+
+
+# -- notation ------------------------------------------------------------------------------
+
+_WORDS: Final = {k.value: k for k in (ActionKind.STAND, ActionKind.DONE, ActionKind.TRADE,
+                                      ActionKind.BARTER, ActionKind.GIVE, ActionKind.DEAL)}
+_ONE_CARD: Final = frozenset({ActionKind.TRADE, ActionKind.BARTER, ActionKind.GIVE,
+                              ActionKind.DEAL})
+
+
+def format_action(action: Action) -> str:
+    """``stand``, ``done``, ``trade TH``, ``barter 4S``, ``give 9C``, ``deal AS``."""
+    if action.cards:
+        return f"{action.kind.value} {format_cards(action.cards)}"
+    return action.kind.value
+
+
+def parse_action(text: str) -> Action:
+    """Parse :func:`format_action` notation (case-insensitive).
+
+    :raises NotationError: naming the bad word or card.
+    """
+    words = text.split()
+    if not words:
+        raise NotationError("empty action")
+    kind = _WORDS.get(words[0].lower())
+    if kind is None:
+        raise NotationError(
+            f"{words[0]!r} is not an action here; actions are: {', '.join(sorted(_WORDS))}"
+        )
+    if kind is ActionKind.DEAL and len(words) > 2:
+        cards = tuple(parse_card(w) for w in words[1:])
+        if len(set(cards)) != len(cards):
+            raise NotationError("a deal names each card once")
+        return Action(ActionKind.DEAL, cards)
+    if kind in _ONE_CARD:
+        if len(words) != 2:
+            raise NotationError(f"{kind.value} takes one card, e.g. '{kind.value} TH'")
+        card = parse_card(words[1])
+        return {ActionKind.TRADE: _TRADE, ActionKind.BARTER: _BARTER, ActionKind.GIVE: _GIVE,
+                ActionKind.DEAL: _DEAL}[kind][card]
+    if len(words) != 1:
+        raise NotationError(f"{kind.value} takes no card")
+    return _STAND if kind is ActionKind.STAND else _DONE
