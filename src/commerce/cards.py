@@ -87,7 +87,8 @@ def parse_card(text: str) -> Card:
         if rank is not None and suit is not None:
             return (rank - 2) * 4 + suit
     raise NotationError(
-        f"{text!r} is not a card: write a rank (A K Q J T/10 9 ... 2) then a suit (S H D C), e.g. AS"
+        f"{text!r} is not a card: write a rank (A K Q J T/10 9 ... 2) then a suit"
+        " (S H D C), e.g. AS"
     )
 
 

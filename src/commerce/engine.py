@@ -17,6 +17,7 @@ The public :func:`apply` always checks legality; an illegal action raises
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any
 
@@ -50,17 +51,20 @@ _BY_TYPE: dict[type, Any] = {}
 def _family(family: Family) -> Any:
     impl = _FAMILIES.get(family)
     if impl is None:
-        if family is Family.TRADING:
-            from commerce.families import trading as impl
-        elif family is Family.WIDOW:
-            from commerce.families import widow as impl  # type: ignore[no-redef]
-        elif family is Family.COX:
-            from commerce.families import cox as impl  # type: ignore[no-redef]
-        else:  # pragma: no cover - every family is listed above
-            raise RulesetError(f"no engine for family {family}")
+        try:
+            impl = importlib.import_module(f"commerce.families.{family.value}")
+        except ModuleNotFoundError:  # pragma: no cover - a family not yet implemented
+            raise RulesetError(f"no engine for the {family.value} family") from None
         _FAMILIES[family] = impl
         _BY_TYPE[impl.STATE_TYPE] = impl
     return impl
+
+
+def _ruleset_of(state_or_ruleset: Any) -> Ruleset:
+    if isinstance(state_or_ruleset, Ruleset):
+        return state_or_ruleset
+    ruleset: Ruleset = state_or_ruleset.ruleset
+    return ruleset
 
 
 def family_of(state: Any) -> Any:
@@ -171,8 +175,7 @@ def is_terminal(state: Any) -> bool:
 
 def format_action(state_or_ruleset: Any, action: Action) -> str:
     """Action notation under the family of a state or ruleset, e.g. ``trade TH``."""
-    ruleset = state_or_ruleset if isinstance(state_or_ruleset, Ruleset) else state_or_ruleset.ruleset
-    return _family(ruleset.family).format_action(action)  # type: ignore[no-any-return]
+    return _family(_ruleset_of(state_or_ruleset).family).format_action(action)  # type: ignore[no-any-return]
 
 
 def parse_action(state_or_ruleset: Any, text: str) -> Action:
@@ -180,5 +183,4 @@ def parse_action(state_or_ruleset: Any, text: str) -> Action:
 
     :raises NotationError: naming what is wrong.
     """
-    ruleset = state_or_ruleset if isinstance(state_or_ruleset, Ruleset) else state_or_ruleset.ruleset
-    return _family(ruleset.family).parse_action(text)  # type: ignore[no-any-return]
+    return _family(_ruleset_of(state_or_ruleset).family).parse_action(text)  # type: ignore[no-any-return]
