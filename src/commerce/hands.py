@@ -233,10 +233,20 @@ def _evaluator(signature: tuple[object, ...], rules: Ruleset) -> Evaluator:
     return Evaluator(rules)
 
 
+_BY_ID: dict[int, tuple[Ruleset, Evaluator]] = {}
+
+
 def evaluator_for(rules: Ruleset) -> Evaluator:
     """The (cached) evaluator for *rules*; rulesets with equal hand options share one."""
+    hit = _BY_ID.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     signature = tuple(getattr(rules, f) for f in HAND_RULE_FIELDS)
-    return _evaluator(signature, rules)
+    ev = _evaluator(signature, rules)
+    if len(_BY_ID) > 256:
+        _BY_ID.clear()
+    _BY_ID[id(rules)] = (rules, ev)  # the entry keeps *rules* alive, so its id stays unique
+    return ev
 
 
 def evaluate(cards: Sequence[Card], rules: Ruleset) -> HandValue:

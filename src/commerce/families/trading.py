@@ -250,10 +250,8 @@ def check(s: TradingState, action: Action) -> None:
                 IllegalReason.CARD_NOT_AVAILABLE,
                 f"deal between 1 and {limit} different card(s) now",
             )
-        unseen = s.unseen
-        for c in cards:
-            if c not in unseen:
-                raise IllegalActionError(
+        if not set(s.unseen).issuperset(cards):
+            raise IllegalActionError(
                     IllegalReason.CARD_NOT_AVAILABLE,
                     "a dealt card must be one of the unseen cards of the stock",
                 )
@@ -354,8 +352,10 @@ def apply_unchecked(s: TradingState, action: Action) -> Transition:
 
 
 def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
-    dealt = set(cards)
-    unseen = tuple(c for c in s.unseen if c not in dealt)
+    unseen = tuple(sorted(set(s.unseen).difference(cards)))
+    n = s.players
+    if len(cards) == 3 * n == s.to_deal:
+        return _deal_all(s, cards, unseen)
     hands = list(s.hands)
     if s.phase is Phase.DRAW:
         seat = s.actor
@@ -363,17 +363,17 @@ def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
         hands[seat] = (*hands[seat], card)
         event = Event("drew", seat, (("card", card),), _ONLY[seat])
         return _after_own_action(s._replace(hands=tuple(hands), unseen=unseen), (event,))
-    n = s.players
     step = s.step
     k = 3 * n - s.to_deal
-    events = []
+    got: dict[Seat, list[Card]] = {}
     for card in cards:
         seat = (s.dealer + step * (1 + k)) % n
         hands[seat] = (*hands[seat], card)
-        events.append(Event("dealt", seat, (("card", card),), _ONLY[seat]))
+        got.setdefault(seat, []).append(card)
         k += 1
+    evs = tuple(Event("dealt", seat, (("cards", tuple(cs)),), _ONLY[seat])
+                for seat, cs in got.items())
     to_deal = s.to_deal - len(cards)
-    evs = tuple(events)
     if to_deal:
         return Transition(
             s._replace(hands=tuple(hands), unseen=unseen, to_deal=to_deal, log=s.log + evs), evs
@@ -382,6 +382,24 @@ def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
     state = s._replace(hands=tuple(hands), unseen=unseen, to_deal=0, phase=Phase.TURN,
                        actor=eldest, turn=eldest, turns_taken=1, log=s.log + evs)
     return Transition(state, evs)
+
+
+def _deal_all(s: TradingState, cards: tuple[Card, ...], unseen: tuple[Card, ...]) -> Transition:
+    """The whole initial deal at once: card k goes to the k-th seat from the eldest, round."""
+    n = s.players
+    step = s.step
+    hands: list[tuple[Card, ...]] = [()] * n
+    evs = []
+    for j in range(n):
+        seat = (s.dealer + step * (1 + j)) % n
+        hand = cards[j::n]
+        hands[seat] = hand
+        evs.append(Event("dealt", seat, (("cards", hand),), _ONLY[seat]))
+    events = tuple(evs)
+    eldest = (s.dealer + step) % n
+    state = s._replace(hands=tuple(hands), unseen=unseen, to_deal=0, phase=Phase.TURN,
+                       actor=eldest, turn=eldest, turns_taken=1, log=s.log + events)
+    return Transition(state, events)
 
 
 def sample_chance(s: TradingState, rng: random.Random) -> Action:
@@ -475,62 +493,60 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
     rank_of = ev.rank_of
     ranks = [rank_of(h) for h in s.hands]
     order = _tie_order(s)
-    priority = {seat: i for i, seat in enumerate(order)}
-    # A seat beats another with a higher rank, or an equal rank and earlier priority.
-    ranking = sorted(range(s.players), key=lambda seat: (-ranks[seat], priority[seat]))
+    # A seat beats another with a higher rank, or an equal rank and earlier priority:
+    # sort by rank, stably, from the priority order.
+    ranking = sorted(order, key=ranks.__getitem__, reverse=True)
     best_rank = ranks[ranking[0]]
-    top = [seat for seat in ranking if ranks[seat] == best_rank]
-    winners = top if rules.best_tie_rule == "split_pool" else top[:1]
+    if rules.best_tie_rule == "split_pool":
+        winners = [seat for seat in ranking if ranks[seat] == best_rank]
+    else:
+        winners = ranking[:1]
     balances = list(s.balances)
-    pool = s.pool
     payments: list[Event] = []
-
-    def pay(src: Seat | None, dst: Seat | None, amount: int, why: str) -> None:
-        if amount <= 0:
-            return
-        if src is not None:
-            balances[src] -= amount
-        if dst is not None:
-            balances[dst] += amount
-        payments.append(Event("paid", src, (("to", dst), ("amount", amount), ("why", why))))
-
+    pool = s.pool
     share, rest = divmod(pool, len(winners))
     for i, w in enumerate(winners):
-        pay(None, w, share + (rest if i == 0 else 0), "pool")
-    pool = 0
-    for w in winners:
-        if w != s.dealer:
-            pay(s.dealer, w, rules.dealer_pays_winner, "from the dealer")
+        amount = share + (rest if i == 0 else 0)
+        balances[w] += amount
+        payments.append(Event("paid", None, (("to", w), ("amount", amount), ("why", "pool"))))
+    fee = rules.dealer_pays_winner
+    dealer = s.dealer
+    if fee:
+        for w in winners:
+            if w != dealer:
+                balances[dealer] -= fee
+                balances[w] += fee
+                payments.append(Event("paid", dealer, (("to", w), ("amount", fee),
+                                                      ("why", "from the dealer"))))
     if stander is not None and stander not in winners and rules.stander_penalty != "none":
-        if rules.stander_penalty == "best_hand_only":
-            pay(stander, winners[0], 1, "beaten stander")
-        else:
-            for seat in ranking:
-                if seat == stander:
-                    break
-                pay(stander, seat, 1, "beaten stander")
+        better = [winners[0]] if rules.stander_penalty == "best_hand_only" else (
+            ranking[: ranking.index(stander)])
+        for seat in better:
+            balances[stander] -= 1
+            balances[seat] += 1
+            payments.append(Event("paid", stander, (("to", seat), ("amount", 1),
+                                                   ("why", "beaten stander"))))
+    categories = ev.categories
     shown = Event(
         "showdown",
         stander,
         (
             ("hands", s.hands),
-            ("categories", tuple(ev.categories[r].value for r in ranks)),
+            ("categories", tuple(categories[r].value for r in ranks)),
             ("winners", tuple(winners)),
         ),
     )
     deals_won = list(s.deals_won)
     for w in winners:
         deals_won[w] += 1
-    summary = (*events, shown, *payments)
     last = s.deal_number >= s.players * rules.deals_each
     ended = Event("deal_ended", None, (("deal", s.deal_number), ("last", last)))
-    summary = (*summary, ended)
-    settled = _evolve(s, balances=tuple(balances), pool=pool, deals_won=tuple(deals_won),
-                      log=s.log + summary)
+    summary = (*events, shown, *payments, ended)
+    settled = s._replace(balances=tuple(balances), pool=0, deals_won=tuple(deals_won),
+                         log=s.log + summary)
     if last:
-        final = _evolve(settled, phase=Phase.OVER)
-        return Transition(final, summary)
-    nxt = _start_deal(settled, (s.dealer + s.step) % s.players, s.log + summary)
+        return Transition(settled._replace(phase=Phase.OVER), summary)
+    nxt = _start_deal(settled, (dealer + s.step) % s.players, summary)
     return Transition(nxt, (*summary, *nxt.log))
 
 
@@ -620,6 +636,8 @@ def event_to_dict(e: Event) -> dict[str, Any]:
     for key, value in e.data:
         if key == "card":
             out[key] = format_card(value)
+        elif key == "cards":
+            out[key] = [format_card(c) for c in value]
         elif key == "hands":
             out[key] = [[format_card(c) for c in h] for h in value]
         else:
