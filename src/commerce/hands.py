@@ -268,6 +268,10 @@ _LEVEL_WORDS: Final = {
 }
 
 
+def _plural(word: str) -> str:
+    return word + ("es" if word.endswith("sh") else "s")
+
+
 def _rank_name(r: int) -> str:
     return RANKS[r - 2] if 2 <= r <= 14 else "A"
 
@@ -310,7 +314,7 @@ def _reason(ka: HandKey, kb: HandKey, rules: Ruleset) -> str:
     if ka == kb:
         if la is _Level.NONE and rules.void_rank == "void":
             return "neither hand holds a combination: they tie"
-        return f"both are equal {word}s (suits do not rank): they tie"
+        return f"both are equal {_plural(word)} (suits do not rank): they tie"
     hi_key, lo_key = (ka, kb) if ka > kb else (kb, ka)
     if la in (_Level.TRICON, _Level.FOUR):
         return f"{word} of {_rank_name(hi_key[1])}s beats {word} of {_rank_name(lo_key[1])}s"
@@ -335,6 +339,7 @@ def _reason(ka: HandKey, kb: HandKey, rules: Ruleset) -> str:
     ranks_lo = lo_key[2:] if by_points else lo_key[1:]
     for rh, rl in zip(ranks_hi, ranks_lo, strict=False):
         if rh != rl:
-            prefix = f"equal {word}s of {hi_key[1]} pips: " if by_points else f"{word}s: "
+            plural = _plural(word)
+            prefix = f"equal {plural} of {hi_key[1]} pips: " if by_points else f"{plural}: "
             return prefix + f"the first different card {_rank_name(rh)} beats {_rank_name(rl)}"
-    return f"both are equal {word}s"
+    return f"both are equal {_plural(word)}"

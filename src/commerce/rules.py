@@ -182,7 +182,12 @@ class Ruleset:
         :raises RulesetError: for an unknown option or a bad value, listing the valid ones.
         """
         typed = {name: _coerce(name, value) for name, value in changes.items()}
-        return dataclasses.replace(self, **typed)
+        if "pack" in typed and "max_players" not in typed and typed["pack"] == 32:
+            typed["max_players"] = min(self.max_players, 7)
+        try:
+            return dataclasses.replace(self, **typed)
+        except TypeError as exc:  # a value of the wrong type reached validation
+            raise RulesetError(f"bad option value: {exc}") from None
 
     def changed_options(self) -> dict[str, Any]:
         """The options where this ruleset differs from the registered preset of its id."""

@@ -259,6 +259,8 @@ def check(s: TradingState, action: Action) -> None:
     if kind is ActionKind.DEAL:
         raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
     seat = s.actor
+    if (kind is ActionKind.STAND or kind is ActionKind.DONE) and action.cards:
+        raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} takes no card")
     if phase is Phase.TURN:
         if kind is ActionKind.STAND:
             if not _may_stand(s, seat):

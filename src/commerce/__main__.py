@@ -1,0 +1,5 @@
+import sys
+
+from commerce.cli import main
+
+sys.exit(main())

@@ -1,0 +1,109 @@
+"""The ``commerce`` command line.
+
+Each subcommand lives in its own module, imported only when it runs, so ``commerce --help``
+stays fast. Every bad argument ends with a one-line message and exit status 2, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from commerce.errors import CommerceError
+
+if TYPE_CHECKING:
+    from commerce.rules import Ruleset
+
+EXIT_USAGE = 2
+"""Exit status for bad input."""
+
+_COMMANDS: dict[str, tuple[str, str]] = {
+    # name: (module, help)
+    "play": ("commerce.cli.play", "play a game against the computer in the terminal"),
+    "replay": ("commerce.cli.play", "step through a saved game with every hand visible"),
+    "hand": ("commerce.cli.hands", "name a hand's category and strength"),
+    "compare": ("commerce.cli.hands", "say which of two hands wins and why"),
+    "odds": ("commerce.cli.hands", "exact count and probability of each category"),
+    "score": ("commerce.cli.hands", "score a holding in Cox's 1925 game"),
+    "simulate": ("commerce.cli.simulate", "play many games between bots and tabulate results"),
+    "bench": ("commerce.cli.simulate", "print speed figures for this machine"),
+    "rules": ("commerce.cli.rules", "list the rulesets, show one, or compare two"),
+}
+
+
+def add_rules_arguments(p: argparse.ArgumentParser, *, default: str | None = "peel") -> None:
+    """The ``--rules ID`` and repeatable ``--set name=value`` options."""
+    p.add_argument("--rules", default=default, metavar="ID",
+                   help=f"ruleset id (default: {default}); see 'commerce rules'")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="options",
+                   help="override one option of the ruleset (repeatable)")
+    p.add_argument("--pack", type=int, choices=(52, 32), default=None,
+                   help="shorthand for --set pack=N")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="commerce",
+        description="Commerce, the old round game of trading three-card hands: play it, "
+                    "score hands, simulate and analyse.",
+    )
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in _COMMANDS.items():
+        sp = sub.add_parser(name, help=help_text, description=help_text)
+        sp.set_defaults(_module=module)
+        _configure(name, module, sp)
+    return parser
+
+
+def _configure(name: str, module: str, sp: argparse.ArgumentParser) -> None:
+    # Argument definitions live beside each command but must be importable cheaply:
+    # each module keeps its heavy imports inside its functions.
+    mod = importlib.import_module(module)
+    getattr(mod, f"configure_{name}")(sp)
+
+
+def _version() -> str:
+    from commerce import __version__
+
+    return f"commerce {__version__}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 0
+    mod = importlib.import_module(args._module)
+    try:
+        status: int = getattr(mod, f"run_{args.command}")(args)
+    except CommerceError as exc:
+        print(f"commerce {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+def resolve_rules(args: argparse.Namespace) -> Ruleset:
+    """The ruleset named by ``--rules`` with ``--set`` and ``--pack`` applied."""
+    from commerce.rules import parse_overrides, resolve
+
+    overrides: dict[str, object] = dict(parse_overrides(args.options))
+    if args.pack is not None:
+        overrides["pack"] = args.pack
+    return resolve(args.rules, overrides)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

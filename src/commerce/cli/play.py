@@ -1,0 +1,234 @@
+"""``commerce play`` and ``commerce replay``: the game in the terminal.
+
+The user sits in seat 0 against computer players. The record is saved after every action the
+user makes and when the game ends, quits or the terminal closes, so ``--resume FILE`` always
+continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from commerce.cli import add_rules_arguments, resolve_rules
+
+HELP = """Type an action by its number from the list, or in words:
+  stand | s                 stand: everyone shows their hands
+  trade CARD | t CARD       trade CARD for ready money (e.g. 't 7h')
+  barter CARD | b CARD      offer CARD to your neighbour
+  give CARD | g CARD        give CARD back to the player who offered a barter
+  done | d                  end your turn without standing
+  help | ?                  this help;   quit | q   save and stop
+Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣), e.g. AS 10h T♦."""
+
+_SHORT = {"s": "stand", "t": "trade", "b": "barter", "g": "give", "d": "done", "x": "exchange",
+          "p": "pass", "k": "knock"}
+
+
+def configure_play(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``commerce play``."""
+    add_rules_arguments(p)
+    p.add_argument("--players", type=int, default=None, help="seats at the table (default 4)")
+    p.add_argument("--bot", default="heuristic",
+                   help="computer players: random, heuristic, or a comma list (default heuristic)")
+    p.add_argument("--seed", type=int, default=None, help="make the whole session reproducible")
+    p.add_argument("--name", default="You", help="your name at the table")
+    p.add_argument("--save", metavar="FILE", default=None,
+                   help="where to save the record (default games/<rules>-<time>.json)")
+    p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game")
+
+
+def configure_replay(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``commerce replay``."""
+    p.add_argument("file", metavar="FILE", help="a saved game record")
+    p.add_argument("--all", action="store_true",
+                   help="print the whole game at once instead of stepping with Enter")
+
+
+class _Closed(Exception):
+    """The terminal went away (hang-up)."""
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Play a game in the terminal."""
+    from commerce.bots import make_bot
+    from commerce.driver import Driver
+    from commerce.errors import CommerceError
+    from commerce.record import GameRecord
+
+    if args.resume:
+        record = GameRecord.load(args.resume)
+        if record.complete:
+            raise CommerceError(f"{args.resume}: that game is over; see it with "
+                                f"'commerce replay {args.resume}'")
+        humans = [i for i, s in enumerate(record.seats) if s.agent == "human"]
+        if len(humans) != 1:
+            raise CommerceError(f"{args.resume}: expected one human seat, found {len(humans)}")
+        agents = [None if s.agent == "human" else make_bot(s.agent) for s in record.seats]
+        driver = Driver.resume(record, agents)
+        human = humans[0]
+        path = Path(args.resume)
+    else:
+        rules = resolve_rules(args)
+        players = args.players if args.players is not None else max(
+            min(4, rules.max_players), rules.min_players)
+        if players not in rules.player_range():
+            raise CommerceError(f"{rules.name} is for {rules.min_players} to "
+                                f"{rules.max_players} players, not {players}")
+        specs = [b.strip() for b in args.bot.split(",") if b.strip()] or ["heuristic"]
+        bots = [make_bot(specs[i % len(specs)]) for i in range(players - 1)]
+        seed = args.seed if args.seed is not None else int(time.time() * 1000) % 2**31
+        names = [args.name, *(_bot_name(i, b.name) for i, b in enumerate(bots, 1))]
+        driver = Driver(rules, [None, *bots], seed=seed, names=names)
+        human = 0
+        path = Path(args.save) if args.save else Path("games") / (
+            f"{rules.id}-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json")
+    return _session(driver, human, path)
+
+
+def _bot_name(i: int, kind: str) -> str:
+    return ["Alice", "Bob", "Carol", "Dan", "Eve", "Frank", "Grace", "Hal", "Ivy", "Jack",
+            "Kate"][(i - 1) % 11]
+
+
+def _session(driver: Any, human: int, path: Path) -> int:
+    from commerce import engine
+    from commerce.cli.textview import describe_event, render
+
+    names = driver.names
+    family = driver.rules.family
+
+    def show(events: tuple[Any, ...]) -> None:
+        for e in events:
+            if e.visible(human):
+                line = describe_event(e, names, human, family)
+                if line:
+                    print(line)
+
+    def save() -> None:
+        driver.record().save(path)
+
+    def hangup(signum: int, frame: FrameType | None) -> None:
+        raise _Closed()
+
+    previous = signal.signal(signal.SIGHUP, hangup) if hasattr(signal, "SIGHUP") else None
+    print(f"Commerce: {driver.rules.name}, {driver.players} players, seed {driver.seed}. "
+          f"Type ? for help.")
+    print("Computer players: " + ", ".join(
+        f"{names[i]} ({a.name})" for i, a in enumerate(driver.agents) if a is not None))
+    try:
+        show(tuple(driver.events))
+        driver.on_events = show
+        while True:
+            driver.run()
+            if driver.outcome() is not None:
+                break
+            seat = driver.waiting_for_human()
+            assert seat == human
+            print()
+            print(render(engine.observe(driver.state, human), names))
+            action = _ask(driver, human)
+            if action is None:
+                save()
+                print(f"Saved to {path}. Continue with: commerce play --resume {path}")
+                return 0
+            driver.act(human, action)
+            save()
+    except (_Closed, EOFError, KeyboardInterrupt):
+        save()
+        print(f"\nSaved to {path}. Continue with: commerce play --resume {path}",
+              file=sys.stderr)
+        return 130 if not isinstance(sys.exc_info()[1], EOFError) else 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGHUP, previous)
+    save()
+    result = driver.outcome()
+    print()
+    print("Final result:")
+    for seat, net in sorted(enumerate(result.payoffs), key=lambda x: -x[1]):
+        print(f"  {names[seat]:<20} {net:+d}")
+    print(f"Record saved to {path}")
+    return 0
+
+
+def _ask(driver: Any, seat: int) -> Any:
+    """Prompt until the user names a legal action; None to quit."""
+    from commerce import engine
+    from commerce.errors import CommerceError
+
+    legal = engine.legal_actions(driver.state)
+    labels = [engine.format_action(driver.rules, a) for a in legal]
+    menu = "  ".join(f"{i}) {label}" for i, label in enumerate(labels, 1))
+    while True:
+        print(menu)
+        text = input("Your move> ").strip()
+        if not text:
+            continue
+        low = text.lower()
+        if low in ("q", "quit", "exit"):
+            return None
+        if low in ("?", "h", "help"):
+            print(HELP)
+            continue
+        if low.isdigit():
+            n = int(low)
+            if 1 <= n <= len(legal):
+                return legal[n - 1]
+            print(f"Choose a number from 1 to {len(legal)}.")
+            continue
+        words = text.split()
+        words[0] = _SHORT.get(words[0].lower(), words[0])
+        try:
+            action = engine.parse_action(driver.state, " ".join(words))
+            engine.check(driver.state, action, seat=seat)
+        except CommerceError as exc:
+            print(f"Not possible: {exc}")
+            continue
+        return action
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Step through a saved game, every hand visible."""
+    from commerce import engine
+    from commerce.cli.textview import describe_event, render
+    from commerce.record import GameRecord, replay_steps
+
+    record = GameRecord.load(args.file)
+    names = [s.name for s in record.seats] or [f"Seat {i}" for i in range(record.players)]
+    family = record.rules.family
+    interactive = not args.all and sys.stdin.isatty()
+    print(f"{record.rules.name}: {record.players} players, {len(record.actions)} actions"
+          f"{'' if record.complete else ' (unfinished)'}. "
+          + ("Enter: next, q: quit." if interactive else ""))
+    state = engine.new_game(record.rules, record.players, dealer=record.dealer)
+    for e in getattr(state, "log", ()):
+        line = describe_event(e, names, None, family)
+        if line:
+            print(line)
+    for i, (action, transition) in enumerate(replay_steps(record), 1):
+        d = engine.decision(state)
+        who = "chance" if d is None or d.seat is None else names[d.seat]
+        print(f"[{i}] {who}: {engine.format_action(record.rules, action)}")
+        for e in transition.events:
+            line = describe_event(e, names, None, family)
+            if line:
+                print("    " + line.replace("\n", "\n    "))
+        state = transition.state
+        if interactive:
+            print(render(engine.reveal_all(state), names))
+            try:
+                if input().strip().lower() in ("q", "quit"):
+                    return 0
+            except EOFError:
+                return 0
+    result = engine.outcome(state)
+    if result is not None:
+        print("Final result: " + ", ".join(
+            f"{names[s]} {p:+d}" for s, p in enumerate(result.payoffs)))
+    return 0

@@ -1,0 +1,75 @@
+"""``commerce rules``: list the presets, show one with every option, or compare two."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def configure_rules(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``commerce rules``."""
+    p.add_argument("what", nargs="*", metavar="show ID | diff A B",
+                   help="nothing to list the presets; 'show ID'; 'diff A B'")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    """List, show or diff rulesets."""
+    from commerce.errors import CommerceError
+    from commerce.rules import find_ruleset, option_doc, option_names, rulesets
+
+    what = args.what
+    if not what or what == ["list"]:
+        items: list[dict[str, Any]] = [{"id": r.id, "version": r.version, "name": r.name, "sources": list(r.sources)}
+                 for r in rulesets()]
+        if args.json:
+            print(json.dumps({"rulesets": items}))
+        else:
+            for r in items:
+                print(f"{r['id']:<18} v{r['version']}  {r['name']}")
+        return 0
+    if what[0] == "show" and len(what) == 2:
+        ruleset = find_ruleset(what[1])
+        options = [{"name": n, "value": getattr(ruleset, n), "meaning": option_doc(n),
+                    "source": ruleset.option_source(n)} for n in option_names()]
+        if args.json:
+            print(json.dumps({"id": ruleset.id, "version": ruleset.version, "name": ruleset.name,
+                              "family": ruleset.family.value, "sources": list(ruleset.sources),
+                              "options": options}))
+            return 0
+        print(f"{ruleset.name} ({ruleset.id}, version {ruleset.version}, "
+              f"{ruleset.family.value} family)")
+        for src in ruleset.sources:
+            print(f"  source: {src}")
+        print()
+        for o in options:
+            print(f"{o['name']} = {_fmt(o['value'])}")
+            print(f"    {o['meaning']}")
+            if o["source"]:
+                print(f"    source: {o['source']}")
+        return 0
+    if what[0] == "diff" and len(what) == 3:
+        a, b = find_ruleset(what[1]), find_ruleset(what[2])
+        rows = [{"name": n, a.id: getattr(a, n), b.id: getattr(b, n)}
+                for n in option_names() if getattr(a, n) != getattr(b, n)]
+        if args.json:
+            print(json.dumps({"a": a.id, "b": b.id, "differences": rows}))
+            return 0
+        if a.family != b.family:
+            print(f"family: {a.family.value} vs {b.family.value}")
+        if not rows:
+            print(f"{a.id} and {b.id} have the same options")
+        width = max([len(r["name"]) for r in rows] + [6])
+        print(f"{'option':<{width}}  {a.id:<20} {b.id}")
+        for row in rows:
+            print(f"{row['name']:<{width}}  {_fmt(row[a.id]):<20} {_fmt(row[b.id])}")
+        return 0
+    raise CommerceError("use 'commerce rules', 'commerce rules show ID' or "
+                        "'commerce rules diff A B'")

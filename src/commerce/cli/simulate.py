@@ -1,0 +1,107 @@
+"""``commerce simulate`` and ``commerce bench``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from commerce.cli import add_rules_arguments, resolve_rules
+
+
+def configure_simulate(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``commerce simulate``."""
+    add_rules_arguments(p)
+    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
+    p.add_argument("--games", type=int, default=100, help="games (sessions) to play")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--bots", default="random,heuristic",
+                   help="comma list of bots, cycled over the seats (default random,heuristic)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def configure_bench(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``commerce bench``."""
+    p.add_argument("--seconds", type=float, default=1.0,
+                   help="time spent on each figure's repeat (default 1.0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Play bot games and print per-seat results."""
+    from commerce.bots import make_bot
+    from commerce.errors import CommerceError
+    from commerce.simulate import simulate
+
+    rules = resolve_rules(args)
+    if args.games < 1:
+        raise CommerceError("--games must be at least 1")
+    if args.players not in rules.player_range():
+        raise CommerceError(
+            f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
+            f"not {args.players}"
+        )
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not bots:
+        raise CommerceError("give at least one bot, e.g. --bots random,heuristic")
+    for spec in bots:
+        make_bot(spec)  # validate before playing
+    result = _with_progress(
+        args.games,
+        lambda progress: simulate(rules, players=args.players, games=args.games,
+                                  seed=args.seed, bots=bots, progress=progress),
+    )
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    _print_table(result)
+    return 0
+
+
+def _with_progress(total: int, work: Any) -> Any:
+    if not sys.stderr.isatty():
+        return work(None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("games", total=total)
+        return work(lambda done: bar.update(task, completed=done))
+
+
+def _print_table(result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{result['rules']}: {result['games']} games, "
+                        f"{result['players']} players, seed {result['seed']}")
+    extra = [k for k in result["seats"][0] if k not in ("seat", "bot", "net", "wins")]
+    for col in ("seat", "bot", "net", "per game", "wins", *extra):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for s in result["seats"]:
+        table.add_row(str(s["seat"]), s["bot"], f"{s['net']:+d}",
+                      f"{s['net'] / result['games']:+.3f}", str(s["wins"]),
+                      *(str(s[k]) for k in extra))
+    Console().print(table)
+    print(f"{result['decisions']:,} player decisions")
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Print the speed figures."""
+    from commerce.bench import run_bench as bench
+    from commerce.rules import find_ruleset
+    from commerce.simulate import playout_decisions_per_s
+
+    figures = dict(bench(args.seconds))
+    figures["playout_decisions_per_s"] = playout_decisions_per_s(
+        find_ruleset("peel"), 4, seconds=args.seconds
+    )
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    for key, value in figures.items():
+        print(f"{key:<28} {value:>16,.0f}")
+    return 0

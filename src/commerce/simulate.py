@@ -1,0 +1,110 @@
+"""Bot-only simulation: many games, per-seat results, and the playout speed benchmark.
+
+Per-game seeds are derived from the master seed, so results depend only on the arguments.
+
+>>> from commerce.rules import find_ruleset
+>>> r = simulate(find_ruleset("peel"), players=3, games=4, seed=1, bots=["random", "heuristic"])
+>>> r["games"], len(r["seats"]), sum(s["net"] for s in r["seats"])
+(4, 3, 0)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from commerce import engine
+from commerce.bots import make_bot
+from commerce.driver import Driver
+from commerce.rules import Ruleset
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game *index* of a run with seed *master* (stable across versions)."""
+    return random.Random(f"commerce/{master}/{index}").getrandbits(63)
+
+
+def simulate(
+    rules: Ruleset,
+    *,
+    players: int,
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play *games* games with the bots cycled over the seats; return the result table.
+
+    ``seats[i]`` has the seat's ``bot``, ``net`` (stakes, tokens, counters or points won
+    minus lost over all games), ``wins`` (deals or hands won), and what the ruleset tracks.
+    """
+    specs = [bots[i % len(bots)] for i in range(players)]
+    agents = [make_bot(s) for s in specs]
+    net = [0] * players
+    wins = [0] * players
+    extra: list[dict[str, Any]] = [{} for _ in range(players)]
+    decisions = 0
+    for g in range(games):
+        driver = Driver(rules, agents, seed=game_seed(seed, g))
+        driver.run()
+        result = driver.outcome()
+        assert result is not None
+        decisions += driver.decisions
+        for i, p in enumerate(result.payoffs):
+            net[i] += p
+        won = result.details.get("deals_won") or result.details.get("hands_won")
+        if won is not None:
+            for i, w in enumerate(won):
+                wins[i] += int(w)
+        for key, values in result.details.items():
+            if key in ("deals_won", "hands_won") or not isinstance(values, tuple):
+                continue
+            if len(values) == players and all(isinstance(v, int) for v in values):
+                for i, v in enumerate(values):
+                    extra[i][key] = extra[i].get(key, 0) + v
+        if progress is not None:
+            progress(g + 1)
+    return {
+        "rules": rules.id,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "bots": list(bots),
+        "decisions": decisions,
+        "seats": [
+            {"seat": i, "bot": specs[i], "net": net[i], "wins": wins[i], **extra[i]}
+            for i in range(players)
+        ],
+    }
+
+
+def playout_decisions_per_s(
+    rules: Ruleset, players: int = 4, *, seconds: float = 1.0, seed: int = 0
+) -> float:
+    """Player decisions per second in random playouts through the checked public API.
+
+    Each step asks :func:`engine.decision`; chance acts through :func:`engine.sample_chance`,
+    a player picks uniformly from :func:`engine.legal_actions`; every action goes through the
+    checked :func:`engine.apply`.
+    """
+    rng = random.Random(seed)
+    decision, legal_actions, apply = engine.decision, engine.legal_actions, engine.apply
+    sample_chance = engine.sample_chance
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = engine.new_game(rules, players)
+        while (d := decision(state)) is not None:
+            if d.seat is None:
+                action = sample_chance(state, rng)
+            else:
+                legal = legal_actions(state)
+                action = legal[rng.randrange(len(legal))]
+                count += 1
+            state = apply(state, action).state
+        now = time.perf_counter()
+        if now >= deadline:
+            return count / (now - start)
