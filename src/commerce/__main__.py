@@ -1,3 +1,5 @@
+"""Run the command line: ``python -m commerce``."""
+
 import sys
 
 from commerce.cli import main

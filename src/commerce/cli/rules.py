@@ -27,8 +27,10 @@ def run_rules(args: argparse.Namespace) -> int:
 
     what = args.what
     if not what or what == ["list"]:
-        items: list[dict[str, Any]] = [{"id": r.id, "version": r.version, "name": r.name, "sources": list(r.sources)}
-                 for r in rulesets()]
+        items: list[dict[str, Any]] = [
+            {"id": r.id, "version": r.version, "name": r.name, "sources": list(r.sources)}
+            for r in rulesets()
+        ]
         if args.json:
             print(json.dumps({"rulesets": items}))
         else:
