@@ -121,6 +121,10 @@ def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
     return " ".join(format_card(c, symbols=symbols) for c in cards)
 
 
+_PACK52: Final = tuple(range(52))
+_PACK32: Final = tuple(range(20, 52))
+
+
 def pack(size: int = 52) -> tuple[Card, ...]:
     """The cards of the 52-card pack or of the 32-card piquet pack (A K Q J 10 9 8 7).
 
@@ -128,7 +132,7 @@ def pack(size: int = 52) -> tuple[Card, ...]:
     (52, 32, '7S')
     """
     if size == 52:
-        return tuple(range(52))
+        return _PACK52
     if size == 32:
-        return tuple(range(20, 52))
+        return _PACK32
     raise ValueError(f"no {size}-card pack: Commerce uses 52 or 32 cards")

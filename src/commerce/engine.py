@@ -92,12 +92,14 @@ def new_game(ruleset: Ruleset, players: int, *, dealer: Seat = 0) -> Any:
 
 def decision(state: Any) -> Decision | None:
     """Who must decide what now: a seat or chance, and the kind; None when the game is over."""
-    return family_of(state).decision(state)  # type: ignore[no-any-return]
+    impl = _BY_TYPE.get(type(state)) or family_of(state)
+    return impl.decision(state)  # type: ignore[no-any-return]
 
 
 def legal_actions(state: Any) -> tuple[Action, ...]:
     """The legal actions in a fixed order; at a chance decision, the possible outcomes."""
-    return family_of(state).legal_actions(state)  # type: ignore[no-any-return]
+    impl = _BY_TYPE.get(type(state)) or family_of(state)
+    return impl.legal_actions(state)  # type: ignore[no-any-return]
 
 
 def check(state: Any, action: Action, *, seat: Seat | None = None) -> None:

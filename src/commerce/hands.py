@@ -200,6 +200,8 @@ class Evaluator:
         """Distinct keys, weakest first; index = dense rank."""
         self.categories: tuple[Category, ...] = tuple(category_of_key(k) for k in distinct)
         """Category of each dense rank."""
+        self.category_names: tuple[str, ...] = tuple(c.value for c in self.categories)
+        """Lower-case category name of each dense rank."""
         self.level_count = len(distinct)
         """Number of distinct strength levels."""
         self.sorted_ranks: dict[tuple[Card, ...], int] = {h: dense[k] for h, k in keys.items()}

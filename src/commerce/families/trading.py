@@ -13,6 +13,7 @@ without chance once the unseen cards are used up.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Final, NamedTuple
@@ -100,8 +101,17 @@ class TradingState(NamedTuple):
         """+1 when play goes to the left (increasing seats), -1 to the right."""
         return 1 if self.ruleset.direction == "left" else -1
 
+    def replace(self, **changes: Any) -> TradingState:
+        """A copy with *changes*: ``_replace``, about twice as fast (the hot path of play)."""
+        fields = list(self)
+        for name, value in changes.items():
+            fields[_INDEX[name]] = value
+        return _new_tuple(TradingState, fields)  # type: ignore[no-any-return]
+
 
 STATE_TYPE: Final = TradingState
+_INDEX: Final = {name: i for i, name in enumerate(TradingState._fields)}
+_new_tuple: Final = tuple.__new__
 
 # Interned actions: legal_actions returns these, and bots choose among them.
 _STAND: Final = Action(ActionKind.STAND)
@@ -111,6 +121,7 @@ _TRADE: Final = tuple(Action(ActionKind.TRADE, (c,)) for c in range(52))
 _BARTER: Final = tuple(Action(ActionKind.BARTER, (c,)) for c in range(52))
 _GIVE: Final = tuple(Action(ActionKind.GIVE, (c,)) for c in range(52))
 _ONLY: Final = tuple(frozenset({s}) for s in range(12))
+_PAIRS: Final = tuple(tuple(frozenset({a, b}) for b in range(12)) for a in range(12))
 _CHANCE: Final = Decision(None, DecisionKind.CHANCE)
 _DECISIONS: Final = {
     (phase, seat): Decision(seat, kind)
@@ -194,20 +205,23 @@ def decision(s: TradingState) -> Decision | None:
     return _DECISIONS[phase, s.actor]
 
 
+_TURN_MENUS: dict[tuple[tuple[Card, ...], bool, bool, bool], tuple[Action, ...]] = {}
+
+
 def legal_actions(s: TradingState) -> tuple[Action, ...]:
     """Legal actions in a fixed order: stand, trades, barters; chance cards in card order."""
     phase = s.phase
     if phase is Phase.TURN:
-        hand = sorted(s.hands[s.actor])
         rules = s.ruleset
-        out: list[Action] = []
-        if _may_stand(s, s.actor):
-            out.append(_STAND)
-        if s.actor != s.dealer or rules.dealer_may_trade:
-            out.extend(_TRADE[c] for c in hand)
-        if rules.may_barter:
-            out.extend(_BARTER[c] for c in hand)
-        return tuple(out)
+        key = (s.hands[s.actor], _may_stand(s, s.actor),
+               s.actor != s.dealer or rules.dealer_may_trade, rules.may_barter)
+        menu = _TURN_MENUS.get(key)
+        if menu is None:
+            menu = _turn_menu(*key)
+            if len(_TURN_MENUS) > 200_000:
+                _TURN_MENUS.clear()
+            _TURN_MENUS[key] = menu
+        return menu
     if phase is Phase.DEAL or phase is Phase.DRAW:
         return tuple(_DEAL[c] for c in s.unseen)
     if phase is Phase.AFTER_TRADE:
@@ -217,6 +231,17 @@ def legal_actions(s: TradingState) -> tuple[Action, ...]:
         head = (_STAND,) if s.ruleset.barter_partner_may_stand else ()
         return head + tuple(_GIVE[c] for c in gives)
     return ()
+
+
+def _turn_menu(hand: tuple[Card, ...], stand: bool, trade: bool,
+               barter: bool) -> tuple[Action, ...]:
+    cards = sorted(hand)
+    out: list[Action] = [_STAND] if stand else []
+    if trade:
+        out.extend(_TRADE[c] for c in cards)
+    if barter:
+        out.extend(_BARTER[c] for c in cards)
+    return tuple(out)
 
 
 def _may_stand(s: TradingState, seat: Seat) -> bool:
@@ -339,9 +364,9 @@ def apply_unchecked(s: TradingState, action: Action) -> Transition:
         partner = (seat + (1 if s.ruleset.barter_direction == "left" else -1)) % s.players
         public = Event("barter_offered", seat, (("partner", partner),))
         private = Event("barter_card", seat, (("card", action.cards[0]), ("partner", partner)),
-                        frozenset({seat, partner}))
+                        _PAIRS[seat][partner])
         return Transition(
-            _evolve(s, phase=Phase.BARTER_REPLY, actor=partner, offered=action.cards[0],
+            s.replace(phase=Phase.BARTER_REPLY, actor=partner, offered=action.cards[0],
                     log=s.log + (public, private)),
             (public, private),
         )
@@ -354,7 +379,11 @@ def apply_unchecked(s: TradingState, action: Action) -> Transition:
 
 
 def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
-    unseen = tuple(sorted(set(s.unseen).difference(cards)))
+    if len(cards) == 1:
+        i = bisect_left(s.unseen, cards[0])
+        unseen = s.unseen[:i] + s.unseen[i + 1:]
+    else:
+        unseen = tuple(sorted(set(s.unseen).difference(cards)))
     n = s.players
     if len(cards) == 3 * n == s.to_deal:
         return _deal_all(s, cards, unseen)
@@ -364,7 +393,7 @@ def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
         card = cards[0]
         hands[seat] = (*hands[seat], card)
         event = Event("drew", seat, (("card", card),), _ONLY[seat])
-        return _after_own_action(s._replace(hands=tuple(hands), unseen=unseen), (event,))
+        return _after_own_action(s, (event,), hands=tuple(hands), unseen=unseen)
     step = s.step
     k = 3 * n - s.to_deal
     got: dict[Seat, list[Card]] = {}
@@ -378,10 +407,10 @@ def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
     to_deal = s.to_deal - len(cards)
     if to_deal:
         return Transition(
-            s._replace(hands=tuple(hands), unseen=unseen, to_deal=to_deal, log=s.log + evs), evs
+            s.replace(hands=tuple(hands), unseen=unseen, to_deal=to_deal, log=s.log + evs), evs
         )
     eldest = (s.dealer + step) % n
-    state = s._replace(hands=tuple(hands), unseen=unseen, to_deal=0, phase=Phase.TURN,
+    state = s.replace(hands=tuple(hands), unseen=unseen, to_deal=0, phase=Phase.TURN,
                        actor=eldest, turn=eldest, turns_taken=1, log=s.log + evs)
     return Transition(state, evs)
 
@@ -399,7 +428,7 @@ def _deal_all(s: TradingState, cards: tuple[Card, ...], unseen: tuple[Card, ...]
         evs.append(Event("dealt", seat, (("cards", hand),), _ONLY[seat]))
     events = tuple(evs)
     eldest = (s.dealer + step) % n
-    state = s._replace(hands=tuple(hands), unseen=unseen, to_deal=0, phase=Phase.TURN,
+    state = s.replace(hands=tuple(hands), unseen=unseen, to_deal=0, phase=Phase.TURN,
                        actor=eldest, turn=eldest, turns_taken=1, log=s.log + events)
     return Transition(state, events)
 
@@ -414,11 +443,14 @@ def sample_chance(s: TradingState, rng: random.Random) -> Action:
     return _DEAL[rng.choice(s.unseen)]
 
 
-def _after_own_action(s: TradingState, events: tuple[Event, ...]) -> Transition:
-    """After a trade or barter: the player may stand, or (if the rules say not) play moves on."""
+def _after_own_action(s: TradingState, events: tuple[Event, ...],
+                      **changes: Any) -> Transition:
+    """After a trade or barter (with *changes* to make): the player may stand, or (if the
+    rules say not) play moves on."""
     if not s.ruleset.stand_after_trade:
-        return _next_turn(_evolve(s, offered=None, log=s.log + events), events)
-    state = _evolve(s, phase=Phase.AFTER_TRADE, actor=s.turn, offered=None, log=s.log + events)
+        return _next_turn(s.replace(offered=None, log=s.log + events, **changes), events)
+    state = s.replace(phase=Phase.AFTER_TRADE, actor=s.turn, offered=None, log=s.log + events,
+                       **changes)
     return Transition(state, events)
 
 
@@ -441,16 +473,15 @@ def _trade(s: TradingState, seat: Seat, card: Card) -> Transition:
     bottom = (*s.bottom, card)
     events: tuple[Event, ...] = (public, private)
     if s.unseen:
-        state = _evolve(s, hands=tuple(hands), bottom=bottom, balances=tuple(balances),
+        state = s.replace(hands=tuple(hands), bottom=bottom, balances=tuple(balances),
                         pool=pool, phase=Phase.DRAW, log=s.log + events)
         return Transition(state, events)
     drawn, bottom = bottom[0], bottom[1:]
     hands[seat] = (*hands[seat], drawn)
     drew = Event("drew", seat, (("card", drawn),), _ONLY[seat])
     events = (*events, drew)
-    return _after_own_action(
-        _evolve(s, hands=tuple(hands), bottom=bottom, balances=tuple(balances), pool=pool), events
-    )
+    return _after_own_action(s, events, hands=tuple(hands), bottom=bottom,
+                             balances=tuple(balances), pool=pool)
 
 
 def _give(s: TradingState, partner: Seat, returned: Card) -> Transition:
@@ -464,8 +495,8 @@ def _give(s: TradingState, partner: Seat, returned: Card) -> Transition:
     # else the partner handed back the offered card itself: his hand is unchanged
     public = Event("bartered", offerer, (("partner", partner),))
     private = Event("barter_returned", partner, (("card", returned), ("offerer", offerer)),
-                    frozenset({offerer, partner}))
-    return _after_own_action(_evolve(s, hands=tuple(hands)), (public, private))
+                    _PAIRS[offerer][partner])
+    return _after_own_action(s, (public, private), hands=tuple(hands))
 
 
 def _next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
@@ -476,7 +507,7 @@ def _next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
         shown = _showdown(s, stander=None, events=(forced,))
         return Transition(shown.state, (*events, *shown.events))
     nxt = (s.turn + s.step) % s.players
-    state = _evolve(s, phase=Phase.TURN, actor=nxt, turn=nxt, turns_taken=s.turns_taken + 1)
+    state = s.replace(phase=Phase.TURN, actor=nxt, turn=nxt, turns_taken=s.turns_taken + 1)
     return Transition(state, events)
 
 
@@ -494,9 +525,15 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
     ev = evaluator_for(rules)
     rank_of = ev.rank_of
     ranks = [rank_of(h) for h in s.hands]
-    order = _tie_order(s)
+    n = s.players
+    dealer = s.dealer
+    step = s.step
+    # Priority for complete ties: the eldest first, the dealer last (or first).
+    order = [(dealer + step * i) % n for i in range(1, n + 1)]
+    if rules.best_tie_rule == "dealer_as_eldest":
+        order.insert(0, order.pop())
     # A seat beats another with a higher rank, or an equal rank and earlier priority:
-    # sort by rank, stably, from the priority order.
+    # a stable sort by rank of the priority order.
     ranking = sorted(order, key=ranks.__getitem__, reverse=True)
     best_rank = ranks[ranking[0]]
     if rules.best_tie_rule == "split_pool":
@@ -505,14 +542,12 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
         winners = ranking[:1]
     balances = list(s.balances)
     payments: list[Event] = []
-    pool = s.pool
-    share, rest = divmod(pool, len(winners))
+    share, rest = divmod(s.pool, len(winners))
     for i, w in enumerate(winners):
         amount = share + (rest if i == 0 else 0)
         balances[w] += amount
         payments.append(Event("paid", None, (("to", w), ("amount", amount), ("why", "pool"))))
     fee = rules.dealer_pays_winner
-    dealer = s.dealer
     if fee:
         for w in winners:
             if w != dealer:
@@ -528,33 +563,26 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
             balances[seat] += 1
             payments.append(Event("paid", stander, (("to", seat), ("amount", 1),
                                                    ("why", "beaten stander"))))
-    categories = ev.categories
+    names = ev.category_names
     shown = Event(
         "showdown",
         stander,
-        (
-            ("hands", s.hands),
-            ("categories", tuple(categories[r].value for r in ranks)),
-            ("winners", tuple(winners)),
-        ),
+        (("hands", s.hands), ("categories", tuple([names[r] for r in ranks])),
+         ("winners", tuple(winners))),
     )
     deals_won = list(s.deals_won)
     for w in winners:
         deals_won[w] += 1
-    last = s.deal_number >= s.players * rules.deals_each
+    last = s.deal_number >= n * rules.deals_each
     ended = Event("deal_ended", None, (("deal", s.deal_number), ("last", last)))
     summary = (*events, shown, *payments, ended)
-    settled = s._replace(balances=tuple(balances), pool=0, deals_won=tuple(deals_won),
-                         log=s.log + summary)
     if last:
-        return Transition(settled._replace(phase=Phase.OVER), summary)
-    nxt = _start_deal(settled, (dealer + s.step) % s.players, summary)
+        final = s.replace(balances=tuple(balances), pool=0, deals_won=tuple(deals_won),
+                           log=s.log + summary, phase=Phase.OVER)
+        return Transition(final, summary)
+    settled = s.replace(balances=tuple(balances), pool=0, deals_won=tuple(deals_won))
+    nxt = _start_deal(settled, (dealer + step) % n, summary)
     return Transition(nxt, (*summary, *nxt.log))
-
-
-def _evolve(s: TradingState, **changes: Any) -> TradingState:
-    """A copy of *s* with *changes*."""
-    return s._replace(**changes)
 
 
 def outcome(s: TradingState) -> Outcome | None:
