@@ -106,7 +106,7 @@ class TradingState(NamedTuple):
         fields = list(self)
         for name, value in changes.items():
             fields[_INDEX[name]] = value
-        return _new_tuple(TradingState, fields)  # type: ignore[no-any-return]
+        return _new_tuple(TradingState, fields)
 
 
 STATE_TYPE: Final = TradingState
