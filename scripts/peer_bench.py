@@ -75,7 +75,9 @@ def median_rate(fn: Callable[[], float]) -> float:
 
 
 def main() -> int:
-    result: dict[str, float | str] = {"commerce_peel_4p_decisions_per_s": median_rate(commerce_rate)}
+    result: dict[str, float | str] = {
+        "commerce_peel_4p_decisions_per_s": median_rate(commerce_rate)
+    }
     for key, fn in (("openspiel_python_kuhn_actions_per_s", kuhn_rate),
                     ("rlcard_uno_steps_per_s", uno_rate)):
         try:

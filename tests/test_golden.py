@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scripts.regenerate_golden import BOTS, GOLDEN, golden_games
 
 from commerce import engine
 from commerce.bots import make_bot
 from commerce.driver import play_game
 from commerce.record import GameRecord, replay
 from commerce.rules import find_ruleset
-from scripts.regenerate_golden import BOTS, GOLDEN, golden_games
 
 GAMES = golden_games()
 
