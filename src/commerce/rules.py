@@ -13,7 +13,7 @@ documented meaning. A preset is a :class:`Ruleset` value registered under the id
 >>> find_ruleset("peel").with_options(pack=33)
 Traceback (most recent call last):
 ...
-commerce.errors.RulesetError: option pack: 33 is not one of 52, 32
+commerce.errors.RulesetError: option pack: 33 is not one of 52, 32, 80
 """
 
 from __future__ import annotations

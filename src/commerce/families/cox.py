@@ -964,7 +964,7 @@ def _group_rack(rack: tuple[CoxCard, ...]) -> str:
     groups: dict[str, list[str]] = {}
     for c in sorted(rack):
         k = kind_of(c)
-        label = "wild" if k < 0 else kind_name(k) if k >= 15 else f"{'ASP'[k // 5]}"
+        label = "wild" if k < 0 else kind_name(k)
         groups.setdefault(label, []).append(format_cox_card(c))
     return "  ".join(" ".join(cards) for cards in groups.values()) or "-"
 
