@@ -13,7 +13,7 @@ documented meaning. A preset is a :class:`Ruleset` value registered under the id
 >>> find_ruleset("peel").with_options(pack=33)
 Traceback (most recent call last):
 ...
-commerce.errors.RulesetError: option pack: 33 is not one of 52, 32
+commerce.errors.RulesetError: option pack: 33 is not one of 52, 32, 80
 """
 
 from __future__ import annotations
@@ -66,8 +66,9 @@ class Ruleset:
     """For each option whose value a source decides: (option, source or 'house rule')."""
 
     # -- table --------------------------------------------------------------------------
-    pack: int = _opt(52, "Cards in the pack: 52, or the 32-card piquet pack (A K Q J 10 9 8 7).",
-                     (52, 32))
+    pack: int = _opt(52, "Cards in the pack: 52, or the 32-card piquet pack (A K Q J 10 9 8 7); "
+                         "80 is Cox's patented pack (cox family only).",
+                     (52, 32, 80))
     min_players: int = _opt(3, "Fewest players allowed.")
     max_players: int = _opt(12, "Most players allowed (at most 7 with the 32-card pack).")
     direction: str = _opt("left", "Direction of the deal, play and the passing of the deal.",
@@ -150,6 +151,47 @@ class Ruleset:
     )
     deals_each: int = _opt(1, "A session ends when every player has dealt this many times.")
 
+    # -- Cox's 1925 game (family cox) ------------------------------------------------------
+    hands_per_game: int = _opt(4, "Cox: hands played in a game; the highest total score wins.")
+    buy_priority: str = _opt(
+        "turn_order_from_discarder",
+        "Cox: who gets a discard several players want to buy: the nearest to the discarder in "
+        "turn order (the booklet's 'whoever speaks first' cannot be played turn by turn).",
+        ("turn_order_from_discarder",),
+    )
+    buy_offers: str = _opt(
+        "every_seat",
+        "Cox: after a discard, ask every other player in turn order whether he buys, those who "
+        "may not buy only declining ('every_seat': nobody learns who could have bought), or ask "
+        "only those who may buy ('eligible_only': faster, but it shows who holds a pair).",
+        ("every_seat", "eligible_only"),
+    )
+    captain_can_be_fourth: bool = _opt(
+        False, "Cox: a Captain may be the fourth card of a four of a kind."
+    )
+    bank_double_order: str = _opt(
+        "after_penalty",
+        "Cox: the Bank doubles the score after the clear-hand penalty ('after_penalty': the net "
+        "score, so -5 becomes -10) or before it ('before_penalty').",
+        ("after_penalty", "before_penalty"),
+    )
+    bank_counts_for_clear_hand: bool = _opt(
+        False, "Cox: the Bank spoils a clear hand like a black card of another suit."
+    )
+    last_discard_buyable: str = _opt(
+        "sell_out_only",
+        "Cox: once the supply is empty, the last discard may be bought only to sell out "
+        "('sell_out_only'), like any other discard ('yes'), or not at all ('no').",
+        ("sell_out_only", "yes", "no"),
+    )
+    replacement_fallback: str = _opt(
+        "any_base_bottom",
+        "Cox: when Supply Base No. 4 is empty, a replacement for a Greenback or a fourth card "
+        "comes from the bottom of the last base that has cards ('any_base_bottom'), or is not "
+        "drawn ('skip').",
+        ("any_base_bottom", "skip"),
+    )
+
     # -- helpers ------------------------------------------------------------------------
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -164,7 +206,12 @@ class Ruleset:
                 f"players: min_players {self.min_players} and max_players {self.max_players} "
                 "must satisfy 2 <= min <= max"
             )
-        limit = 12 if self.pack == 52 else 7
+        if (self.pack == 80) != (self.family is Family.COX):
+            raise RulesetError(
+                "option pack: the 80-card pack is for the cox family, which needs it"
+                if self.pack == 80 else "option pack: the cox family plays with the 80-card pack"
+            )
+        limit = {52: 12, 32: 7, 80: 4}[self.pack]
         if self.max_players > limit:
             raise RulesetError(
                 f"option max_players: at most {limit} players with the {self.pack}-card pack"
@@ -175,6 +222,8 @@ class Ruleset:
                 raise RulesetError(f"option {name}: must not be negative")
         if self.deals_each < 1:
             raise RulesetError("option deals_each: must be at least 1")
+        if self.hands_per_game < 1:
+            raise RulesetError("option hands_per_game: must be at least 1")
 
     def with_options(self, **changes: Any) -> Ruleset:
         """Return this ruleset with options changed; values may be typed or strings.
