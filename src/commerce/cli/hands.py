@@ -152,7 +152,13 @@ def run_score(args: argparse.Namespace) -> int:
     rules = resolve_rules(args)
     if rules.family is not Family.COX:
         raise CommerceError("'score' is for Cox's game (--rules cox); use 'hand' for others")
-    result = score_holding(parse_cox_cards(args.cards), args.base)
+    result = score_holding(
+        parse_cox_cards(args.cards),
+        args.base,
+        captain_can_be_fourth=rules.captain_can_be_fourth,
+        bank_double_order=rules.bank_double_order,
+        bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand,
+    )
     data = result.to_dict()
     if args.json:
         print(json.dumps(data))

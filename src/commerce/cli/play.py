@@ -130,6 +130,10 @@ def _session(driver: Any, human: int, path: Path) -> int:
                 break
             seat = driver.waiting_for_human()
             assert seat == human
+            forced = _forced(driver)
+            if forced is not None:
+                driver.act(human, forced)
+                continue
             print()
             print(render(engine.observe(driver.state, human), names))
             action = _ask(driver, human)
@@ -155,6 +159,17 @@ def _session(driver: Any, human: int, path: Path) -> int:
         print(f"  {names[seat]:<20} {net:+d}")
     print(f"Record saved to {path}")
     return 0
+
+
+def _forced(driver: Any) -> Any:
+    """The one legal action when it is only a 'decline' or 'done': played without asking."""
+    from commerce import engine
+    from commerce.core import ActionKind
+
+    legal = engine.legal_actions(driver.state)
+    if len(legal) == 1 and legal[0].kind in (ActionKind.DECLINE, ActionKind.DONE):
+        return legal[0]
+    return None
 
 
 def _ask(driver: Any, seat: int) -> Any:
