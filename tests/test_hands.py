@@ -322,6 +322,21 @@ def test_bad_hands_are_refused() -> None:
         compare(h("AS KS QS"), h("AS 2H 3D"), PEEL)
 
 
+@pytest.mark.parametrize("bad", [(52, 53, 54), (-1, 0, 1), (0, 1, 60)])
+def test_out_of_range_cards_are_notation_errors(bad: tuple[int, ...]) -> None:
+    with pytest.raises(NotationError):
+        hand_key(bad, PEEL)
+    with pytest.raises(NotationError):
+        evaluate(bad, PEEL)
+
+
+def test_four_copies_of_one_card_are_not_four_of_a_kind() -> None:
+    with pytest.raises(NotationError):
+        hand_key((0, 0, 0, 0), POUNCE)
+    with pytest.raises(NotationError):
+        evaluate((0, 0, 0, 0), POUNCE)
+
+
 # -- properties -----------------------------------------------------------------------------
 
 RULESETS = [PEEL, CATS, WRAP, PEEL32, CATS32, NPP, NPP.with_options(void_rank="high_card"), TB,

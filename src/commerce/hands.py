@@ -107,9 +107,12 @@ def hand_key(cards: Sequence[Card], rules: Ruleset) -> HandKey:
     built from and checked against.
     """
     n = len(cards)
+    for c in cards:
+        if not 0 <= c < 52:
+            raise NotationError(f"{c!r} is not a card: cards are numbered 0-51")
     if n == 4:
         ranks4 = {c >> 2 for c in cards}
-        if rules.four_of_a_kind and len(ranks4) == 1:
+        if rules.four_of_a_kind and len(ranks4) == 1 and len(set(cards)) == 4:
             return (_Level.FOUR, (cards[0] >> 2) + 2)
         raise NotationError("a four-card hand must be four of a kind, made by a pounce")
     if n != 3:
