@@ -337,6 +337,11 @@ def test_four_copies_of_one_card_are_not_four_of_a_kind() -> None:
         evaluate((0, 0, 0, 0), POUNCE)
 
 
+def test_rulesets_with_equal_hand_options_share_an_evaluator() -> None:
+    assert evaluator_for(PEEL) is evaluator_for(PEEL.with_options(max_players=5, ante=2))
+    assert evaluator_for(PEEL) is not evaluator_for(CATS)
+
+
 # -- properties -----------------------------------------------------------------------------
 
 RULESETS = [PEEL, CATS, WRAP, PEEL32, CATS32, NPP, NPP.with_options(void_rank="high_card"), TB,

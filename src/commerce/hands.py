@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from functools import lru_cache
 from itertools import combinations, permutations
 from typing import Final, Literal
 
@@ -231,9 +230,18 @@ class Evaluator:
         return HandValue(category_of_key(key), rank, sum(PIPS[c] for c in hand), key)
 
 
-@lru_cache(maxsize=32)
+_SHARED: dict[tuple[object, ...], Evaluator] = {}
+
+
 def _evaluator(signature: tuple[object, ...], rules: Ruleset) -> Evaluator:
-    return Evaluator(rules)
+    # Keyed by the hand options alone: an lru_cache on (signature, rules) would build a new
+    # evaluator for every ruleset that differs only in options hands do not depend on.
+    ev = _SHARED.get(signature)
+    if ev is None:
+        if len(_SHARED) >= 32:
+            _SHARED.clear()
+        ev = _SHARED[signature] = Evaluator(rules)
+    return ev
 
 
 def evaluator_for(rules: Ruleset) -> Evaluator:
