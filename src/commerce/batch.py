@@ -90,8 +90,8 @@ def evaluate_packed(codes: Any, rules: Ruleset, *, out: Any = None, check: bool 
 
     :param out: optional ``int16`` array of the same length to write the ranks into.
     :param check: verify that every code is a hand of the pack (one more pass over the codes
-        and one over the ranks). Unchecked, a code that is not a hand gives ``-1`` or, above
-        :data:`MAX_CODE`, an arbitrary rank.
+        and one over the ranks). Unchecked, a code that is not a hand gives ``-1`` or, outside
+        0..:data:`MAX_CODE`, an arbitrary rank.
     :raises NotationError: (when checking) for a code that is not a hand of the pack.
     """
     table = rank_table(rules)
