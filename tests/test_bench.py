@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from itertools import combinations, permutations
 
-from commerce.bench import naive_strength, run_bench
+from commerce.bench import bench_environment, naive_strength, run_bench
 from commerce.cards import pack
 from commerce.hands import hand_key
 from commerce.rules import find_ruleset
@@ -39,7 +39,8 @@ def test_run_bench_report_shape() -> None:
         assert isinstance(report[key], float) and report[key] > 0, key
     assert report["playout_decisions_per_s"] == 1234.0
     assert len(calls) == 2
-    assert report["rules"] == "peel@1"
+    assert all(isinstance(v, int | float) for v in report.values())
+    assert "{:,.0f}".format(report["batch_hands"]) == "1,000"
     json.dumps(report)
 
 
@@ -49,4 +50,7 @@ def test_run_bench_without_batch_or_playout() -> None:
     assert report["hand_eval_batch_per_s"] is None
     assert report["playout_decisions_per_s"] is None
     assert report["naive_eval_per_s"] > 0
-    assert report["rules"] == "peel@1+"
+    assert all(v is None or isinstance(v, int | float) for v in report.values())
+    env = bench_environment(short)
+    assert env["rules"] == "peel@1+"
+    assert {"python", "machine", "numpy"} <= set(env)

@@ -26,7 +26,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from itertools import combinations, permutations
-from typing import Any
 
 from commerce.cards import Card, pack
 from commerce.hands import evaluator_for
@@ -113,7 +112,7 @@ def run_bench(
     playout: Callable[[], float] | None = None,
     batch: bool = True,
     seed: int = 0,
-) -> dict[str, Any]:
+) -> dict[str, float | int | None]:
     """Measure evaluation speed on this machine; returns a JSON-ready dict of figures.
 
     :param seconds_per_item: time spent on each figure (at least *repeats* runs are made).
@@ -127,7 +126,9 @@ def run_bench(
     :param batch: measure the numpy figures (``None`` when false).
     :param seed: seed of the random hands.
 
-    The keys ending in ``_per_s`` are medians in items per second.
+    Every value is a number (or ``None`` as said above), so that a caller can print them all
+    alike: the keys ending in ``_per_s`` are medians in items per second, the others the
+    sizes used. :func:`bench_environment` describes the machine and versions.
     """
     rules = rules or find_ruleset("peel")
     ev = evaluator_for(rules)
@@ -153,10 +154,7 @@ def run_bench(
         for hand in hands:
             naive_strength(hand)
 
-    result: dict[str, Any] = {
-        "rules": rules.label,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
+    result: dict[str, float | int | None] = {
         "repeats": repeats,
         "per_call_hands": per_call_hands,
         **_median_rates(
@@ -183,8 +181,23 @@ def run_bench(
     return result
 
 
+def bench_environment(rules: Ruleset | None = None) -> dict[str, str]:
+    """What the figures of :func:`run_bench` depend on: versions, machine and ruleset label."""
+    env = {
+        "rules": (rules or find_ruleset("peel")).label,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+    }
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - numpy is a dependency
+        return env
+    return {**env, "numpy": np.__version__}
+
+
 def _batch_figures(rules: Ruleset, as_held: list[tuple[Card, ...]], n: int, seconds: float,
-                   repeats: int, seed: int) -> dict[str, Any]:
+                   repeats: int, seed: int) -> dict[str, float]:
     import numpy as np
 
     from commerce.batch import evaluate_batch, evaluate_packed, pack_hands
@@ -194,14 +207,11 @@ def _batch_figures(rules: Ruleset, as_held: list[tuple[Card, ...]], n: int, seco
     codes = pack_hands(hands)
     out = np.empty(n, dtype=np.int16)
     evaluate_batch(hands[:2], rules)  # build the table outside the timing
-    return {
-        "numpy": np.__version__,
-        **_median_rates(
-            {
-                "hand_eval_batch_per_s": (lambda: evaluate_batch(hands, rules, out=out), n),
-                "hand_eval_packed_per_s": (lambda: evaluate_packed(codes, rules, out=out), n),
-            },
-            seconds,
-            repeats,
-        ),
-    }
+    return _median_rates(
+        {
+            "hand_eval_batch_per_s": (lambda: evaluate_batch(hands, rules, out=out), n),
+            "hand_eval_packed_per_s": (lambda: evaluate_packed(codes, rules, out=out), n),
+        },
+        seconds,
+        repeats,
+    )
