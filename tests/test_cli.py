@@ -173,3 +173,15 @@ def test_record_with_an_illegal_action_is_refused_not_half_loaded(capsys, monkey
     code, _, err = run(capsys, "play", "--resume", str(path))
     assert code == 2 and "does not replay" in err
     assert json.loads(Path(path).read_text()) == data  # the file is left as it was
+
+
+def test_saved_records_follow_the_umask(tmp_path):
+    import os
+    path = tmp_path / "r.json"
+    from commerce.bots import make_bot
+    from commerce.driver import play_game
+    from commerce.rules import find_ruleset
+    play_game(find_ruleset("peel"), [make_bot("random")] * 3, seed=1).save(path)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~mask

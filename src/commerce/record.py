@@ -169,6 +169,7 @@ class GameRecord:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(self.to_json())
                 fh.write("\n")
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; records are not
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -190,6 +191,12 @@ class GameRecord:
         record = cls.from_json(text)
         replay(record)  # raises RecordError if any action is illegal
         return record
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _int(data: dict[str, Any], key: str) -> int:
