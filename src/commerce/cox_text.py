@@ -28,7 +28,16 @@ from commerce.cox_cards import (
     kind_of,
 )
 
-_DIRECTORS = {"W": "the Wholesaler", "R": "the Retailer", "X": "a blank Directors card"}
+SILENT_KINDS = frozenset({"director", "declined"})
+"""Event kinds that get no line: each Directors card (``directors_dealt`` sums them up) and
+each decline (every seat is asked about every discard, so a "no" tells nothing)."""
+KINDS = SILENT_KINDS | frozenset({
+    "hand_started", "directors_dealt", "supply_formed", "dealt", "dealt_cards",
+    "greenback_laid", "replaced", "replacement", "no_replacement", "laid_out", "fourth_laid",
+    "drew", "drew_card", "bought", "discarded", "sold_out", "no_discard", "supply_exhausted",
+    "hand_scored", "game_over",
+})
+"""Every event kind of the cox family that :func:`describe_event` knows."""
 
 
 def _name(names: Sequence[str], seat: int | None, viewer: int | None, *,
@@ -96,8 +105,8 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
     you = e.seat is not None and e.seat == viewer
     if k == "hand_started":
         return f"— Hand {e.get('hand')} —"
-    if k == "director":
-        return None  # summed up by directors_dealt
+    if k in SILENT_KINDS:
+        return None
     if k == "directors_dealt":
         numbers: Sequence[int | None] = e.get("base_numbers") or ()
         bases = ", ".join(f"{_name(names, s, viewer)} {n}" for s, n in
@@ -130,8 +139,6 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
         return f"{who} {_verb(you, 'draw')} from base {e.get('base')}."
     if k == "drew_card":
         return f"  (the card drawn is {format_cox_card(e.get('card'))})"
-    if k == "declined":
-        return None  # every seat is asked about every discard: a "no" says nothing
     if k == "bought":
         lost: Sequence[int] = e.get("lost_turns") or ()
         text = (f"{who} {_verb(you, 'buy')} {format_cox_card(e.get('card'))} from "
