@@ -102,7 +102,7 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
     say nothing worth a line (single Directors cards, declines)."""
     k = e.kind
     who = _name(names, e.seat, viewer)
-    you = e.seat is not None and e.seat == viewer
+    you = (e.seat is not None and e.seat == viewer) or who == "You"  # a player named "You"
     if k == "hand_started":
         return f"— Hand {e.get('hand')} —"
     if k in SILENT_KINDS:
@@ -114,8 +114,8 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
         retailer, wholesaler = e.get("retailer"), e.get("wholesaler")
         both = "the Retailer and the Wholesaler" if retailer == wholesaler else \
             f"the Retailer and {_name(names, wholesaler, viewer, lower=True)} the Wholesaler"
-        return (f"{_name(names, retailer, viewer)} {_verb(retailer == viewer, 'are', 'is')} "
-                f"{both}. Supply Bases: {bases}.")
+        r_name = _name(names, retailer, viewer)
+        return f"{r_name} {_verb(r_name == 'You', 'are', 'is')} {both}. Supply Bases: {bases}."
     if k == "supply_formed":
         return f"{who} {_verb(you, 'cut')} the pack into four Supply Bases of 20."
     if k == "dealt":
