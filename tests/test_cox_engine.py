@@ -459,7 +459,7 @@ def test_observation_hides_racks_and_supply() -> None:
     assert not any(e.kind in ("dealt_cards", "drew_card", "replacement") and e.seat != 1
                    for e in obs.events)
     text = cox.render_observation(obs)
-    assert "seat 1 (you)" in text and "supply:" in text
+    assert "seat 1 (you)" in text and "Supply left" in text
     spectator = engine.observe(r, None)
     assert spectator.rack == () and all(x is None for x in spectator.racks)
     assert all(x is not None for x in engine.reveal_all(r).racks)

@@ -179,6 +179,7 @@ def _ask(driver: Any, seat: int) -> Any:
 
     legal = engine.legal_actions(driver.state)
     labels = [engine.format_action(driver.rules, a) for a in legal]
+    labels = _family_labels(driver, seat, legal, labels)
     menu = "  ".join(f"{i}) {label}" for i, label in enumerate(labels, 1))
     while True:
         print(menu)
@@ -197,6 +198,7 @@ def _ask(driver: Any, seat: int) -> Any:
                 return legal[n - 1]
             print(f"Choose a number from 1 to {len(legal)}.")
             continue
+        text = _phrase(driver, legal, text)
         words = text.split()
         words[0] = _SHORT.get(words[0].lower(), words[0])
         try:
@@ -206,6 +208,45 @@ def _ask(driver: Any, seat: int) -> Any:
             print(f"Not possible: {exc}")
             continue
         return action
+
+
+_PHRASES = (("i sell out", "sell_out"), ("sell out", "sell_out"), ("i sell", "sell_out"),
+            ("sell", "sell_out"), ("i buy", "buy"))
+
+
+def _phrase(driver: Any, legal: Any, text: str) -> str:
+    """Natural phrases as actions: "I buy" is ``buy``, "I sell out A1" is ``sell_out A1``, and
+    "I sell out" alone is the one sell-out there is."""
+    from commerce import engine
+    from commerce.core import ActionKind
+
+    low = " ".join(text.lower().split())
+    for phrase, word in _PHRASES:
+        if low == phrase or low.startswith(phrase + " "):
+            rest = low[len(phrase):].strip()
+            sells = [a for a in legal if a.kind is ActionKind.SELL_OUT]
+            if word == "sell_out" and not rest and len(sells) == 1:
+                return str(engine.format_action(driver.rules, sells[0]))
+            return f"{word} {rest}".strip()
+    return text
+
+
+def _family_labels(driver: Any, seat: int, legal: Any, labels: list[str]) -> list[str]:
+    """Menu labels in words where the family module has ``action_label(action, obs)``."""
+    import importlib
+
+    from commerce import engine
+    from commerce.rules import Family
+
+    family = driver.rules.family
+    if family is Family.TRADING:
+        return labels
+    fn = getattr(importlib.import_module(f"commerce.families.{family.value}"), "action_label",
+                 None)
+    if fn is None:
+        return labels
+    obs = engine.observe(driver.state, seat)
+    return [str(fn(a, obs)) for a in legal]
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ Everything here works from an observation or from events a seat may see: never f
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -84,7 +85,9 @@ def render(obs: Any, names: Sequence[str]) -> str:
     family = obs.ruleset.family
     if family is not Family.TRADING:
         mod = _family_module(family)
-        text: str = mod.render_observation(obs)
+        fn = mod.render_observation
+        takes_names = "names" in inspect.signature(fn).parameters
+        text: str = fn(obs, names) if takes_names else fn(obs)
         return text
     from commerce.hands import evaluator_for
 

@@ -1,0 +1,168 @@
+"""Log lines for the events of Cox's 1925 Commerce, in plain English.
+
+:func:`describe_event` is given only events the viewer may see (a private event is shown to its
+seat alone, or to everybody in a review, where the viewer is None); it names the viewer "You".
+
+>>> from commerce.core import Event
+>>> names = ["Alice", "Bob", "Carol"]
+>>> describe_event(Event("drew", 2, (("base", 2),)), names, 0)
+'Carol draws from base 2.'
+>>> describe_event(Event("discarded", 0, (("card", 0),)), names, 0)
+'You discard A1.'
+>>> describe_event(Event("bought", 1, (("card", 24), ("from", 0), ("lost_turns", (2,)))),
+...                names, 0)
+"Bob buys S2 from you — Carol's turn is skipped."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from commerce.core import Event
+from commerce.cox_cards import (
+    format_cox_card,
+    format_cox_cards,
+    is_wild,
+    kind_name,
+    kind_of,
+)
+
+SILENT_KINDS = frozenset({"director", "declined"})
+"""Event kinds that get no line: each Directors card (``directors_dealt`` sums them up) and
+each decline (every seat is asked about every discard, so a "no" tells nothing)."""
+KINDS = SILENT_KINDS | frozenset({
+    "hand_started", "directors_dealt", "supply_formed", "dealt", "dealt_cards",
+    "greenback_laid", "replaced", "replacement", "no_replacement", "laid_out", "fourth_laid",
+    "drew", "drew_card", "bought", "discarded", "sold_out", "no_discard", "supply_exhausted",
+    "hand_scored", "game_over",
+})
+"""Every event kind of the cox family that :func:`describe_event` knows."""
+
+
+def _name(names: Sequence[str], seat: int | None, viewer: int | None, *,
+          lower: bool = False) -> str:
+    if seat is None:
+        return "nobody"
+    if seat == viewer:
+        return "you" if lower else "You"
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat}"
+
+
+def _verb(you: bool, plain: str, third: str | None = None) -> str:
+    return plain if you else (third or plain + "s")
+
+
+def _group(cards: Sequence[int]) -> str:
+    """``three A1``, ``four Grain (G1 G2 G3 G4)``, or the cards with a wild card."""
+    naturals = [c for c in cards if not is_wild(c)]
+    size = {3: "three", 4: "four"}.get(len(cards), str(len(cards)))
+    kinds = {kind_of(c) for c in naturals}
+    if len(naturals) == len(cards) and len(kinds) == 1:
+        k = kinds.pop()
+        if k < 15:
+            return f"{size} {kind_name(k)}"
+        return f"{size} {kind_name(k)} ({format_cox_cards(cards)})"
+    return f"{size} of a kind ({format_cox_cards(cards)})"
+
+
+def _seats(names: Sequence[str], seats: Sequence[int], viewer: int | None) -> str:
+    words = [_name(names, s, viewer, lower=True) for s in seats]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _skipped(names: Sequence[str], seats: Sequence[int], viewer: int | None) -> str:
+    owners = ["your" if s == viewer else f"{_name(names, s, viewer)}'s" for s in seats]
+    if len(owners) == 1:
+        return f"{owners[0]} turn is skipped"
+    return ", ".join(owners[:-1]) + " and " + owners[-1] + " turns are skipped"
+
+
+def _scored(e: Event, names: Sequence[str], viewer: int | None) -> str:
+    reason = e.get("reason")
+    hand = e.get("hand")
+    if reason == "sold_out":
+        why = f"{_name(names, e.seat, viewer)} sold out"
+    else:
+        why = "the supply ran out"
+    lines = [f"Hand {hand} is over ({why}). The count:"]
+    breakdowns: Sequence[dict[str, Any]] = e.get("breakdowns") or ()
+    totals = e.get("totals") or ()
+    width = max((len(_name(names, s, viewer)) for s in range(len(breakdowns))), default=4)
+    for seat, bd in enumerate(breakdowns):
+        items = ", ".join(f"{item['what']} {item['points']:+d}" for item in bd["breakdown"])
+        total = f"  (total {totals[seat]})" if seat < len(totals) else ""
+        lines.append(f"  {_name(names, seat, viewer):<{width}} {bd['score']:+4d}  "
+                     f"{items or 'nothing'}{total}")
+    return "\n".join(lines)
+
+
+def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | None:
+    """One English log line (or a few, for the count) for a Cox event; None for events that
+    say nothing worth a line (single Directors cards, declines)."""
+    k = e.kind
+    who = _name(names, e.seat, viewer)
+    you = (e.seat is not None and e.seat == viewer) or who == "You"  # a player named "You"
+    if k == "hand_started":
+        return f"— Hand {e.get('hand')} —"
+    if k in SILENT_KINDS:
+        return None
+    if k == "directors_dealt":
+        numbers: Sequence[int | None] = e.get("base_numbers") or ()
+        bases = ", ".join(f"{_name(names, s, viewer)} {n}" for s, n in
+                          sorted(enumerate(numbers), key=lambda x: x[1] or 9) if n is not None)
+        retailer, wholesaler = e.get("retailer"), e.get("wholesaler")
+        both = "the Retailer and the Wholesaler" if retailer == wholesaler else \
+            f"the Retailer and {_name(names, wholesaler, viewer, lower=True)} the Wholesaler"
+        r_name = _name(names, retailer, viewer)
+        return f"{r_name} {_verb(r_name == 'You', 'are', 'is')} {both}. Supply Bases: {bases}."
+    if k == "supply_formed":
+        return f"{who} {_verb(you, 'cut')} the pack into four Supply Bases of 20."
+    if k == "dealt":
+        return f"{who} {_verb(you, 'deal')} {e.get('cards_each')} cards to each player."
+    if k == "dealt_cards":
+        return f"{who} {_verb(you, 'are', 'is')} dealt {format_cox_cards(sorted(e.get('cards')))}."
+    if k == "greenback_laid":
+        return f"{who} {_verb(you, 'lay')} out Greenback {format_cox_card(e.get('card'))}."
+    if k == "replaced":
+        return f"{who} {_verb(you, 'take')} a replacement from the bottom of base " \
+               f"{e.get('base')}."
+    if k == "replacement":
+        return f"  (the replacement is {format_cox_card(e.get('card'))})"
+    if k == "no_replacement":
+        return f"No replacement is left for {_name(names, e.seat, viewer, lower=True)}."
+    if k == "laid_out":
+        return f"{who} {_verb(you, 'lay')} out {_group(e.get('cards'))}."
+    if k == "fourth_laid":
+        return f"{who} {_verb(you, 'lay')} out a fourth {format_cox_card(e.get('card'))}."
+    if k == "drew":
+        return f"{who} {_verb(you, 'draw')} from base {e.get('base')}."
+    if k == "drew_card":
+        return f"  (the card drawn is {format_cox_card(e.get('card'))})"
+    if k == "bought":
+        lost: Sequence[int] = e.get("lost_turns") or ()
+        text = (f"{who} {_verb(you, 'buy')} {format_cox_card(e.get('card'))} from "
+                f"{_name(names, e.get('from'), viewer, lower=True)}")
+        return text + (f" — {_skipped(names, lost, viewer)}." if lost else ".")
+    if k == "discarded":
+        return f"{who} {_verb(you, 'discard')} {format_cox_card(e.get('card'))}."
+    if k == "sold_out":
+        return (f"{who} {_verb(you, 'discard')} {format_cox_card(e.get('card'))} and "
+                f"{_verb(you, 'sell')} out!")
+    if k == "no_discard":
+        return f"{who} {_verb(you, 'have', 'has')} no card to discard."
+    if k == "supply_exhausted":
+        return "The supply is exhausted: the hand ends."
+    if k == "hand_scored":
+        return _scored(e, names, viewer)
+    if k == "game_over":
+        totals = e.get("totals") or ()
+        winners: Sequence[int] = e.get("winners") or ()
+        best = totals[winners[0]] if winners and totals else 0
+        if len(winners) == 1:
+            w = winners[0]
+            return f"Game over: {_name(names, w, viewer)} {_verb(w == viewer, 'win')} " \
+                   f"with {best} points."
+        return f"Game over: {_seats(names, winners, viewer)} share the win with {best} " \
+               "points each."
+    return f"{who}: {k.replace('_', ' ')}."
