@@ -17,17 +17,43 @@ from typing import Any
 
 from commerce.cli import add_rules_arguments, resolve_rules
 
-HELP = """Type an action by its number from the list, or in words:
+_COMMON_HELP = """  help | ?                  this help;   quit | q   save and stop
+Or type the number of an action in the list."""
+
+HELP = {
+    "trading": """Type an action by its number from the list, or in words:
   stand | s                 stand: everyone shows their hands
   trade CARD | t CARD       trade CARD for ready money (e.g. 't 7h')
   barter CARD | b CARD      offer CARD to your neighbour
   give CARD | g CARD        give CARD back to the player who offered a barter
   done | d                  end your turn without standing
-  help | ?                  this help;   quit | q   save and stop
-Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣), e.g. AS 10h T♦."""
+Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣), e.g. AS 10h T♦.
+""",
+    "widow": """Type an action by its number from the list, or in words:
+  exchange MINE... WIDOW... | x ...   swap your cards for widow cards, one for one
+                                      (e.g. 'x 7h qs' gives 7H and takes QS)
+  pass | p                  take no card
+  knock | k                 you are content: everyone else has a final turn
+  stand                     (Old Game) you are content
+  pounce | decline          take the fourth card of your tricon, or let it go
+Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣), e.g. AS 10h T♦.
+""",
+    "cox": """Type an action by its number from the list, or in words:
+  draw | d                  draw the top card of the supply
+  buy | i buy               buy the last discard
+  discard CARD              discard a card face up (e.g. 'discard A3')
+  sell out CARD | i sell out   sell out, discarding CARD
+  decline                   let the discard go
+Cards: A1-A5 Automobiles, S1-S5 Ships, P1-P5 Aeroplanes, AC SC PC Captains, BK the Bank,
+F1-F4 Fruit, G1-G4 Grain, I1-I4 Industries, M1-M4 Greenbacks.
+""",
+}
 
-_SHORT = {"s": "stand", "t": "trade", "b": "barter", "g": "give", "d": "done", "x": "exchange",
-          "p": "pass", "k": "knock"}
+_SHORT = {
+    "trading": {"s": "stand", "t": "trade", "b": "barter", "g": "give", "d": "done"},
+    "widow": {"x": "exchange", "p": "pass", "k": "knock"},
+    "cox": {"d": "draw", "b": "buy"},
+}
 
 
 def configure_play(p: argparse.ArgumentParser) -> None:
@@ -37,7 +63,7 @@ def configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", default="heuristic",
                    help="computer players: random, heuristic, or a comma list (default heuristic)")
     p.add_argument("--seed", type=int, default=None, help="make the whole session reproducible")
-    p.add_argument("--name", default="You", help="your name at the table")
+    p.add_argument("--name", default="Player", help="your name at the table (default Player)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where to save the record (default games/<rules>-<time>.json)")
     p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game")
@@ -177,6 +203,7 @@ def _ask(driver: Any, seat: int) -> Any:
     from commerce import engine
     from commerce.errors import CommerceError
 
+    family = driver.rules.family.value
     legal = engine.legal_actions(driver.state)
     labels = [engine.format_action(driver.rules, a) for a in legal]
     labels = _family_labels(driver, seat, legal, labels)
@@ -190,7 +217,7 @@ def _ask(driver: Any, seat: int) -> Any:
         if low in ("q", "quit", "exit"):
             return None
         if low in ("?", "h", "help"):
-            print(HELP)
+            print(HELP[family] + _COMMON_HELP)
             continue
         if low.isdigit():
             n = int(low)
@@ -200,7 +227,7 @@ def _ask(driver: Any, seat: int) -> Any:
             continue
         text = _phrase(driver, legal, text)
         words = text.split()
-        words[0] = _SHORT.get(words[0].lower(), words[0])
+        words[0] = _SHORT[family].get(words[0].lower(), words[0])
         try:
             action = engine.parse_action(driver.state, " ".join(words))
             engine.check(driver.state, action, seat=seat)
