@@ -27,7 +27,7 @@ replaces a pounced one.
 >>> observe(s, 0).hand        # he has not looked at his hand
 ()
 >>> [engine.format_action(s, a) for a in engine.legal_actions(s)]
-['pass', 'exchange 8D', 'exchange 5H', 'exchange AS']
+['pass', 'exchange 5H', 'exchange 8D', 'exchange AS']
 """
 
 from __future__ import annotations
