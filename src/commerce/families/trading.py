@@ -685,6 +685,41 @@ def reveal_all(s: TradingState) -> TradingObservation:
     )
 
 
+def render_observation(obs: TradingObservation) -> str:
+    """A plain-text picture of an observation, for a terminal.
+
+    >>> from commerce import engine
+    >>> from commerce.rules import find_ruleset
+    >>> s = engine.new_game(find_ruleset("peel"), players=3)
+    >>> print(render_observation(observe(s, 1)))
+    Commerce, Peel's new mode - deal 1 of 3, dealer seat 0
+    pool: 4 stakes    stock: 52
+    seat 0 (dealer): -2 stakes, hidden
+    seat 1 (you): -1 stakes, no cards yet
+    seat 2: -1 stakes, hidden
+    to act: chance
+    """
+    lines = [f"{obs.ruleset.name} - deal {obs.deal_number} of {obs.deals_total}, "
+             f"dealer seat {obs.dealer}",
+             f"pool: {obs.pool} stakes    stock: {obs.stock_count}"]
+    for x in range(obs.players):
+        tags = [word for flag, word in ((x == obs.dealer, "dealer"), (x == obs.seat, "you"))
+                if flag]
+        head = f"seat {x}" + (f" ({', '.join(tags)})" if tags else "")
+        cards = obs.hands[x]
+        shown = "hidden" if cards is None else (format_cards(cards) or "no cards yet")
+        lines.append(f"{head}: {obs.balances[x]:+d} stakes, {shown}")
+    if obs.offered is not None:
+        lines.append(f"barter card: {format_card(obs.offered)}")
+    if obs.over:
+        lines.append("game over")
+    elif obs.decision is None or obs.decision.seat is None:
+        lines.append("to act: chance")
+    else:
+        lines.append(f"to act: seat {obs.decision.seat}, {obs.decision.kind.value}")
+    return "\n".join(lines)
+
+
 # -- notation ------------------------------------------------------------------------------
 
 _WORDS: Final = {k.value: k for k in (ActionKind.STAND, ActionKind.DONE, ActionKind.TRADE,
