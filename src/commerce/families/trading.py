@@ -260,6 +260,8 @@ def check(s: TradingState, action: Action) -> None:
         return
     if kind is ActionKind.DEAL:
         raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
+    if action.cards and (kind is ActionKind.STAND or kind is ActionKind.DONE):
+        raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no card")
     seat = s.actor
     if phase is Phase.TURN:
         if kind is ActionKind.STAND:

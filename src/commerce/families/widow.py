@@ -216,6 +216,8 @@ _DECISIONS: Final = {
     for seat in range(12)
 }
 _TOKENS: Final = frozenset({"lowest_to_best", "lowest_to_pool"})
+_NO_CARDS: Final = frozenset({ActionKind.PASS, ActionKind.DONE, ActionKind.KNOCK,
+                              ActionKind.STAND, ActionKind.DECLINE, ActionKind.BUY_HORSE})
 
 
 def _step(rules: Ruleset) -> int:
@@ -394,6 +396,8 @@ def check(s: WidowState, action: Action) -> None:
         return
     if kind is ActionKind.DEAL:
         raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
+    if cards and kind in _NO_CARDS:
+        raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no card")
     seat = s.actor
     if phase is Phase.TURN or phase is Phase.FINAL or phase is Phase.MORE:
         if kind is ActionKind.EXCHANGE:
