@@ -3,12 +3,11 @@ Hoyle p. 179 (dossier 1.2)."""
 
 from __future__ import annotations
 
-from helpers import Table, start
-
 from commerce.cards import parse_cards
 from commerce.core import DecisionKind
 from commerce.hands import Category, compare, evaluate
 from commerce.rules import find_ruleset
+from helpers import Table, start
 
 HOYLE = find_ruleset("hoyle")
 # Four players, the banker is seat 0; play goes to the right: seats 3, 2, 1, then the banker.

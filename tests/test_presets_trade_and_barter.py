@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from helpers import Table, start
 
 from commerce.cards import parse_cards
 from commerce.core import DecisionKind
 from commerce.errors import IllegalActionError, IllegalReason
 from commerce.hands import compare
 from commerce.rules import find_ruleset
+from helpers import Table, start
 
 TB = find_ruleset("trade-and-barter")
 
