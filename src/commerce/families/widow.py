@@ -548,9 +548,16 @@ def apply_unchecked(s: WidowState, action: Action) -> Transition:
     return _horse(s, seat, bought=True)
 
 
+def _without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """*unseen* (in card order) less *cards*."""
+    if len(cards) == 1:
+        i = unseen.index(cards[0])
+        return unseen[:i] + unseen[i + 1:]
+    return tuple(sorted(set(unseen).difference(cards)))
+
+
 def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
-    dealt = set(cards)
-    unseen = tuple(c for c in s.unseen if c not in dealt)
+    unseen = _without(s.unseen, cards)
     if s.phase is Phase.CARD:
         card = cards[0]
         widow = list(s.widow)
@@ -569,7 +576,7 @@ def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
     for card in cards:
         if k < 3 * m:
             seat = order[k % m]
-            hands[seat] = (*hands[seat], card)
+            hands[seat] += (card,)
             events.append(Event("dealt", seat, (("card", card),), _ONLY[seat]))
         else:
             insort(widow, card)
@@ -808,8 +815,23 @@ _SETTLEMENT: Final = frozenset({
 })
 
 
-def _fallback_evaluator(rules: Ruleset) -> Evaluator:
-    return evaluator_for(rules.with_options(ranking="peel", four_of_a_kind=False, pounce=False))
+_EVALUATORS: dict[tuple[int, bool], tuple[Ruleset, Evaluator]] = {}
+
+
+def _evaluator(rules: Ruleset, fallback: bool = False) -> Evaluator:
+    """The hand evaluator of *rules* (with *fallback*, of the full 'peel' ranking), remembered
+    by the ruleset's identity: hashing a ruleset on every showdown is slow."""
+    key = (id(rules), fallback)
+    hit = _EVALUATORS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    target = rules.with_options(ranking="peel", four_of_a_kind=False, pounce=False) if (
+        fallback) else rules
+    ev = evaluator_for(target)
+    if len(_EVALUATORS) > 64:
+        _EVALUATORS.clear()
+    _EVALUATORS[key] = (rules, ev)
+    return ev
 
 
 def _losers(order: tuple[Seat, ...], ranks: dict[Seat, int], rule: str) -> list[Seat]:
@@ -827,7 +849,7 @@ def _losers(order: tuple[Seat, ...], ranks: dict[Seat, int], rule: str) -> list[
 
 def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]) -> Transition:
     rules = s.ruleset
-    ev = evaluator_for(rules)
+    ev = _evaluator(rules)
     order = s.order
     rank_of = ev.rank_of
     ranks = {x: rank_of(s.hands[x]) for x in order}
@@ -843,7 +865,7 @@ def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]
         if rules.no_qualifier_rule == "no_transfer":
             nobody = True
         else:
-            fb = _fallback_evaluator(rules).rank_of
+            fb = _evaluator(rules, fallback=True).rank_of
             scoring = {x: fb(s.hands[x]) for x in order}
     best = max(scoring.values())
     top = [x for x in prio if scoring[x] == best]
