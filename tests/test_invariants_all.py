@@ -14,6 +14,8 @@ from itertools import chain
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from commerce import engine
 from commerce.cards import pack
@@ -112,6 +114,8 @@ def _play(ruleset: Ruleset, players: int, seed: int, *, probe: bool) -> tuple[li
             if steps % 5 == 0:
                 for seat in range(players):
                     obs = engine.observe(s, seat)
+                    if ruleset.family is Family.WIDOW:
+                        assert obs.widow == s.widow, "the widow is public"
                     if _others_visible(obs, seat):
                         continue
                     twin = _permuted(s, seat, probe_rng)
@@ -168,3 +172,21 @@ def test_notation_round_trips_every_legal_action(rid: str) -> None:
         a = engine.sample_chance(s, rng) if d.seat is None else rng.choice(engine.legal_actions(s))
         assert engine.parse_action(s, engine.format_action(s, a)) == a
         s = engine.apply(s, a).state
+
+
+WIDOW_PRESETS = [r.id for r in rulesets() if r.family is Family.WIDOW]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(WIDOW_PRESETS), st.integers(3, 5), st.data())
+def test_widow_family_conserves_under_any_choices(rid: str, players: int, data: Any) -> None:
+    """Hypothesis draws every choice, so a failure shrinks to a short action sequence."""
+    ruleset = next(r for r in rulesets() if r.id == rid)
+    s = engine.new_game(ruleset, players)
+    for _ in range(150):
+        legal = engine.legal_actions(s)
+        if engine.decision(s) is None:
+            assert legal == ()
+            break
+        s = engine.apply(s, data.draw(st.sampled_from(legal))).state
+        _check_conservation(s, players)
