@@ -111,6 +111,10 @@ _TRADE: Final = tuple(Action(ActionKind.TRADE, (c,)) for c in range(52))
 _BARTER: Final = tuple(Action(ActionKind.BARTER, (c,)) for c in range(52))
 _GIVE: Final = tuple(Action(ActionKind.GIVE, (c,)) for c in range(52))
 _ONLY: Final = tuple(frozenset({s}) for s in range(12))
+_DEALT_EVENT: Final = tuple(
+    tuple(Event("dealt", s, (("card", c),), _ONLY[s]) for c in range(52)) for s in range(12)
+)
+"""``_DEALT_EVENT[seat][card]``: the shared event of a card dealt to a seat."""
 _CHANCE: Final = Decision(None, DecisionKind.CHANCE)
 _DECISIONS: Final = {
     (phase, seat): Decision(seat, kind)
@@ -396,7 +400,7 @@ def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
     for card in cards:
         seat = (dealer + step * (1 + k)) % n
         hands[seat] += (card,)
-        events.append(Event("dealt", seat, (("card", card),), _ONLY[seat]))
+        events.append(_DEALT_EVENT[seat][card])
         k += 1
     to_deal = s.to_deal - len(cards)
     evs = tuple(events)

@@ -177,6 +177,20 @@ STATE_TYPE: Final = WidowState
 
 _FIELD_INDEX: Final = {name: i for i, name in enumerate(WidowState._fields)}
 _new_tuple: Final = tuple.__new__
+_I_HANDS: Final = _FIELD_INDEX["hands"]
+_I_WIDOW: Final = _FIELD_INDEX["widow"]
+_I_PHASE: Final = _FIELD_INDEX["phase"]
+_I_ACTOR: Final = _FIELD_INDEX["actor"]
+_I_TURN: Final = _FIELD_INDEX["turn"]
+_I_POS: Final = _FIELD_INDEX["pos"]
+_I_ROUND: Final = _FIELD_INDEX["round"]
+_I_LOCKED: Final = _FIELD_INDEX["locked"]
+_I_PASSED: Final = _FIELD_INDEX["passed"]
+_I_FINAL: Final = _FIELD_INDEX["final"]
+_I_SWAPS: Final = _FIELD_INDEX["swaps"]
+_I_MOVED: Final = _FIELD_INDEX["moved"]
+_I_RESUME: Final = _FIELD_INDEX["resume"]
+_I_LOG: Final = _FIELD_INDEX["log"]
 
 
 def _with(s: WidowState, **changes: Any) -> WidowState:
@@ -202,6 +216,13 @@ _SWAP: Final = tuple(
 """``_SWAP[give][take]``: the interned one-for-one exchange."""
 _BIT: Final = tuple(1 << s for s in range(12))
 _ONLY: Final = tuple(frozenset({s}) for s in range(12))
+_DEALT: Final = tuple(
+    tuple(Event("dealt", s, (("card", c),), _ONLY[s]) for c in range(52)) for s in range(12)
+)
+"""``_DEALT[seat][card]``: the (immutable, shared) event of a card dealt to a seat."""
+_WIDOW_DEALT: Final = tuple(Event("widow_dealt", None, (("card", c),)) for c in range(52))
+_PASSED: Final = tuple(Event("passed", s) for s in range(12))
+_DONE_EVENT: Final = tuple(Event("done", s) for s in range(12))
 _CHANCE: Final = Decision(None, DecisionKind.CHANCE)
 _KIND_OF_PHASE: Final = {
     Phase.BLIND: DecisionKind.BLIND_EXCHANGE,
@@ -521,18 +542,21 @@ def apply_unchecked(s: WidowState, action: Action) -> Transition:
     if kind is ActionKind.PASS:
         if s.phase is Phase.BLIND:
             return _end_blind(s, (Event("blind_passed", seat),))
-        ev = Event("passed", seat)
-        changes: dict[str, Any] = {"log": s.log + (ev,)}
+        ev = _PASSED[seat]
+        v = list(s)
+        v[_I_LOG] = s.log + (ev,)
         if s.phase is Phase.TURN and s.ruleset.pass_locks_out:
             bit = _BIT[seat]
-            changes["locked"] = s.locked | bit
-            changes["passed"] = s.passed | bit
-        return _next_turn(s, (ev,), changes)
+            v[_I_LOCKED] = s.locked | bit
+            v[_I_PASSED] = s.passed | bit
+        return _next_turn(s, (ev,), v)
     if kind is ActionKind.DONE:
         if s.phase is Phase.BLIND:
             return _end_blind(s, (Event("blind_done", seat),))
-        ev = Event("done", seat)
-        return _next_turn(s, (ev,), {"log": s.log + (ev,)})
+        ev = _DONE_EVENT[seat]
+        v = list(s)
+        v[_I_LOG] = s.log + (ev,)
+        return _next_turn(s, (ev,), v)
     if kind is ActionKind.KNOCK:
         return _knock(s, seat)
     if kind is ActionKind.STAND:
@@ -577,10 +601,10 @@ def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
         if k < 3 * m:
             seat = order[k % m]
             hands[seat] += (card,)
-            events.append(Event("dealt", seat, (("card", card),), _ONLY[seat]))
+            events.append(_DEALT[seat][card])
         else:
             insort(widow, card)
-            events.append(Event("widow_dealt", None, (("card", card),)))
+            events.append(_WIDOW_DEALT[card])
         k += 1
     to_deal = s.to_deal - len(cards)
     evs = tuple(events)
@@ -664,17 +688,23 @@ def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
     more = swaps < rules.max_exchange_per_turn and swaps < 3 and len(widow) > swaps
     if swaps >= 3 and rules.exchange_all_three_locks:
         locked |= _BIT[seat]
-    changes = {"hands": tuple(hands), "widow": tuple(widow), "swaps": swaps,
-               "moved": (*s.moved, give, take), "locked": locked, "log": s.log + (ev,)}
+    v = list(s)
+    v[_I_HANDS] = tuple(hands)
+    v[_I_WIDOW] = tuple(widow)
+    v[_I_SWAPS] = swaps
+    v[_I_MOVED] = (*s.moved, give, take)
+    v[_I_LOCKED] = locked
+    v[_I_LOG] = s.log + (ev,)
     if rules.pounce:
         holder = _pounce_holder(s, give, exclude=seat)
         if holder is not None:
-            state = _with(s, phase=Phase.POUNCE, actor=holder, offer=give,
-                          resume=Resume.MORE if more else Resume.NEXT, **changes)
+            state = _with(_new_tuple(WidowState, v), phase=Phase.POUNCE, actor=holder,
+                          offer=give, resume=Resume.MORE if more else Resume.NEXT)
             return Transition(state, (ev,))
     if more:
-        return Transition(_with(s, phase=Phase.MORE, **changes), (ev,))
-    return _next_turn(s, (ev,), changes)
+        v[_I_PHASE] = Phase.MORE
+        return Transition(_new_tuple(WidowState, v), (ev,))
+    return _next_turn(s, (ev,), v)
 
 
 def _knock(s: WidowState, seat: Seat) -> Transition:
@@ -754,32 +784,34 @@ def _proceed(s: WidowState, events: tuple[Event, ...]) -> Transition:
 
 
 def _next_turn(s: WidowState, events: tuple[Event, ...],
-               changes: dict[str, Any] | None = None) -> Transition:
+               v: list[Any] | None = None) -> Transition:
     """Give the next turn, start a new round, or end the deal.
 
-    *events* are already logged; *changes* are state changes still to make (one copy of the
-    state is cheaper than two).
+    *events* are already logged. *v*, if given, is the field list of the state with changes
+    still to be made final (one copy of the state per action is the cheapest).
     """
-    if changes:
-        locked = changes.get("locked", s.locked)
-    else:
-        changes = {}
-        locked = s.locked
+    if v is None:
+        v = list(s)
+    locked = v[_I_LOCKED]
     if s.in_final:
         final = s.final
         while final:
             seat, final = final[0], final[1:]
             if not locked & _BIT[seat]:
-                state = _with(s, **{**changes, "final": final, "phase": Phase.FINAL,
-                                    "actor": seat, "turn": seat, "swaps": 0, "moved": ()})
-                return Transition(state, events)
-        return _showdown(_with(s, **{**changes, "final": ()}), events, ())
+                v[_I_FINAL] = final
+                v[_I_PHASE] = Phase.FINAL
+                v[_I_ACTOR] = v[_I_TURN] = seat
+                v[_I_SWAPS] = 0
+                v[_I_MOVED] = ()
+                return Transition(_new_tuple(WidowState, v), events)
+        v[_I_FINAL] = ()
+        return _showdown(_new_tuple(WidowState, v), events, ())
     order = s.order
     bits = _BIT
     if all(locked & bits[x] for x in order):
-        return _showdown(_with(s, **changes), events, ())
+        return _showdown(_new_tuple(WidowState, v), events, ())
     n = len(order)
-    pos = s.pos + 1
+    pos = v[_I_POS] + 1
     rnd = s.round
     while True:
         if pos >= n:
@@ -787,33 +819,35 @@ def _next_turn(s: WidowState, events: tuple[Event, ...],
             pos = 0
             rules = s.ruleset
             if rules.end_condition == "rounds_eq_players" and rnd > n:
-                return _showdown(_with(s, **changes), events, ())
+                return _showdown(_new_tuple(WidowState, v), events, ())
             limit = rules.max_rounds_per_deal
             if limit and rnd > limit:
-                return _showdown(_with(s, **changes), events,
+                return _showdown(_new_tuple(WidowState, v), events,
                                  (Event("round_limit", None, (("rounds", limit),)),))
             ev = Event("round_started", None, (("round", rnd),))
             events = (*events, ev)
-            changes = {**changes, "log": changes.get("log", s.log) + (ev,)}
+            v[_I_LOG] = v[_I_LOG] + (ev,)
             if rules.add_widow_card_each_round and s.unseen:
-                state = _with(s, **{**changes, "phase": Phase.CARD, "round": rnd, "pos": -1,
-                                    "resume": Resume.FIRST, "swaps": 0, "moved": ()})
-                return Transition(state, events)
+                v[_I_PHASE] = Phase.CARD
+                v[_I_ROUND] = rnd
+                v[_I_POS] = -1
+                v[_I_RESUME] = Resume.FIRST
+                v[_I_SWAPS] = 0
+                v[_I_MOVED] = ()
+                return Transition(_new_tuple(WidowState, v), events)
         seat = order[pos]
         if not locked & bits[seat]:
-            state = _with(s, **{**changes, "phase": Phase.TURN, "actor": seat, "turn": seat,
-                                "pos": pos, "round": rnd, "swaps": 0, "moved": ()})
-            return Transition(state, events)
+            v[_I_PHASE] = Phase.TURN
+            v[_I_ACTOR] = v[_I_TURN] = seat
+            v[_I_POS] = pos
+            v[_I_ROUND] = rnd
+            v[_I_SWAPS] = 0
+            v[_I_MOVED] = ()
+            return Transition(_new_tuple(WidowState, v), events)
         pos += 1
 
 
 # -- showdown and settlement ---------------------------------------------------------------
-
-_SETTLEMENT: Final = frozenset({
-    "round_limit", "showdown", "paid", "token_moved", "counter_to_pool", "prize", "went_out",
-    "horse_bought", "horse_declined", "pool_taken", "deal_ended",
-})
-
 
 _EVALUATORS: dict[tuple[int, bool], tuple[Ruleset, Evaluator]] = {}
 
@@ -965,7 +999,12 @@ def _end_of_deal(s: WidowState, events: tuple[Event, ...]) -> Transition:
     extra: list[Event] = [done]
     if not ended:
         log = s.log + (done,)
-        last = tuple(e for e in log if e.visible_to is None and e.kind in _SETTLEMENT)
+        i = len(log) - 1
+        while i > 0 and log[i].kind != "showdown":
+            i -= 1
+        if i > 0 and log[i - 1].kind == "round_limit":
+            i -= 1
+        last = tuple(e for e in log[i:] if e.visible_to is None)
         step = _step(rules)
         dealer = s.dealer
         for i in range(1, n + 1):
