@@ -42,6 +42,7 @@ def test_dealer_exchanges_blind_before_looking() -> None:
     assert t.decision.seat == 0 and t.decision.kind is DecisionKind.BLIND_EXCHANGE
     assert observe(t.state, 0).hand == ()  # he has not looked
     assert observe(t.state, 0).hands[0] == ()
+    assert not [e for e in observe(t.state, 0).events if e.kind == "dealt"]
     assert t.legal() == ["pass", "exchange 4D", "exchange 6C", "exchange JS"]
     t.act("exchange JS")  # his first card (7C) goes face up in its place
     assert t.state.widow == widow("4D 6C 7C")
@@ -51,6 +52,7 @@ def test_dealer_exchanges_blind_before_looking() -> None:
     t.act("done")
     assert t.decision.seat == 1 and t.decision.kind is DecisionKind.TURN
     assert set(observe(t.state, 0).hand) == set(cards("JS 8D 2H"))
+    assert len([e for e in observe(t.state, 0).events if e.kind == "dealt"]) == 3
     blind = t.kinds("blind_exchanged")[0]
     assert blind.visible_to is None and blind.get("gave") == cards("7C")
 
@@ -204,3 +206,15 @@ def test_illegal_actions_are_refused_with_reasons() -> None:
         t.act("stand")
     assert info.value.reason is IllegalReason.NOT_ALLOWED_BY_RULES
     assert parse_card("AS") in t.state.hands[1]
+
+
+def test_the_blind_dealer_sees_nothing_of_his_own_cards() -> None:
+    t = Table(start(WIDOW, 3, HANDS, WIDOW_CARDS))
+    t.act("exchange JS")  # one known card; the other two are still unseen by him
+    before = observe(t.state, 0)
+    s = t.state
+    hands = list(s.hands)
+    unseen = list(s.unseen)
+    hands[0] = (hands[0][0], unseen[0], unseen[1])  # swap his unseen cards for stock cards
+    twin = s._replace(hands=tuple(hands), unseen=tuple(sorted(unseen[2:] + list(s.hands[0][1:]))))
+    assert observe(twin, 0) == before
