@@ -140,13 +140,22 @@ def _play(ruleset: Ruleset, players: int, seed: int, *, probe: bool) -> tuple[li
 
 
 @pytest.mark.parametrize("rid", PRESETS)
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 6])
 def test_random_games_keep_the_invariants(rid: str, players: int) -> None:
     ruleset = next(r for r in rulesets() if r.id == rid)
     if ruleset.family not in (Family.TRADING, Family.WIDOW):
         pytest.skip("invariant probes are written for the trading and widow families")
     for seed in range(2):
         _play(ruleset, players, seed, probe=True)
+
+
+@pytest.mark.parametrize("rid", PRESETS)
+def test_many_games_end_with_nets_summing_to_zero(rid: str) -> None:
+    ruleset = next(r for r in rulesets() if r.id == rid)
+    for seed in range(40):
+        players = ruleset.min_players + seed % (min(ruleset.max_players, 7)
+                                                 - ruleset.min_players + 1)
+        _play(ruleset, players, 100 + seed, probe=False)
 
 
 @pytest.mark.parametrize("rid", PRESETS)
