@@ -747,18 +747,18 @@ def _pounce_holder(s: WidowState, card: Card, exclude: Seat = -1) -> Seat | None
     """The seat holding the other three cards of *card*'s rank, if it may pounce.
 
     Nobody pounces on a card he has just put into the widow himself (*exclude*, or the
-    player whose turn it is for a card moved this turn).
+    player whose turn it is for a card moved this turn). Only one seat can hold the three.
     """
     rank = card >> 2
-    barred = 0 if s.ruleset.pounce_after_pass else s.passed | s.stood
-    if card in s.moved:
-        barred |= _BIT[s.turn]
-    if exclude >= 0:
-        barred |= _BIT[exclude]
+    hands = s.hands
     for seat in s.order:
-        hand = s.hands[seat]
+        hand = hands[seat]
         if (len(hand) == 3 and hand[0] >> 2 == rank and hand[1] >> 2 == rank
-                and hand[2] >> 2 == rank and not barred & _BIT[seat]):
+                and hand[2] >> 2 == rank):
+            if seat == exclude or (seat == s.turn and card in s.moved):
+                return None
+            if not s.ruleset.pounce_after_pass and (s.passed | s.stood) & _BIT[seat]:
+                return None
             return seat
     return None
 
