@@ -114,6 +114,8 @@ def _play(ruleset: Ruleset, players: int, seed: int, *, probe: bool) -> tuple[li
             if steps % 5 == 0:
                 for seat in range(players):
                     obs = engine.observe(s, seat)
+                    assert all(e.visible(seat) for e in obs.events)
+                    assert all(e.visible_to is None for e in obs.last_deal)
                     if ruleset.family is Family.WIDOW:
                         assert obs.widow == s.widow, "the widow is public"
                     if _others_visible(obs, seat):

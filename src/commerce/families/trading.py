@@ -265,18 +265,17 @@ def check(s: TradingState, action: Action) -> None:
             )
         cards = action.cards
         limit = s.to_deal if phase is Phase.DEAL else 1
-        if not 1 <= len(cards) <= limit or len(set(cards)) != len(cards):
+        dealt = set(cards)
+        if not 1 <= len(cards) <= limit or len(dealt) != len(cards):
             raise IllegalActionError(
                 IllegalReason.CARD_NOT_AVAILABLE,
                 f"deal between 1 and {limit} different card(s) now",
             )
-        unseen = s.unseen
-        for c in cards:
-            if c not in unseen:
-                raise IllegalActionError(
-                    IllegalReason.CARD_NOT_AVAILABLE,
-                    "a dealt card must be one of the unseen cards of the stock",
-                )
+        if not dealt.issubset(s.unseen):
+            raise IllegalActionError(
+                IllegalReason.CARD_NOT_AVAILABLE,
+                "a dealt card must be one of the unseen cards of the stock",
+            )
         return
     if kind is ActionKind.DEAL:
         raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
@@ -551,16 +550,17 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
     deals_won = list(s.deals_won)
     for w in winners:
         deals_won[w] += 1
-    summary = (*events, shown, *payments)
     last = s.deal_number >= s.players * rules.deals_each
     ended = Event("deal_ended", None, (("deal", s.deal_number), ("last", last)))
-    summary = (*summary, ended)
-    settled = _evolve(s, balances=tuple(balances), pool=pool, deals_won=tuple(deals_won),
-                      log=s.log + summary)
+    summary = (*events, shown, *payments, ended)
     if last:
-        final = _evolve(settled, phase=Phase.OVER)
+        final = _evolve(s, balances=tuple(balances), pool=pool, deals_won=tuple(deals_won),
+                        log=s.log + summary, phase=Phase.OVER)
         return Transition(final, summary)
-    nxt = _start_deal(settled, (s.dealer + s.step) % s.players, s.log + summary)
+    settled = _evolve(s, balances=tuple(balances), pool=pool, deals_won=tuple(deals_won))
+    # Only the public events go on to the next deal's view (a trader's card stays private).
+    public = tuple(e for e in summary if e.visible_to is None)
+    nxt = _start_deal(settled, (s.dealer + s.step) % s.players, public)
     return Transition(nxt, (*summary, *nxt.log))
 
 

@@ -402,18 +402,17 @@ def check(s: WidowState, action: Action) -> None:
                 IllegalReason.NOT_YOUR_TURN, "chance must act now (deal a card), not a player"
             )
         limit = s.to_deal if phase is Phase.DEAL else 1
-        if not 1 <= len(cards) <= limit or len(set(cards)) != len(cards):
+        dealt = set(cards)
+        if not 1 <= len(cards) <= limit or len(dealt) != len(cards):
             raise IllegalActionError(
                 IllegalReason.CARD_NOT_AVAILABLE,
                 f"deal between 1 and {limit} different card(s) now",
             )
-        unseen = s.unseen
-        for c in cards:
-            if c not in unseen:
-                raise IllegalActionError(
-                    IllegalReason.CARD_NOT_AVAILABLE,
-                    "a dealt card must be one of the unseen cards of the stock",
-                )
+        if not dealt.issubset(s.unseen):
+            raise IllegalActionError(
+                IllegalReason.CARD_NOT_AVAILABLE,
+                "a dealt card must be one of the unseen cards of the stock",
+            )
         return
     if kind is ActionKind.DEAL:
         raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
