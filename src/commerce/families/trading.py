@@ -231,6 +231,17 @@ def _may_stand(s: TradingState, seat: Seat) -> bool:
 
 
 _EVALUATORS: dict[int, tuple[Ruleset, Evaluator]] = {}
+_NAMES: dict[int, tuple[Evaluator, tuple[str, ...]]] = {}
+
+
+def _category_names(ev: Evaluator) -> tuple[str, ...]:
+    """The category name (a plain string) of every dense rank of *ev*."""
+    hit = _NAMES.get(id(ev))
+    if hit is not None and hit[0] is ev:
+        return hit[1]
+    names = tuple(c.value for c in ev.categories)
+    _NAMES[id(ev)] = (ev, names)
+    return names
 
 
 def _evaluator(rules: Ruleset) -> Evaluator:
@@ -501,6 +512,7 @@ def _tie_order(s: TradingState) -> list[Seat]:
 def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) -> Transition:
     rules = s.ruleset
     ev = _evaluator(rules)
+    names = _category_names(ev)
     rank_of = ev.rank_of
     ranks = [rank_of(h) for h in s.hands]
     order = _tie_order(s)
@@ -543,7 +555,7 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
         stander,
         (
             ("hands", s.hands),
-            ("categories", tuple(ev.categories[r].value for r in ranks)),
+            ("categories", tuple([names[r] for r in ranks])),
             ("winners", tuple(winners)),
         ),
     )
