@@ -123,6 +123,8 @@ class WidowState(NamedTuple):
     """Deals begun so far."""
     order: tuple[Seat, ...]
     """The seats dealt in, in the order of play: eldest first, the dealer last."""
+    order_mask: int
+    """Bit set of the seats dealt in."""
     hands: tuple[tuple[Card, ...], ...]
     """Each seat's cards (in the order received; a pounced four sorted)."""
     widow: tuple[Card, ...]
@@ -265,6 +267,7 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> WidowState:
         dealer=dealer,
         deal_number=0,
         order=(),
+        order_mask=0,
         hands=((),) * players,
         widow=(),
         unseen=(),
@@ -308,6 +311,7 @@ def _start_deal(s: WidowState, dealer: Seat, last_deal: tuple[Event, ...]) -> Wi
         dealer=dealer,
         deal_number=s.deal_number + 1,
         order=order,
+        order_mask=sum(_BIT[x] for x in order),
         hands=((),) * n,
         widow=(),
         unseen=pack(s.ruleset.pack),
@@ -807,7 +811,7 @@ def _next_turn(s: WidowState, events: tuple[Event, ...],
         return _showdown(_new_tuple(WidowState, v), events, ())
     order = s.order
     bits = _BIT
-    if all(locked & bits[x] for x in order):
+    if locked & s.order_mask == s.order_mask:
         return _showdown(_new_tuple(WidowState, v), events, ())
     n = len(order)
     pos = v[_I_POS] + 1
