@@ -85,6 +85,8 @@ class DecisionKind(StrEnum):
     """The dealer's exchange with the widow before looking at his hand."""
     FINAL_TURN = "final_turn"
     """The last turn after a knock or two stands."""
+    MORE_EXCHANGE = "more_exchange"
+    """Widow games: after a one-for-one exchange, exchange another card or end the turn."""
     POUNCE_OFFER = "pounce_offer"
     """The fourth card of one's tricon is in the widow: pounce or decline."""
     HORSE_OFFER = "horse_offer"

@@ -141,8 +141,10 @@ class Ruleset:
     best_tie_rule: str = _opt(
         "eldest",
         "Who wins a complete tie for best hand: the eldest, with the dealer last ('eldest'); "
-        "the dealer first ('dealer_as_eldest'); or the pool split ('split_pool').",
-        ("eldest", "dealer_as_eldest", "split_pool"),
+        "the dealer first ('dealer_as_eldest'); or the pool split ('split_pool'); or, in the "
+        "widow family with token_flow 'stake_from_each', every tied winner is paid "
+        "('all_paid', Peel's Old Game).",
+        ("eldest", "dealer_as_eldest", "split_pool", "all_paid"),
     )
     max_rounds_per_deal: int = _opt(
         50,
@@ -192,6 +194,90 @@ class Ruleset:
         ("any_base_bottom", "skip"),
     )
 
+    # -- the widow deal (family 'widow') ------------------------------------------------
+    widow_size: int = _opt(3, "Face-up cards dealt to the widow in the middle (1 to 5).")
+    max_exchange_per_turn: int = _opt(
+        3, "Most cards a player may exchange one-for-one with the widow in one turn (1 to 3)."
+    )
+    pass_locks_out: bool = _opt(True, "A player who passes may not exchange again that deal.")
+    exchange_all_three_locks: bool = _opt(
+        True, "A player who exchanges all three of his cards (in one turn, or the dealer's blind "
+              "exchange) may not exchange again that deal."
+    )
+    end_condition: str = _opt(
+        "knock_final_round",
+        "How a widow deal ends: after as many rounds as there are players in the deal "
+        "('rounds_eq_players'); when a player knocks, after one final turn for every other "
+        "player ('knock_final_round'); or when two players have stood, after one more exchange "
+        "for every player who has not passed, or when all have passed ('two_stand'). In every "
+        "case the deal also ends when no player may exchange any more.",
+        ("rounds_eq_players", "knock_final_round", "two_stand"),
+    )
+    add_widow_card_each_round: bool = _opt(
+        True, "At the start of every round after the first, one card from the stock is added "
+              "face up to the widow (while the stock lasts)."
+    )
+    dealer_blind_exchange: str = _opt(
+        "1_to_3",
+        "The dealer's exchange with the widow before he looks at his hand: one to three of his "
+        "cards for widow cards ('1_to_3'); his whole hand for the whole widow or nothing "
+        "('all_or_nothing'; he may not exchange again that deal); or none ('none').",
+        ("1_to_3", "all_or_nothing", "none"),
+    )
+    token_flow: str = _opt(
+        "lowest_to_best",
+        "Widow-family settlement after each showdown: the best hand takes one token from the "
+        "lowest ('lowest_to_best'); the lowest hand puts one counter into the pool "
+        "('lowest_to_pool', Pool Commerce); or the best hand receives one stake from every "
+        "other player ('stake_from_each', Peel's Old Game). With tokens or counters, a player "
+        "who has none left is out of the game.",
+        ("lowest_to_best", "lowest_to_pool", "stake_from_each"),
+    )
+    starting_tokens: int = _opt(3, "Tokens (lives, counters) each player starts with.")
+    deals: int = _opt(
+        0,
+        "Most deals in a widow-family session (0 = no cap: the session ends when one player is "
+        "left with tokens or counters, or, with stakes, when every player has dealt deals_each "
+        "times).",
+    )
+    pool_entry: int = _opt(
+        3, "Pool Commerce: stakes each player pays into the pool at the start of the game."
+    )
+    deal_prize: int = _opt(
+        0, "Pool Commerce: stakes the best hand of each deal takes out of the pool (while it "
+           "lasts)."
+    )
+    buy_a_horse: bool = _opt(
+        False, "Pool Commerce: the first player out of counters may buy one more, once."
+    )
+    horse_price: int = _opt(1, "Stakes a horse (one counter) costs; they go into the pool.")
+    worst_tie_rule: str = _opt(
+        "all_lose",
+        "Who loses when several hands tie for lowest: every one of them ('all_lose'), the one "
+        "latest in the order of play ('latest_in_rotation_loses'), or nobody ('none'). When "
+        "every hand ties, nobody loses.",
+        ("all_lose", "latest_in_rotation_loses", "none"),
+    )
+    no_qualifier_rule: str = _opt(
+        "no_transfer",
+        "Ranking 'no_pair_or_point': when no hand holds a tricon, sequence or flush, no token "
+        "moves ('no_transfer'), or the hands are ranked as under 'peel' "
+        "('fallback_full_ranking').",
+        ("no_transfer", "fallback_full_ranking"),
+    )
+    pounce: bool = _opt(
+        False,
+        "Pounce: when the fourth card of a rank reaches the widow, the holder of the other "
+        "three may take it at once, out of turn; a card from the stock replaces it (needs "
+        "four_of_a_kind).",
+    )
+    pounce_on_initial_widow: bool = _opt(
+        True, "The fourth card may be pounced on when it is among the widow cards first dealt."
+    )
+    pounce_after_pass: bool = _opt(
+        True, "A player who has passed, knocked or stood may still pounce."
+    )
+
     # -- helpers ------------------------------------------------------------------------
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -224,6 +310,43 @@ class Ruleset:
             raise RulesetError("option deals_each: must be at least 1")
         if self.hands_per_game < 1:
             raise RulesetError("option hands_per_game: must be at least 1")
+        self._check_widow_options()
+
+    def _check_widow_options(self) -> None:
+        """Validate the widow-family options and their combinations."""
+        for name in ("starting_tokens", "deals", "pool_entry", "deal_prize", "horse_price"):
+            if getattr(self, name) < 0:
+                raise RulesetError(f"option {name}: must not be negative")
+        if not 1 <= self.widow_size <= 5:
+            raise RulesetError("option widow_size: must be from 1 to 5")
+        if not 1 <= self.max_exchange_per_turn <= 3:
+            raise RulesetError("option max_exchange_per_turn: must be from 1 to 3")
+        if self.starting_tokens < 1:
+            raise RulesetError("option starting_tokens: must be at least 1")
+        if self.pounce and not self.four_of_a_kind:
+            raise RulesetError("option pounce: needs four_of_a_kind=true (a pounced four must "
+                               "rank)")
+        if self.pounce and self.family is not Family.WIDOW:
+            raise RulesetError("option pounce: only widow-family rulesets have a widow")
+        if self.family is Family.TRADING and self.best_tie_rule == "all_paid":
+            raise RulesetError("option best_tie_rule: 'all_paid' is for the widow family")
+        if self.family is not Family.WIDOW:
+            return
+        if self.best_tie_rule == "split_pool":
+            raise RulesetError("option best_tie_rule: 'split_pool' is for the trading family")
+        if self.best_tie_rule == "all_paid" and self.token_flow != "stake_from_each":
+            raise RulesetError("option best_tie_rule: 'all_paid' needs "
+                               "token_flow='stake_from_each'")
+        if self.buy_a_horse and self.token_flow != "lowest_to_pool":
+            raise RulesetError("option buy_a_horse: needs token_flow='lowest_to_pool' (a horse "
+                               "is bought from the pool)")
+        if self.dealer_blind_exchange == "all_or_nothing" and self.widow_size != 3:
+            raise RulesetError("option dealer_blind_exchange: 'all_or_nothing' needs "
+                               "widow_size=3")
+        cards = 3 * self.max_players + self.widow_size
+        if cards > self.pack:
+            raise RulesetError(f"options max_players and widow_size: {cards} cards are dealt, "
+                               f"more than the {self.pack}-card pack")
 
     def with_options(self, **changes: Any) -> Ruleset:
         """Return this ruleset with options changed; values may be typed or strings.

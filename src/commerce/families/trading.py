@@ -30,7 +30,7 @@ from commerce.core import (
     Transition,
 )
 from commerce.errors import IllegalActionError, IllegalReason, NotationError
-from commerce.hands import Category, evaluator_for
+from commerce.hands import Category, Evaluator, evaluator_for
 from commerce.rules import Ruleset
 
 
@@ -247,7 +247,34 @@ def _turn_menu(hand: tuple[Card, ...], stand: bool, trade: bool,
 def _may_stand(s: TradingState, seat: Seat) -> bool:
     if s.ruleset.stand_allowed == "any_time":
         return True
-    return evaluator_for(s.ruleset).value(s.hands[seat]).category is not Category.NONE
+    ev = _evaluator(s.ruleset)
+    return ev.categories[ev.rank_of(s.hands[seat])] is not Category.NONE
+
+
+_EVALUATORS: dict[int, tuple[Ruleset, Evaluator]] = {}
+_NAMES: dict[int, tuple[Evaluator, tuple[str, ...]]] = {}
+
+
+def _category_names(ev: Evaluator) -> tuple[str, ...]:
+    """The category name (a plain string) of every dense rank of *ev*."""
+    hit = _NAMES.get(id(ev))
+    if hit is not None and hit[0] is ev:
+        return hit[1]
+    names = tuple(c.value for c in ev.categories)
+    _NAMES[id(ev)] = (ev, names)
+    return names
+
+
+def _evaluator(rules: Ruleset) -> Evaluator:
+    """:func:`evaluator_for` *rules*, remembered by identity (hashing a ruleset is slow)."""
+    hit = _EVALUATORS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    ev = evaluator_for(rules)
+    if len(_EVALUATORS) > 64:
+        _EVALUATORS.clear()
+    _EVALUATORS[id(rules)] = (rules, ev)
+    return ev
 
 
 def _barter_returns(s: TradingState) -> tuple[Card, ...]:
@@ -270,7 +297,8 @@ def check(s: TradingState, action: Action) -> None:
             )
         cards = action.cards
         limit = s.to_deal if phase is Phase.DEAL else 1
-        if not 1 <= len(cards) <= limit or len(set(cards)) != len(cards):
+        dealt = set(cards)
+        if not 1 <= len(cards) <= limit or len(dealt) != len(cards):
             raise IllegalActionError(
                 IllegalReason.CARD_NOT_AVAILABLE,
                 f"deal between 1 and {limit} different card(s) now",
@@ -283,6 +311,8 @@ def check(s: TradingState, action: Action) -> None:
         return
     if kind is ActionKind.DEAL:
         raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
+    if action.cards and (kind is ActionKind.STAND or kind is ActionKind.DONE):
+        raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no card")
     seat = s.actor
     if (kind is ActionKind.STAND or kind is ActionKind.DONE) and action.cards:
         raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} takes no card")
@@ -376,6 +406,14 @@ def apply_unchecked(s: TradingState, action: Action) -> Transition:
         return _next_turn(s, ())
     # STAND
     return _showdown(s, stander=seat, events=(Event("stood", seat),))
+
+
+def _without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """*unseen* (in card order) less *cards*."""
+    if len(cards) == 1:
+        i = unseen.index(cards[0])
+        return unseen[:i] + unseen[i + 1:]
+    return tuple(sorted(set(unseen).difference(cards)))
 
 
 def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
@@ -522,7 +560,8 @@ def _tie_order(s: TradingState) -> list[Seat]:
 
 def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) -> Transition:
     rules = s.ruleset
-    ev = evaluator_for(rules)
+    ev = _evaluator(rules)
+    names = _category_names(ev)
     rank_of = ev.rank_of
     ranks = [rank_of(h) for h in s.hands]
     n = s.players
@@ -581,7 +620,9 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
                            log=s.log + summary, phase=Phase.OVER)
         return Transition(final, summary)
     settled = s.replace(balances=tuple(balances), pool=0, deals_won=tuple(deals_won))
-    nxt = _start_deal(settled, (dealer + step) % n, summary)
+    # Only the public events go on to the next deal's view (a trader's card stays private).
+    public = tuple(e for e in summary if e.visible_to is None)
+    nxt = _start_deal(settled, (dealer + step) % n, public)
     return Transition(nxt, (*summary, *nxt.log))
 
 
@@ -731,6 +772,41 @@ def reveal_all(s: TradingState) -> TradingObservation:
         last_deal=s.last_deal,
         over=s.phase is Phase.OVER,
     )
+
+
+def render_observation(obs: TradingObservation) -> str:
+    """A plain-text picture of an observation, for a terminal.
+
+    >>> from commerce import engine
+    >>> from commerce.rules import find_ruleset
+    >>> s = engine.new_game(find_ruleset("peel"), players=3)
+    >>> print(render_observation(observe(s, 1)))
+    Commerce, Peel's new mode - deal 1 of 3, dealer seat 0
+    pool: 4 stakes    stock: 52
+    seat 0 (dealer): -2 stakes, hidden
+    seat 1 (you): -1 stakes, no cards yet
+    seat 2: -1 stakes, hidden
+    to act: chance
+    """
+    lines = [f"{obs.ruleset.name} - deal {obs.deal_number} of {obs.deals_total}, "
+             f"dealer seat {obs.dealer}",
+             f"pool: {obs.pool} stakes    stock: {obs.stock_count}"]
+    for x in range(obs.players):
+        tags = [word for flag, word in ((x == obs.dealer, "dealer"), (x == obs.seat, "you"))
+                if flag]
+        head = f"seat {x}" + (f" ({', '.join(tags)})" if tags else "")
+        cards = obs.hands[x]
+        shown = "hidden" if cards is None else (format_cards(cards) or "no cards yet")
+        lines.append(f"{head}: {obs.balances[x]:+d} stakes, {shown}")
+    if obs.offered is not None:
+        lines.append(f"barter card: {format_card(obs.offered)}")
+    if obs.over:
+        lines.append("game over")
+    elif obs.decision is None or obs.decision.seat is None:
+        lines.append("to act: chance")
+    else:
+        lines.append(f"to act: seat {obs.decision.seat}, {obs.decision.kind.value}")
+    return "\n".join(lines)
 
 
 # -- notation ------------------------------------------------------------------------------

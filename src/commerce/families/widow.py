@@ -1,0 +1,1389 @@
+"""The widow family: Peel's Old Game, Pool Commerce, the token game, Pounce, No Pair or Point.
+
+A game is a session of deals. In each deal three cards are dealt face down to every player
+still in the game and a widow of face-up cards to the middle. The dealer may first exchange
+with the widow blind (before looking at his hand); then, from the eldest, each player in turn
+exchanges cards one for one with the widow, passes, knocks or stands, as the ruleset allows,
+until the deal ends (a knock and a final turn each, two stands, a number of rounds, or nobody
+able to exchange). The hands are shown and tokens, counters or stakes change hands.
+
+An exchange of several cards in one turn is a run of one-for-one ``exchange`` actions (give,
+take) ended by ``done`` (or by reaching the turn's limit); a card moved in a turn cannot be
+moved back in the same turn, so a run is exactly the simultaneous exchange the sources
+describe, and every decision lists at most three times the widow's size of exchanges.
+
+Chance enters only as ``deal`` actions naming cards from the unseen stock: the initial deal
+(hands, then widow), the card added to the widow at the start of a round, and the card that
+replaces a pounced one.
+
+>>> from commerce import engine
+>>> from commerce.rules import find_ruleset
+>>> from commerce.cards import parse_cards
+>>> s = engine.new_game(find_ruleset("widow"), players=3)
+>>> deal = parse_cards("2S 3S 4S  9H 9D 9C  KS QD 7C  AS 5H 8D")
+>>> s = engine.apply(s, engine.Action(engine.ActionKind.DEAL, deal)).state
+>>> engine.decision(s).kind.value, engine.decision(s).seat   # the dealer, blind
+('blind_exchange', 0)
+>>> observe(s, 0).hand        # he has not looked at his hand
+()
+>>> [engine.format_action(s, a) for a in engine.legal_actions(s)]
+['pass', 'exchange 5H', 'exchange 8D', 'exchange AS']
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Final, NamedTuple
+
+from commerce.cards import Card, format_card, format_cards, pack, parse_card
+from commerce.core import (
+    Action,
+    ActionKind,
+    Decision,
+    DecisionKind,
+    Event,
+    Outcome,
+    Seat,
+    Transition,
+)
+from commerce.errors import IllegalActionError, IllegalReason, NotationError
+from commerce.hands import Category, Evaluator, evaluator_for
+from commerce.rules import Ruleset
+
+
+class Phase(IntEnum):
+    """Where a deal stands."""
+
+    DEAL = 0
+    """Chance deals the hands and the widow."""
+    BLIND = 1
+    """The dealer's blind exchange."""
+    TURN = 2
+    """A player's ordinary turn begins."""
+    MORE = 3
+    """After a one-for-one exchange: exchange another card, or end the turn (done)."""
+    FINAL = 4
+    """A final turn (after a knock or the second stand) begins."""
+    CARD = 5
+    """Chance turns a card from the stock into the widow (new round, or after a pounce)."""
+    POUNCE = 6
+    """A player may pounce on the fourth card of his tricon."""
+    HORSE = 7
+    """A player just out of counters may buy a horse."""
+    OVER = 8
+    """The session has ended."""
+
+
+class Resume(IntEnum):
+    """What follows once the cards that just reached the widow have been offered for pounces."""
+
+    MORE = 0
+    """The player exchanging goes on with his turn."""
+    NEXT = 1
+    """The next turn."""
+    FIRST = 2
+    """The first turn of the round (after the deal, the blind exchange or a round's card)."""
+
+
+class WidowState(NamedTuple):
+    """A session of a widow-family game, between two actions.
+
+    Immutable (a named tuple, cheap to build); never sent to a player: views come from
+    :func:`observe`.
+    """
+
+    ruleset: Ruleset
+    """The rules in force."""
+    players: int
+    """Number of seats."""
+    tokens: tuple[int, ...]
+    """Tokens (counters) each seat holds; unused (zeros) when stakes are paid instead."""
+    balances: tuple[int, ...]
+    """Each seat's net result so far: tokens won minus lost, or stakes."""
+    out_in: tuple[int, ...]
+    """The deal in which each seat went out of the game (0: still in)."""
+    deals_won: tuple[int, ...]
+    """Deals each seat has won."""
+    pool: int
+    """Stakes in the pool (Pool Commerce)."""
+    pool_counters: int
+    """Counters put into the pool by the lowest hands (Pool Commerce)."""
+    horses: int
+    """Horses bought so far."""
+    horse_open: bool
+    """Nobody has gone out yet (the first to go out may buy a horse)."""
+    offers: tuple[Seat, ...]
+    """Seats still to be offered a horse after this deal."""
+    dealer: Seat
+    """The dealer of the current deal."""
+    deal_number: int
+    """Deals begun so far."""
+    order: tuple[Seat, ...]
+    """The seats dealt in, in the order of play: eldest first, the dealer last."""
+    order_mask: int
+    """Bit set of the seats dealt in."""
+    hands: tuple[tuple[Card, ...], ...]
+    """Each seat's cards (in the order received; a pounced four sorted)."""
+    widow: tuple[Card, ...]
+    """The face-up widow, in card order."""
+    unseen: tuple[Card, ...]
+    """The stock, in card order (its order is chance's)."""
+    to_deal: int
+    """Cards still to deal in the initial deal."""
+    phase: Phase
+    """Where the deal stands."""
+    actor: Seat
+    """The seat to act (during chance phases, whoever acted last)."""
+    turn: Seat
+    """The seat whose turn it is (the dealer during his blind exchange)."""
+    pos: int
+    """Index in :attr:`order` of the seat whose turn it is (-1 before the round's first)."""
+    round: int
+    """The round of turns, from 1."""
+    locked: int
+    """Bit set of seats that may not exchange again this deal."""
+    passed: int
+    """Bit set of seats that have passed."""
+    stood: int
+    """Bit set of seats that have stood or knocked."""
+    frozen: int
+    """Bit set of seats holding a pounced four (their hand may not change)."""
+    knocker: int
+    """The seat that knocked, or -1."""
+    final: tuple[Seat, ...]
+    """Seats still to take a final turn."""
+    in_final: bool
+    """Whether the final turns have begun."""
+    swaps: int
+    """One-for-one exchanges in the current turn (or the dealer's blind exchange)."""
+    moved: tuple[Card, ...]
+    """Cards moved in the current turn; they may not be moved back."""
+    resume: Resume
+    """What follows once the pending pounce checks are done."""
+    fresh: tuple[Card, ...]
+    """Cards that reached the widow and are still to be checked for a pounce."""
+    offer: int
+    """The card offered for a pounce, or -1."""
+    log: tuple[Event, ...]
+    """Events of the current deal (filtered by visibility before anyone sees them)."""
+    last_deal: tuple[Event, ...]
+    """The public showdown and settlement events of the previous deal."""
+    ended: str
+    """Why the session ended ('' while it goes on)."""
+
+
+STATE_TYPE: Final = WidowState
+
+_FIELD_INDEX: Final = {name: i for i, name in enumerate(WidowState._fields)}
+_new_tuple: Final = tuple.__new__
+_I_HANDS: Final = _FIELD_INDEX["hands"]
+_I_WIDOW: Final = _FIELD_INDEX["widow"]
+_I_PHASE: Final = _FIELD_INDEX["phase"]
+_I_ACTOR: Final = _FIELD_INDEX["actor"]
+_I_TURN: Final = _FIELD_INDEX["turn"]
+_I_POS: Final = _FIELD_INDEX["pos"]
+_I_ROUND: Final = _FIELD_INDEX["round"]
+_I_LOCKED: Final = _FIELD_INDEX["locked"]
+_I_PASSED: Final = _FIELD_INDEX["passed"]
+_I_FINAL: Final = _FIELD_INDEX["final"]
+_I_SWAPS: Final = _FIELD_INDEX["swaps"]
+_I_MOVED: Final = _FIELD_INDEX["moved"]
+_I_RESUME: Final = _FIELD_INDEX["resume"]
+_I_LOG: Final = _FIELD_INDEX["log"]
+
+
+def _with(s: WidowState, **changes: Any) -> WidowState:
+    """A copy of *s* with *changes* (several times faster than ``_replace`` for this size)."""
+    values = list(s)
+    index = _FIELD_INDEX
+    for name, value in changes.items():
+        values[index[name]] = value
+    return _new_tuple(WidowState, values)
+
+_PASS: Final = Action(ActionKind.PASS)
+_DONE: Final = Action(ActionKind.DONE)
+_KNOCK: Final = Action(ActionKind.KNOCK)
+_STAND: Final = Action(ActionKind.STAND)
+_DECLINE: Final = Action(ActionKind.DECLINE)
+_BUY_HORSE: Final = Action(ActionKind.BUY_HORSE)
+_DEAL: Final = tuple(Action(ActionKind.DEAL, (c,)) for c in range(52))
+_TAKE: Final = tuple(Action(ActionKind.EXCHANGE, (c,)) for c in range(52))
+_POUNCE: Final = tuple(Action(ActionKind.POUNCE, (c,)) for c in range(52))
+_SWAP: Final = tuple(
+    tuple(Action(ActionKind.EXCHANGE, (g, t)) for t in range(52)) for g in range(52)
+)
+"""``_SWAP[give][take]``: the interned one-for-one exchange."""
+_BIT: Final = tuple(1 << s for s in range(12))
+_ONLY: Final = tuple(frozenset({s}) for s in range(12))
+_DEALT: Final = tuple(
+    tuple(Event("dealt", s, (("card", c),), _ONLY[s]) for c in range(52)) for s in range(12)
+)
+"""``_DEALT[seat][card]``: the (immutable, shared) event of a card dealt to a seat."""
+_WIDOW_DEALT: Final = tuple(Event("widow_dealt", None, (("card", c),)) for c in range(52))
+_PASSED: Final = tuple(Event("passed", s) for s in range(12))
+_DONE_EVENT: Final = tuple(Event("done", s) for s in range(12))
+_CHANCE: Final = Decision(None, DecisionKind.CHANCE)
+_KIND_OF_PHASE: Final = {
+    Phase.BLIND: DecisionKind.BLIND_EXCHANGE,
+    Phase.TURN: DecisionKind.TURN,
+    Phase.MORE: DecisionKind.MORE_EXCHANGE,
+    Phase.FINAL: DecisionKind.FINAL_TURN,
+    Phase.POUNCE: DecisionKind.POUNCE_OFFER,
+    Phase.HORSE: DecisionKind.HORSE_OFFER,
+}
+_DECISIONS: Final = {
+    (phase, seat): Decision(seat, kind) for phase, kind in _KIND_OF_PHASE.items()
+    for seat in range(12)
+}
+_TOKENS: Final = frozenset({"lowest_to_best", "lowest_to_pool"})
+_NO_CARDS: Final = frozenset({ActionKind.PASS, ActionKind.DONE, ActionKind.KNOCK,
+                              ActionKind.STAND, ActionKind.DECLINE, ActionKind.BUY_HORSE})
+
+
+def _step(rules: Ruleset) -> int:
+    return 1 if rules.direction == "left" else -1
+
+
+def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> WidowState:
+    """The session before the first deal (Pool Commerce: the entry stakes already paid)."""
+    pooled = ruleset.token_flow == "lowest_to_pool"
+    entry = ruleset.pool_entry if pooled else 0
+    tracked = ruleset.token_flow in _TOKENS
+    empty = WidowState(
+        ruleset=ruleset,
+        players=players,
+        tokens=(ruleset.starting_tokens if tracked else 0,) * players,
+        balances=(-entry,) * players,
+        out_in=(0,) * players,
+        deals_won=(0,) * players,
+        pool=entry * players,
+        pool_counters=0,
+        horses=0,
+        horse_open=True,
+        offers=(),
+        dealer=dealer,
+        deal_number=0,
+        order=(),
+        order_mask=0,
+        hands=((),) * players,
+        widow=(),
+        unseen=(),
+        to_deal=0,
+        phase=Phase.DEAL,
+        actor=dealer,
+        turn=dealer,
+        pos=-1,
+        round=0,
+        locked=0,
+        passed=0,
+        stood=0,
+        frozen=0,
+        knocker=-1,
+        final=(),
+        in_final=False,
+        swaps=0,
+        moved=(),
+        resume=Resume.FIRST,
+        fresh=(),
+        offer=-1,
+        log=(),
+        last_deal=(),
+        ended="",
+    )
+    return _start_deal(empty, dealer, ())
+
+
+def _in_game(s: WidowState, seat: Seat) -> bool:
+    return s.out_in[seat] == 0
+
+
+def _start_deal(s: WidowState, dealer: Seat, last_deal: tuple[Event, ...]) -> WidowState:
+    n = s.players
+    step = _step(s.ruleset)
+    order = tuple(
+        seat for seat in ((dealer + step * i) % n for i in range(1, n + 1)) if _in_game(s, seat)
+    )
+    event = Event("deal_started", dealer, (("deal", s.deal_number + 1), ("order", order)))
+    return _with(s,
+        dealer=dealer,
+        deal_number=s.deal_number + 1,
+        order=order,
+        order_mask=sum(_BIT[x] for x in order),
+        hands=((),) * n,
+        widow=(),
+        unseen=pack(s.ruleset.pack),
+        to_deal=3 * len(order) + s.ruleset.widow_size,
+        phase=Phase.DEAL,
+        actor=dealer,
+        turn=dealer,
+        pos=-1,
+        round=0,
+        locked=0,
+        passed=0,
+        stood=0,
+        frozen=0,
+        knocker=-1,
+        final=(),
+        in_final=False,
+        swaps=0,
+        moved=(),
+        resume=Resume.FIRST,
+        fresh=(),
+        offer=-1,
+        log=(event,),
+        last_deal=last_deal,
+    )
+
+
+# -- queries -------------------------------------------------------------------------------
+
+
+def decision(s: WidowState) -> Decision | None:
+    """Who must decide what."""
+    phase = s.phase
+    if phase is Phase.DEAL or phase is Phase.CARD:
+        return _CHANCE
+    if phase is Phase.OVER:
+        return None
+    return _DECISIONS[phase, s.actor]
+
+
+def legal_actions(s: WidowState) -> tuple[Action, ...]:
+    """Legal actions in a fixed order: pass/done, knock/stand, then exchanges by card."""
+    phase = s.phase
+    if phase is Phase.TURN or phase is Phase.FINAL:
+        seat = s.actor
+        rules = s.ruleset
+        out = [_PASS]
+        if phase is Phase.TURN:
+            if rules.end_condition == "knock_final_round":
+                if s.knocker < 0:
+                    out.append(_KNOCK)
+            elif rules.end_condition == "two_stand":
+                out.append(_STAND)
+        if s.frozen & _BIT[seat]:
+            return tuple(out)
+        widow = s.widow
+        swap = _SWAP
+        out.extend([swap[g][t] for g in sorted(s.hands[seat]) for t in widow])
+        return tuple(out)
+    if phase is Phase.MORE:
+        moved = s.moved
+        swap = _SWAP
+        return (_DONE, *[swap[g][t] for g in sorted(s.hands[s.actor]) if g not in moved
+                         for t in s.widow if t not in moved])
+    if phase is Phase.DEAL or phase is Phase.CARD:
+        return tuple(_DEAL[c] for c in s.unseen)
+    if phase is Phase.BLIND:
+        if s.ruleset.dealer_blind_exchange == "all_or_nothing":
+            return (_PASS, Action(ActionKind.EXCHANGE, s.widow))
+        head = _PASS if s.swaps == 0 else _DONE
+        return (head, *[_TAKE[c] for c in s.widow if c not in s.moved])
+    if phase is Phase.POUNCE:
+        return (_POUNCE[s.offer], _DECLINE)
+    if phase is Phase.HORSE:
+        return (_BUY_HORSE, _DECLINE)
+    return ()
+
+
+def _swap_limit(s: WidowState) -> int:
+    return s.ruleset.max_exchange_per_turn
+
+
+def check(s: WidowState, action: Action) -> None:
+    """Raise :class:`IllegalActionError` with a reason unless *action* is legal."""
+    phase = s.phase
+    kind = action.kind
+    cards = action.cards
+    if phase is Phase.OVER:
+        raise IllegalActionError(IllegalReason.GAME_OVER, "the game is over")
+    if phase is Phase.DEAL or phase is Phase.CARD:
+        if kind is not ActionKind.DEAL:
+            raise IllegalActionError(
+                IllegalReason.NOT_YOUR_TURN, "chance must act now (deal a card), not a player"
+            )
+        limit = s.to_deal if phase is Phase.DEAL else 1
+        dealt = set(cards)
+        if not 1 <= len(cards) <= limit or len(dealt) != len(cards):
+            raise IllegalActionError(
+                IllegalReason.CARD_NOT_AVAILABLE,
+                f"deal between 1 and {limit} different card(s) now",
+            )
+        if not dealt.issubset(s.unseen):
+            raise IllegalActionError(
+                IllegalReason.CARD_NOT_AVAILABLE,
+                "a dealt card must be one of the unseen cards of the stock",
+            )
+        return
+    if kind is ActionKind.DEAL:
+        raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
+    if cards and kind in _NO_CARDS:
+        raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no card")
+    seat = s.actor
+    if phase is Phase.TURN or phase is Phase.FINAL or phase is Phase.MORE:
+        if kind is ActionKind.EXCHANGE:
+            _check_swap(s, seat, cards)
+            return
+        if phase is Phase.MORE:
+            if kind is ActionKind.DONE:
+                return
+            raise IllegalActionError(
+                IllegalReason.WRONG_KIND,
+                "you are exchanging: exchange another card, or end your turn (done)",
+            )
+        if kind is ActionKind.PASS:
+            return
+        if phase is Phase.TURN:
+            end = s.ruleset.end_condition
+            if kind is ActionKind.KNOCK:
+                if end != "knock_final_round":
+                    raise IllegalActionError(
+                        IllegalReason.NOT_ALLOWED_BY_RULES, "there is no knock in these rules"
+                    )
+                if s.knocker >= 0:
+                    raise IllegalActionError(
+                        IllegalReason.NOT_ALLOWED_BY_RULES, "someone has already knocked"
+                    )
+                return
+            if kind is ActionKind.STAND:
+                if end != "two_stand":
+                    raise IllegalActionError(
+                        IllegalReason.NOT_ALLOWED_BY_RULES, "there is no stand in these rules"
+                    )
+                return
+        word = "exchange or pass" if phase is Phase.FINAL else "exchange, pass, knock or stand"
+        raise IllegalActionError(
+            IllegalReason.WRONG_KIND, f"on your turn you may {word}, not {kind.value}"
+        )
+    if phase is Phase.BLIND:
+        if kind is ActionKind.PASS and s.swaps == 0 or kind is ActionKind.DONE and s.swaps:
+            return
+        if kind is ActionKind.EXCHANGE:
+            if s.ruleset.dealer_blind_exchange == "all_or_nothing":
+                if sorted(cards) != list(s.widow):
+                    raise IllegalActionError(
+                        IllegalReason.NOT_ALLOWED_BY_RULES,
+                        "the dealer takes the whole widow for his whole hand, or nothing",
+                    )
+                return
+            if len(cards) != 1 or cards[0] not in s.widow or cards[0] in s.moved:
+                raise IllegalActionError(
+                    IllegalReason.CARD_NOT_AVAILABLE,
+                    "name one widow card to take (not one you have just put there)",
+                )
+            return
+        raise IllegalActionError(
+            IllegalReason.WRONG_KIND,
+            "before looking at your hand you may exchange with the widow, or "
+            + ("pass" if s.swaps == 0 else "stop (done)"),
+        )
+    if phase is Phase.POUNCE:
+        if kind is ActionKind.DECLINE:
+            return
+        if kind is ActionKind.POUNCE:
+            if cards != (s.offer,):
+                raise IllegalActionError(
+                    IllegalReason.CARD_NOT_AVAILABLE,
+                    f"you may pounce on {format_card(s.offer)} only",
+                )
+            return
+        raise IllegalActionError(
+            IllegalReason.WRONG_KIND, "the fourth card of your tricon is in the widow: "
+            "pounce or decline"
+        )
+    # HORSE
+    if kind is ActionKind.BUY_HORSE or kind is ActionKind.DECLINE:
+        return
+    raise IllegalActionError(
+        IllegalReason.WRONG_KIND, "you are out of counters: buy a horse or decline"
+    )
+
+
+def _check_swap(s: WidowState, seat: Seat, cards: tuple[int, ...]) -> None:
+    if len(cards) != 2:
+        raise IllegalActionError(
+            IllegalReason.WRONG_KIND, "an exchange gives one card and takes one widow card"
+        )
+    give, take = cards
+    if s.frozen & _BIT[seat]:
+        raise IllegalActionError(
+            IllegalReason.NOT_ALLOWED_BY_RULES, "a pounced four may not be broken up"
+        )
+    if give not in s.hands[seat]:
+        raise IllegalActionError(
+            IllegalReason.CARD_NOT_HELD,
+            f"name one of the cards you hold ({format_cards(sorted(s.hands[seat]))})",
+        )
+    if take not in s.widow:
+        raise IllegalActionError(
+            IllegalReason.CARD_NOT_AVAILABLE,
+            f"name one of the widow cards ({format_cards(s.widow)})",
+        )
+    if give in s.moved or take in s.moved:
+        raise IllegalActionError(
+            IllegalReason.NOT_ALLOWED_BY_RULES,
+            "a card moved this turn may not be moved back in the same turn",
+        )
+
+
+# -- transitions ---------------------------------------------------------------------------
+
+
+def apply_unchecked(s: WidowState, action: Action) -> Transition:
+    """Apply an action already known to be legal (the public path checks first)."""
+    kind = action.kind
+    if kind is ActionKind.EXCHANGE:
+        if s.phase is Phase.BLIND:
+            return _blind(s, action.cards)
+        return _swap(s, s.actor, action.cards[0], action.cards[1])
+    if kind is ActionKind.DEAL:
+        return _deal(s, action.cards)
+    seat = s.actor
+    if kind is ActionKind.PASS:
+        if s.phase is Phase.BLIND:
+            return _end_blind(s, (Event("blind_passed", seat),))
+        ev = _PASSED[seat]
+        v = list(s)
+        v[_I_LOG] = s.log + (ev,)
+        if s.phase is Phase.TURN and s.ruleset.pass_locks_out:
+            bit = _BIT[seat]
+            v[_I_LOCKED] = s.locked | bit
+            v[_I_PASSED] = s.passed | bit
+        return _next_turn(s, (ev,), v)
+    if kind is ActionKind.DONE:
+        if s.phase is Phase.BLIND:
+            return _end_blind(s, (Event("blind_done", seat),))
+        ev = _DONE_EVENT[seat]
+        v = list(s)
+        v[_I_LOG] = s.log + (ev,)
+        return _next_turn(s, (ev,), v)
+    if kind is ActionKind.KNOCK:
+        return _knock(s, seat)
+    if kind is ActionKind.STAND:
+        return _stand(s, seat)
+    if kind is ActionKind.POUNCE:
+        return _pounce(s, seat, action.cards[0])
+    if kind is ActionKind.DECLINE:
+        if s.phase is Phase.POUNCE:
+            ev = Event("pounce_declined", seat, (("card", s.offer),), _ONLY[seat])
+            return _proceed(_with(s, offer=-1, log=s.log + (ev,)), (ev,))
+        return _horse(s, seat, bought=False)
+    # BUY_HORSE
+    return _horse(s, seat, bought=True)
+
+
+def _without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """*unseen* (in card order) less *cards*."""
+    if len(cards) == 1:
+        i = unseen.index(cards[0])
+        return unseen[:i] + unseen[i + 1:]
+    return tuple(sorted(set(unseen).difference(cards)))
+
+
+def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
+    unseen = _without(s.unseen, cards)
+    if s.phase is Phase.CARD:
+        card = cards[0]
+        widow = list(s.widow)
+        insort(widow, card)
+        ev = Event("widow_card", None, (("card", card),))
+        fresh: tuple[Card, ...] = (card,) if s.ruleset.pounce else ()
+        state = _with(s, widow=tuple(widow), unseen=unseen, fresh=s.fresh + fresh,
+                           log=s.log + (ev,))
+        return _proceed(state, (ev,))
+    order = s.order
+    m = len(order)
+    hands = list(s.hands)
+    widow = list(s.widow)
+    k = 3 * m + s.ruleset.widow_size - s.to_deal
+    events: list[Event] = []
+    for card in cards:
+        if k < 3 * m:
+            seat = order[k % m]
+            hands[seat] += (card,)
+            events.append(_DEALT[seat][card])
+        else:
+            insort(widow, card)
+            events.append(_WIDOW_DEALT[card])
+        k += 1
+    to_deal = s.to_deal - len(cards)
+    evs = tuple(events)
+    state = _with(s, hands=tuple(hands), widow=tuple(widow), unseen=unseen, to_deal=to_deal,
+                       log=s.log + evs)
+    if to_deal:
+        return Transition(state, evs)
+    rules = s.ruleset
+    first = state.widow if rules.pounce and rules.pounce_on_initial_widow else ()
+    state = _with(state, round=1, pos=-1, fresh=first, resume=Resume.FIRST)
+    if rules.dealer_blind_exchange != "none":
+        return Transition(_with(state, phase=Phase.BLIND, actor=s.dealer, turn=s.dealer), evs)
+    return _proceed(state, evs)
+
+
+def sample_chance(s: WidowState, rng: random.Random) -> Action:
+    """Chance's next action drawn with *rng*: the whole initial deal, or one widow card.
+
+    A multi-card ``deal`` is the same as dealing its cards one at a time, in order.
+    """
+    if s.phase is Phase.DEAL:
+        return Action(ActionKind.DEAL, tuple(rng.sample(s.unseen, s.to_deal)))
+    return _DEAL[rng.choice(s.unseen)]
+
+
+def _blind(s: WidowState, takes: tuple[Card, ...]) -> Transition:
+    seat = s.dealer
+    hand = list(s.hands[seat])
+    widow = list(s.widow)
+    rules = s.ruleset
+    if rules.dealer_blind_exchange == "all_or_nothing":
+        gave = tuple(hand)
+        hands = list(s.hands)
+        hands[seat] = tuple(takes)
+        ev = Event("blind_exchanged", seat, (("gave", gave), ("took", tuple(takes))))
+        fresh = s.fresh + tuple(sorted(gave)) if rules.pounce else s.fresh
+        bit = _BIT[seat]
+        state = _with(s, hands=tuple(hands), widow=tuple(sorted(gave)), fresh=fresh,
+                           locked=s.locked | bit, swaps=3, log=s.log + (ev,))
+        return _end_blind(state, (), logged=(ev,))
+    take = takes[0]
+    give = hand[s.swaps]
+    hand[s.swaps] = take
+    widow.remove(take)
+    insort(widow, give)
+    hands = list(s.hands)
+    hands[seat] = tuple(hand)
+    ev = Event("blind_exchanged", seat, (("gave", (give,)), ("took", (take,))))
+    swaps = s.swaps + 1
+    state = _with(s, hands=tuple(hands), widow=tuple(widow), swaps=swaps,
+                       moved=(*s.moved, give), fresh=s.fresh + (give,) if rules.pounce else s.fresh,
+                       log=s.log + (ev,))
+    if swaps >= 3 or len(widow) <= swaps:
+        if swaps >= 3 and rules.exchange_all_three_locks:
+            state = _with(state, locked=state.locked | _BIT[seat])
+        return _end_blind(state, (), logged=(ev,))
+    return Transition(state, (ev,))
+
+
+def _end_blind(s: WidowState, events: tuple[Event, ...],
+               logged: tuple[Event, ...] = ()) -> Transition:
+    """The dealer has looked at his hand; play begins from the eldest."""
+    # ``moved`` (the cards he gave) is kept until the first turn, so that he cannot pounce
+    # on them himself.
+    state = _with(s, swaps=0, pos=-1, resume=Resume.FIRST, log=s.log + events)
+    return _proceed(state, logged + events)
+
+
+def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
+    hands = list(s.hands)
+    hand = hands[seat]
+    i = hand.index(give)
+    hands[seat] = (*hand[:i], take, *hand[i + 1:])
+    widow = list(s.widow)
+    widow.remove(take)
+    insort(widow, give)
+    swaps = s.swaps + 1
+    ev = Event("exchanged", seat, (("gave", give), ("took", take)))
+    rules = s.ruleset
+    locked = s.locked
+    more = swaps < rules.max_exchange_per_turn and swaps < 3 and len(widow) > swaps
+    if swaps >= 3 and rules.exchange_all_three_locks:
+        locked |= _BIT[seat]
+    v = list(s)
+    v[_I_HANDS] = tuple(hands)
+    v[_I_WIDOW] = tuple(widow)
+    v[_I_SWAPS] = swaps
+    v[_I_MOVED] = (*s.moved, give, take)
+    v[_I_LOCKED] = locked
+    v[_I_LOG] = s.log + (ev,)
+    if rules.pounce:
+        holder = _pounce_holder(s, give, exclude=seat)
+        if holder is not None:
+            state = _with(_new_tuple(WidowState, v), phase=Phase.POUNCE, actor=holder,
+                          offer=give, resume=Resume.MORE if more else Resume.NEXT)
+            return Transition(state, (ev,))
+    if more:
+        v[_I_PHASE] = Phase.MORE
+        return Transition(_new_tuple(WidowState, v), (ev,))
+    return _next_turn(s, (ev,), v)
+
+
+def _knock(s: WidowState, seat: Seat) -> Transition:
+    bit = _BIT[seat]
+    ev = Event("knocked", seat)
+    i = s.order.index(seat)
+    rotated = s.order[i + 1:] + s.order[:i]
+    final = tuple(x for x in rotated if not s.locked & _BIT[x])
+    state = _with(s, locked=s.locked | bit, stood=s.stood | bit, knocker=seat, final=final,
+                       in_final=True, log=s.log + (ev,))
+    return _next_turn(state, (ev,))
+
+
+def _stand(s: WidowState, seat: Seat) -> Transition:
+    bit = _BIT[seat]
+    ev = Event("stood", seat)
+    stood = s.stood | bit
+    state = _with(s, locked=s.locked | bit, stood=stood, log=s.log + (ev,))
+    if bin(stood).count("1") >= 2:
+        i = s.order.index(seat)
+        rotated = s.order[i + 1:] + s.order[:i]
+        final = tuple(x for x in rotated if not state.locked & _BIT[x])
+        state = _with(state, final=final, in_final=True)
+    return _next_turn(state, (ev,))
+
+
+def _pounce(s: WidowState, seat: Seat, card: Card) -> Transition:
+    hands = list(s.hands)
+    hands[seat] = tuple(sorted((*hands[seat], card)))
+    widow = tuple(c for c in s.widow if c != card)
+    ev = Event("pounced", seat, (("card", card),))
+    state = _with(s, hands=tuple(hands), widow=widow, frozen=s.frozen | _BIT[seat], offer=-1,
+                       log=s.log + (ev,))
+    if state.unseen:
+        return Transition(_with(state, phase=Phase.CARD), (ev,))
+    return _proceed(state, (ev,))
+
+
+def _pounce_holder(s: WidowState, card: Card, exclude: Seat = -1) -> Seat | None:
+    """The seat holding the other three cards of *card*'s rank, if it may pounce.
+
+    Nobody pounces on a card he has just put into the widow himself (*exclude*, or the
+    player whose turn it is for a card moved this turn). Only one seat can hold the three.
+    """
+    rank = card >> 2
+    hands = s.hands
+    for seat in s.order:
+        hand = hands[seat]
+        if (len(hand) == 3 and hand[0] >> 2 == rank and hand[1] >> 2 == rank
+                and hand[2] >> 2 == rank):
+            if seat == exclude or (seat == s.turn and card in s.moved):
+                return None
+            if not s.ruleset.pounce_after_pass and (s.passed | s.stood) & _BIT[seat]:
+                return None
+            return seat
+    return None
+
+
+def _proceed(s: WidowState, events: tuple[Event, ...]) -> Transition:
+    """Offer pending pounces, then go on as :attr:`WidowState.resume` says."""
+    fresh = s.fresh
+    while fresh:
+        card, fresh = fresh[0], fresh[1:]
+        if card not in s.widow:
+            continue
+        holder = _pounce_holder(s, card)
+        if holder is not None:
+            state = _with(s, fresh=fresh, phase=Phase.POUNCE, actor=holder, offer=card)
+            return Transition(state, events)
+    s = _with(s, fresh=())
+    resume = s.resume
+    if resume is Resume.MORE:
+        return Transition(_with(s, phase=Phase.MORE, actor=s.turn), events)
+    if resume is Resume.FIRST:
+        return _next_turn(_with(s, pos=-1), events)
+    return _next_turn(s, events)
+
+
+def _next_turn(s: WidowState, events: tuple[Event, ...],
+               v: list[Any] | None = None) -> Transition:
+    """Give the next turn, start a new round, or end the deal.
+
+    *events* are already logged. *v*, if given, is the field list of the state with changes
+    still to be made final (one copy of the state per action is the cheapest).
+    """
+    if v is None:
+        v = list(s)
+    locked = v[_I_LOCKED]
+    if s.in_final:
+        final = s.final
+        while final:
+            seat, final = final[0], final[1:]
+            if not locked & _BIT[seat]:
+                v[_I_FINAL] = final
+                v[_I_PHASE] = Phase.FINAL
+                v[_I_ACTOR] = v[_I_TURN] = seat
+                v[_I_SWAPS] = 0
+                v[_I_MOVED] = ()
+                return Transition(_new_tuple(WidowState, v), events)
+        v[_I_FINAL] = ()
+        return _showdown(_new_tuple(WidowState, v), events, ())
+    order = s.order
+    bits = _BIT
+    if locked & s.order_mask == s.order_mask:
+        return _showdown(_new_tuple(WidowState, v), events, ())
+    n = len(order)
+    pos = v[_I_POS] + 1
+    rnd = s.round
+    while True:
+        if pos >= n:
+            rnd += 1
+            pos = 0
+            rules = s.ruleset
+            if rules.end_condition == "rounds_eq_players" and rnd > n:
+                return _showdown(_new_tuple(WidowState, v), events, ())
+            limit = rules.max_rounds_per_deal
+            if limit and rnd > limit:
+                return _showdown(_new_tuple(WidowState, v), events,
+                                 (Event("round_limit", None, (("rounds", limit),)),))
+            ev = Event("round_started", None, (("round", rnd),))
+            events = (*events, ev)
+            v[_I_LOG] = v[_I_LOG] + (ev,)
+            if rules.add_widow_card_each_round and s.unseen:
+                v[_I_PHASE] = Phase.CARD
+                v[_I_ROUND] = rnd
+                v[_I_POS] = -1
+                v[_I_RESUME] = Resume.FIRST
+                v[_I_SWAPS] = 0
+                v[_I_MOVED] = ()
+                return Transition(_new_tuple(WidowState, v), events)
+        seat = order[pos]
+        if not locked & bits[seat]:
+            v[_I_PHASE] = Phase.TURN
+            v[_I_ACTOR] = v[_I_TURN] = seat
+            v[_I_POS] = pos
+            v[_I_ROUND] = rnd
+            v[_I_SWAPS] = 0
+            v[_I_MOVED] = ()
+            return Transition(_new_tuple(WidowState, v), events)
+        pos += 1
+
+
+# -- showdown and settlement ---------------------------------------------------------------
+
+_EVALUATORS: dict[tuple[int, bool], tuple[Ruleset, Evaluator]] = {}
+_NAMES: dict[int, tuple[Evaluator, tuple[str, ...]]] = {}
+
+
+def _category_names(ev: Evaluator) -> tuple[str, ...]:
+    """The category name (a plain string) of every dense rank of *ev*."""
+    hit = _NAMES.get(id(ev))
+    if hit is not None and hit[0] is ev:
+        return hit[1]
+    names = tuple(c.value for c in ev.categories)
+    _NAMES[id(ev)] = (ev, names)
+    return names
+
+
+def _evaluator(rules: Ruleset, fallback: bool = False) -> Evaluator:
+    """The hand evaluator of *rules* (with *fallback*, of the full 'peel' ranking), remembered
+    by the ruleset's identity: hashing a ruleset on every showdown is slow."""
+    key = (id(rules), fallback)
+    hit = _EVALUATORS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    target = rules.with_options(ranking="peel", four_of_a_kind=False, pounce=False) if (
+        fallback) else rules
+    ev = evaluator_for(target)
+    if len(_EVALUATORS) > 64:
+        _EVALUATORS.clear()
+    _EVALUATORS[key] = (rules, ev)
+    return ev
+
+
+def _losers(order: tuple[Seat, ...], ranks: dict[Seat, int], rule: str) -> list[Seat]:
+    """The seats that lose a token or counter: the lowest hands, as *rule* says."""
+    low = min(ranks.values())
+    if low == max(ranks.values()):
+        return []  # every hand ties: nobody is lowest
+    lowest = [x for x in order if ranks[x] == low]
+    if len(lowest) == 1 or rule == "all_lose":
+        return lowest
+    if rule == "none":
+        return []
+    return [lowest[-1]]  # latest in the order of play
+
+
+def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]) -> Transition:
+    rules = s.ruleset
+    ev = _evaluator(rules)
+    names = _category_names(ev)
+    order = s.order
+    rank_of = ev.rank_of
+    ranks = {x: rank_of(s.hands[x]) for x in order}
+    categories = tuple(
+        names[ranks[x]] if x in ranks else "" for x in range(s.players)
+    )
+    prio = list(order) if rules.best_tie_rule != "dealer_as_eldest" else [order[-1], *order[:-1]]
+    scoring = ranks
+    nobody = False
+    if rules.ranking == "no_pair_or_point" and all(
+        ev.categories[r] is Category.NONE for r in ranks.values()
+    ):
+        if rules.no_qualifier_rule == "no_transfer":
+            nobody = True
+        else:
+            fb = _evaluator(rules, fallback=True).rank_of
+            scoring = {x: fb(s.hands[x]) for x in order}
+    best = max(scoring.values())
+    top = [x for x in prio if scoring[x] == best]
+    winners: list[Seat] = [] if nobody else (
+        top if rules.best_tie_rule == "all_paid" else top[:1]
+    )
+    tokens = list(s.tokens)
+    balances = list(s.balances)
+    out_in = list(s.out_in)
+    pool = s.pool
+    pool_counters = s.pool_counters
+    settle: list[Event] = []
+    flow = rules.token_flow
+    if flow == "stake_from_each":
+        for w in winners:
+            for x in order:
+                if x not in winners:
+                    balances[x] -= 1
+                    balances[w] += 1
+                    settle.append(Event("paid", x, (("to", w), ("amount", 1))))
+    elif winners:
+        w = winners[0]
+        for loser in _losers(order, scoring, rules.worst_tie_rule):
+            tokens[loser] -= 1
+            if flow == "lowest_to_best":
+                tokens[w] += 1
+                balances[loser] -= 1
+                balances[w] += 1
+                settle.append(Event("token_moved", loser, (("to", w),)))
+            else:
+                pool_counters += 1
+                settle.append(Event("counter_to_pool", loser))
+        prize = min(rules.deal_prize, pool) if flow == "lowest_to_pool" else 0
+        if prize:
+            pool -= prize
+            balances[w] += prize
+            settle.append(Event("prize", w, (("amount", prize),)))
+    newly: tuple[Seat, ...] = ()
+    if flow in _TOKENS:
+        newly = tuple(x for x in order if tokens[x] == 0)
+        for x in newly:
+            out_in[x] = s.deal_number
+            settle.append(Event("went_out", x, (("deal", s.deal_number),)))
+    deals_won = list(s.deals_won)
+    for w in winners:
+        deals_won[w] += 1
+    shown = Event("showdown", None, (
+        ("hands", s.hands), ("categories", categories), ("winners", tuple(winners)),
+    ))
+    summary = (*extra, shown, *settle)
+    horse_open = s.horse_open and not newly
+    offers = newly if newly and s.horse_open and rules.buy_a_horse else ()
+    state = _with(s,
+        tokens=tuple(tokens), balances=tuple(balances), out_in=tuple(out_in), pool=pool,
+        pool_counters=pool_counters, deals_won=tuple(deals_won), horse_open=horse_open,
+        log=s.log + summary, fresh=(), offer=-1,
+    )
+    if offers:
+        state = _with(state, phase=Phase.HORSE, actor=offers[0], offers=offers[1:])
+        return Transition(state, (*events, *summary))
+    return _end_of_deal(state, (*events, *summary))
+
+
+def _horse(s: WidowState, seat: Seat, bought: bool) -> Transition:
+    if bought:
+        price = s.ruleset.horse_price
+        tokens = list(s.tokens)
+        tokens[seat] += 1
+        balances = list(s.balances)
+        balances[seat] -= price
+        out_in = list(s.out_in)
+        out_in[seat] = 0
+        ev = Event("horse_bought", seat, (("price", price),))
+        s = _with(s, tokens=tuple(tokens), balances=tuple(balances), out_in=tuple(out_in),
+                       pool=s.pool + price, horses=s.horses + 1, log=s.log + (ev,))
+    else:
+        ev = Event("horse_declined", seat)
+        s = _with(s, log=s.log + (ev,))
+    if s.offers:
+        return Transition(_with(s, actor=s.offers[0], offers=s.offers[1:]), (ev,))
+    return _end_of_deal(s, (ev,))
+
+
+def _end_of_deal(s: WidowState, events: tuple[Event, ...]) -> Transition:
+    """After the settlement: end the session, or start the next deal."""
+    rules = s.ruleset
+    n = s.players
+    flow = rules.token_flow
+    alive = [x for x in range(n) if s.out_in[x] == 0]
+    length = rules.deals or (n * rules.deals_each if flow == "stake_from_each" else 0)
+    ended = ""
+    if flow in _TOKENS and len(alive) <= 1:
+        ended = "one player is left in the game"
+    elif length and s.deal_number >= length:
+        ended = f"{s.deal_number} deals have been played"
+    done = Event("deal_ended", None, (("deal", s.deal_number), ("last", bool(ended))))
+    extra: list[Event] = [done]
+    if not ended:
+        log = s.log + (done,)
+        i = len(log) - 1
+        while i > 0 and log[i].kind != "showdown":
+            i -= 1
+        if i > 0 and log[i - 1].kind == "round_limit":
+            i -= 1
+        last = tuple(e for e in log[i:] if e.visible_to is None)
+        step = _step(rules)
+        dealer = s.dealer
+        for i in range(1, n + 1):
+            dealer = (s.dealer + step * i) % n
+            if s.out_in[dealer] == 0:
+                break
+        nxt = _start_deal(s, dealer, last)
+        return Transition(nxt, (*events, done, *nxt.log))
+    balances = list(s.balances)
+    pool = s.pool
+    if flow == "lowest_to_pool" and pool:
+        most = max(s.tokens[x] for x in alive)
+        takers = [x for x in _seats_from(s.dealer, rules, n) if x in alive and s.tokens[x] == most]
+        share, rest = divmod(pool, len(takers))
+        for i, x in enumerate(takers):
+            amount = share + (rest if i == 0 else 0)
+            balances[x] += amount
+            extra.append(Event("pool_taken", x, (("amount", amount),)))
+        pool = 0
+    summary = tuple(extra)
+    state = _with(s, balances=tuple(balances), pool=pool, phase=Phase.OVER, ended=ended,
+                       log=s.log + summary)
+    return Transition(state, (*events, *summary))
+
+
+def _seats_from(dealer: Seat, rules: Ruleset, n: int) -> list[Seat]:
+    """Every seat in the order of play, the dealer's eldest first, the dealer last."""
+    step = _step(rules)
+    return [(dealer + step * i) % n for i in range(1, n + 1)]
+
+
+def outcome(s: WidowState) -> Outcome | None:
+    """Each seat's net tokens, counters' stakes or stakes once the session is over."""
+    if s.phase is not Phase.OVER:
+        return None
+    flow = s.ruleset.token_flow
+    details: dict[str, Any] = {"deals": s.deal_number, "deals_won": s.deals_won}
+    if flow in _TOKENS:
+        details["tokens"] = s.tokens
+        details["out_in"] = tuple(None if d == 0 else d for d in s.out_in)
+    if flow == "lowest_to_pool":
+        details["pool_counters"] = s.pool_counters
+        details["horses"] = s.horses
+    return Outcome(payoffs=s.balances, reason=s.ended, details=details)
+
+
+# -- views ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WidowObservation:
+    """What one seat may know, built from scratch from the state (or everything, for a review).
+
+    The widow, the exchanges, knocks, stands, passes and pounces are public; the cards in
+    the players' hands and the stock are not, and neither are a pounce offer and its refusal
+    (other seats' ``decision`` is None while one is pending).
+    """
+
+    seat: Seat | None
+    """Whose view this is (None: a spectator or a review)."""
+    ruleset: Ruleset
+    """The rules in force."""
+    players: int
+    """Number of seats."""
+    dealer: Seat
+    """The dealer."""
+    deal_number: int
+    """The current deal, from 1."""
+    round: int
+    """The round of turns, from 1 (0 while dealing)."""
+    decision: Decision | None
+    """Who must decide what (None when the game is over, or for a pounce offer to another)."""
+    turn: Seat
+    """Whose turn it is."""
+    hand: tuple[Card, ...]
+    """The cards of this seat it may see (during his blind exchange, the dealer sees only the
+    cards he has taken from the widow)."""
+    hands: tuple[tuple[Card, ...] | None, ...]
+    """Each seat's cards where this view may see them, else None."""
+    hand_sizes: tuple[int, ...]
+    """Cards each seat holds (4 after a pounce)."""
+    widow: tuple[Card, ...]
+    """The face-up widow."""
+    stock_count: int
+    """Cards left in the stock."""
+    tokens: tuple[int, ...] | None
+    """Tokens or counters each seat holds, where the ruleset has them."""
+    balances: tuple[int, ...]
+    """Each seat's net result so far (tokens or stakes)."""
+    pool: int
+    """Stakes in the pool (Pool Commerce)."""
+    pool_counters: int
+    """Counters in the pool (Pool Commerce)."""
+    in_deal: tuple[Seat, ...]
+    """Seats dealt in, in the order of play."""
+    out: tuple[Seat, ...]
+    """Seats out of the game."""
+    locked: tuple[Seat, ...]
+    """Seats that may not exchange again this deal."""
+    passed: tuple[Seat, ...]
+    """Seats that have passed."""
+    stood: tuple[Seat, ...]
+    """Seats that have stood or knocked."""
+    pounced: tuple[Seat, ...]
+    """Seats holding a pounced four."""
+    knocker: Seat | None
+    """The seat that knocked, if any."""
+    final_turns: bool
+    """Whether the final turns have begun."""
+    pounce_offer: Card | None
+    """The card this seat is offered for a pounce (only in its own view)."""
+    events: tuple[Event, ...]
+    """Events of the current deal this seat may see."""
+    last_deal: tuple[Event, ...]
+    """The previous deal's showdown and settlement (public)."""
+    over: bool
+    """Whether the session has ended."""
+    ended: str
+    """Why the session ended ('' while it goes on)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (cards in notation)."""
+        return {
+            "seat": self.seat,
+            "rules": self.ruleset.label,
+            "players": self.players,
+            "dealer": self.dealer,
+            "deal": self.deal_number,
+            "round": self.round,
+            "decision": None if self.decision is None else {
+                "seat": self.decision.seat, "kind": self.decision.kind.value},
+            "turn": self.turn,
+            "hand": [format_card(c) for c in self.hand],
+            "hands": [None if h is None else [format_card(c) for c in h] for h in self.hands],
+            "hand_sizes": list(self.hand_sizes),
+            "widow": [format_card(c) for c in self.widow],
+            "stock": self.stock_count,
+            "tokens": None if self.tokens is None else list(self.tokens),
+            "balances": list(self.balances),
+            "pool": self.pool,
+            "pool_counters": self.pool_counters,
+            "in_deal": list(self.in_deal),
+            "out": list(self.out),
+            "locked": list(self.locked),
+            "passed": list(self.passed),
+            "stood": list(self.stood),
+            "pounced": list(self.pounced),
+            "knocker": self.knocker,
+            "final_turns": self.final_turns,
+            "pounce_offer": None if self.pounce_offer is None else format_card(self.pounce_offer),
+            "events": [event_to_dict(e) for e in self.events],
+            "last_deal": [event_to_dict(e) for e in self.last_deal],
+            "over": self.over,
+            "ended": self.ended,
+        }
+
+
+def event_to_dict(e: Event) -> dict[str, Any]:
+    """A JSON-ready form of an event of this family."""
+    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
+    for key, value in e.data:
+        if key in ("card", "gave", "took") and isinstance(value, int):
+            out[key] = format_card(value)
+        elif key in ("gave", "took"):
+            out[key] = [format_card(c) for c in value]
+        elif key == "hands":
+            out[key] = [[format_card(c) for c in h] for h in value]
+        else:
+            out[key] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def _seats(mask: int, n: int) -> tuple[Seat, ...]:
+    return tuple(x for x in range(n) if mask & _BIT[x])
+
+
+def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservation:
+    n = s.players
+    shown = everything or s.phase is Phase.OVER or s.phase is Phase.HORSE
+    blind = s.phase is Phase.BLIND
+
+    def visible(x: Seat) -> tuple[Card, ...] | None:
+        if shown:
+            return s.hands[x]
+        if x != seat:
+            return None
+        if blind and x == s.dealer:
+            return s.hands[x][:s.swaps]
+        return s.hands[x]
+
+    d = decision(s)
+    if s.phase is Phase.POUNCE and not everything and seat != s.actor:
+        d = None
+    tracked = s.ruleset.token_flow in _TOKENS
+    return WidowObservation(
+        seat=seat,
+        ruleset=s.ruleset,
+        players=n,
+        dealer=s.dealer,
+        deal_number=s.deal_number,
+        round=s.round,
+        decision=d,
+        turn=s.turn,
+        hand=(visible(seat) or ()) if seat is not None else (),
+        hands=tuple(visible(x) for x in range(n)),
+        hand_sizes=tuple(len(h) for h in s.hands),
+        widow=s.widow,
+        stock_count=len(s.unseen),
+        tokens=s.tokens if tracked else None,
+        balances=s.balances,
+        pool=s.pool,
+        pool_counters=s.pool_counters,
+        in_deal=s.order,
+        out=tuple(x for x in range(n) if s.out_in[x]),
+        locked=_seats(s.locked, n),
+        passed=_seats(s.passed, n),
+        stood=_seats(s.stood, n),
+        pounced=_seats(s.frozen, n),
+        knocker=s.knocker if s.knocker >= 0 else None,
+        final_turns=s.in_final,
+        pounce_offer=(s.offer if s.phase is Phase.POUNCE and (everything or seat == s.actor)
+                      else None),
+        events=s.log if everything else _visible_events(s, seat, blind),
+        last_deal=s.last_deal,
+        over=s.phase is Phase.OVER,
+        ended=s.ended,
+    )
+
+
+def _visible_events(s: WidowState, seat: Seat | None, blind: bool) -> tuple[Event, ...]:
+    """The events of the deal *seat* may see; a blind dealer has not seen his cards dealt."""
+    if blind and seat == s.dealer:
+        return tuple(e for e in s.log if e.visible(seat)
+                     and not (e.kind == "dealt" and e.seat == seat))
+    return tuple(e for e in s.log if e.visible(seat))
+
+
+def observe(s: WidowState, seat: Seat | None) -> WidowObservation:
+    """The view of *seat*: its own cards, the widow, public facts and the events it may see."""
+    return _view(s, seat, everything=False)
+
+
+def reveal_all(s: WidowState) -> WidowObservation:
+    """Every hand and every event visible: for reviewing a finished or saved game."""
+    return _view(s, None, everything=True)
+
+
+def render_observation(obs: WidowObservation) -> str:
+    """A plain-text picture of an observation, for a terminal.
+
+    >>> from commerce import engine
+    >>> from commerce.rules import find_ruleset
+    >>> s = engine.new_game(find_ruleset("widow"), players=3)
+    >>> print(render_observation(observe(s, 1)))  # doctest: +NORMALIZE_WHITESPACE
+    Commerce, the widow game with tokens - deal 1, round 0, dealer seat 0
+    widow: -    stock: 52
+    seat 0 (dealer): 3 tokens, 0 cards
+    seat 1 (you): 3 tokens, 0 cards
+    seat 2: 3 tokens, 0 cards
+    to act: chance
+    """
+    lines = [f"{obs.ruleset.name} - deal {obs.deal_number}, round {obs.round}, "
+             f"dealer seat {obs.dealer}"]
+    widow = format_cards(obs.widow) or "-"
+    pool = f"    pool: {obs.pool} stakes, {obs.pool_counters} counters" if (
+        obs.ruleset.token_flow == "lowest_to_pool") else ""
+    lines.append(f"widow: {widow}    stock: {obs.stock_count}{pool}")
+    for x in range(obs.players):
+        tags = []
+        if x == obs.dealer:
+            tags.append("dealer")
+        if x == obs.seat:
+            tags.append("you")
+        head = f"seat {x}" + (f" ({', '.join(tags)})" if tags else "")
+        parts = []
+        if obs.tokens is not None:
+            parts.append(f"{obs.tokens[x]} tokens")
+        else:
+            parts.append(f"{obs.balances[x]:+d} stakes")
+        if x in obs.out:
+            parts.append("out")
+        else:
+            cards = obs.hands[x]
+            parts.append(format_cards(cards) if cards else f"{obs.hand_sizes[x]} cards")
+        for flag, word in ((obs.knocker == x, "knocked"), (x in obs.stood and obs.knocker != x,
+                           "stood"), (x in obs.passed, "passed"), (x in obs.pounced, "pounced"),
+                           (x in obs.locked and x not in obs.stood and x not in obs.passed,
+                            "no more exchanges")):
+            if flag:
+                parts.append(word)
+        lines.append(f"{head}: {', '.join(parts)}")
+    if obs.over:
+        lines.append(f"game over: {obs.ended}")
+    elif obs.decision is None:
+        lines.append("waiting")
+    elif obs.decision.seat is None:
+        lines.append("to act: chance")
+    else:
+        final = " (final turns)" if obs.final_turns else ""
+        lines.append(f"to act: seat {obs.decision.seat}, {obs.decision.kind.value}{final}")
+    if obs.pounce_offer is not None:
+        lines.append(f"you may pounce on {format_card(obs.pounce_offer)}")
+    return "\n".join(lines)
+
+
+# -- notation ------------------------------------------------------------------------------
+
+_WORDS: Final = {k.value: k for k in (
+    ActionKind.PASS, ActionKind.DONE, ActionKind.KNOCK, ActionKind.STAND, ActionKind.DECLINE,
+    ActionKind.BUY_HORSE, ActionKind.EXCHANGE, ActionKind.POUNCE, ActionKind.DEAL)}
+_BARE: Final = {ActionKind.PASS: _PASS, ActionKind.DONE: _DONE, ActionKind.KNOCK: _KNOCK,
+                ActionKind.STAND: _STAND, ActionKind.DECLINE: _DECLINE,
+                ActionKind.BUY_HORSE: _BUY_HORSE}
+
+
+def format_action(action: Action) -> str:
+    """``pass``, ``knock``, ``exchange 2S for KD``, ``exchange KD`` (blind), ``pounce 9C``."""
+    cards = action.cards
+    if action.kind is ActionKind.EXCHANGE and len(cards) == 2:
+        return f"exchange {format_card(cards[0])} for {format_card(cards[1])}"
+    if cards:
+        return f"{action.kind.value} {format_cards(cards)}"
+    return action.kind.value
+
+
+def parse_action(text: str) -> Action:
+    """Parse :func:`format_action` notation (case-insensitive).
+
+    :raises NotationError: naming the bad word or card.
+    """
+    words = text.split()
+    if not words:
+        raise NotationError("empty action")
+    kind = _WORDS.get(words[0].lower().replace("-", "_"))
+    if kind is None:
+        raise NotationError(
+            f"{words[0]!r} is not an action here; actions are: {', '.join(sorted(_WORDS))}"
+        )
+    rest = words[1:]
+    if kind in _BARE:
+        if rest:
+            raise NotationError(f"{kind.value} takes no card")
+        return _BARE[kind]
+    if kind is ActionKind.EXCHANGE:
+        if len(rest) == 3 and rest[1].lower() == "for":
+            return _SWAP[parse_card(rest[0])][parse_card(rest[2])]
+        if len(rest) == 1:
+            return _TAKE[parse_card(rest[0])]
+        if len(rest) == 3:
+            cards = tuple(parse_card(w) for w in rest)
+            if len(set(cards)) != 3:
+                raise NotationError("an exchange names each card once")
+            return Action(ActionKind.EXCHANGE, cards)
+        raise NotationError(
+            "write 'exchange GIVE for TAKE' (e.g. 'exchange 2S for KD'), or in the dealer's "
+            "blind exchange 'exchange TAKE' or 'exchange TAKE TAKE TAKE'"
+        )
+    if not rest:
+        raise NotationError(f"{kind.value} names a card, e.g. '{kind.value} 9C'")
+    cards = tuple(parse_card(w) for w in rest)
+    if kind is ActionKind.POUNCE:
+        if len(cards) != 1:
+            raise NotationError("pounce names one card")
+        return _POUNCE[cards[0]]
+    if len(set(cards)) != len(cards):
+        raise NotationError("a deal names each card once")
+    return _DEAL[cards[0]] if len(cards) == 1 else Action(ActionKind.DEAL, cards)
