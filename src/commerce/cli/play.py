@@ -23,6 +23,7 @@ HELP = """Type an action by its number from the list, or in words:
   barter CARD | b CARD      offer CARD to your neighbour
   give CARD | g CARD        give CARD back to the player who offered a barter
   done | d                  end your turn without standing
+  hint                      what the search bot would do, with its estimate of each option
   help | ?                  this help;   quit | q   save and stop
 Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣), e.g. AS 10h T♦."""
 
@@ -176,6 +177,9 @@ def _ask(driver: Any, seat: int) -> Any:
         if low in ("?", "h", "help"):
             print(HELP)
             continue
+        if low == "hint":
+            print(_hint(driver, seat, legal, labels))
+            continue
         if low.isdigit():
             n = int(low)
             if 1 <= n <= len(legal):
@@ -191,6 +195,26 @@ def _ask(driver: Any, seat: int) -> Any:
             print(f"Not possible: {exc}")
             continue
         return action
+
+
+def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:
+    """The search bot's view of each legal action, from the player's observation only."""
+    import random
+
+    from commerce import engine
+    from commerce.bots.search import best_index, search_hint
+
+    obs = engine.observe(driver.state, seat)
+    rng = random.Random(f"hint/{driver.seed}/{len(driver.actions)}")
+    hints = search_hint(obs, legal, rng, iterations=400 * len(legal))
+    estimates = [e for _, e in hints]
+    best = best_index(estimates)
+    lines = ["The search bot's estimates (gain: expected change of your stakes by the end of "
+             "the deal; win: chance to win the deal):"]
+    for i, (label, e) in enumerate(zip(labels, estimates, strict=True)):
+        mark = "  <- best" if i == best else ""
+        lines.append(f"  {i + 1}) {label:<12} gain {e.value:+6.2f}  win {e.win:4.0%}{mark}")
+    return "\n".join(lines)
 
 
 def run_replay(args: argparse.Namespace) -> int:
