@@ -33,6 +33,8 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("commerce.cli.simulate", "print speed figures for this machine"),
     "tournament": ("commerce.cli.tournament",
                    "rank bots by playing them against each other in every seat"),
+    "analyze": ("commerce.cli.analyze",
+                "dealer advantage, stand thresholds and the variants side by side"),
     "rules": ("commerce.cli.rules", "list the rulesets, show one, or compare two"),
 }
 
