@@ -118,10 +118,12 @@ class Estimate(NamedTuple):
 
 def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
            iterations: int | None = DEFAULT_ITERATIONS,
-           ms: float | None = None) -> list[Estimate]:
+           ms: float | None = None, halving: bool = True) -> list[Estimate]:
     """Estimates for each of *legal* (in order) from the observation *obs* alone.
 
-    *iterations* playouts in all (at least one per action); with *ms*, stop once that many
+    *iterations* playouts in all (at least one per action), spent by sequential halving
+    (unless *halving* is False): actions that fall in the worse half after a phase get no
+    more playouts, and their estimates rest on fewer samples. With *ms*, stop once that many
     milliseconds have passed (after at least one drawn state), whichever comes first.
     """
     seat = obs.seat
@@ -132,33 +134,50 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     playout = playout_for(family)
     belief = _BELIEFS.get(family)
     k = len(legal)
-    rounds = math.ceil(iterations / k) if iterations else math.inf
+    budget = iterations if iterations else math.inf
     deadline = time.perf_counter() + ms / 1000 if ms else math.inf
     sums = [0.0] * k
     squares = [0.0] * k
     wins = [0.0] * k
-    done = 0
-    while done < rounds:
-        state = sampler(rng)
-        if belief is not None:
-            tries = 1
-            while tries < BELIEF_TRIES and not belief(state, seat):
-                state = sampler(rng)
-                tries += 1
-        seed = rng.getrandbits(64)
-        for i, action in enumerate(legal):
-            gain, won = playout(state, action, seat, random.Random(seed))
-            sums[i] += gain
-            squares[i] += gain * gain
-            wins[i] += won
-        done += 1
+    counts = [0] * k
+    alive = list(range(k))
+    spent = 0
+    # Sequential halving: the budget is split into phases; after each, the worse half of the
+    # actions still in the running is dropped, so the close calls get the most playouts.
+    phases = max(1, math.ceil(math.log2(k))) if iterations and halving else 1
+    for phase in range(phases):
+        share = (budget - spent) / (phases - phase)
+        rounds = max(1, math.floor(share / len(alive))) if iterations else math.inf
+        r = 0
+        while r < rounds:
+            state = sampler(rng)
+            if belief is not None:
+                tries = 1
+                while tries < BELIEF_TRIES and not belief(state, seat):
+                    state = sampler(rng)
+                    tries += 1
+            seed = rng.getrandbits(64)
+            for i in alive:
+                gain, won = playout(state, legal[i], seat, random.Random(seed))
+                sums[i] += gain
+                squares[i] += gain * gain
+                wins[i] += won
+                counts[i] += 1
+            spent += len(alive)
+            r += 1
+            if time.perf_counter() >= deadline:
+                break
         if time.perf_counter() >= deadline:
             break
+        if len(alive) > 1 and phase < phases - 1:
+            alive.sort(key=lambda i: (-sums[i] / counts[i], i))
+            alive = sorted(alive[:math.ceil(len(alive) / 2)])
     out = []
     for i in range(k):
-        mean = sums[i] / done
-        var = max(squares[i] / done - mean * mean, 0.0)
-        out.append(Estimate(mean, wins[i] / done, math.sqrt(var / done), done))
+        n = counts[i]
+        mean = sums[i] / n
+        var = max(squares[i] / n - mean * mean, 0.0)
+        out.append(Estimate(mean, wins[i] / n, math.sqrt(var / n), n))
     return out
 
 
@@ -175,8 +194,11 @@ def search_hint(obs: Any, legal: Sequence[Action], rng: random.Random, *,
 
 
 def best_index(estimates: Sequence[Estimate]) -> int:
-    """The index of the action the bot plays: the highest mean gain, the first on ties."""
-    return max(range(len(estimates)), key=lambda i: (estimates[i].value, -i))
+    """The index of the action the bot plays: among the actions that stayed in the running
+    to the end (the most playouts), the highest mean gain; the first on ties."""
+    most = max(e.samples for e in estimates)
+    return max((i for i, e in enumerate(estimates) if e.samples == most),
+               key=lambda i: (estimates[i].value, -i))
 
 
 class SearchBot:
