@@ -28,8 +28,9 @@ def run_tournament(args: argparse.Namespace) -> int:
     check_output_arguments(args)
     rules = resolve_rules(args)
     bots = [b.strip().replace(";", ",") for b in args.bots.split(",") if b.strip()]
+    blocks = -(-max(args.games, 1) // max(len(bots), 1))
     result = _with_progress(
-        args.games,
+        blocks * max(len(bots), 1),
         lambda progress: tournament(rules, players=args.players, bots=bots, games=args.games,
                                     seed=args.seed, jobs=args.jobs, progress=progress),
     )
