@@ -5,7 +5,7 @@
 >>> make_bot("dealer")
 Traceback (most recent call last):
 ...
-commerce.errors.CommerceError: unknown bot 'dealer'; bots are: heuristic, random
+commerce.errors.CommerceError: unknown bot 'dealer'; bots are: heuristic, random, search
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ def parse_bot_list(text: str, players: int) -> list[Bot]:
 
 def _load() -> None:
     if not _FACTORIES:
-        from commerce.bots import heuristic, random_bot
+        from commerce.bots import heuristic, random_bot, search
 
         register_bot("random", random_bot.RandomBot.from_options)
         register_bot("heuristic", heuristic.HeuristicBot.from_options)
+        register_bot("search", search.SearchBot.from_options)

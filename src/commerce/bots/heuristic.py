@@ -77,6 +77,25 @@ def best_replacement(
     return best_card, best_value
 
 
+_REPLACE: dict[tuple[int, tuple[int, ...]], tuple[Evaluator, int]] = {}
+
+
+def _card_to_replace(rules: Ruleset, hand: tuple[int, ...]) -> int:
+    """:func:`best_replacement` against every card not in *hand*, memoised by hand."""
+    ev = evaluator_for(rules)
+    key = (id(ev), tuple(hand))
+    hit = _REPLACE.get(key)
+    if hit is not None and hit[0] is ev:
+        return hit[1]
+    seen = set(hand)
+    unknown = [c for c in pack(rules.pack) if c not in seen]
+    give, _ = best_replacement(rules, key[1], unknown)
+    if len(_REPLACE) > 100_000:
+        _REPLACE.clear()
+    _REPLACE[key] = (ev, give)
+    return give
+
+
 class HeuristicBot:
     """Rules of thumb: stand on a hand likely to be best, trade the worst card.
 
@@ -107,7 +126,7 @@ class HeuristicBot:
         """Choose an action for the observation's seat."""
         family = obs.ruleset.family
         if family is Family.TRADING:
-            return _trading(obs, legal, rng, self.boldness)
+            return trading_action(obs, legal, rng, self.boldness)
         fn = _FAMILY.get(family)
         if fn is None:
             _load_family(family)
@@ -133,7 +152,13 @@ def _find(legal: Sequence[Action], kind: ActionKind, card: int | None = None) ->
     return None
 
 
-def _trading(obs: Any, legal: Sequence[Action], rng: random.Random, boldness: float) -> Action:
+def trading_action(obs: Any, legal: Sequence[Action], rng: random.Random,
+                   boldness: float) -> Action:
+    """The heuristic's choice in a trading-family game.
+
+    Reads only ``ruleset``, ``players``, ``hand``, ``decision`` and ``offered`` of *obs*, so
+    the search bot's playouts can call it with a light view of a drawn state.
+    """
     rules: Ruleset = obs.ruleset
     hand = tuple(obs.hand)
     opponents = obs.players - 1
@@ -165,9 +190,7 @@ def _trading(obs: Any, legal: Sequence[Action], rng: random.Random, boldness: fl
     # An ordinary turn.
     if stand is not None and p_win >= boldness:
         return stand
-    seen = set(hand)
-    unknown = [c for c in pack(rules.pack) if c not in seen]
-    give, _ = best_replacement(rules, hand, unknown)
+    give = _card_to_replace(rules, hand)
     trade = _find(legal, ActionKind.TRADE, give)
     if trade is not None:
         return trade

@@ -31,6 +31,10 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("commerce.cli.hands", "score a holding in Cox's 1925 game"),
     "simulate": ("commerce.cli.simulate", "play many games between bots and tabulate results"),
     "bench": ("commerce.cli.simulate", "print speed figures for this machine"),
+    "tournament": ("commerce.cli.tournament",
+                   "rank bots by playing them against each other in every seat"),
+    "analyze": ("commerce.cli.analyze",
+                "dealer advantage, stand thresholds and the variants side by side"),
     "rules": ("commerce.cli.rules", "list the rulesets, show one, or compare two"),
 }
 

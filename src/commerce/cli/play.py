@@ -17,7 +17,8 @@ from typing import Any
 
 from commerce.cli import add_rules_arguments, resolve_rules
 
-_COMMON_HELP = """  help | ?                  this help;   quit | q   save and stop
+_COMMON_HELP = """  hint                      the search bot's choice and how it rates each move
+  help | ?                  this help;   quit | q   save and stop
 Or type the number of an action in the list."""
 
 HELP = {
@@ -219,6 +220,12 @@ def _ask(driver: Any, seat: int) -> Any:
         if low in ("?", "h", "help"):
             print(HELP[family] + _COMMON_HELP)
             continue
+        if low == "hint":
+            try:
+                print(_hint(driver, seat, legal, labels))
+            except CommerceError:
+                print(f"Hints are not available for {driver.rules.name} yet.")
+            continue
         if low.isdigit():
             n = int(low)
             if 1 <= n <= len(legal):
@@ -274,6 +281,26 @@ def _family_labels(driver: Any, seat: int, legal: Any, labels: list[str]) -> lis
         return labels
     obs = engine.observe(driver.state, seat)
     return [str(fn(a, obs)) for a in legal]
+
+
+def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:
+    """The search bot's view of each legal action, from the player's observation only."""
+    import random
+
+    from commerce import engine
+    from commerce.bots.search import best_index, search_hint
+
+    obs = engine.observe(driver.state, seat)
+    rng = random.Random(f"hint/{driver.seed}/{len(driver.actions)}")
+    hints = search_hint(obs, legal, rng, iterations=400 * len(legal))
+    estimates = [e for _, e in hints]
+    best = best_index(estimates)
+    lines = ["The search bot's estimates (gain: expected change of your stakes by the end of "
+             "the deal; win: chance to win the deal):"]
+    for i, (label, e) in enumerate(zip(labels, estimates, strict=True)):
+        mark = "  <- best" if i == best else ""
+        lines.append(f"  {i + 1}) {label:<12} gain {e.value:+6.2f}  win {e.win:4.0%}{mark}")
+    return "\n".join(lines)
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -1,0 +1,483 @@
+"""Analyses by simulation: dealer advantage, stand thresholds, the variants side by side.
+
+Games are played by :class:`commerce.driver.Driver` and read back from their public events;
+what a deal paid each seat, who won it and with what is read by a per-family **deal reader**
+(:func:`register_deal_reader`; the trading family's is here). Work is split into chunks of
+games whose seeds come from the master seed (``game_seed(seed, i)``), so results are the
+same for any number of processes.
+
+>>> from commerce.rules import find_ruleset
+>>> r = dealer_advantage(find_ruleset("peel"), players=3, games=6, seed=1)
+>>> [row["role"] for row in r["seats"]], r["deals"]
+(['dealer', 'eldest', 'seat 2'], 18)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from commerce import engine
+from commerce.core import Action, ActionKind, DecisionKind, Event, Seat
+from commerce.errors import CommerceError
+from commerce.rules import Family, Ruleset, rulesets
+from commerce.simulate import game_seed
+from commerce.stats import mean_ci, proportion_ci
+from commerce.tournament import run_blocks
+
+CHUNK = 10
+"""Games per unit of work (fixed, so that results do not depend on ``--jobs``)."""
+
+
+class DealSummary(NamedTuple):
+    """One finished deal, read from the events."""
+
+    dealer: Seat
+    """The dealer of the deal."""
+    payoffs: tuple[float, ...]
+    """What the deal paid each seat (antes and purchases included), summing to 0."""
+    winners: tuple[Seat, ...]
+    """Who took the pool."""
+    categories: tuple[str, ...]
+    """Each seat's hand category at the showdown."""
+    stander: Seat | None
+    """Who stood (knocked), if anyone."""
+    end: int
+    """Index of the deal's last event in the list read."""
+
+
+DealReader = Callable[[Ruleset, int, Sequence[Event]], list[DealSummary]]
+_READERS: dict[Family, DealReader] = {}
+
+
+def register_deal_reader(family: Family, reader: DealReader) -> None:
+    """Use *reader*(rules, players, events) to split a game's events into deals."""
+    _READERS[family] = reader
+
+
+def deal_reader(rules: Ruleset) -> DealReader:
+    """The deal reader of *rules*' family.
+
+    :raises CommerceError: for a family without one yet.
+    """
+    reader = _READERS.get(rules.family)
+    if reader is None:
+        raise CommerceError(f"the analyses do not read {rules.family.value}-family games yet "
+                            f"({rules.id}); register a deal reader for it")
+    return reader
+
+
+def read_trading_deals(rules: Ruleset, players: int,
+                       events: Sequence[Event]) -> list[DealSummary]:
+    """Deals of a trading-family game: antes, trades and payments from the events."""
+    out: list[DealSummary] = []
+    pay = [0.0] * players
+    dealer = 0
+    winners: tuple[Seat, ...] = ()
+    categories: tuple[str, ...] = ()
+    stander: Seat | None = None
+    for i, e in enumerate(events):
+        kind = e.kind
+        if kind == "deal_started":
+            dealer = e.seat if e.seat is not None else 0
+            pay = [-float(rules.ante)] * players
+            pay[dealer] = -float(rules.dealer_ante)
+        elif kind == "traded":
+            seat, cost = e.seat, e.get("cost")
+            assert seat is not None
+            pay[seat] -= cost
+            if seat != dealer:  # the dealer's own purchases go to the pool
+                pay[dealer] += cost
+        elif kind == "paid":
+            pay[e.get("to")] += e.get("amount")
+            if e.seat is not None:
+                pay[e.seat] -= e.get("amount")
+        elif kind == "showdown":
+            winners, categories, stander = e.get("winners"), e.get("categories"), e.seat
+        elif kind == "deal_ended":
+            out.append(DealSummary(dealer, tuple(pay), winners, categories, stander, i))
+    return out
+
+
+register_deal_reader(Family.TRADING, read_trading_deals)
+
+
+class PlayedGame(NamedTuple):
+    """A game's events, the player decisions made before each, and its deals."""
+
+    events: list[Event]
+    decisions_at: list[int]
+    deals: list[DealSummary]
+    decisions: int
+
+
+def play_and_read(rules: Ruleset, bots: Sequence[Any], seed: int) -> PlayedGame:
+    """Play one game with *bots* and read its deals."""
+    from commerce.driver import Driver
+
+    driver = Driver(rules, bots, seed=seed)
+    events: list[Event] = list(driver.events)
+    at = [0] * len(events)
+
+    def hook(evs: tuple[Event, ...]) -> None:
+        events.extend(evs)
+        at.extend([driver.decisions] * len(evs))
+
+    driver.on_events = hook
+    driver.run()
+    deals = deal_reader(rules)(rules, driver.players, events)
+    return PlayedGame(events, at, deals, driver.decisions)
+
+
+# -- parallel plumbing ---------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init(rules: Ruleset, players: int, specs: Sequence[str], seed: int, games: int) -> None:
+    from commerce.bots import make_bot
+
+    _WORKER.update(rules=rules, players=players, specs=list(specs),
+                   bots=[make_bot(specs[i % len(specs)]) for i in range(players)],
+                   seed=seed, games=games)
+
+
+def _games_of(chunk: int) -> range:
+    return range(chunk * CHUNK, min((chunk + 1) * CHUNK, _WORKER["games"]))
+
+
+def _chunks(games: int) -> int:
+    return -(-games // CHUNK)
+
+
+def _check(rules: Ruleset, players: int, bots: Sequence[str], games: int) -> list[str]:
+    from commerce.bots import make_bot
+
+    if players not in rules.player_range():
+        raise CommerceError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
+                            f"players, not {players}")
+    if games < 1:
+        raise CommerceError("--games must be at least 1")
+    specs = [b.strip() for b in bots if b.strip()]
+    if not specs:
+        raise CommerceError("give at least one bot, e.g. --bots heuristic")
+    for spec in specs:
+        make_bot(spec)
+    deal_reader(rules)
+    return specs
+
+
+def _position(seat: Seat, dealer: Seat, players: int, rules: Ruleset) -> int:
+    """0 for the dealer, 1 for the eldest (first to play), and so on round the table."""
+    step = 1 if rules.direction == "left" else -1
+    return ((seat - dealer) * step) % players
+
+
+def role_name(position: int) -> str:
+    """``dealer``, ``eldest``, ``seat 2`` ..."""
+    return "dealer" if position == 0 else "eldest" if position == 1 else f"seat {position}"
+
+
+# -- dealer advantage -----------------------------------------------------------------------
+
+
+def _advantage_chunk(chunk: int) -> list[tuple[list[float], list[int]]]:
+    rules, players, bots = _WORKER["rules"], _WORKER["players"], _WORKER["bots"]
+    out = []
+    for g in _games_of(chunk):
+        game = play_and_read(rules, bots, game_seed(_WORKER["seed"], g))
+        sums = [0.0] * players
+        counts = [0] * players
+        for deal in game.deals:
+            for seat, p in enumerate(deal.payoffs):
+                pos = _position(seat, deal.dealer, players, rules)
+                sums[pos] += p
+                counts[pos] += 1
+        out.append((sums, counts))
+    return out
+
+
+def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
+                     bots: Sequence[str] = ("heuristic",), jobs: int = 1,
+                     progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Each seat's mean payoff per deal by its place relative to the dealer.
+
+    One sample per game (the mean of its deals for each place), so the 95% intervals are
+    t-intervals over independent games. ``advantage`` is the dealer's mean payoff per deal;
+    each row's ``vs_dealer`` is that place's payoff minus the dealer's.
+    """
+    specs = _check(rules, players, bots, games)
+    chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
+                        _advantage_chunk, _init, _scaled(progress, games))
+    samples: list[list[float]] = [[] for _ in range(players)]
+    deals = 0
+    for chunk in chunks:
+        for sums, counts in chunk:
+            deals += counts[0]
+            for pos in range(players):
+                if counts[pos]:
+                    samples[pos].append(sums[pos] / counts[pos])
+    dealer = mean_ci(samples[0])
+    rows = []
+    for pos in range(players):
+        m = mean_ci(samples[pos])
+        vs = mean_ci([x - y for x, y in zip(samples[pos], samples[0], strict=True)])
+        rows.append({"position": pos, "role": role_name(pos), "payoff": _r(m.mean),
+                     "ci95": [_r(m.lo), _r(m.hi)], "vs_dealer": _r(vs.mean),
+                     "vs_dealer_ci95": [_r(vs.lo), _r(vs.hi)]})
+    return {
+        "analysis": "dealer-advantage", "rules": rules.id, "players": players,
+        "bots": specs, "games": games, "deals": deals, "seed": seed,
+        "advantage": {"payoff": _r(dealer.mean), "ci95": [_r(dealer.lo), _r(dealer.hi)]},
+        "seats": rows,
+    }
+
+
+# -- stand threshold ------------------------------------------------------------------------
+
+
+def hand_class(rules: Ruleset, hand: Sequence[int]) -> tuple[tuple[int, ...], str]:
+    """A readable class of *hand* and a key that orders classes weakest first.
+
+    Tricons and sequences are one class each; pairs by the pair's rank; flushes and points
+    by their pip total in steps of three.
+
+    >>> from commerce.rules import find_ruleset
+    >>> from commerce.cards import parse_cards
+    >>> hand_class(find_ruleset("peel"), parse_cards("9S 9H 2C"))[1]
+    'pair of 9s'
+    >>> hand_class(find_ruleset("peel"), parse_cards("AS KH 2C"))[1]
+    'point 21-23'
+    """
+    from commerce.cards import RANKS
+    from commerce.hands import evaluator_for
+
+    ev = evaluator_for(rules)
+    rank = ev.rank_of(tuple(hand)) if len(hand) == 3 else ev.value(hand).rank
+    key = ev.keys[rank]
+    level = key[0]
+    category = ev.categories[rank].value
+    if category == "pair":
+        return (level, key[1]), f"pair of {RANKS[key[1] - 2]}s"
+    if category in ("flush", "point") and len(key) > 1:
+        if category == "flush" and rules.flush_compare != "points":
+            return (level, key[1]), f"flush, {RANKS[key[1] - 2]} high"
+        low = (key[1] // 3) * 3
+        return (level, low), f"{category} {low}-{low + 2}"
+    return (level,), category
+
+
+def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, float, float]]:
+    """Samples (position, class key, class label, stand payoff, play-on payoff, stand won)."""
+    from commerce.driver import Driver
+
+    rules, players, bots = _WORKER["rules"], _WORKER["players"], _WORKER["bots"]
+    reader = deal_reader(rules)
+    stand = Action(ActionKind.STAND)
+    out = []
+    for g in _games_of(chunk):
+        driver = Driver(rules, bots, seed=game_seed(_WORKER["seed"], g))
+        deal_start = 0
+        first_turn_done: set[Seat] = set()
+        while True:
+            state = driver.state
+            d = engine.decision(state)
+            if d is None:
+                break
+            if (d.seat is not None and d.kind is DecisionKind.TURN and d.seat not in first_turn_done
+                    and stand in engine.legal_actions(state)):
+                seat = d.seat
+                first_turn_done.add(seat)
+                prefix = driver.events[deal_start:]
+                stood = engine.apply(state, stand).events
+                deal = reader(rules, players, [*prefix, *stood])[0]
+                played = _play_on(driver, seat, reader, prefix)
+                hand = engine.observe(state, seat).hand
+                key, label = hand_class(rules, hand)
+                pos = _position(seat, deal.dealer, players, rules)
+                out.append((pos, key, label, deal.payoffs[seat], played,
+                            float(seat in deal.winners)))
+            before = len(driver.events)
+            driver.step()
+            if any(e.kind == "deal_ended" for e in driver.events[before:]):
+                deal_start = next(i for i in range(before, len(driver.events))
+                                  if driver.events[i].kind == "deal_ended") + 1
+                first_turn_done = set()
+    return out
+
+
+def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event]) -> float:
+    """The seat's payoff for the deal if it does not stand now and everyone plays on."""
+    state = driver.state
+    chance = random.Random()
+    chance.setstate(driver.chance_rng.getstate())
+    rngs = []
+    for r in driver.seat_rngs:
+        c = random.Random()
+        c.setstate(r.getstate())
+        rngs.append(c)
+    legal = [a for a in engine.legal_actions(state) if a.kind is not ActionKind.STAND]
+    action = driver.agents[seat].act(engine.observe(state, seat), legal, rngs[seat])
+    events = list(prefix)
+    while True:
+        t = engine.apply(state, action)
+        events.extend(t.events)
+        if any(e.kind == "deal_ended" for e in t.events):
+            return reader(driver.rules, driver.players, events)[0].payoffs[seat]
+        state = t.state
+        d = engine.decision(state)
+        assert d is not None
+        if d.seat is None:
+            action = engine.sample_chance(state, chance)
+        else:
+            action = driver.agents[d.seat].act(engine.observe(state, d.seat),
+                                               engine.legal_actions(state), rngs[d.seat])
+
+
+def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
+                    bots: Sequence[str] = ("heuristic",), jobs: int = 1, min_samples: int = 8,
+                    progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """For each place relative to the dealer: the weakest hand worth standing on.
+
+    At each seat's first turn of a deal (nobody has stood yet), the hand is scored twice on
+    the same cards: standing now, and playing on as its bot would without standing (with the
+    other seats' bots and the same chance RNG) to the end of the deal. ``gain`` is the mean of
+    stand minus play on; ``win`` the chance that standing wins the deal. The threshold is the
+    weakest class from which standing gains on average for that class and every stronger one
+    (classes with fewer than *min_samples* samples are passed over).
+
+    :raises CommerceError: outside the trading family (what standing means elsewhere is
+        not defined here yet).
+    """
+    if rules.family is not Family.TRADING:
+        raise CommerceError(f"stand-threshold supports the trading family so far, not "
+                            f"{rules.family.value} ({rules.id})")
+    specs = _check(rules, players, bots, games)
+    chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
+                        _stand_chunk, _init, _scaled(progress, games))
+    cells: dict[tuple[int, tuple[int, ...]], list[tuple[float, float, float]]] = {}
+    labels: dict[tuple[int, ...], str] = {}
+    for chunk in chunks:
+        for pos, key, label, s, p, won in chunk:
+            cells.setdefault((pos, key), []).append((s, p, won))
+            labels[key] = label
+    order = {key: i for i, key in enumerate(sorted({k for _, k in cells}))}
+    positions = []
+    for pos in range(players):
+        classes: list[dict[str, Any]] = []
+        for key in sorted(k for (q, k) in cells if q == pos):
+            rows = cells[pos, key]
+            gain = mean_ci([s - p for s, p, _ in rows])
+            share, lo, hi = proportion_ci(sum(w for _, _, w in rows), len(rows))
+            classes.append({
+                "class": labels[key], "order": order[key], "samples": len(rows),
+                "win": _r(share), "win_ci95": [_r(lo), _r(hi)],
+                "stand": _r(sum(s for s, _, _ in rows) / len(rows)),
+                "play_on": _r(sum(p for _, p, _ in rows) / len(rows)),
+                "gain": _r(gain.mean), "gain_ci95": [_r(gain.lo), _r(gain.hi)],
+            })
+        threshold = None
+        for c in reversed(classes):
+            if c["samples"] < min_samples:
+                continue
+            if (c["gain"] or 0.0) < 0:
+                break
+            threshold = c["class"]
+        positions.append({"position": pos, "role": role_name(pos), "threshold": threshold,
+                          "classes": classes})
+    return {"analysis": "stand-threshold", "rules": rules.id, "players": players,
+            "bots": specs, "games": games, "seed": seed, "positions": positions}
+
+
+# -- variants -------------------------------------------------------------------------------
+
+
+def _variants_chunk(chunk: int) -> list[tuple[int, int, list[int], list[tuple[str, float]]]]:
+    rules, bots = _WORKER["rules"], _WORKER["bots"]
+    out = []
+    for g in _games_of(chunk):
+        game = play_and_read(rules, bots, game_seed(_WORKER["seed"], g))
+        per_deal = []
+        previous = 0
+        wins = []
+        for deal in game.deals:
+            at = game.decisions_at[deal.end]
+            per_deal.append(at - previous)
+            previous = at
+            for w in deal.winners:
+                wins.append((deal.categories[w], 1.0 / len(deal.winners)))
+        out.append((len(game.deals), game.decisions, per_deal, wins))
+    return out
+
+
+def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heuristic",),
+             jobs: int = 1, rules_list: Sequence[Ruleset] | None = None,
+             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Every preset side by side: deals per game, decisions per game and per deal, and the
+    share of deals won by each hand category (*players* is clamped to each ruleset's range).
+    """
+    chosen = list(rules_list) if rules_list is not None else list(rulesets())
+    rows = []
+    skipped = []
+    done = 0
+    for rules in chosen:
+        n = min(max(players, rules.min_players), rules.max_players)
+        try:
+            specs = _check(rules, n, bots, games)
+        except CommerceError as exc:
+            if rules.family in _READERS:
+                raise
+            skipped.append({"rules": rules.id, "reason": str(exc)})
+            continue
+        chunks = run_blocks((rules, n, specs, seed, games), _chunks(games), jobs,
+                            _variants_chunk, _init, _offset(progress, done, games))
+        done += games
+        deals, decisions, per_deal = [], [], []
+        wins: dict[str, float] = {}
+        for chunk in chunks:
+            for d, dec, pd, w in chunk:
+                deals.append(float(d))
+                decisions.append(float(dec))
+                per_deal.append(sum(pd) / len(pd))
+                for cat, share in w:
+                    wins[cat] = wins.get(cat, 0.0) + share
+        total = sum(wins.values())
+        rows.append({
+            "rules": rules.id, "players": n, "games": games,
+            "deals_per_game": _ci(mean_ci(deals)),
+            "decisions_per_game": _ci(mean_ci(decisions)),
+            "decisions_per_deal": _ci(mean_ci(per_deal)),
+            "wins_by_category": {c: _r(wins[c] / total) for c in sorted(wins)},
+        })
+    return {"analysis": "variants", "players": players, "bots": list(bots), "games": games,
+            "seed": seed, "rulesets": rows, "skipped": skipped}
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _ci(m: Any) -> dict[str, Any]:
+    return {"mean": _r(m.mean), "ci95": [_r(m.lo), _r(m.hi)]}
+
+
+def _offset(progress: Callable[[int], None] | None, base: int,
+            games: int) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    return lambda chunks: progress(base + min(chunks * CHUNK, games))
+
+
+def _scaled(progress: Callable[[int], None] | None,
+            games: int) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    return lambda chunks: progress(min(chunks * CHUNK, games))
+
+
+def _r(x: float, digits: int = 4) -> float | None:
+    import math
+
+    if math.isnan(x) or math.isinf(x):
+        return None
+    return round(x, digits)

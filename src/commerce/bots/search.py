@@ -1,0 +1,247 @@
+"""The search bot: determinised Monte Carlo over the legal actions, heuristic playouts.
+
+At each decision the bot draws complete states consistent with its observation
+(:func:`commerce.determinize.state_sampler`: its own cards, what it saw in barters and trades,
+the rest dealt at random where it may lie), and on each drawn state plays every legal action
+out with the heuristic bot in every seat (its own included) to the end of the deal. Every
+action of one drawn state is played out with the same chance RNG, so the actions are compared
+on the same cards (common random numbers). It picks the action with the best mean gain: the
+change in its stakes from now to the end of the deal (for a family without a fast playout,
+its payoff at the end of the game).
+
+The budget is ``iterations`` (playouts per decision, shared among the legal actions; the
+default answers within 200 ms here: see ``scripts/bench_search.py``) or ``ms`` (wall time
+per decision; results then depend on the machine's speed). It sees only the observation, the
+legal actions and its RNG, never the state.
+
+>>> make = SearchBot.from_options
+>>> make({"iterations": "120"}).iterations
+120
+>>> make({"depth": "2"})
+Traceback (most recent call last):
+...
+commerce.errors.CommerceError: search bot options are: iterations, ms; not depth
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from commerce import engine
+from commerce.core import Action, Seat
+from commerce.determinize import state_sampler
+from commerce.errors import CommerceError
+from commerce.rules import Family
+
+DEFAULT_ITERATIONS = 500
+"""Playouts per decision by default (see ``scripts/bench_search.py`` for the timings)."""
+
+Playout = Callable[[Any, Action, Seat, random.Random], tuple[float, float]]
+"""``playout(state, action, seat, rng) -> (gain, won)``: play *action* in *state*, then
+play on to the end of the deal; *gain* is the seat's result from now, *won* 1.0 if it won."""
+
+Belief = Callable[[Any, Seat], bool]
+"""``belief(state, seat) -> bool``: whether a drawn state fits how the other seats played."""
+
+_PLAYOUTS: dict[Family, Playout] = {}
+_BELIEFS: dict[Family, Belief] = {}
+BELIEF_TRIES = 8
+"""Draws tried per determinisation for one that the family's belief accepts."""
+
+
+def register_playout(family: Family, fn: Playout, belief: Belief | None = None) -> None:
+    """Use *fn* to play states of *family* out (default: heuristic bots to the game's end).
+
+    With *belief*, drawn states it rejects are redrawn (up to :data:`BELIEF_TRIES` times):
+    a cheap way to read the other seats' play (for example, a seat that did not stand
+    probably holds no great hand).
+    """
+    _PLAYOUTS[family] = fn
+    if belief is not None:
+        _BELIEFS[family] = belief
+
+
+def playout_for(family: Family) -> Playout:
+    """The registered playout of *family*, or the generic one."""
+    fn = _PLAYOUTS.get(family)
+    if fn is None:
+        name = f"commerce.bots.search_{family.value}"
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+        fn = _PLAYOUTS.get(family, generic_playout)
+        _PLAYOUTS[family] = fn
+    return fn
+
+
+def generic_playout(state: Any, action: Action, seat: Seat,
+                    rng: random.Random) -> tuple[float, float]:
+    """Through the public API: the heuristic bot in every seat to the end of the game.
+
+    The gain is the seat's payoff for the whole game; *won* is 1.0 if no seat did better.
+    """
+    from commerce.bots.heuristic import HeuristicBot
+
+    bot = HeuristicBot()
+    state = engine.apply(state, action).state
+    while (d := engine.decision(state)) is not None:
+        if d.seat is None:
+            a = engine.sample_chance(state, rng)
+        else:
+            a = bot.act(engine.observe(state, d.seat), engine.legal_actions(state), rng)
+        state = engine.apply(state, a).state
+    result = engine.outcome(state)
+    assert result is not None
+    payoffs = result.payoffs
+    return float(payoffs[seat]), float(payoffs[seat] == max(payoffs))
+
+
+class Estimate(NamedTuple):
+    """What the search found for one action."""
+
+    value: float
+    """Mean gain: the seat's expected change in stakes from now to the end of the deal."""
+    win: float
+    """Share of playouts in which the seat won the deal."""
+    stderr: float
+    """Standard error of *value*."""
+    samples: int
+    """Playouts of this action."""
+
+
+def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
+           iterations: int | None = DEFAULT_ITERATIONS,
+           ms: float | None = None, halving: bool = True) -> list[Estimate]:
+    """Estimates for each of *legal* (in order) from the observation *obs* alone.
+
+    *iterations* playouts in all (at least one per action), spent by sequential halving
+    (unless *halving* is False): actions that fall in the worse half after a phase get no
+    more playouts, and their estimates rest on fewer samples. With *ms*, stop once that many
+    milliseconds have passed (after at least one drawn state), whichever comes first.
+    """
+    seat = obs.seat
+    if seat is None:
+        raise CommerceError("the search bot plays a seat, not a spectator's view")
+    sampler = state_sampler(obs)
+    family = obs.ruleset.family
+    playout = playout_for(family)
+    belief = _BELIEFS.get(family)
+    k = len(legal)
+    budget = iterations if iterations else math.inf
+    deadline = time.perf_counter() + ms / 1000 if ms else math.inf
+    sums = [0.0] * k
+    squares = [0.0] * k
+    wins = [0.0] * k
+    counts = [0] * k
+    alive = list(range(k))
+    spent = 0
+    # Sequential halving: the budget is split into phases; after each, the worse half of the
+    # actions still in the running is dropped, so the close calls get the most playouts.
+    phases = max(1, math.ceil(math.log2(k))) if iterations and halving else 1
+    for phase in range(phases):
+        share = (budget - spent) / (phases - phase)
+        rounds = max(1, math.floor(share / len(alive))) if iterations else math.inf
+        r = 0
+        while r < rounds:
+            state = sampler(rng)
+            if belief is not None:
+                tries = 1
+                while tries < BELIEF_TRIES and not belief(state, seat):
+                    state = sampler(rng)
+                    tries += 1
+            seed = rng.getrandbits(64)
+            for i in alive:
+                gain, won = playout(state, legal[i], seat, random.Random(seed))
+                sums[i] += gain
+                squares[i] += gain * gain
+                wins[i] += won
+                counts[i] += 1
+            spent += len(alive)
+            r += 1
+            if time.perf_counter() >= deadline:
+                break
+        if time.perf_counter() >= deadline:
+            break
+        if len(alive) > 1 and phase < phases - 1:
+            alive.sort(key=lambda i: (-sums[i] / counts[i], i))
+            alive = sorted(alive[:math.ceil(len(alive) / 2)])
+    out = []
+    for i in range(k):
+        n = counts[i]
+        mean = sums[i] / n
+        var = max(squares[i] / n - mean * mean, 0.0)
+        out.append(Estimate(mean, wins[i] / n, math.sqrt(var / n), n))
+    return out
+
+
+def search_hint(obs: Any, legal: Sequence[Action], rng: random.Random, *,
+                iterations: int | None = DEFAULT_ITERATIONS,
+                ms: float | None = None) -> list[tuple[Action, Estimate]]:
+    """What the search bot thinks of each legal action: ``[(action, estimate), ...]``.
+
+    In the order of *legal*; the bot would play the one with the highest ``value`` (the first
+    such). ``win`` is its chance of winning the deal after that action (for ``stand``: the
+    chance that its hand is the best now).
+    """
+    return list(zip(legal, search(obs, legal, rng, iterations=iterations, ms=ms), strict=True))
+
+
+def best_index(estimates: Sequence[Estimate]) -> int:
+    """The index of the action the bot plays: among the actions that stayed in the running
+    to the end (the most playouts), the highest mean gain; the first on ties."""
+    most = max(e.samples for e in estimates)
+    return max((i for i, e in enumerate(estimates) if e.samples == most),
+               key=lambda i: (estimates[i].value, -i))
+
+
+class SearchBot:
+    """Determinised Monte Carlo search with heuristic playouts (see the module's text)."""
+
+    name = "search"
+
+    def __init__(self, iterations: int | None = DEFAULT_ITERATIONS,
+                 ms: float | None = None) -> None:
+        self.iterations = iterations
+        self.ms = ms
+        self.spec = "search"
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> SearchBot:
+        """Build from spec options: ``iterations`` (playouts per decision) and/or ``ms``."""
+        unknown = sorted(set(options) - {"iterations", "ms"})
+        if unknown:
+            raise CommerceError(f"search bot options are: iterations, ms; not {', '.join(unknown)}")
+        iterations: int | None = DEFAULT_ITERATIONS
+        ms: float | None = None
+        if "iterations" in options:
+            iterations = int(_positive(options["iterations"], "iterations", integer=True))
+        if "ms" in options:
+            ms = _positive(options["ms"], "ms", integer=False)
+            if "iterations" not in options:
+                iterations = None
+        return cls(iterations, ms)
+
+    def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The legal action with the best estimated gain."""
+        if len(legal) == 1:
+            return legal[0]
+        estimates = search(obs, legal, rng, iterations=self.iterations, ms=self.ms)
+        return legal[best_index(estimates)]
+
+
+def _positive(text: str, name: str, *, integer: bool) -> float:
+    try:
+        value = int(text) if integer else float(text)
+    except ValueError:
+        kind = "a whole number" if integer else "a number"
+        raise CommerceError(f"search option {name} must be {kind} above 0, not {text!r}") from None
+    if not value > 0 or math.isinf(value):
+        raise CommerceError(f"search option {name} must be above 0, not {text!r}")
+    return value

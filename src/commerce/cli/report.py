@@ -1,0 +1,132 @@
+"""Output shared by ``commerce tournament`` and ``commerce analyze``: the table, ``--json``,
+``--csv FILE``, ``--plot FILE.png|.svg`` and ``--jobs N``.
+
+Heavy imports (rich, matplotlib) happen inside the functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from commerce.errors import CommerceError
+
+PLOT_SUFFIXES = (".png", ".svg")
+
+
+def add_output_arguments(p: argparse.ArgumentParser, *, games: int, seed: bool = True) -> None:
+    """``--games --seed --jobs --json --csv --plot``."""
+    p.add_argument("--games", type=int, default=games, help=f"games to play (default {games})")
+    if seed:
+        p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="processes to use; results are identical for any N (default 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--csv", metavar="FILE", default=None, help="also write the table as CSV")
+    p.add_argument("--plot", metavar="FILE", default=None,
+                   help="also draw the results to FILE.png or FILE.svg")
+
+
+def check_output_arguments(args: argparse.Namespace) -> None:
+    """Refuse bad ``--jobs``, ``--games`` or ``--plot`` before any work is done."""
+    if args.jobs < 1:
+        raise CommerceError("--jobs must be at least 1")
+    if getattr(args, "games", 1) < 1:
+        raise CommerceError("--games must be at least 1")
+    if args.plot is not None and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
+        raise CommerceError(f"--plot {args.plot}: the file name must end in .png or .svg")
+    for path in (args.csv, args.plot):
+        if path is not None and not Path(path).resolve().parent.is_dir():
+            raise CommerceError(f"{path}: no such directory")
+
+
+def fmt(x: float | None, spec: str = "+.3f") -> str:
+    """A number for a table; '—' for a missing one."""
+    if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
+        return "—"
+    return format(x, spec)
+
+
+def interval(lo: float | None, hi: float | None, spec: str = "+.3f") -> str:
+    """``[lo, hi]`` for a table."""
+    return f"[{fmt(lo, spec)}, {fmt(hi, spec)}]"
+
+
+def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[Any]],
+                *, left: int = 1) -> None:
+    """A rich table on standard output; the first *left* columns are left-aligned."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title)
+    for i, col in enumerate(header):
+        table.add_column(col, justify="left" if i < left else "right")
+    for row in rows:
+        table.add_row(*(str(x) for x in row))
+    Console().print(table)
+
+
+def write_csv(path: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Write *rows* under *header* to *path*."""
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(header)
+            for row in rows:
+                writer.writerow(["" if x is None else x for x in row])
+    except OSError as exc:
+        raise CommerceError(f"{path}: {exc.strerror or exc}") from None
+
+
+def new_figure(rows: int = 1, cols: int = 1, *, width: float = 8.0,
+               height: float = 4.5) -> tuple[Any, Any]:
+    """A matplotlib figure (headless backend) and its axes."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(rows, cols, figsize=(width, height), squeeze=False)
+    return fig, axes
+
+
+def save_figure(fig: Any, path: str) -> None:
+    """Save and close *fig*."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        raise CommerceError(f"{path}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
+
+
+def interval_axes(ax: Any, labels: Sequence[str], means: Sequence[float | None],
+                  los: Sequence[float | None], his: Sequence[float | None], *,
+                  xlabel: str, title: str, zero: bool = True) -> None:
+    """Horizontal points with 95% interval bars, one row per label (the first on top)."""
+    ys = list(range(len(labels)))[::-1]
+    for y, m, lo, hi in zip(ys, means, los, his, strict=True):
+        if m is None:
+            continue
+        left = m - lo if lo is not None else 0.0
+        right = hi - m if hi is not None else 0.0
+        color = "tab:green" if lo is not None and lo > 0 else (
+            "tab:red" if hi is not None and hi < 0 else "tab:blue")
+        ax.errorbar([m], [y], xerr=[[left], [right]], fmt="o", color=color, capsize=4)
+        ax.annotate(f"{m:+.2f}", (m, y), textcoords="offset points", xytext=(0, 7),
+                    ha="center", fontsize=8)
+    if zero:
+        ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
+    ax.margins(y=0.25)
+    ax.set_yticks(ys)
+    ax.set_yticklabels(labels)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)

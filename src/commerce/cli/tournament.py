@@ -1,0 +1,103 @@
+"""``commerce tournament``: bots against each other with seat rotation over replayed deals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from commerce.cli import add_rules_arguments, resolve_rules
+from commerce.cli.report import add_output_arguments, check_output_arguments
+
+
+def configure_tournament(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``commerce tournament``."""
+    add_rules_arguments(p)
+    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
+    p.add_argument("--bots", default="random,heuristic,search",
+                   help="comma list of bot specs, each once (default random,heuristic,search);"
+                        " options of one bot with ';', e.g. search:iterations=100")
+    add_output_arguments(p, games=60)
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    """Play the tournament and report it."""
+    from commerce.cli.simulate import _with_progress
+    from commerce.tournament import tournament
+
+    check_output_arguments(args)
+    rules = resolve_rules(args)
+    bots = [b.strip().replace(";", ",") for b in args.bots.split(",") if b.strip()]
+    blocks = -(-max(args.games, 1) // max(len(bots), 1))
+    result = _with_progress(
+        blocks * max(len(bots), 1),
+        lambda progress: tournament(rules, players=args.players, bots=bots, games=args.games,
+                                    seed=args.seed, jobs=args.jobs, progress=progress),
+    )
+    if args.csv:
+        from commerce.cli.report import write_csv
+
+        write_csv(args.csv, *_rows(result, raw=True))
+    if args.plot:
+        _plot(result, args.plot)
+    if args.json:
+        print(json.dumps({k: result[k] for k in ("ratings", "payoff", "ci95", "games", "pairs",
+                                                 "rules", "players", "seed", "bots",
+                                                 "blocks")}))
+        return 0
+    _print(result)
+    return 0
+
+
+def _rows(result: dict[str, Any], *, raw: bool) -> tuple[list[str], list[list[Any]]]:
+    from commerce.cli.report import fmt, interval
+
+    if raw:
+        header = ["bot", "payoff_per_game", "ci95_lo", "ci95_hi", "rating"]
+        rows = [[b, result["payoff"][b], *result["ci95"][b], result["ratings"][b]]
+                for b in result["bots"]]
+        return header, rows
+    header = ["bot", "payoff per game", "95% interval", "rating"]
+    rows = [[b, fmt(result["payoff"][b]), interval(*result["ci95"][b]),
+             fmt(result["ratings"][b], ".0f")] for b in result["bots"]]
+    return header, rows
+
+
+def _print(result: dict[str, Any]) -> None:
+    from commerce.cli.report import fmt, interval, print_table
+
+    title = (f"{result['rules']}, {result['players']} players: {result['games']} games "
+             f"({result['blocks']} blocks of replayed deals), seed {result['seed']}")
+    print_table(title, *_rows(result, raw=False))
+    rows = []
+    for p in result["pairs"]:
+        lo, hi = p["ci95"]
+        verdict = "—"
+        if lo is not None and lo > 0:
+            verdict = f"{p['a']} better"
+        elif hi is not None and hi < 0:
+            verdict = f"{p['b']} better"
+        rows.append([f"{p['a']} − {p['b']}", fmt(p["diff"]), interval(lo, hi), verdict])
+    print_table("Differences per game (paired by block)",
+                ["pair", "difference", "95% interval", "verdict"], rows)
+    print("Ratings: Bradley-Terry on the Elo scale (mean 1500) from every two seats of "
+          "different bots in a game.")
+
+
+def _plot(result: dict[str, Any], path: str) -> None:
+    from commerce.cli.report import interval_axes, new_figure, save_figure
+
+    bots = result["bots"]
+    fig, axes = new_figure(1, 2, width=11, height=max(3.0, 1.0 + 0.6 * len(bots)))
+    labels = [f"{b}  ({result['ratings'][b]:.0f})" for b in bots]
+    interval_axes(axes[0][0], labels, [result["payoff"][b] for b in bots],
+                  [result["ci95"][b][0] for b in bots], [result["ci95"][b][1] for b in bots],
+                  xlabel="mean payoff per game (stakes), 95% interval",
+                  title="Payoff per bot (rating in brackets)")
+    pairs = result["pairs"]
+    interval_axes(axes[0][1], [f"{p['a']} − {p['b']}" for p in pairs],
+                  [p["diff"] for p in pairs], [p["ci95"][0] for p in pairs],
+                  [p["ci95"][1] for p in pairs],
+                  xlabel="difference per game, 95% interval", title="Head to head")
+    fig.suptitle(f"{result['rules']}, {result['players']} players, {result['games']} games")
+    save_figure(fig, path)

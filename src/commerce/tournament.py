@@ -1,0 +1,191 @@
+"""Tournaments between bots: seat rotation over replayed deals, payoffs with 95% intervals,
+Bradley-Terry ratings.
+
+With *B* bots at *N* seats, a tournament is made of **blocks** of *B* games that share one
+seed (so the chance RNG deals the same cards and the same first dealer): in game *j* of a
+block, seat *i* is played by bot ``(i + j) mod B``. Over a block every bot plays every seat
+exactly once, on the same deals: the luck of the cards is shared out equally. Block *b* uses
+the seed ``game_seed(seed, b)``, so results depend only on the arguments and not on how many
+processes play them.
+
+- ``payoff[bot]``: the bot's mean payoff per game for one seat (stakes, tokens or points won
+  minus lost over the game), and ``ci95`` its 95% t-interval, taking each block (the mean over
+  the bot's seats in the block) as one sample, which respects the pairing of the replayed deals.
+- ``pairs``: for every two bots *a* (listed later) and *b* (listed earlier), the mean
+  per-block difference ``a - b`` of their payoffs with its 95% interval; it excludes 0 when
+  one is shown to beat the other.
+- ``ratings``: Bradley-Terry strengths on the Elo scale (mean 1500) fitted to every comparison
+  of two seats of different bots in the same game (the higher payoff wins, equal is a tie).
+
+>>> from commerce.rules import find_ruleset
+>>> r = tournament(find_ruleset("peel"), players=3, bots=["random", "heuristic"], games=4,
+...                seed=1)
+>>> r["games"], sorted(r["payoff"]), r["ratings"]["heuristic"] > r["ratings"]["random"]
+(4, ['heuristic', 'random'], True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from commerce.errors import CommerceError
+from commerce.rules import Ruleset
+from commerce.stats import bradley_terry, mean_ci
+
+BlockResult = list[tuple[tuple[int, ...], tuple[int, ...]]]
+"""One block: for each game, (bot index of each seat, payoff of each seat)."""
+
+
+def block_lineups(bots: int, players: int) -> list[tuple[int, ...]]:
+    """The seat -> bot assignment of each game of a block.
+
+    >>> block_lineups(3, 4)
+    [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2)]
+    """
+    return [tuple((i + j) % bots for i in range(players)) for j in range(bots)]
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init(rules: Ruleset, players: int, specs: Sequence[str], seed: int) -> None:
+    from commerce.bots import make_bot
+
+    _WORKER.update(rules=rules, players=players, bots=[make_bot(s) for s in specs], seed=seed)
+
+
+def _play_block(block: int) -> BlockResult:
+    from commerce.driver import play_game
+    from commerce.simulate import game_seed
+
+    rules, players, bots = _WORKER["rules"], _WORKER["players"], _WORKER["bots"]
+    seed = game_seed(_WORKER["seed"], block)
+    out: BlockResult = []
+    for lineup in block_lineups(len(bots), players):
+        record = play_game(rules, [bots[k] for k in lineup], seed=seed)
+        assert record.payoffs is not None
+        out.append((lineup, tuple(record.payoffs)))
+    return out
+
+
+def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int,
+               work: Callable[[int], Any], init: Callable[..., None],
+               progress: Callable[[int], None] | None = None) -> list[Any]:
+    """``[work(b) for b in range(blocks)]``, in *jobs* processes, in order.
+
+    Each process runs ``init(*init_args)`` first. With one job everything runs here.
+    """
+    if jobs < 1:
+        raise CommerceError("--jobs must be at least 1")
+    results: list[Any] = []
+    if jobs == 1 or blocks <= 1:
+        init(*init_args)
+        for b in range(blocks):
+            results.append(work(b))
+            if progress is not None:
+                progress(b + 1)
+        return results
+    import multiprocessing
+
+    init(*init_args)  # warm the tables here, so that forked workers share them
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(min(jobs, blocks), initializer=init, initargs=init_args) as pool:
+        for b, result in enumerate(pool.imap(work, range(blocks), chunksize=1)):
+            results.append(result)
+            if progress is not None:
+                progress(b + 1)
+    return results
+
+
+def tournament(
+    rules: Ruleset,
+    *,
+    players: int,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play about *games* games (rounded up to whole blocks of ``len(bots)`` games).
+
+    :raises CommerceError: for fewer than two bots, a repeated bot, a bad count.
+    """
+    from commerce.bots import make_bot
+
+    names = [b.strip() for b in bots if b.strip()]
+    if len(names) < 2:
+        raise CommerceError("a tournament needs at least two bots, e.g. --bots random,heuristic")
+    if len(set(names)) != len(names):
+        raise CommerceError("name each bot once in --bots")
+    if players not in rules.player_range():
+        raise CommerceError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
+                            f"players, not {players}")
+    if games < 1:
+        raise CommerceError("--games must be at least 1")
+    for spec in names:
+        make_bot(spec)  # validate before playing
+    k = len(names)
+    blocks = math.ceil(games / k)
+    results: list[BlockResult] = run_blocks(
+        (rules, players, names, seed), blocks, jobs, _play_block, _init,
+        None if progress is None else (lambda done: progress(min(done * k, blocks * k))))
+    return summarize(rules, players, names, seed, results)
+
+
+def summarize(rules: Ruleset, players: int, names: Sequence[str], seed: int,
+              results: Sequence[BlockResult]) -> dict[str, Any]:
+    """The tournament's figures from its blocks (see the module's text)."""
+    k = len(names)
+    per_block: list[list[float]] = [[] for _ in range(k)]
+    wins = [[0.0] * k for _ in range(k)]
+    for block in results:
+        totals = [0.0] * k
+        counts = [0] * k
+        for lineup, payoffs in block:
+            for seat, bot in enumerate(lineup):
+                totals[bot] += payoffs[seat]
+                counts[bot] += 1
+            for i in range(players):
+                for j in range(i + 1, players):
+                    a, b = lineup[i], lineup[j]
+                    if a == b:
+                        continue
+                    if payoffs[i] > payoffs[j]:
+                        wins[a][b] += 1.0
+                    elif payoffs[i] < payoffs[j]:
+                        wins[b][a] += 1.0
+                    else:
+                        wins[a][b] += 0.5
+                        wins[b][a] += 0.5
+        for bot in range(k):
+            per_block[bot].append(totals[bot] / counts[bot])
+    cis = [mean_ci(xs) for xs in per_block]
+    ratings = bradley_terry(wins)
+    pairs = []
+    for b in range(k):
+        for a in range(b + 1, k):  # the later bot minus the earlier (ladders list weakest first)
+            diff = mean_ci([x - y for x, y in zip(per_block[a], per_block[b], strict=True)])
+            pairs.append({"a": names[a], "b": names[b], "diff": _r(diff.mean),
+                          "ci95": [_r(diff.lo), _r(diff.hi)]})
+    return {
+        "rules": rules.id,
+        "players": players,
+        "seed": seed,
+        "bots": list(names),
+        "games": len(results) * k,
+        "blocks": len(results),
+        "ratings": {n: _r(r, 1) for n, r in zip(names, ratings, strict=True)},
+        "payoff": {n: _r(c.mean) for n, c in zip(names, cis, strict=True)},
+        "ci95": {n: [_r(c.lo), _r(c.hi)] for n, c in zip(names, cis, strict=True)},
+        "pairs": pairs,
+    }
+
+
+def _r(x: float, digits: int = 4) -> float | None:
+    """Round for output; None for an undefined value (JSON has no infinity)."""
+    if math.isnan(x) or math.isinf(x):
+        return None
+    return round(x, digits)
