@@ -25,6 +25,10 @@ def seat_name(names: Sequence[str], seat: int | None, viewer: int | None) -> str
 def describe_event(e: Event, names: Sequence[str], viewer: int | None,
                    family: Family = Family.TRADING) -> str | None:
     """One log line for an event, or None for events not worth a line."""
+    if family is Family.WIDOW:
+        from commerce import widow_text
+
+        return widow_text.describe_event(e, names, viewer)
     if family is not Family.TRADING:
         mod = _family_module(family)
         fn = getattr(mod, "describe_event", None)
@@ -83,6 +87,10 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None,
 def render(obs: Any, names: Sequence[str]) -> str:
     """The table as the observation's seat sees it."""
     family = obs.ruleset.family
+    if family is Family.WIDOW:
+        from commerce import widow_text
+
+        return widow_text.render(obs, names)
     if family is not Family.TRADING:
         mod = _family_module(family)
         fn = mod.render_observation
