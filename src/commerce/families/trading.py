@@ -170,26 +170,11 @@ def _start_deal(s: TradingState, dealer: Seat, last_deal: tuple[Event, ...]) -> 
         dealer,
         (("deal", s.deal_number + 1), ("pool", pool)),
     )
-    return TradingState(
-        ruleset=rules,
-        players=n,
-        balances=tuple(balances),
-        deals_won=s.deals_won,
-        dealer=dealer,
-        deal_number=s.deal_number + 1,
-        hands=((),) * n,
-        unseen=pack(rules.pack),
-        bottom=(),
-        pool=pool,
-        phase=Phase.DEAL,
-        actor=dealer,
-        turn=dealer,
-        turns_taken=0,
-        to_deal=3 * n,
-        offered=None,
-        log=(event,),
-        last_deal=last_deal,
-    )
+    return _new_tuple(TradingState, (
+        rules, n, tuple(balances), s.deals_won, dealer, s.deal_number + 1, ((),) * n,
+        pack(rules.pack), (), pool, Phase.DEAL, dealer, dealer, 0, 3 * n, None, (event,),
+        last_deal,
+    ))
 
 
 # -- queries -------------------------------------------------------------------------------
@@ -303,11 +288,11 @@ def check(s: TradingState, action: Action) -> None:
                 IllegalReason.CARD_NOT_AVAILABLE,
                 f"deal between 1 and {limit} different card(s) now",
             )
-        if not set(s.unseen).issuperset(cards):
+        if not _as_set(s.unseen).issuperset(dealt):
             raise IllegalActionError(
-                    IllegalReason.CARD_NOT_AVAILABLE,
-                    "a dealt card must be one of the unseen cards of the stock",
-                )
+                IllegalReason.CARD_NOT_AVAILABLE,
+                "a dealt card must be one of the unseen cards of the stock",
+            )
         return
     if kind is ActionKind.DEAL:
         raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
@@ -416,12 +401,23 @@ def _without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, .
     return tuple(sorted(set(unseen).difference(cards)))
 
 
+_PACK_SETS: Final = {id(pack(n)): frozenset(pack(n)) for n in (52, 32)}
+
+
+def _as_set(unseen: tuple[Card, ...]) -> frozenset[Card] | set[Card]:
+    """The unseen cards as a set; at the start of a deal (the whole pack) a shared one."""
+    whole = _PACK_SETS.get(id(unseen))
+    if whole is not None and len(whole) == len(unseen):
+        return whole
+    return set(unseen)
+
+
 def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
     if len(cards) == 1:
         i = bisect_left(s.unseen, cards[0])
         unseen = s.unseen[:i] + s.unseen[i + 1:]
     else:
-        unseen = tuple(sorted(set(s.unseen).difference(cards)))
+        unseen = tuple(sorted(_as_set(s.unseen).difference(cards)))
     n = s.players
     if len(cards) == 3 * n == s.to_deal:
         return _deal_all(s, cards, unseen)
@@ -549,33 +545,37 @@ def _next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
     return Transition(state, events)
 
 
-def _tie_order(s: TradingState) -> list[Seat]:
-    """Seats in priority order for complete ties: eldest first, the dealer last (or first)."""
-    n = s.players
-    order = [(s.dealer + s.step * (1 + i)) % n for i in range(n)]  # eldest ... dealer
-    if s.ruleset.best_tie_rule == "dealer_as_eldest":
-        order = [order[-1], *order[:-1]]
+_ORDERS: dict[tuple[Seat, int, int, bool], tuple[Seat, ...]] = {}
+
+
+def _priority(dealer: Seat, n: int, step: int, dealer_first: bool) -> tuple[Seat, ...]:
+    """Seats in priority order for complete ties: the eldest first, the dealer last (or
+    first, when the dealer counts as eldest)."""
+    key = (dealer, n, step, dealer_first)
+    order = _ORDERS.get(key)
+    if order is None:
+        seats = [(dealer + step * i) % n for i in range(1, n + 1)]
+        if dealer_first:
+            seats.insert(0, seats.pop())
+        order = _ORDERS[key] = tuple(seats)
     return order
 
 
 def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) -> Transition:
     rules = s.ruleset
-    ev = _evaluator(rules)
-    names = _category_names(ev)
-    rank_of = ev.rank_of
-    ranks = [rank_of(h) for h in s.hands]
+    ev = evaluator_for(rules)
+    table = ev.rank_table
+    ranks = [table[a][b][c] for a, b, c in s.hands]
     n = s.players
     dealer = s.dealer
     step = s.step
-    # Priority for complete ties: the eldest first, the dealer last (or first).
-    order = [(dealer + step * i) % n for i in range(1, n + 1)]
-    if rules.best_tie_rule == "dealer_as_eldest":
-        order.insert(0, order.pop())
+    tie_rule = rules.best_tie_rule
+    order = _priority(dealer, n, step, tie_rule == "dealer_as_eldest")
     # A seat beats another with a higher rank, or an equal rank and earlier priority:
     # a stable sort by rank of the priority order.
     ranking = sorted(order, key=ranks.__getitem__, reverse=True)
     best_rank = ranks[ranking[0]]
-    if rules.best_tie_rule == "split_pool":
+    if tie_rule == "split_pool":
         winners = [seat for seat in ranking if ranks[seat] == best_rank]
     else:
         winners = ranking[:1]
@@ -614,15 +614,14 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
         deals_won[w] += 1
     last = s.deal_number >= n * rules.deals_each
     ended = Event("deal_ended", None, (("deal", s.deal_number), ("last", last)))
+    # Every event of the settlement is public: it is what the next deal's view shows.
     summary = (*events, shown, *payments, ended)
     if last:
         final = s.replace(balances=tuple(balances), pool=0, deals_won=tuple(deals_won),
-                           log=s.log + summary, phase=Phase.OVER)
+                          log=s.log + summary, phase=Phase.OVER)
         return Transition(final, summary)
     settled = s.replace(balances=tuple(balances), pool=0, deals_won=tuple(deals_won))
-    # Only the public events go on to the next deal's view (a trader's card stays private).
-    public = tuple(e for e in summary if e.visible_to is None)
-    nxt = _start_deal(settled, (dealer + step) % n, public)
+    nxt = _start_deal(settled, (dealer + step) % n, summary)
     return Transition(nxt, (*summary, *nxt.log))
 
 
