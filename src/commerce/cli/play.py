@@ -31,8 +31,10 @@ HELP = {
 Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣), e.g. AS 10h T♦.
 """,
     "widow": """Type an action by its number from the list, or in words:
-  exchange MINE... WIDOW... | x ...   swap your cards for widow cards, one for one
-                                      (e.g. 'x 7h qs' gives 7H and takes QS)
+  exchange CARD for CARD | x CARD for CARD
+                            give a card of yours to the widow and take one of the widow's
+                            (e.g. 'x 7h for qs'); swap up to three this way, then 'done'
+  done | d                  end your exchanges for this turn
   pass | p                  take no card
   knock | k                 you are content: everyone else has a final turn
   stand                     (Old Game) you are content
@@ -52,7 +54,7 @@ F1-F4 Fruit, G1-G4 Grain, I1-I4 Industries, M1-M4 Greenbacks.
 
 _SHORT = {
     "trading": {"s": "stand", "t": "trade", "b": "barter", "g": "give", "d": "done"},
-    "widow": {"x": "exchange", "p": "pass", "k": "knock"},
+    "widow": {"x": "exchange", "p": "pass", "k": "knock", "d": "done"},
     "cox": {"d": "draw", "b": "buy"},
 }
 
