@@ -185,3 +185,13 @@ def test_saved_records_follow_the_umask(tmp_path):
     mask = os.umask(0)
     os.umask(mask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_simulate_reports_what_the_ruleset_tracks(capsys):
+    _, out, _ = run(capsys, "simulate", "--rules", "pool", "--games", "6", "--seed", "2",
+                    "--json")
+    seats = json.loads(out)["seats"]
+    assert sum(s["net"] for s in seats) == 0
+    assert all("tokens" in s and "went_out_games" in s for s in seats)
+    # in Pool Commerce all but one go out in every game
+    assert sum(s["went_out_games"] for s in seats) >= 6 * 3

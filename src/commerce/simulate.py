@@ -38,13 +38,17 @@ def simulate(
     """Play *games* games with the bots cycled over the seats; return the result table.
 
     ``seats[i]`` has the seat's ``bot``, ``net`` (stakes, tokens, counters or points won
-    minus lost over all games), ``wins`` (deals or hands won), and what the ruleset tracks.
+    minus lost over all games), ``wins`` (deals or hands won), and what the ruleset tracks:
+    totals over all games (``tokens`` left, ...), and for games where seats go out, in how
+    many games the seat went out (``went_out_games``) and in which deal on average
+    (``went_out_mean_deal``).
     """
     specs = [bots[i % len(bots)] for i in range(players)]
     agents = [make_bot(s) for s in specs]
     net = [0] * players
     wins = [0] * players
     extra: list[dict[str, Any]] = [{} for _ in range(players)]
+    went_out: list[list[int]] = [[] for _ in range(players)]
     decisions = 0
     for g in range(games):
         driver = Driver(rules, agents, seed=game_seed(seed, g))
@@ -58,6 +62,11 @@ def simulate(
         if won is not None:
             for i, w in enumerate(won):
                 wins[i] += int(w)
+        out_in = result.details.get("out_in")
+        if isinstance(out_in, tuple) and len(out_in) == players:
+            for i, deal in enumerate(out_in):
+                if deal is not None:
+                    went_out[i].append(int(deal))
         for key, values in result.details.items():
             if key in ("deals_won", "hands_won") or not isinstance(values, tuple):
                 continue
@@ -66,6 +75,12 @@ def simulate(
                     extra[i][key] = extra[i].get(key, 0) + v
         if progress is not None:
             progress(g + 1)
+    for i, deals in enumerate(went_out):
+        if deals:
+            extra[i]["went_out_games"] = len(deals)
+            extra[i]["went_out_mean_deal"] = round(sum(deals) / len(deals), 2)
+        elif any(went_out):
+            extra[i]["went_out_games"] = 0
     return {
         "rules": rules.id,
         "players": players,

@@ -79,12 +79,14 @@ def _print_table(result: dict[str, Any]) -> None:
     table = Table(title=f"{result['rules']}: {result['games']} games, "
                         f"{result['players']} players, seed {result['seed']}")
     extra = [k for k in result["seats"][0] if k not in ("seat", "bot", "net", "wins")]
+    labels = {"went_out_games": "went out", "went_out_mean_deal": "out at deal",
+              "tokens": "tokens left"}
     for col in ("seat", "bot", "net", "per game", "wins", *extra):
-        table.add_column(col, justify="left" if col == "bot" else "right")
+        table.add_column(labels.get(col, col), justify="left" if col == "bot" else "right")
     for s in result["seats"]:
         table.add_row(str(s["seat"]), s["bot"], f"{s['net']:+d}",
                       f"{s['net'] / result['games']:+.3f}", str(s["wins"]),
-                      *(str(s[k]) for k in extra))
+                      *(str(s.get(k, "")) for k in extra))
     Console().print(table)
     print(f"{result['decisions']:,} player decisions")
 
