@@ -38,7 +38,7 @@ from commerce.cox_cards import (
     number_of,
     transport_suit,
 )
-from commerce.cox_scoring import is_complete, score_holding
+from commerce.cox_scoring import is_complete, may_complete_less_one, score_holding
 from commerce.rules import Family
 
 _BANK_VALUE: Final = 1000.0
@@ -134,6 +134,8 @@ def _sell_score(obs: Any, face: CoxCard) -> int:
 def _buy_sells_out(obs: Any, card: CoxCard) -> bool:
     """Whether buying *card* lets the seat sell out at once."""
     held = [*_holding(obs), card]
+    if not may_complete_less_one(held):
+        return False
     cap4 = obs.ruleset.captain_can_be_fourth
     for f in sorted({face_card(c) for c in obs.rack}):
         if f == face_card(card):
