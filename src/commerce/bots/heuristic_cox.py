@@ -179,6 +179,11 @@ def choose_discard(obs: Any, legal: Sequence[Action], rng: random.Random) -> Act
     discards = [a for a in legal if a.kind is ActionKind.DISCARD]
     if not discards:
         return legal[rng.randrange(len(legal))]
+    return rank_discards(obs, discards, rng)[0]
+
+
+def rank_discards(obs: Any, discards: Sequence[Action], rng: random.Random) -> list[Action]:
+    """The ``discard`` actions from the one the seat misses least (ties broken with *rng*)."""
     rack = obs.rack
     laid = obs.laid[obs.seat]
     suit = choose_suit(rack, laid)
@@ -197,7 +202,7 @@ def choose_discard(obs: Any, legal: Sequence[Action], rng: random.Random) -> Act
         danger = 0.3 if 0 <= k < 18 and outs[k] >= 2 else 0.0
         return (value + danger, rng.random(), 0.0)
 
-    return min(discards, key=badness)
+    return sorted(discards, key=badness)
 
 
 def cox_heuristic(obs: Any, legal: Sequence[Action], rng: random.Random,

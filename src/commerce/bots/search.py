@@ -50,28 +50,37 @@ play on to the end of the deal; *gain* is the seat's result from now, *won* 1.0 
 Belief = Callable[[Any, Seat], bool]
 """``belief(state, seat) -> bool``: whether a drawn state fits how the other seats played."""
 
+Candidates = Callable[[Any, Sequence[Action]], Sequence[int]]
+"""``candidates(obs, legal) -> indices``: the legal actions worth searching (at least one)."""
+
 _PLAYOUTS: dict[Family, Playout] = {}
 _BELIEFS: dict[Family, Belief] = {}
 _DEFAULT_BUDGET: dict[Family, int] = {}
+_CANDIDATES: dict[Family, Candidates] = {}
 BELIEF_TRIES = 8
 """Draws tried per determinisation for one that the family's belief accepts."""
 
 
 def register_playout(family: Family, fn: Playout, belief: Belief | None = None, *,
-                     iterations: int | None = None) -> None:
+                     iterations: int | None = None,
+                     candidates: Candidates | None = None) -> None:
     """Use *fn* to play states of *family* out (default: heuristic bots to the game's end).
 
     With *belief*, drawn states it rejects are redrawn (up to :data:`BELIEF_TRIES` times):
     a cheap way to read the other seats' play (for example, a seat that did not stand
     probably holds no great hand). With *iterations*, that is the family's default budget
     (playouts per decision) in place of :data:`DEFAULT_ITERATIONS`, for a family whose
-    playouts are slower.
+    playouts are slower. With *candidates*, the bot searches only the legal actions it
+    names (the rest are not played): a family whose playouts are costly and noisy spends its
+    budget on the few actions its heuristic finds plausible.
     """
     _PLAYOUTS[family] = fn
     if belief is not None:
         _BELIEFS[family] = belief
     if iterations is not None:
         _DEFAULT_BUDGET[family] = iterations
+    if candidates is not None:
+        _CANDIDATES[family] = candidates
 
 
 def default_iterations(family: Family) -> int:
@@ -249,6 +258,13 @@ class SearchBot:
         """The legal action with the best estimated gain."""
         if len(legal) == 1:
             return legal[0]
+        family = obs.ruleset.family
+        playout_for(family)  # loads the family's hooks
+        pick = _CANDIDATES.get(family)
+        if pick is not None:
+            legal = [legal[i] for i in pick(obs, legal)]
+            if len(legal) == 1:
+                return legal[0]
         estimates = search(obs, legal, rng, iterations=self.iterations, ms=self.ms)
         return legal[best_index(estimates)]
 
