@@ -1,6 +1,6 @@
 """Time per decision of the search bot at its default budget: median and 95th percentile.
 
-    PYTHONPATH=src python scripts/bench_search.py [--games 30] [--rules peel] [--players 4]
+    PYTHONPATH=src python scripts/bench_search.py [--games 30] [--rules peel|cox] [--players 4]
 
 The search bot plays seat 0 against heuristic bots; every decision with more than one legal
 action is timed (decisions with one are answered at once and left out). One warm-up game
@@ -16,7 +16,7 @@ import sys
 import time
 
 from commerce.bots import make_bot
-from commerce.bots.search import DEFAULT_ITERATIONS
+from commerce.bots.search import default_iterations
 from commerce.driver import Driver
 from commerce.rules import find_ruleset
 from commerce.simulate import game_seed
@@ -54,7 +54,8 @@ def main() -> int:
     times.sort()
     ms = [t * 1000 for t in times]
     result = {
-        "bot": args.bot, "iterations": DEFAULT_ITERATIONS if args.bot == "search" else None,
+        "bot": args.bot,
+        "iterations": default_iterations(rules.family) if args.bot == "search" else None,
         "rules": rules.id, "players": args.players, "decisions": len(ms),
         "median_ms": round(statistics.median(ms), 1),
         "p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1),

@@ -2,7 +2,11 @@
 
 Games are played by :class:`commerce.driver.Driver` and read back from their public events;
 what a deal paid each seat, who won it and with what is read by a per-family **deal reader**
-(:func:`register_deal_reader`; the trading family's is here). Work is split into chunks of
+(:func:`register_deal_reader`; the trading family's and the cox family's are here). In Cox's
+game a "deal" is a hand, its "dealer" the Retailer (Base No. 1, who plays first), its payoffs
+the points each seat scored in it (not zero-sum) and the hand categories ``sold out``,
+``complete``, ``clear`` and ``not clear``; standing has no counterpart there, so
+:func:`stand_threshold` refuses it. Work is split into chunks of
 games whose seeds come from the master seed (``game_seed(seed, i)``), so results are the
 same for any number of processes.
 
@@ -36,7 +40,8 @@ class DealSummary(NamedTuple):
     dealer: Seat
     """The dealer of the deal."""
     payoffs: tuple[float, ...]
-    """What the deal paid each seat (antes and purchases included), summing to 0."""
+    """What the deal paid each seat (antes and purchases included), summing to 0; in Cox's
+    game the points each seat scored in the hand."""
     winners: tuple[Seat, ...]
     """Who took the pool."""
     categories: tuple[str, ...]
@@ -48,12 +53,26 @@ class DealSummary(NamedTuple):
 
 
 DealReader = Callable[[Ruleset, int, Sequence[Event]], list[DealSummary]]
+RoleNamer = Callable[[int, int], str]
+"""``roles(position, players) -> name`` of a place relative to the dealer."""
 _READERS: dict[Family, DealReader] = {}
+_ROLES: dict[Family, tuple[RoleNamer, str]] = {}
 
 
-def register_deal_reader(family: Family, reader: DealReader) -> None:
-    """Use *reader*(rules, players, events) to split a game's events into deals."""
+def register_deal_reader(family: Family, reader: DealReader, *,
+                         roles: RoleNamer | None = None, unit: str = "stakes") -> None:
+    """Use *reader*(rules, players, events) to split a game's events into deals.
+
+    *roles* names the places relative to the dealer (default :func:`role_name`); *unit* is
+    what the payoffs count, for the reports.
+    """
     _READERS[family] = reader
+    _ROLES[family] = (roles or (lambda pos, _players: role_name(pos)), unit)
+
+
+def _role(rules: Ruleset, position: int, players: int) -> str:
+    namer = _ROLES.get(rules.family)
+    return namer[0](position, players) if namer else role_name(position)
 
 
 def deal_reader(rules: Ruleset) -> DealReader:
@@ -101,6 +120,48 @@ def read_trading_deals(rules: Ruleset, players: int,
 
 
 register_deal_reader(Family.TRADING, read_trading_deals)
+
+
+def read_cox_deals(rules: Ruleset, players: int, events: Sequence[Event]) -> list[DealSummary]:
+    """Hands of a Cox game: the Retailer as the dealer, each seat's points for the hand.
+
+    The winners are the seats with the hand's best score; a seat's category is ``sold out``
+    (it ended the hand with a complete hand), ``complete`` (a complete hand held at the
+    end), ``clear`` (black cards of one transport suit at most) or ``not clear`` (the -5);
+    the stander is the seat that sold out, if any.
+    """
+    out: list[DealSummary] = []
+    retailer: Seat = 0
+    seller: Seat | None = None
+    for i, e in enumerate(events):
+        kind = e.kind
+        if kind == "directors_dealt":
+            retailer = e.get("retailer")
+            seller = None
+        elif kind == "sold_out":
+            seller = e.seat
+        elif kind == "hand_scored":
+            scores = tuple(float(p) for p in e.get("scores"))
+            best = max(scores)
+            categories = tuple(
+                "sold out" if q == seller else "complete" if b["complete"] else
+                "clear" if b["clear"] else "not clear"
+                for q, b in enumerate(e.get("breakdowns")))
+            out.append(DealSummary(retailer, scores,
+                                   tuple(q for q, p in enumerate(scores) if p == best),
+                                   categories, seller, i))
+    return out
+
+
+_COX_BASES = {4: (1, 2, 3, 4), 3: (1, 2, 3), 2: (1, 3)}
+
+
+def cox_role(position: int, players: int) -> str:
+    """``retailer`` (Base No. 1, first to play), then ``base N`` round the table."""
+    return "retailer" if position == 0 else f"base {_COX_BASES[players][position]}"
+
+
+register_deal_reader(Family.COX, read_cox_deals, roles=cox_role, unit="points")
 
 
 class PlayedGame(NamedTuple):
@@ -223,12 +284,13 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
     for pos in range(players):
         m = mean_ci(samples[pos])
         vs = mean_ci([x - y for x, y in zip(samples[pos], samples[0], strict=True)])
-        rows.append({"position": pos, "role": role_name(pos), "payoff": _r(m.mean),
+        rows.append({"position": pos, "role": _role(rules, pos, players), "payoff": _r(m.mean),
                      "ci95": [_r(m.lo), _r(m.hi)], "vs_dealer": _r(vs.mean),
                      "vs_dealer_ci95": [_r(vs.lo), _r(vs.hi)]})
     return {
         "analysis": "dealer-advantage", "rules": rules.id, "players": players,
         "bots": specs, "games": games, "deals": deals, "seed": seed,
+        "unit": _ROLES[rules.family][1],
         "advantage": {"payoff": _r(dealer.mean), "ci95": [_r(dealer.lo), _r(dealer.hi)]},
         "seats": rows,
     }
@@ -348,8 +410,12 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
     (classes with fewer than *min_samples* samples are passed over).
 
     :raises CommerceError: outside the trading family (what standing means elsewhere is
-        not defined here yet).
+        not defined here yet; Cox's game has no standing at all).
     """
+    if rules.family is Family.COX:
+        raise CommerceError(f"stand-threshold has no meaning in Cox's game ({rules.id}): "
+                            "nobody stands, a hand ends when a player sells out or the supply "
+                            "runs out; try dealer-advantage or variants")
     if rules.family is not Family.TRADING:
         raise CommerceError(f"stand-threshold supports the trading family so far, not "
                             f"{rules.family.value} ({rules.id})")

@@ -180,6 +180,35 @@ def is_complete(cards: Iterable[CoxCard], *, captain_can_be_fourth: bool = False
     return _complete(counts, wilds, captain_can_be_fourth)
 
 
+_KIND: Final = tuple(kind_of(c) for c in range(80))
+
+
+def may_complete_less_one(cards: Iterable[CoxCard]) -> bool:
+    """A quick necessary condition for :func:`is_complete` of *cards* less some one card: in a
+    complete hand every natural card has a like one or a wild card beside it, so the kinds held
+    once can be at most one more than the wild cards (one of them may be the card let go).
+
+    >>> from commerce.cox_cards import parse_cox_cards as cards
+    >>> may_complete_less_one(cards("A1 A1 A1 A2 A2 A2 A3 A3 S4"))
+    True
+    >>> may_complete_less_one(cards("A1 A1 A1 A2 A2 A2 A3 S5 S4"))
+    False
+    """
+    seen: dict[int, int] = {}
+    wilds = 0
+    for c in cards:
+        k = _KIND[c]
+        if k < 0:
+            wilds += 1
+        elif k < 18:
+            seen[k] = seen.get(k, 0) + 1
+    singles = 0
+    for n in seen.values():
+        if n == 1:
+            singles += 1
+    return singles <= wilds + 1
+
+
 @lru_cache(maxsize=65536)
 def _best(counts: tuple[int, ...], wilds: tuple[CoxCard, ...],
           captain_fourth: bool) -> tuple[int, tuple[int | None, ...]]:

@@ -38,7 +38,7 @@ from commerce.cox_cards import (
     number_of,
     transport_suit,
 )
-from commerce.cox_scoring import is_complete, score_holding
+from commerce.cox_scoring import is_complete, may_complete_less_one, score_holding
 from commerce.rules import Family
 
 _BANK_VALUE: Final = 1000.0
@@ -134,6 +134,8 @@ def _sell_score(obs: Any, face: CoxCard) -> int:
 def _buy_sells_out(obs: Any, card: CoxCard) -> bool:
     """Whether buying *card* lets the seat sell out at once."""
     held = [*_holding(obs), card]
+    if not may_complete_less_one(held):
+        return False
     cap4 = obs.ruleset.captain_can_be_fourth
     for f in sorted({face_card(c) for c in obs.rack}):
         if f == face_card(card):
@@ -177,6 +179,11 @@ def choose_discard(obs: Any, legal: Sequence[Action], rng: random.Random) -> Act
     discards = [a for a in legal if a.kind is ActionKind.DISCARD]
     if not discards:
         return legal[rng.randrange(len(legal))]
+    return rank_discards(obs, discards, rng)[0]
+
+
+def rank_discards(obs: Any, discards: Sequence[Action], rng: random.Random) -> list[Action]:
+    """The ``discard`` actions from the one the seat misses least (ties broken with *rng*)."""
     rack = obs.rack
     laid = obs.laid[obs.seat]
     suit = choose_suit(rack, laid)
@@ -195,7 +202,7 @@ def choose_discard(obs: Any, legal: Sequence[Action], rng: random.Random) -> Act
         danger = 0.3 if 0 <= k < 18 and outs[k] >= 2 else 0.0
         return (value + danger, rng.random(), 0.0)
 
-    return min(discards, key=badness)
+    return sorted(discards, key=badness)
 
 
 def cox_heuristic(obs: Any, legal: Sequence[Action], rng: random.Random,

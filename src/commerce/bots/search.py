@@ -10,7 +10,8 @@ change in its stakes from now to the end of the deal (for a family without a fas
 its payoff at the end of the game).
 
 The budget is ``iterations`` (playouts per decision, shared among the legal actions; the
-default answers within 200 ms here: see ``scripts/bench_search.py``) or ``ms`` (wall time
+default, :func:`default_iterations` of the family, answers within 200 ms here: see
+``scripts/bench_search.py``) or ``ms`` (wall time
 per decision; results then depend on the machine's speed). It sees only the observation, the
 legal actions and its RNG, never the state.
 
@@ -39,7 +40,8 @@ from commerce.errors import CommerceError
 from commerce.rules import Family
 
 DEFAULT_ITERATIONS = 500
-"""Playouts per decision by default (see ``scripts/bench_search.py`` for the timings)."""
+"""Playouts per decision by default, unless the family registers its own with its playout
+(see :func:`default_iterations`, and ``scripts/bench_search.py`` for the timings)."""
 
 Playout = Callable[[Any, Action, Seat, random.Random], tuple[float, float]]
 """``playout(state, action, seat, rng) -> (gain, won)``: play *action* in *state*, then
@@ -48,22 +50,43 @@ play on to the end of the deal; *gain* is the seat's result from now, *won* 1.0 
 Belief = Callable[[Any, Seat], bool]
 """``belief(state, seat) -> bool``: whether a drawn state fits how the other seats played."""
 
+Candidates = Callable[[Any, Sequence[Action]], Sequence[int]]
+"""``candidates(obs, legal) -> indices``: the legal actions worth searching (at least one)."""
+
 _PLAYOUTS: dict[Family, Playout] = {}
 _BELIEFS: dict[Family, Belief] = {}
+_DEFAULT_BUDGET: dict[Family, int] = {}
+_CANDIDATES: dict[Family, Candidates] = {}
 BELIEF_TRIES = 8
 """Draws tried per determinisation for one that the family's belief accepts."""
 
 
-def register_playout(family: Family, fn: Playout, belief: Belief | None = None) -> None:
+def register_playout(family: Family, fn: Playout, belief: Belief | None = None, *,
+                     iterations: int | None = None,
+                     candidates: Candidates | None = None) -> None:
     """Use *fn* to play states of *family* out (default: heuristic bots to the game's end).
 
     With *belief*, drawn states it rejects are redrawn (up to :data:`BELIEF_TRIES` times):
     a cheap way to read the other seats' play (for example, a seat that did not stand
-    probably holds no great hand).
+    probably holds no great hand). With *iterations*, that is the family's default budget
+    (playouts per decision) in place of :data:`DEFAULT_ITERATIONS`, for a family whose
+    playouts are slower. With *candidates*, the bot searches only the legal actions it
+    names (the rest are not played): a family whose playouts are costly and noisy spends its
+    budget on the few actions its heuristic finds plausible.
     """
     _PLAYOUTS[family] = fn
     if belief is not None:
         _BELIEFS[family] = belief
+    if iterations is not None:
+        _DEFAULT_BUDGET[family] = iterations
+    if candidates is not None:
+        _CANDIDATES[family] = candidates
+
+
+def default_iterations(family: Family) -> int:
+    """The default budget of *family*: playouts per decision that answer within 200 ms here."""
+    playout_for(family)  # loads the family's playout module, which may set its default
+    return _DEFAULT_BUDGET.get(family, DEFAULT_ITERATIONS)
 
 
 def playout_for(family: Family) -> Playout:
@@ -117,7 +140,7 @@ class Estimate(NamedTuple):
 
 
 def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
-           iterations: int | None = DEFAULT_ITERATIONS,
+           iterations: int | None = None,
            ms: float | None = None, halving: bool = True) -> list[Estimate]:
     """Estimates for each of *legal* (in order) from the observation *obs* alone.
 
@@ -125,6 +148,7 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     (unless *halving* is False): actions that fall in the worse half after a phase get no
     more playouts, and their estimates rest on fewer samples. With *ms*, stop once that many
     milliseconds have passed (after at least one drawn state), whichever comes first.
+    With neither, the family's default budget (:func:`default_iterations`).
     """
     seat = obs.seat
     if seat is None:
@@ -133,6 +157,8 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     family = obs.ruleset.family
     playout = playout_for(family)
     belief = _BELIEFS.get(family)
+    if not iterations and not ms:
+        iterations = default_iterations(family)
     k = len(legal)
     budget = iterations if iterations else math.inf
     deadline = time.perf_counter() + ms / 1000 if ms else math.inf
@@ -182,7 +208,7 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
 
 
 def search_hint(obs: Any, legal: Sequence[Action], rng: random.Random, *,
-                iterations: int | None = DEFAULT_ITERATIONS,
+                iterations: int | None = None,
                 ms: float | None = None) -> list[tuple[Action, Estimate]]:
     """What the search bot thinks of each legal action: ``[(action, estimate), ...]``.
 
@@ -206,8 +232,10 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, iterations: int | None = DEFAULT_ITERATIONS,
-                 ms: float | None = None) -> None:
+    def __init__(self, iterations: int | None = None, ms: float | None = None) -> None:
+        """*iterations* and *ms* as for :func:`search`; with neither, the family's default
+        budget (:func:`default_iterations`: :data:`DEFAULT_ITERATIONS`, fewer in Cox's game,
+        whose playouts are longer)."""
         self.iterations = iterations
         self.ms = ms
         self.spec = "search"
@@ -218,20 +246,25 @@ class SearchBot:
         unknown = sorted(set(options) - {"iterations", "ms"})
         if unknown:
             raise CommerceError(f"search bot options are: iterations, ms; not {', '.join(unknown)}")
-        iterations: int | None = DEFAULT_ITERATIONS
+        iterations: int | None = None
         ms: float | None = None
         if "iterations" in options:
             iterations = int(_positive(options["iterations"], "iterations", integer=True))
         if "ms" in options:
             ms = _positive(options["ms"], "ms", integer=False)
-            if "iterations" not in options:
-                iterations = None
         return cls(iterations, ms)
 
     def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
         """The legal action with the best estimated gain."""
         if len(legal) == 1:
             return legal[0]
+        family = obs.ruleset.family
+        playout_for(family)  # loads the family's hooks
+        pick = _CANDIDATES.get(family)
+        if pick is not None:
+            legal = [legal[i] for i in pick(obs, legal)]
+            if len(legal) == 1:
+                return legal[0]
         estimates = search(obs, legal, rng, iterations=self.iterations, ms=self.ms)
         return legal[best_index(estimates)]
 

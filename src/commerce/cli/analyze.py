@@ -77,8 +77,15 @@ def run_analyze(args: argparse.Namespace) -> int:
     print_table(title, [_SHORT.get(h, h) for h in header], [_cells(r) for r in rows], left=2)
     if kind == "dealer-advantage":
         a = result["advantage"]
-        print(f"Dealer's advantage: {a['payoff']:+.3f} stakes per deal, 95% interval "
-              f"[{a['ci95'][0]:+.3f}, {a['ci95'][1]:+.3f}]")
+        role = result["seats"][0]["role"].capitalize()
+        unit = result.get("unit", "stakes")
+        if unit == "stakes":
+            print(f"{role}'s advantage: {a['payoff']:+.3f} {unit} per deal, 95% interval "
+                  f"[{a['ci95'][0]:+.3f}, {a['ci95'][1]:+.3f}]")
+        else:  # not zero-sum (Cox's points): the column 'vs dealer' is the comparison
+            print(f"{role}: {a['payoff']:+.3f} {unit} per hand, 95% interval "
+                  f"[{a['ci95'][0]:+.3f}, {a['ci95'][1]:+.3f}]; 'vs dealer' compares each "
+                  f"place with the {role.lower()}")
     elif kind == "stand-threshold":
         for p in result["positions"]:
             print(f"{p['role']}: stand on {p['threshold'] or '— (too few samples)'} or better")
@@ -137,7 +144,8 @@ def _variants_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     return header, rows
 
 
-_CATEGORY_ORDER = ["four", "tricon", "sequence", "flush", "pair", "point", "none"]
+_CATEGORY_ORDER = ["four", "tricon", "sequence", "flush", "pair", "point", "none",
+                   "sold out", "complete", "clear", "not clear"]  # the last four: Cox's
 
 
 def _plot_advantage(result: dict[str, Any], path: str) -> None:

@@ -290,11 +290,13 @@ def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:
     import random
 
     from commerce import engine
-    from commerce.bots.search import best_index, search_hint
+    from commerce.bots.search import best_index, default_iterations, search_hint
 
     obs = engine.observe(driver.state, seat)
     rng = random.Random(f"hint/{driver.seed}/{len(driver.actions)}")
-    hints = search_hint(obs, legal, rng, iterations=400 * len(legal))
+    # 0.8 of the bot's default budget per legal action (400 each in the trading games)
+    budget = default_iterations(driver.rules.family) * 4 * len(legal) // 5
+    hints = search_hint(obs, legal, rng, iterations=budget)
     estimates = [e for _, e in hints]
     best = best_index(estimates)
     lines = ["The search bot's estimates (gain: expected change of your stakes by the end of "

@@ -57,7 +57,7 @@ from commerce.cox_cards import (
     parse_cox_cards,
     transport_suit,
 )
-from commerce.cox_scoring import CoxScore, is_complete, score_holding
+from commerce.cox_scoring import CoxScore, is_complete, may_complete_less_one, score_holding
 from commerce.cox_text import describe_event as describe_event
 from commerce.errors import IllegalActionError, IllegalReason, NotationError
 from commerce.rules import Ruleset
@@ -248,7 +248,8 @@ def legal_actions(s: CoxState) -> tuple[Action, ...]:
         return ((_BUY,) if _buy_mode(s, s.actor) else ()) + (_DECLINE,)
     if phase is Phase.DISCARD:
         faces = _discardable(s)
-        sells = tuple(_SELL[f] for f in faces if _completes(s, f))
+        sells = tuple(_SELL[f] for f in faces if _completes(s, f)) \
+            if may_complete_less_one(_holding(s, s.actor)) else ()
         if s.must_sell_out:
             return sells
         return tuple(_DISCARD[f] for f in faces) + sells
@@ -295,15 +296,15 @@ def _pair_kind(rack: tuple[CoxCard, ...], card: CoxCard) -> int | None:
 
     For a Captain: a number of its suit held twice (the 5s first, then the highest).
     """
-    counts = Counter(kind_of(c) for c in rack)
     if is_captain(card):
+        counts = Counter(kind_of(c) for c in rack)
         suit = transport_suit(card)
         for k in range(suit * 5 + 4, suit * 5 - 1, -1):
             if counts[k] >= 2:
                 return k
         return None
     k = kind_of(card)
-    if 0 <= k < 18 and counts[k] >= 2:
+    if 0 <= k < 18 and sum(1 for c in rack if kind_of(c) == k) >= 2:
         return k
     return None
 
@@ -323,6 +324,8 @@ def _buy_mode(s: CoxState, seat: Seat) -> str | None:
         if _pair_kind(rack, card) is not None:
             return "pair"
     held = [*_holding(s, seat), card]
+    if not may_complete_less_one(held):
+        return None
     bought_face = face_card(card)
     for f in sorted({face_card(c) for c in rack}):
         if f != bought_face and is_complete(
