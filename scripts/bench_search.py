@@ -16,7 +16,7 @@ import sys
 import time
 
 from commerce.bots import make_bot
-from commerce.bots.search import DEFAULT_ITERATIONS
+from commerce.bots.search import default_iterations
 from commerce.driver import Driver
 from commerce.rules import find_ruleset
 from commerce.simulate import game_seed
@@ -54,7 +54,8 @@ def main() -> int:
     times.sort()
     ms = [t * 1000 for t in times]
     result = {
-        "bot": args.bot, "iterations": DEFAULT_ITERATIONS if args.bot == "search" else None,
+        "bot": args.bot,
+        "iterations": default_iterations(rules.family) if args.bot == "search" else None,
         "rules": rules.id, "players": args.players, "decisions": len(ms),
         "median_ms": round(statistics.median(ms), 1),
         "p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1),

@@ -45,35 +45,61 @@ PROMISE_WEIGHT: Final = 0.5
 """How much a hand's promise (see the module's text) counts while more turns may follow."""
 _TOKEN_FLOWS: Final = frozenset({"lowest_to_best", "lowest_to_pool"})
 
-_PROMISE: dict[tuple[int, tuple[Card, ...]], float] = {}
 _BLIND: dict[tuple[int, tuple[Card, ...], int], float] = {}
 
 
-def _tables(rules: Ruleset) -> tuple[list[float], list[list[list[int]]]]:
+class _Context:
+    """Per hand ranking: the strength of every dense rank, the rank table and the promises
+    worked out so far (keyed by the hand's bit mask of cards)."""
+
+    __slots__ = ("ev", "table", "rt", "cards", "promise", "values")
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.ev = evaluator_for(rules)
+        self.table = strength_table(rules)
+        self.rt = self.ev.rank_table
+        self.cards = pack(rules.pack)
+        self.promise: dict[int, float] = {}
+        self.values: dict[int, float] = {}
+        """The bot's worth of a hand while more turns may follow, by bit mask."""
+
+
+_CONTEXTS: dict[int, tuple[Ruleset, _Context]] = {}
+
+
+def _context(rules: Ruleset) -> _Context:
+    hit = _CONTEXTS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     ev = evaluator_for(rules)
-    return strength_table(rules), ev.rank_table
+    ctx = next((c for _, c in _CONTEXTS.values() if c.ev is ev), None) or _Context(rules)
+    if len(_CONTEXTS) > 64:
+        _CONTEXTS.clear()
+    _CONTEXTS[id(rules)] = (rules, ctx)
+    return ctx
+
+
+def _tables(rules: Ruleset) -> tuple[list[float], list[list[list[int]]]]:
+    ctx = _context(rules)
+    return ctx.table, ctx.rt
 
 
 def hand_strength(rules: Ruleset, hand: Sequence[Card]) -> float:
     """The share of the pack's three-card hands *hand* beats (ties half; a four: 1)."""
-    table = strength_table(rules)
-    return float(table[evaluator_for(rules).rank_of(tuple(hand))])
+    ctx = _context(rules)
+    return float(ctx.table[ctx.ev.rank_of(tuple(hand))])
 
 
-def promise(rules: Ruleset, hand: Sequence[Card]) -> float:
-    """What *hand* is worth on average once a random card (from the rest of the pack) has
-    replaced the card it helps most to replace, or kept the hand if none helps."""
-    key3 = tuple(sorted(hand))
-    key = (id(evaluator_for(rules)), key3)
-    hit = _PROMISE.get(key)
+def _promise(ctx: _Context, a: Card, b: Card, c: Card) -> float:
+    key = 1 << a | 1 << b | 1 << c
+    hit = ctx.promise.get(key)
     if hit is not None:
         return hit
-    table, rt = _tables(rules)
-    a, b, c = key3
+    table, rt = ctx.table, ctx.rt
     here = table[rt[a][b][c]]
     total = 0.0
     count = 0
-    for x in pack(rules.pack):
+    for x in ctx.cards:
         if x == a or x == b or x == c:
             continue
         best = here
@@ -89,10 +115,17 @@ def promise(rules: Ruleset, hand: Sequence[Card]) -> float:
         total += best
         count += 1
     value = total / count
-    if len(_PROMISE) > 200_000:
-        _PROMISE.clear()
-    _PROMISE[key] = value
+    if len(ctx.promise) > 100_000:
+        ctx.promise.clear()
+    ctx.promise[key] = value
     return value
+
+
+def promise(rules: Ruleset, hand: Sequence[Card]) -> float:
+    """What *hand* is worth on average once a random card (from the rest of the pack) has
+    replaced the card it helps most to replace, or kept the hand if none helps."""
+    a, b, c = hand
+    return _promise(_context(rules), a, b, c)
 
 
 def hand_value(rules: Ruleset, hand: Sequence[Card], more_turns: bool) -> float:
@@ -100,12 +133,12 @@ def hand_value(rules: Ruleset, hand: Sequence[Card], more_turns: bool) -> float:
     its promise."""
     if len(hand) != 3:
         return hand_strength(rules, hand)
-    table, rt = _tables(rules)
+    ctx = _context(rules)
     a, b, c = hand
-    s = table[rt[a][b][c]]
+    s = ctx.table[ctx.rt[a][b][c]]
     if not more_turns:
         return s
-    return s + PROMISE_WEIGHT * (promise(rules, hand) - s)
+    return s + PROMISE_WEIGHT * (_promise(ctx, a, b, c) - s)
 
 
 def _blind_value(rules: Ruleset, taken: tuple[Card, ...], seen: frozenset[Card]) -> float:
@@ -140,17 +173,48 @@ def best_target(rules: Ruleset, hand: Sequence[Card], gives: Sequence[Card],
                 takes: Sequence[Card], swaps: int, more_turns: bool) -> tuple[Card, ...]:
     """The hand worth most that *hand* can become by giving up to *swaps* of *gives* for as
     many of *takes* (the current hand if nothing is better; fewer exchanges on ties)."""
+    ctx = _context(rules)
+    table, rt = ctx.table, ctx.rt
+    values = ctx.values
+    weight = PROMISE_WEIGHT
+
+    def value(a: Card, b: Card, c: Card) -> float:
+        if not more_turns:
+            return table[rt[a][b][c]]
+        key = 1 << a | 1 << b | 1 << c
+        v = values.get(key)
+        if v is None:
+            if len(values) > 300_000:
+                values.clear()
+            s = table[rt[a][b][c]]
+            v = values[key] = s + weight * (_promise(ctx, a, b, c) - s)
+        return v
+
     fixed = tuple(c for c in hand if c not in gives)
     free = tuple(c for c in hand if c in gives)
     best = tuple(hand)
-    best_value = hand_value(rules, best, more_turns)
+    if len(best) != 3:
+        return best
+    best_value = value(*best) + 1e-9
+    get = values.get
     for j in range(1, min(swaps, len(free), len(takes)) + 1):
         for kept in combinations(free, len(free) - j):
+            base = fixed + kept
+            if j == 1 and more_turns:  # the hot case, inlined
+                a, b = base
+                head = 1 << a | 1 << b
+                for t in takes:
+                    v = get(head | 1 << t)
+                    if v is None:
+                        v = value(a, b, t)
+                    if v > best_value:
+                        best, best_value = (a, b, t), v + 1e-9
+                continue
             for took in combinations(takes, j):
-                cand = (*fixed, *kept, *took)
-                v = hand_value(rules, cand, more_turns)
-                if v > best_value + 1e-9:
-                    best, best_value = cand, v
+                a, b, c = base + took
+                v = value(a, b, c)
+                if v > best_value:
+                    best, best_value = (a, b, c), v + 1e-9
     return best
 
 

@@ -49,6 +49,7 @@ Belief = Callable[[Any, Seat], bool]
 """``belief(state, seat) -> bool``: whether a drawn state fits how the other seats played."""
 
 _PLAYOUTS: dict[Family, Playout] = {}
+_FAMILY_ITERATIONS: dict[Family, int] = {}
 _BELIEFS: dict[Family, Belief] = {}
 BELIEF_TRIES = 8
 """Draws tried per determinisation for one that the family's belief accepts."""
@@ -64,6 +65,18 @@ def register_playout(family: Family, fn: Playout, belief: Belief | None = None) 
     _PLAYOUTS[family] = fn
     if belief is not None:
         _BELIEFS[family] = belief
+
+
+def register_default_iterations(family: Family, iterations: int) -> None:
+    """Give *family* its own default budget (playouts per decision) in place of
+    :data:`DEFAULT_ITERATIONS`, where its playouts are slower (registered with the playout)."""
+    _FAMILY_ITERATIONS[family] = iterations
+
+
+def default_iterations(family: Family) -> int:
+    """The search bot's default budget in *family* (:func:`register_default_iterations`)."""
+    playout_for(family)  # imports the family's playout module, which may register one
+    return _FAMILY_ITERATIONS.get(family, DEFAULT_ITERATIONS)
 
 
 def playout_for(family: Family) -> Playout:
@@ -211,6 +224,8 @@ class SearchBot:
         self.iterations = iterations
         self.ms = ms
         self.spec = "search"
+        self.default_budget = iterations == DEFAULT_ITERATIONS and ms is None
+        """Whether the budget is the default (then each family's own default applies)."""
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SearchBot:
@@ -232,7 +247,10 @@ class SearchBot:
         """The legal action with the best estimated gain."""
         if len(legal) == 1:
             return legal[0]
-        estimates = search(obs, legal, rng, iterations=self.iterations, ms=self.ms)
+        iterations = self.iterations
+        if self.default_budget:
+            iterations = default_iterations(obs.ruleset.family)
+        estimates = search(obs, legal, rng, iterations=iterations, ms=self.ms)
         return legal[best_index(estimates)]
 
 
