@@ -164,6 +164,54 @@ def cox_role(position: int, players: int) -> str:
 register_deal_reader(Family.COX, read_cox_deals, roles=cox_role, unit="points")
 
 
+def read_widow_deals(rules: Ruleset, players: int,
+                     events: Sequence[Event]) -> list[DealSummary]:
+    """Deals of a widow-family game, from the settlement events.
+
+    The payoff is what changed hands in the deal: stakes paid to the winner (Peel's Old
+    Game), tokens moved from the lowest hands to the best (the token games), or, in Pool
+    Commerce, the counters the lowest hands put into the pool (-1 each, so these do not sum
+    to 0) and any deal prize; a horse and the pool shared out at the end of the session
+    belong to no deal. The stander is the seat that knocked, or in the Old Game the first
+    that stood.
+    """
+    out: list[DealSummary] = []
+    pay = [0.0] * players
+    dealer = 0
+    winners: tuple[Seat, ...] = ()
+    categories: tuple[str, ...] = ()
+    stander: Seat | None = None
+    for i, e in enumerate(events):
+        kind = e.kind
+        if kind == "deal_started":
+            dealer = e.seat if e.seat is not None else 0
+            pay = [0.0] * players
+            stander = None
+        elif kind == "paid":
+            amount = e.get("amount")
+            pay[e.get("to")] += amount
+            if e.seat is not None:
+                pay[e.seat] -= amount
+        elif kind == "token_moved":
+            pay[e.get("to")] += 1
+            if e.seat is not None:
+                pay[e.seat] -= 1
+        elif kind == "counter_to_pool" and e.seat is not None:
+            pay[e.seat] -= 1
+        elif kind == "prize" and e.seat is not None:
+            pay[e.seat] += e.get("amount")
+        elif kind in ("knocked", "stood") and stander is None:
+            stander = e.seat
+        elif kind == "showdown":
+            winners, categories = e.get("winners"), e.get("categories")
+        elif kind == "deal_ended":
+            out.append(DealSummary(dealer, tuple(pay), winners, categories, stander, i))
+    return out
+
+
+register_deal_reader(Family.WIDOW, read_widow_deals)
+
+
 class PlayedGame(NamedTuple):
     """A game's events, the player decisions made before each, and its deals."""
 
@@ -330,13 +378,27 @@ def hand_class(rules: Ruleset, hand: Sequence[int]) -> tuple[tuple[int, ...], st
     return (level,), category
 
 
+def stand_action(rules: Ruleset) -> Action:
+    """The action whose threshold ``stand-threshold`` measures: ``stand`` in the trading
+    games and the Old Game, ``knock`` in the widow games that end on a knock.
+
+    :raises CommerceError: for a ruleset with neither.
+    """
+    if rules.family is Family.TRADING or rules.end_condition == "two_stand":
+        return Action(ActionKind.STAND)
+    if rules.family is Family.WIDOW and rules.end_condition == "knock_final_round":
+        return Action(ActionKind.KNOCK)
+    raise CommerceError(f"stand-threshold needs a ruleset with a stand or a knock "
+                        f"({rules.id} has neither)")
+
+
 def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, float, float]]:
     """Samples (position, class key, class label, stand payoff, play-on payoff, stand won)."""
     from commerce.driver import Driver
 
     rules, players, bots = _WORKER["rules"], _WORKER["players"], _WORKER["bots"]
     reader = deal_reader(rules)
-    stand = Action(ActionKind.STAND)
+    stand = stand_action(rules)
     out = []
     for g in _games_of(chunk):
         driver = Driver(rules, bots, seed=game_seed(_WORKER["seed"], g))
@@ -352,9 +414,8 @@ def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, flo
                 seat = d.seat
                 first_turn_done.add(seat)
                 prefix = driver.events[deal_start:]
-                stood = engine.apply(state, stand).events
-                deal = reader(rules, players, [*prefix, *stood])[0]
-                played = _play_on(driver, seat, reader, prefix)
+                deal = _play_on(driver, seat, reader, prefix, stand)
+                played = _play_on(driver, seat, reader, prefix, None).payoffs[seat]
                 hand = engine.observe(state, seat).hand
                 key, label = hand_class(rules, hand)
                 pos = _position(seat, deal.dealer, players, rules)
@@ -369,8 +430,10 @@ def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, flo
     return out
 
 
-def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event]) -> float:
-    """The seat's payoff for the deal if it does not stand now and everyone plays on."""
+def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event],
+             first: Action | None) -> DealSummary:
+    """The deal as it ends if *seat* plays *first* now (None: what its bot would play other
+    than standing or knocking) and everyone plays on, with copies of the game's RNGs."""
     state = driver.state
     chance = random.Random()
     chance.setstate(driver.chance_rng.getstate())
@@ -379,14 +442,18 @@ def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event
         c = random.Random()
         c.setstate(r.getstate())
         rngs.append(c)
-    legal = [a for a in engine.legal_actions(state) if a.kind is not ActionKind.STAND]
-    action = driver.agents[seat].act(engine.observe(state, seat), legal, rngs[seat])
+    if first is None:
+        legal = [a for a in engine.legal_actions(state)
+                 if a.kind is not ActionKind.STAND and a.kind is not ActionKind.KNOCK]
+        action = driver.agents[seat].act(engine.observe(state, seat), legal, rngs[seat])
+    else:
+        action = first
     events = list(prefix)
     while True:
         t = engine.apply(state, action)
         events.extend(t.events)
         if any(e.kind == "deal_ended" for e in t.events):
-            return reader(driver.rules, driver.players, events)[0].payoffs[seat]
+            return reader(driver.rules, driver.players, events)[0]
         state = t.state
         d = engine.decision(state)
         assert d is not None
@@ -400,25 +467,27 @@ def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event
 def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
                     bots: Sequence[str] = ("heuristic",), jobs: int = 1, min_samples: int = 8,
                     progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """For each place relative to the dealer: the weakest hand worth standing on.
+    """For each place relative to the dealer: the weakest hand worth standing (knocking) on.
 
-    At each seat's first turn of a deal (nobody has stood yet), the hand is scored twice on
-    the same cards: standing now, and playing on as its bot would without standing (with the
-    other seats' bots and the same chance RNG) to the end of the deal. ``gain`` is the mean of
-    stand minus play on; ``win`` the chance that standing wins the deal. The threshold is the
-    weakest class from which standing gains on average for that class and every stronger one
-    (classes with fewer than *min_samples* samples are passed over).
+    At each seat's first turn of a deal, the hand is scored twice on the same cards:
+    standing (in the widow games that end on a knock: knocking) now, and playing on as its
+    bot would without standing (with the other seats' bots and the same chance RNG) to the
+    end of the deal; standing plays on too where the others still have turns after it.
+    ``gain`` is the mean of stand minus play on; ``win`` the chance that standing wins the
+    deal. The threshold is the weakest class from which standing gains on average for that
+    class and every stronger one (classes with fewer than *min_samples* samples are passed
+    over).
 
-    :raises CommerceError: outside the trading family (what standing means elsewhere is
-        not defined here yet; Cox's game has no standing at all).
+    :raises CommerceError: for Cox's game, which has no stand or knock.
     """
     if rules.family is Family.COX:
         raise CommerceError(f"stand-threshold has no meaning in Cox's game ({rules.id}): "
                             "nobody stands, a hand ends when a player sells out or the supply "
                             "runs out; try dealer-advantage or variants")
-    if rules.family is not Family.TRADING:
-        raise CommerceError(f"stand-threshold supports the trading family so far, not "
+    if rules.family not in (Family.TRADING, Family.WIDOW):
+        raise CommerceError(f"stand-threshold supports the trading and widow families, not "
                             f"{rules.family.value} ({rules.id})")
+    stand_action(rules)
     specs = _check(rules, players, bots, games)
     chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
                         _stand_chunk, _init, _scaled(progress, games))

@@ -89,6 +89,12 @@ def default_iterations(family: Family) -> int:
     return _DEFAULT_BUDGET.get(family, DEFAULT_ITERATIONS)
 
 
+def register_default_iterations(family: Family, iterations: int) -> None:
+    """Give *family* its own default budget (playouts per decision) in place of
+    :data:`DEFAULT_ITERATIONS` (the same as ``register_playout(..., iterations=)``)."""
+    _DEFAULT_BUDGET[family] = iterations
+
+
 def playout_for(family: Family) -> Playout:
     """The registered playout of *family*, or the generic one."""
     fn = _PLAYOUTS.get(family)
