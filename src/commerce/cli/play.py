@@ -299,11 +299,17 @@ def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:
     hints = search_hint(obs, legal, rng, iterations=budget)
     estimates = [e for _, e in hints]
     best = best_index(estimates)
-    lines = ["The search bot's estimates (gain: expected change of your stakes by the end of "
-             "the deal; win: chance to win the deal):"]
+    gain = {
+        "trading": "expected change of your stakes by the end of the deal",
+        "widow": "expected change of your stakes or tokens by the end of the deal",
+        "cox": "expected points of this hand, less the others' average",
+    }[driver.rules.family.value]
+    deal = "hand" if driver.rules.family.value == "cox" else "deal"
+    lines = [f"The search bot's estimates (gain: {gain}; win: chance to win the {deal}):"]
+    width = max(len(label) for label in labels)
     for i, (label, e) in enumerate(zip(labels, estimates, strict=True)):
         mark = "  <- best" if i == best else ""
-        lines.append(f"  {i + 1}) {label:<12} gain {e.value:+6.2f}  win {e.win:4.0%}{mark}")
+        lines.append(f"  {i + 1}) {label:<{width}} gain {e.value:+6.2f}  win {e.win:4.0%}{mark}")
     return "\n".join(lines)
 
 
