@@ -28,11 +28,13 @@ HEADER = ("| ruleset | players | rung | games | stronger − weaker per game | 9
 
 
 def rows_for(rules_id: str, players: int, games: dict[str, int], seed: int,
-             jobs: int) -> list[str]:
+             jobs: int, rungs: set[str]) -> list[str]:
     rules = find_ruleset(rules_id)
     n = min(max(players, rules.min_players), rules.max_players)
     out = []
     for weak, strong in RUNGS:
+        if strong not in rungs:
+            continue
         start = time.perf_counter()
         r = tournament(rules, players=n, bots=[weak, strong], games=games[strong], seed=seed,
                        jobs=jobs)
@@ -57,33 +59,47 @@ def main() -> int:
                         "ruleset on 2 cores)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--rungs", default="heuristic,search",
+                   help="which rungs to measure, by their stronger bot (default both); the "
+                        "rows of rungs not measured are kept from the current page")
     args = p.parse_args()
+    rungs = {r.strip() for r in args.rungs.split(",") if r.strip()}
     chosen = ([find_ruleset(x).id for x in args.rules.split(",")] if args.rules
               else [r.id for r in rulesets()])
-    old: dict[str, list[str]] = {}
+    old: dict[tuple[str, str], str] = {}
     if DOC.exists():
         for line in DOC.read_text().splitlines():
-            m = re.match(r"\| ([\w-]+) \| \d+ \|", line)
-            if m and m.group(1) != "ruleset":
-                old.setdefault(m.group(1), []).append(line)
+            m = re.match(r"\| ([\w-]+) \| \d+ \| \w+ → (\w+) \|", line)
+            if m:
+                old[m.group(1), m.group(2)] = line
     games = {"heuristic": args.games, "search": args.search_games}
-    new = {rid: rows_for(rid, args.players, games, args.seed, args.jobs) for rid in chosen}
+    new: dict[tuple[str, str], str] = {}
+    for rid in chosen:
+        for line, (_, strong) in zip(
+            rows_for(rid, args.players, games, args.seed, args.jobs, rungs),
+            [r for r in RUNGS if r[1] in rungs], strict=True,
+        ):
+            new[rid, strong] = line
     order = [r.id for r in rulesets()]
     lines = []
-    for rid in order + sorted(set(old) - set(order)):
-        lines.extend(new.get(rid) or old.get(rid, []))
+    for rid in order:
+        for _, strong in RUNGS:
+            row = new.get((rid, strong)) or old.get((rid, strong))
+            if row is not None:
+                lines.append(row)
     DOC.write_text(
         "# The bot ladder\n\n"
         "Each rung is a tournament of two bots at the table (`commerce tournament --bots "
         "WEAK,STRONG`): seat rotation over replayed deals, so every bot plays every seat on the "
-        "same cards. The difference is the stronger bot's mean payoff per game (one seat, in "
-        "stakes) minus the weaker's, with its 95% t-interval over blocks of replayed deals; a "
+        "same cards. The difference is the stronger bot's mean payoff per game (one seat, in the "
+        "ruleset's unit: stakes, tokens, counters or points) minus the weaker's, with its 95% "
+        "t-interval over blocks of replayed deals; a "
         "rung holds when the interval excludes 0. Ratings are Bradley-Terry on the Elo scale "
         "(mean 1500) from every two seats of different bots in a game. The search bot plays at "
         "its default budget.\n\n"
         f"Regenerate with `PYTHONPATH=src python scripts/ladder.py` (seed {args.seed}; "
-        f"{args.games} games for random → heuristic, {args.search_games} for heuristic → "
-        "search).\n\n" + HEADER + "\n".join(lines) + "\n"
+        "`--rules` and `--rungs` remeasure some rows and keep the others; each row gives its "
+        "own number of games).\n\n" + HEADER + "\n".join(lines) + "\n"
     )
     print(f"wrote {DOC}", file=sys.stderr)
     return 0
