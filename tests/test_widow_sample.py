@@ -112,3 +112,28 @@ def test_sampler_refuses_a_spectator_and_chance():
         sample_state(engine.observe(state, None), random.Random(0))
     with pytest.raises(CommerceError):
         sample_state(engine.observe(state, 0), random.Random(0))
+
+
+def test_search_bot_plays_widow_games_legally_and_deterministically():
+    from commerce.driver import play_game
+
+    rules = find_ruleset("peel-old")
+    bots = [make_bot("search:iterations=12"), make_bot("heuristic"), make_bot("random")]
+    a = play_game(rules, bots, seed=5)
+    b = play_game(rules, bots, seed=5)
+    assert a.complete and a.actions == b.actions and sum(a.payoffs) == 0
+
+
+def test_search_defaults_to_the_family_budget_and_reads_the_standers():
+    from commerce.bots.search import default_iterations
+    from commerce.bots.search_widow import DEFAULT_ITERATIONS, plausible
+    from commerce.rules import Family
+
+    assert default_iterations(Family.WIDOW) == DEFAULT_ITERATIONS
+    # seat 2 stood with 5S 6H JD while the widow held 5C: a heuristic would have paired
+    t = Table(start("peel-old", 3, {1: "9S 9H 2D", 2: "5S 6H JD", 0: "3C 4C 7H"}, "9C KC 5C"))
+    t.act("exchange 2D for 9C", "stand")
+    assert not plausible(t.state, 1)
+    t2 = Table(start("peel-old", 3, {1: "9S 9H 2D", 2: "AS AH AD", 0: "3C 4C 7H"}, "9C KC 5C"))
+    t2.act("exchange 2D for 9C", "stand")
+    assert plausible(t2.state, 1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
-from commerce.bots.heuristic_widow import widow_action
+from commerce.bots.heuristic_widow import best_target, hand_strength, knock_threshold, widow_action
 from commerce.bots.search import register_default_iterations, register_playout
 from commerce.core import Action, Decision, Event, Seat
 from commerce.families import widow
@@ -84,5 +84,55 @@ def _settle(t: Any, seat: Seat, tokens: bool, start: int,
     return gain, won
 
 
-register_playout(Family.WIDOW, playout)
+def plausible(state: WidowState, seat: Seat) -> bool:
+    """Whether every other seat that stood, knocked or passed on its turn (and whose hand has
+    not changed since) holds a hand the heuristic would have stopped on: one no exchange with
+    the widow of that moment improved, unless it was strong enough to knock on at once.
+
+    The widow of each moment is rebuilt by undoing the public moves since, newest first.
+    """
+    rules = state.ruleset
+    widow_now = set(state.widow)
+    hands = state.hands
+    limit = min(rules.max_exchange_per_turn, 3)
+    threshold = knock_threshold(rules, len(state.order) - 1, 0.5)
+    for e in reversed(state.log):
+        kind = e.kind
+        q = e.seat
+        if kind == "exchanged":
+            widow_now.discard(e.get("gave"))
+            widow_now.add(e.get("took"))
+        elif kind == "blind_exchanged":
+            widow_now.difference_update(e.get("gave"))
+            widow_now.update(e.get("took"))
+        elif kind == "widow_card":
+            widow_now.discard(e.get("card"))
+        elif kind == "pounced":
+            widow_now.add(e.get("card"))
+        elif kind in ("stood", "knocked", "passed") and q is not None and q != seat:
+            hand = hands[q]
+            if len(hand) != 3 or not widow_now:
+                continue
+            if hand_strength(rules, hand) >= threshold:
+                continue
+            if q in _changed_since(state.log, e):
+                continue
+            widow_then = sorted(widow_now)
+            if best_target(rules, hand, hand, widow_then, limit, True) != tuple(hand):
+                return False
+    return True
+
+
+def _changed_since(log: tuple[Event, ...], mark: Event) -> set[Seat]:
+    """Seats whose hands changed after the event *mark* (by an exchange or a pounce)."""
+    out: set[Seat] = set()
+    for e in reversed(log):
+        if e is mark:
+            break
+        if e.kind in ("exchanged", "pounced") and e.seat is not None:
+            out.add(e.seat)
+    return out
+
+
+register_playout(Family.WIDOW, playout, plausible)
 register_default_iterations(Family.WIDOW, DEFAULT_ITERATIONS)
