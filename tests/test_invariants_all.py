@@ -149,7 +149,8 @@ def test_random_games_keep_the_invariants(rid: str, players: int) -> None:
     if ruleset.family not in (Family.TRADING, Family.WIDOW):
         pytest.skip("invariant probes are written for the trading and widow families")
     for seed in range(2):
-        _play(ruleset, players, seed, probe=True)
+        actions, result = _play(ruleset, players, seed, probe=True)
+        assert actions and len(result.payoffs) == players
 
 
 @pytest.mark.parametrize("rid", PRESETS)
@@ -160,7 +161,8 @@ def test_many_games_end_with_nets_summing_to_zero(rid: str) -> None:
     for seed in range(40):
         players = ruleset.min_players + seed % (min(ruleset.max_players, 7)
                                                  - ruleset.min_players + 1)
-        _play(ruleset, players, 100 + seed, probe=False)
+        _, result = _play(ruleset, players, 100 + seed, probe=False)
+        assert sum(result.payoffs) == 0
 
 
 @pytest.mark.parametrize("rid", PRESETS)

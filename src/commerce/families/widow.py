@@ -268,32 +268,26 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> WidowState:
         deal_number=0,
         order=(),
         order_mask=0,
-        hands=((),) * players,
-        widow=(),
         unseen=(),
         to_deal=0,
-        phase=Phase.DEAL,
         actor=dealer,
         turn=dealer,
-        pos=-1,
-        round=0,
-        locked=0,
-        passed=0,
-        stood=0,
-        frozen=0,
-        knocker=-1,
-        final=(),
-        in_final=False,
-        swaps=0,
-        moved=(),
-        resume=Resume.FIRST,
-        fresh=(),
-        offer=-1,
         log=(),
         last_deal=(),
         ended="",
+        **_fresh_deal(players),
     )
     return _start_deal(empty, dealer, ())
+
+
+def _fresh_deal(players: int) -> dict[str, Any]:
+    """The fields every deal starts from: no cards, nobody locked, passed, stood or knocked."""
+    return {
+        "hands": ((),) * players, "widow": (), "phase": Phase.DEAL, "pos": -1, "round": 0,
+        "locked": 0, "passed": 0, "stood": 0, "frozen": 0, "knocker": -1, "final": (),
+        "in_final": False, "swaps": 0, "moved": (), "resume": Resume.FIRST, "fresh": (),
+        "offer": -1,
+    }
 
 
 def _in_game(s: WidowState, seat: Seat) -> bool:
@@ -312,29 +306,13 @@ def _start_deal(s: WidowState, dealer: Seat, last_deal: tuple[Event, ...]) -> Wi
         deal_number=s.deal_number + 1,
         order=order,
         order_mask=sum(_BIT[x] for x in order),
-        hands=((),) * n,
-        widow=(),
         unseen=pack(s.ruleset.pack),
         to_deal=3 * len(order) + s.ruleset.widow_size,
-        phase=Phase.DEAL,
         actor=dealer,
         turn=dealer,
-        pos=-1,
-        round=0,
-        locked=0,
-        passed=0,
-        stood=0,
-        frozen=0,
-        knocker=-1,
-        final=(),
-        in_final=False,
-        swaps=0,
-        moved=(),
-        resume=Resume.FIRST,
-        fresh=(),
-        offer=-1,
         log=(event,),
         last_deal=last_deal,
+        **_fresh_deal(n),
     )
 
 
