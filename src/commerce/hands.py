@@ -113,6 +113,9 @@ def hand_key(cards: Sequence[Card], rules: Ruleset) -> HandKey:
         ranks4 = {c >> 2 for c in cards}
         if rules.four_of_a_kind and len(ranks4) == 1 and len(set(cards)) == 4:
             return (_Level.FOUR, (cards[0] >> 2) + 2)
+        if not rules.four_of_a_kind:
+            raise NotationError("a Commerce hand has three cards; four of a kind exists only "
+                                "where a pounce makes it (--rules pounce)")
         raise NotationError("a four-card hand must be four of a kind, made by a pounce")
     if n != 3:
         raise NotationError(f"a Commerce hand has three cards, not {n}")
