@@ -58,7 +58,8 @@ class Driver:
         self.events: list[Event] = list(getattr(self.state, "log", ()))
         self.decisions = 0
         self.on_events = on_events
-        default = [("You" if a is None else f"{a.name}") for a in self.agents]
+        default = [("You" if a is None else f"{a.name} (seat {i})")
+                   for i, a in enumerate(self.agents)]
         self.names = list(names) if names is not None else default
 
     # -- queries ------------------------------------------------------------------------
