@@ -195,3 +195,11 @@ def test_simulate_reports_what_the_ruleset_tracks(capsys):
     assert all("tokens" in s and "went_out_games" in s for s in seats)
     # in Pool Commerce all but one go out in every game
     assert sum(s["went_out_games"] for s in seats) >= 6 * 3
+
+
+def test_simulate_cox_counts_hands_won(capsys):
+    _, out, _ = run(capsys, "simulate", "--rules", "cox", "--players", "3", "--games", "2",
+                    "--seed", "1", "--json")
+    seats = json.loads(out)["seats"]
+    # four hands a game, at least one best scorer each
+    assert sum(s["wins"] for s in seats) >= 2 * 4
