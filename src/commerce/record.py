@@ -206,15 +206,19 @@ def _int(data: dict[str, Any], key: str) -> int:
     return value
 
 
+def _initial_state(record: GameRecord) -> Any:
+    try:
+        return engine.new_game(record.rules, record.players, dealer=record.dealer)
+    except CommerceError as exc:
+        raise RecordError(f"bad record: {exc}") from None
+
+
 def replay_steps(record: GameRecord) -> Iterator[tuple[Action, Transition]]:
     """Each recorded action with the transition it causes, applied through the checked engine.
 
     :raises RecordError: naming the first action that cannot be parsed or is illegal.
     """
-    try:
-        state = engine.new_game(record.rules, record.players, dealer=record.dealer)
-    except CommerceError as exc:
-        raise RecordError(f"bad record: {exc}") from None
+    state = _initial_state(record)
     for i, text in enumerate(record.actions):
         try:
             action = engine.parse_action(state, text)
@@ -230,12 +234,11 @@ def replay(record: GameRecord) -> Any:
 
     :raises RecordError: if the record does not replay, or claims an end it does not reach.
     """
-    try:
-        state = engine.new_game(record.rules, record.players, dealer=record.dealer)
-    except CommerceError as exc:
-        raise RecordError(f"bad record: {exc}") from None
+    state = None
     for _, transition in replay_steps(record):
         state = transition.state
+    if state is None:  # a record with no action yet
+        state = _initial_state(record)
     if record.complete:
         result = engine.outcome(state)
         if result is None:

@@ -15,12 +15,7 @@ from typing import Any
 
 from commerce.cards import format_card, format_cards
 from commerce.core import Event
-
-
-def _name(names: Sequence[str], seat: int | None, viewer: int | None) -> str:
-    if seat is None:
-        return "-"
-    return "You" if seat == viewer else names[seat]
+from commerce.text import seat_name, showdown_lines
 
 
 def _s(seat: int | None, viewer: int | None, verb: str) -> str:
@@ -38,7 +33,7 @@ def _cards(value: Any) -> str:
 
 def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | None:
     """One log line for a widow-family event, or None for one not worth a line."""
-    who = _name(names, e.seat, viewer)
+    who = seat_name(names, e.seat, viewer)
     k = e.kind
     if k == "deal_started":
         return f"- Deal {e.get('deal')}: {who} {_s(e.seat, viewer, 'deal')}."
@@ -75,21 +70,12 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
     if k == "round_limit":
         return f"No end after {e.get('rounds')} rounds: the hands are shown."
     if k == "showdown":
-        lines = ["Showdown:"]
-        winners = e.get("winners") or ()
-        for seat, (hand, cat) in enumerate(zip(e.get("hands"), e.get("categories"),
-                                               strict=True)):
-            if not hand:
-                continue
-            mark = "  <- best" if seat in winners else ""
-            lines.append(f"  {_name(names, seat, viewer):<10} {format_cards(hand):<12} "
-                         f"{cat}{mark}")
-        return "\n".join(lines)
+        return showdown_lines(e, names, viewer, mark="<- best", name_width=10, cards_width=12)
     if k == "token_moved":
-        to = _name(names, e.get("to"), viewer)
+        to = seat_name(names, e.get("to"), viewer)
         return f"{who} {_s(e.seat, viewer, 'lose')} a token to {to}."
     if k == "paid":
-        to = _name(names, e.get("to"), viewer)
+        to = seat_name(names, e.get("to"), viewer)
         return f"{who} {_s(e.seat, viewer, 'pay')} {to} {e.get('amount')}."
     if k == "counter_to_pool":
         return f"{who} {_s(e.seat, viewer, 'put')} a counter in the pool."
@@ -138,7 +124,7 @@ def render(obs: Any, names: Sequence[str]) -> str:
         else:
             cards = obs.hands[x]
             shown = format_cards(cards) if cards else "? " * obs.hand_sizes[x]
-        lines.append(f"  {_name(names, x, obs.seat):<10} {count:<10} {shown:<12} "
+        lines.append(f"  {seat_name(names, x, obs.seat):<10} {count:<10} {shown:<12} "
                      f"{', '.join(tags)}")
     hand = obs.hand
     if hand and len(hand) >= 3 and obs.hands[obs.seat] is not None:

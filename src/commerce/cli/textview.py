@@ -13,13 +13,7 @@ from typing import Any
 from commerce.cards import format_card, format_cards
 from commerce.core import Event
 from commerce.rules import Family
-
-
-def seat_name(names: Sequence[str], seat: int | None, viewer: int | None) -> str:
-    """A seat's name, or 'You' for the viewer."""
-    if seat is None:
-        return "—"
-    return "You" if seat == viewer else names[seat]
+from commerce.text import seat_name, showdown_lines
 
 
 def describe_event(e: Event, names: Sequence[str], viewer: int | None,
@@ -67,14 +61,7 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None,
     if k == "round_limit":
         return f"No one has stood after {e.get('rounds')} rounds: the hands are shown."
     if k == "showdown":
-        lines = ["Showdown:"]
-        winners = e.get("winners") or ()
-        for seat, (hand, cat) in enumerate(zip(e.get("hands"), e.get("categories"),
-                                               strict=True)):
-            mark = "  ← wins" if seat in winners else ""
-            lines.append(f"  {seat_name(names, seat, viewer):<12} {format_cards(hand):<10} "
-                         f"{cat}{mark}")
-        return "\n".join(lines)
+        return showdown_lines(e, names, viewer, mark="← wins", name_width=12, cards_width=10)
     if k == "paid":
         to = seat_name(names, e.get("to"), viewer)
         why = e.get("why")

@@ -30,7 +30,7 @@ from commerce.core import (
     Transition,
 )
 from commerce.errors import IllegalActionError, IllegalReason, NotationError
-from commerce.hands import Category, Evaluator, evaluator_for
+from commerce.hands import Category, evaluator_for
 from commerce.rules import Ruleset
 
 
@@ -232,34 +232,8 @@ def _turn_menu(hand: tuple[Card, ...], stand: bool, trade: bool,
 def _may_stand(s: TradingState, seat: Seat) -> bool:
     if s.ruleset.stand_allowed == "any_time":
         return True
-    ev = _evaluator(s.ruleset)
+    ev = evaluator_for(s.ruleset)
     return ev.categories[ev.rank_of(s.hands[seat])] is not Category.NONE
-
-
-_EVALUATORS: dict[int, tuple[Ruleset, Evaluator]] = {}
-_NAMES: dict[int, tuple[Evaluator, tuple[str, ...]]] = {}
-
-
-def _category_names(ev: Evaluator) -> tuple[str, ...]:
-    """The category name (a plain string) of every dense rank of *ev*."""
-    hit = _NAMES.get(id(ev))
-    if hit is not None and hit[0] is ev:
-        return hit[1]
-    names = tuple(c.value for c in ev.categories)
-    _NAMES[id(ev)] = (ev, names)
-    return names
-
-
-def _evaluator(rules: Ruleset) -> Evaluator:
-    """:func:`evaluator_for` *rules*, remembered by identity (hashing a ruleset is slow)."""
-    hit = _EVALUATORS.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    ev = evaluator_for(rules)
-    if len(_EVALUATORS) > 64:
-        _EVALUATORS.clear()
-    _EVALUATORS[id(rules)] = (rules, ev)
-    return ev
 
 
 def _barter_returns(s: TradingState) -> tuple[Card, ...]:
@@ -391,14 +365,6 @@ def apply_unchecked(s: TradingState, action: Action) -> Transition:
         return _next_turn(s, ())
     # STAND
     return _showdown(s, stander=seat, events=(Event("stood", seat),))
-
-
-def _without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    """*unseen* (in card order) less *cards*."""
-    if len(cards) == 1:
-        i = unseen.index(cards[0])
-        return unseen[:i] + unseen[i + 1:]
-    return tuple(sorted(set(unseen).difference(cards)))
 
 
 _PACK_SETS: Final = {id(pack(n)): frozenset(pack(n)) for n in (52, 32)}
@@ -718,7 +684,7 @@ def event_to_dict(e: Event) -> dict[str, Any]:
 def observe(s: TradingState, seat: Seat | None) -> TradingObservation:
     """The view of *seat*: its own cards, public facts and the events it may see."""
     events = tuple(e for e in s.log if e.visible(seat))
-    shown = _shown_hands(s)
+    shown = s.phase is Phase.OVER
     hands = tuple(
         s.hands[i] if (shown or i == seat) else None for i in range(s.players)
     )
@@ -744,10 +710,6 @@ def observe(s: TradingState, seat: Seat | None) -> TradingObservation:
         last_deal=s.last_deal,
         over=s.phase is Phase.OVER,
     )
-
-
-def _shown_hands(s: TradingState) -> bool:
-    return s.phase is Phase.OVER
 
 
 def reveal_all(s: TradingState) -> TradingObservation:

@@ -831,17 +831,6 @@ def _next_turn(s: WidowState, events: tuple[Event, ...],
 # -- showdown and settlement ---------------------------------------------------------------
 
 _EVALUATORS: dict[tuple[int, bool], tuple[Ruleset, Evaluator]] = {}
-_NAMES: dict[int, tuple[Evaluator, tuple[str, ...]]] = {}
-
-
-def _category_names(ev: Evaluator) -> tuple[str, ...]:
-    """The category name (a plain string) of every dense rank of *ev*."""
-    hit = _NAMES.get(id(ev))
-    if hit is not None and hit[0] is ev:
-        return hit[1]
-    names = tuple(c.value for c in ev.categories)
-    _NAMES[id(ev)] = (ev, names)
-    return names
 
 
 def _evaluator(rules: Ruleset, fallback: bool = False) -> Evaluator:
@@ -876,7 +865,7 @@ def _losers(order: tuple[Seat, ...], ranks: dict[Seat, int], rule: str) -> list[
 def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]) -> Transition:
     rules = s.ruleset
     ev = _evaluator(rules)
-    names = _category_names(ev)
+    names = ev.category_names
     order = s.order
     rank_of = ev.rank_of
     ranks = {x: rank_of(s.hands[x]) for x in order}
