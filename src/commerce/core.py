@@ -113,6 +113,10 @@ class Decision:
         """Whether chance (the driver) acts."""
         return self.seat is None
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: ``{"seat": ..., "kind": ...}``."""
+        return {"seat": self.seat, "kind": self.kind.value}
+
 
 class Event(NamedTuple):
     """Something that happened, with who may see it.

@@ -876,8 +876,7 @@ class CoxObservation:
             "players": self.players,
             "hand": self.hand_number,
             "hands_total": self.hands_total,
-            "decision": None if self.decision is None else {
-                "seat": self.decision.seat, "kind": self.decision.kind.value},
+            "decision": None if self.decision is None else self.decision.to_dict(),
             "turn": self.turn,
             "wholesaler": self.wholesaler,
             "retailer": self.retailer,

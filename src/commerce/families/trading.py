@@ -653,8 +653,7 @@ class TradingObservation:
             "dealer": self.dealer,
             "deal": self.deal_number,
             "deals_total": self.deals_total,
-            "decision": None if self.decision is None else {
-                "seat": self.decision.seat, "kind": self.decision.kind.value},
+            "decision": None if self.decision is None else self.decision.to_dict(),
             "hand": [format_card(c) for c in self.hand],
             "hands": [None if h is None else [format_card(c) for c in h] for h in self.hands],
             "pool": self.pool,

@@ -1116,8 +1116,7 @@ class WidowObservation:
             "dealer": self.dealer,
             "deal": self.deal_number,
             "round": self.round,
-            "decision": None if self.decision is None else {
-                "seat": self.decision.seat, "kind": self.decision.kind.value},
+            "decision": None if self.decision is None else self.decision.to_dict(),
             "turn": self.turn,
             "hand": [format_card(c) for c in self.hand],
             "hands": [None if h is None else [format_card(c) for c in h] for h in self.hands],
