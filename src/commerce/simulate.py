@@ -59,8 +59,6 @@ def simulate(
         for i, p in enumerate(result.payoffs):
             net[i] += p
         won = result.details.get("deals_won") or result.details.get("hands_won")
-        if won is None and "hand_scores" in result.details:
-            won = _hands_won(result.details["hand_scores"], players)
         if won is not None:
             for i, w in enumerate(won):
                 wins[i] += int(w)
@@ -95,17 +93,6 @@ def simulate(
             for i in range(players)
         ],
     }
-
-
-def _hands_won(hand_scores: Any, players: int) -> list[int]:
-    """Hands in which each seat had the best score (ties count for each), e.g. in Cox's game."""
-    won = [0] * players
-    for scores in hand_scores:
-        best = max(scores)
-        for i, score in enumerate(scores):
-            if score == best:
-                won[i] += 1
-    return won
 
 
 def playout_decisions_per_s(

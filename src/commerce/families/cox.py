@@ -804,6 +804,10 @@ def outcome(s: CoxState) -> Outcome | None:
             "hand_scores": s.hand_scores,
             "winners": tuple(i for i, t in enumerate(s.totals) if t == best),
             "hands": s.hand_number,
+            "hands_won": tuple(
+                sum(1 for scores in s.hand_scores if scores[i] == max(scores))
+                for i in range(s.players)
+            ),
         },
     )
 
