@@ -15,7 +15,8 @@ and from the notation people type.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
+from collections.abc import Iterable, Sequence
 from typing import Final, TypeAlias
 
 from commerce.errors import NotationError
@@ -136,3 +137,30 @@ def pack(size: int = 52) -> tuple[Card, ...]:
     if size == 32:
         return _PACK32
     raise ValueError(f"no {size}-card pack: Commerce uses 52 or 32 cards")
+
+
+def sample_cards(rng: random.Random, cards: Sequence[Card], k: int) -> list[Card]:
+    """*k* different cards of *cards* drawn uniformly at random, in the order drawn.
+
+    The draws of ``rng.sample(cards, k)`` when the standard library uses its pool method (as
+    it does for every initial deal of these games), at about half the cost: the same loop
+    without a function call per card.
+
+    >>> import random
+    >>> sample_cards(random.Random(7), pack(), 12) == random.Random(7).sample(pack(), 12)
+    True
+    """
+    getrandbits = rng.getrandbits
+    pool = list(cards)
+    n = len(pool)
+    if not 0 <= k <= n:
+        raise ValueError(f"cannot draw {k} of {n} cards")
+    out = []
+    for m in range(n, n - k, -1):  # Fisher-Yates on the pool, a uniform index below m each
+        bits = m.bit_length()
+        j = getrandbits(bits)
+        while j >= m:
+            j = getrandbits(bits)
+        out.append(pool[j])
+        pool[j] = pool[m - 1]
+    return out

@@ -188,6 +188,10 @@ class FamilyRules(Protocol):
         """Raise IllegalActionError with a reason if *action* is illegal."""
         ...
 
+    def apply(self, state: Any, action: Action) -> Transition:
+        """Check *action* (raising :class:`~commerce.errors.IllegalActionError`), then apply it."""
+        ...
+
     def apply_unchecked(self, state: Any, action: Action) -> Transition:
         """Apply an action already known to be legal."""
         ...

@@ -133,8 +133,7 @@ def apply(state: Any, action: Action, *, seat: Seat | None = None) -> Transition
     impl = _BY_TYPE.get(type(state)) or family_of(state)
     if seat is not None:
         _check_seat(impl, state, seat)
-    impl.check(state, action)
-    return impl.apply_unchecked(state, action)  # type: ignore[no-any-return]
+    return impl.apply(state, action)  # type: ignore[no-any-return]
 
 
 def _check_seat(impl: Any, state: Any, seat: Seat) -> None:

@@ -545,6 +545,15 @@ class _Work:
         )
 
 
+def apply(s: CoxState, action: Action) -> Transition:
+    """Check *action*, then apply it (what :func:`commerce.engine.apply` calls).
+
+    :raises IllegalActionError: with the reason, if *action* is not legal in *s*.
+    """
+    check(s, action)
+    return apply_unchecked(s, action)
+
+
 def apply_unchecked(s: CoxState, action: Action) -> Transition:
     """Apply an action already known to be legal (the public path checks first)."""
     kind = action.kind

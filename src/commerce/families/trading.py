@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Final, NamedTuple
 
-from commerce.cards import Card, format_card, format_cards, pack, parse_card
+from commerce.cards import Card, format_card, format_cards, pack, parse_card, sample_cards
 from commerce.core import (
     Action,
     ActionKind,
@@ -112,6 +112,21 @@ class TradingState(NamedTuple):
 STATE_TYPE: Final = TradingState
 _INDEX: Final = {name: i for i, name in enumerate(TradingState._fields)}
 _new_tuple: Final = tuple.__new__
+# Field positions, for the hot transitions that copy a state as a list and change a few
+# fields in place (cheaper than ``replace`` with keywords, which builds a dict per call).
+_BALANCES: Final = _INDEX["balances"]
+_DEALS_WON: Final = _INDEX["deals_won"]
+_HANDS: Final = _INDEX["hands"]
+_UNSEEN: Final = _INDEX["unseen"]
+_BOTTOM: Final = _INDEX["bottom"]
+_POOL: Final = _INDEX["pool"]
+_PHASE: Final = _INDEX["phase"]
+_ACTOR: Final = _INDEX["actor"]
+_TURN: Final = _INDEX["turn"]
+_TURNS_TAKEN: Final = _INDEX["turns_taken"]
+_TO_DEAL: Final = _INDEX["to_deal"]
+_OFFERED: Final = _INDEX["offered"]
+_LOG: Final = _INDEX["log"]
 
 # Interned actions: legal_actions returns these, and bots choose among them.
 _STAND: Final = Action(ActionKind.STAND)
@@ -190,37 +205,69 @@ def decision(s: TradingState) -> Decision | None:
     return _DECISIONS[phase, s.actor]
 
 
-_TURN_MENUS: dict[tuple[tuple[Card, ...], bool, bool, bool], tuple[Action, ...]] = {}
+_TURN_MENUS: dict[tuple[Any, ...], tuple[tuple[Action, ...], frozenset[int]]] = {}
+_REPLY_MENUS: dict[tuple[Any, ...], tuple[tuple[Action, ...], frozenset[int]]] = {}
+_AFTER_TRADE_MENUS: Final = {True: (_STAND, _DONE), False: (_DONE,)}
+_NO_IDS: Final[frozenset[int]] = frozenset()
+_IDS: Final = {may: frozenset(map(id, menu)) for may, menu in _AFTER_TRADE_MENUS.items()}
+
+# The state of the last legal_actions or sample_chance call, and the ids of the actions it
+# returned. :func:`check` accepts at once an action that *is* one of them (the usual case:
+# a player picks from the list it was given), and checks any other action in full. The entry
+# holds the state itself, so its id cannot be reused while it is here; a tuple is replaced
+# whole, so a reader never sees half of one. The actions of the menus live as long as the
+# module; a drawn deal is kept alive by the entry (third item), so no other object can take
+# its id while it is here.
+_last_given: tuple[Any, frozenset[int], Action | None] = (None, _NO_IDS, None)
 
 
 def legal_actions(s: TradingState) -> tuple[Action, ...]:
     """Legal actions in a fixed order: stand, trades, barters; chance cards in card order."""
+    global _last_given
     phase = s.phase
     if phase is Phase.TURN:
         rules = s.ruleset
-        key = (s.hands[s.actor], _may_stand(s, s.actor),
-               s.actor != s.dealer or rules.dealer_may_trade, rules.may_barter)
-        menu = _TURN_MENUS.get(key)
-        if menu is None:
-            menu = _turn_menu(*key)
-            if len(_TURN_MENUS) > 200_000:
-                _TURN_MENUS.clear()
-            _TURN_MENUS[key] = menu
-        return menu
+        actor = s.actor
+        # keyed by the cards in card order, so the cache holds one entry per set of cards
+        stand = _may_stand(s, actor)
+        trade = actor != s.dealer or rules.dealer_may_trade
+        key = (*sorted(s.hands[actor]), stand, trade, rules.may_barter)
+        hit = _TURN_MENUS.get(key)
+        if hit is None:
+            hit = _remember(_TURN_MENUS, key, _turn_menu(key[:-3], stand, trade,
+                                                         rules.may_barter))
+        _last_given = (s, hit[1], None)
+        return hit[0]
     if phase is Phase.DEAL or phase is Phase.DRAW:
         return tuple(_DEAL[c] for c in s.unseen)
     if phase is Phase.AFTER_TRADE:
-        return (_STAND, _DONE) if _may_stand(s, s.actor) else (_DONE,)
+        may = _may_stand(s, s.actor)
+        _last_given = (s, _IDS[may], None)
+        return _AFTER_TRADE_MENUS[may]
     if phase is Phase.BARTER_REPLY:
-        gives = sorted(_barter_returns(s))
-        head = (_STAND,) if s.ruleset.barter_partner_may_stand else ()
-        return head + tuple(_GIVE[c] for c in gives)
+        key = (*sorted(_barter_returns(s)), s.ruleset.barter_partner_may_stand)
+        hit = _REPLY_MENUS.get(key)
+        if hit is None:
+            menu = ((_STAND,) if key[-1] else ()) + tuple(_GIVE[c] for c in key[:-1])
+            hit = _remember(_REPLY_MENUS, key, menu)
+        _last_given = (s, hit[1], None)
+        return hit[0]
     return ()
 
 
-def _turn_menu(hand: tuple[Card, ...], stand: bool, trade: bool,
+def _remember(cache: dict[tuple[Any, ...], tuple[tuple[Action, ...], frozenset[int]]],
+              key: tuple[Any, ...], menu: tuple[Action, ...],
+              ) -> tuple[tuple[Action, ...], frozenset[int]]:
+    """Cache *menu* under *key* with the ids of its actions (a bounded cache)."""
+    hit = (menu, frozenset(map(id, menu)))
+    if len(cache) > 300_000:
+        cache.clear()
+    cache[key] = hit
+    return hit
+
+
+def _turn_menu(cards: tuple[Card, ...], stand: bool, trade: bool,
                barter: bool) -> tuple[Action, ...]:
-    cards = sorted(hand)
     out: list[Action] = [_STAND] if stand else []
     if trade:
         out.extend(_TRADE[c] for c in cards)
@@ -245,6 +292,9 @@ def _barter_returns(s: TradingState) -> tuple[Card, ...]:
 
 def check(s: TradingState, action: Action) -> None:
     """Raise :class:`IllegalActionError` with a reason unless *action* is legal."""
+    given = _last_given
+    if given[0] is s and id(action) in given[1]:
+        return  # one of the very actions legal_actions or sample_chance gave for *s*
     phase = s.phase
     kind = action.kind
     if phase is Phase.OVER:
@@ -341,6 +391,17 @@ def _check_own_card(s: TradingState, seat: Seat, action: Action) -> None:
 # -- transitions ---------------------------------------------------------------------------
 
 
+def apply(s: TradingState, action: Action) -> Transition:
+    """Check *action*, then apply it (what :func:`commerce.engine.apply` calls).
+
+    :raises IllegalActionError: with the reason, if *action* is not legal in *s*.
+    """
+    given = _last_given
+    if given[0] is not s or id(action) not in given[1]:
+        check(s, action)
+    return apply_unchecked(s, action)
+
+
 def apply_unchecked(s: TradingState, action: Action) -> Transition:
     """Apply an action already known to be legal (the public path checks first)."""
     kind = action.kind
@@ -350,15 +411,17 @@ def apply_unchecked(s: TradingState, action: Action) -> Transition:
     if kind is ActionKind.TRADE:
         return _trade(s, seat, action.cards[0])
     if kind is ActionKind.BARTER:
+        card = action.cards[0]
         partner = (seat + (1 if s.ruleset.barter_direction == "left" else -1)) % s.players
         public = Event("barter_offered", seat, (("partner", partner),))
-        private = Event("barter_card", seat, (("card", action.cards[0]), ("partner", partner)),
+        private = Event("barter_card", seat, (("card", card), ("partner", partner)),
                         _PAIRS[seat][partner])
-        return Transition(
-            s.replace(phase=Phase.BARTER_REPLY, actor=partner, offered=action.cards[0],
-                    log=s.log + (public, private)),
-            (public, private),
-        )
+        f = list(s)
+        f[_PHASE] = Phase.BARTER_REPLY
+        f[_ACTOR] = partner
+        f[_OFFERED] = card
+        f[_LOG] = (*s.log, public, private)
+        return Transition(_new_tuple(TradingState, f), (public, private))
     if kind is ActionKind.GIVE:
         return _give(s, seat, action.cards[0])
     if kind is ActionKind.DONE:
@@ -393,7 +456,10 @@ def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
         card = cards[0]
         hands[seat] = (*hands[seat], card)
         event = Event("drew", seat, (("card", card),), _ONLY[seat])
-        return _after_own_action(s, (event,), hands=tuple(hands), unseen=unseen)
+        f = list(s)
+        f[_HANDS] = tuple(hands)
+        f[_UNSEEN] = unseen
+        return _after_own_action(f, s, (event,))
     step = s.step
     k = 3 * n - s.to_deal
     got: dict[Seat, list[Card]] = {}
@@ -415,22 +481,33 @@ def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
     return Transition(state, evs)
 
 
+_SEATS_FROM_ELDEST: dict[tuple[Seat, int, int], tuple[Seat, ...]] = {}
+
+
 def _deal_all(s: TradingState, cards: tuple[Card, ...], unseen: tuple[Card, ...]) -> Transition:
     """The whole initial deal at once: card k goes to the k-th seat from the eldest, round."""
     n = s.players
-    step = s.step
+    key = (s.dealer, n, s.step)
+    seats = _SEATS_FROM_ELDEST.get(key)
+    if seats is None:
+        seats = _SEATS_FROM_ELDEST[key] = tuple((s.dealer + s.step * (1 + j)) % n
+                                                for j in range(n))
     hands: list[tuple[Card, ...]] = [()] * n
     evs = []
-    for j in range(n):
-        seat = (s.dealer + step * (1 + j)) % n
-        hand = cards[j::n]
-        hands[seat] = hand
+    for j, seat in enumerate(seats):
+        hands[seat] = hand = cards[j::n]
         evs.append(Event("dealt", seat, (("cards", hand),), _ONLY[seat]))
     events = tuple(evs)
-    eldest = (s.dealer + step) % n
-    state = s.replace(hands=tuple(hands), unseen=unseen, to_deal=0, phase=Phase.TURN,
-                       actor=eldest, turn=eldest, turns_taken=1, log=s.log + events)
-    return Transition(state, events)
+    eldest = seats[0]
+    f = list(s)
+    f[_HANDS] = tuple(hands)
+    f[_UNSEEN] = unseen
+    f[_TO_DEAL] = 0
+    f[_PHASE] = Phase.TURN
+    f[_ACTOR] = f[_TURN] = eldest
+    f[_TURNS_TAKEN] = 1
+    f[_LOG] = s.log + events
+    return Transition(_new_tuple(TradingState, f), events)
 
 
 def sample_chance(s: TradingState, rng: random.Random) -> Action:
@@ -438,26 +515,36 @@ def sample_chance(s: TradingState, rng: random.Random) -> Action:
 
     A multi-card ``deal`` is the same as dealing its cards one at a time, in order.
     """
-    if s.phase is Phase.DEAL:
-        return Action(ActionKind.DEAL, tuple(rng.sample(s.unseen, s.to_deal)))
-    return _DEAL[rng.choice(s.unseen)]
+    global _last_given
+    phase = s.phase
+    if phase is Phase.DEAL:
+        action = Action(ActionKind.DEAL, tuple(sample_cards(rng, s.unseen, s.to_deal)))
+    else:
+        action = _DEAL[rng.choice(s.unseen)]
+    if phase is Phase.DEAL or phase is Phase.DRAW:
+        _last_given = (s, frozenset((id(action),)), action)
+    return action
 
 
-def _after_own_action(s: TradingState, events: tuple[Event, ...],
-                      **changes: Any) -> Transition:
-    """After a trade or barter (with *changes* to make): the player may stand, or (if the
-    rules say not) play moves on."""
+def _after_own_action(f: list[Any], s: TradingState, events: tuple[Event, ...]) -> Transition:
+    """After a trade or barter: the player may stand, or (if the rules say not) play moves on.
+
+    *f* is the list of the new state's fields with the action's own changes made; *s* is the
+    state before the action.
+    """
+    f[_OFFERED] = None
+    f[_LOG] = s.log + events
     if not s.ruleset.stand_after_trade:
-        return _next_turn(s.replace(offered=None, log=s.log + events, **changes), events)
-    state = s.replace(phase=Phase.AFTER_TRADE, actor=s.turn, offered=None, log=s.log + events,
-                       **changes)
-    return Transition(state, events)
+        return _next_turn(_new_tuple(TradingState, f), events)
+    f[_PHASE] = Phase.AFTER_TRADE
+    f[_ACTOR] = s.turn
+    return Transition(_new_tuple(TradingState, f), events)
 
 
 def _trade(s: TradingState, seat: Seat, card: Card) -> Transition:
     rules = s.ruleset
     hands = list(s.hands)
-    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    hands[seat] = tuple([c for c in hands[seat] if c != card])
     balances = list(s.balances)
     pool = s.pool
     if seat == s.dealer:
@@ -471,17 +558,21 @@ def _trade(s: TradingState, seat: Seat, card: Card) -> Transition:
     public = Event("traded", seat, (("cost", cost),))
     private = Event("traded_card", seat, (("card", card),), _ONLY[seat])
     bottom = (*s.bottom, card)
-    events: tuple[Event, ...] = (public, private)
+    f = list(s)
+    f[_BALANCES] = tuple(balances)
+    f[_POOL] = pool
     if s.unseen:
-        state = s.replace(hands=tuple(hands), bottom=bottom, balances=tuple(balances),
-                        pool=pool, phase=Phase.DRAW, log=s.log + events)
-        return Transition(state, events)
-    drawn, bottom = bottom[0], bottom[1:]
+        f[_HANDS] = tuple(hands)
+        f[_BOTTOM] = bottom
+        f[_PHASE] = Phase.DRAW
+        f[_LOG] = (*s.log, public, private)
+        return Transition(_new_tuple(TradingState, f), (public, private))
+    drawn = bottom[0]
     hands[seat] = (*hands[seat], drawn)
+    f[_HANDS] = tuple(hands)
+    f[_BOTTOM] = bottom[1:]
     drew = Event("drew", seat, (("card", drawn),), _ONLY[seat])
-    events = (*events, drew)
-    return _after_own_action(s, events, hands=tuple(hands), bottom=bottom,
-                             balances=tuple(balances), pool=pool)
+    return _after_own_action(f, s, (public, private, drew))
 
 
 def _give(s: TradingState, partner: Seat, returned: Card) -> Transition:
@@ -489,26 +580,31 @@ def _give(s: TradingState, partner: Seat, returned: Card) -> Transition:
     offered = s.offered
     assert offered is not None
     hands = list(s.hands)
-    hands[offerer] = tuple(returned if c == offered else c for c in hands[offerer])
+    hands[offerer] = tuple([returned if c == offered else c for c in hands[offerer]])
     if returned in hands[partner]:
-        hands[partner] = tuple(offered if c == returned else c for c in hands[partner])
+        hands[partner] = tuple([offered if c == returned else c for c in hands[partner]])
     # else the partner handed back the offered card itself: his hand is unchanged
     public = Event("bartered", offerer, (("partner", partner),))
     private = Event("barter_returned", partner, (("card", returned), ("offerer", offerer)),
                     _PAIRS[offerer][partner])
-    return _after_own_action(s, (public, private), hands=tuple(hands))
+    f = list(s)
+    f[_HANDS] = tuple(hands)
+    return _after_own_action(f, s, (public, private))
 
 
 def _next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
     """Pass the turn on; *events* are already in ``s.log``."""
     limit = s.ruleset.max_rounds_per_deal
-    if limit and s.turns_taken >= limit * s.players:
+    n = s.players
+    if limit and s.turns_taken >= limit * n:
         forced = Event("round_limit", None, (("rounds", limit),))
         shown = _showdown(s, stander=None, events=(forced,))
         return Transition(shown.state, (*events, *shown.events))
-    nxt = (s.turn + s.step) % s.players
-    state = s.replace(phase=Phase.TURN, actor=nxt, turn=nxt, turns_taken=s.turns_taken + 1)
-    return Transition(state, events)
+    f = list(s)
+    f[_PHASE] = Phase.TURN
+    f[_ACTOR] = f[_TURN] = (s.turn + s.step) % n
+    f[_TURNS_TAKEN] = s.turns_taken + 1
+    return Transition(_new_tuple(TradingState, f), events)
 
 
 _ORDERS: dict[tuple[Seat, int, int, bool], tuple[Seat, ...]] = {}
@@ -531,12 +627,15 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
     rules = s.ruleset
     ev = evaluator_for(rules)
     table = ev.rank_table
-    ranks = [table[a][b][c] for a, b, c in s.hands]
+    hands = s.hands
+    ranks = [table[a][b][c] for a, b, c in hands]
     n = s.players
     dealer = s.dealer
     step = s.step
     tie_rule = rules.best_tie_rule
-    order = _priority(dealer, n, step, tie_rule == "dealer_as_eldest")
+    order = _ORDERS.get((dealer, n, step, tie_rule == "dealer_as_eldest"))
+    if order is None:
+        order = _priority(dealer, n, step, tie_rule == "dealer_as_eldest")
     # A seat beats another with a higher rank, or an equal rank and earlier priority:
     # a stable sort by rank of the priority order.
     ranking = sorted(order, key=ranks.__getitem__, reverse=True)
@@ -572,23 +671,38 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
     shown = Event(
         "showdown",
         stander,
-        (("hands", s.hands), ("categories", tuple([names[r] for r in ranks])),
+        (("hands", hands), ("categories", tuple(map(names.__getitem__, ranks))),
          ("winners", tuple(winners))),
     )
     deals_won = list(s.deals_won)
     for w in winners:
         deals_won[w] += 1
-    last = s.deal_number >= n * rules.deals_each
-    ended = Event("deal_ended", None, (("deal", s.deal_number), ("last", last)))
+    deal_number = s.deal_number
+    last = deal_number >= n * rules.deals_each
+    ended = Event("deal_ended", None, (("deal", deal_number), ("last", last)))
     # Every event of the settlement is public: it is what the next deal's view shows.
     summary = (*events, shown, *payments, ended)
     if last:
-        final = s.replace(balances=tuple(balances), pool=0, deals_won=tuple(deals_won),
-                          log=s.log + summary, phase=Phase.OVER)
-        return Transition(final, summary)
-    settled = s.replace(balances=tuple(balances), pool=0, deals_won=tuple(deals_won))
-    nxt = _start_deal(settled, (dealer + step) % n, summary)
-    return Transition(nxt, (*summary, *nxt.log))
+        f = list(s)
+        f[_BALANCES] = tuple(balances)
+        f[_POOL] = 0
+        f[_DEALS_WON] = tuple(deals_won)
+        f[_LOG] = s.log + summary
+        f[_PHASE] = Phase.OVER
+        return Transition(_new_tuple(TradingState, f), summary)
+    # The next deal begins at once: the deal passes on and everyone antes.
+    nxt_dealer = (dealer + step) % n
+    ante = rules.ante
+    balances = [b - ante for b in balances]
+    balances[nxt_dealer] -= rules.dealer_ante - ante
+    pool = ante * (n - 1) + rules.dealer_ante
+    started = Event("deal_started", nxt_dealer, (("deal", deal_number + 1), ("pool", pool)))
+    nxt = _new_tuple(TradingState, (
+        rules, n, tuple(balances), tuple(deals_won), nxt_dealer, deal_number + 1, ((),) * n,
+        pack(rules.pack), (), pool, Phase.DEAL, nxt_dealer, nxt_dealer, 0, 3 * n, None,
+        (started,), summary,
+    ))
+    return Transition(nxt, (*summary, started))
 
 
 def outcome(s: TradingState) -> Outcome | None:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Final, NamedTuple
 
-from commerce.cards import Card, format_card, format_cards, pack, parse_card
+from commerce.cards import Card, format_card, format_cards, pack, parse_card, sample_cards
 from commerce.core import (
     Action,
     ActionKind,
@@ -510,6 +510,15 @@ def _check_swap(s: WidowState, seat: Seat, cards: tuple[int, ...]) -> None:
 # -- transitions ---------------------------------------------------------------------------
 
 
+def apply(s: WidowState, action: Action) -> Transition:
+    """Check *action*, then apply it (what :func:`commerce.engine.apply` calls).
+
+    :raises IllegalActionError: with the reason, if *action* is not legal in *s*.
+    """
+    check(s, action)
+    return apply_unchecked(s, action)
+
+
 def apply_unchecked(s: WidowState, action: Action) -> Transition:
     """Apply an action already known to be legal (the public path checks first)."""
     kind = action.kind
@@ -607,7 +616,7 @@ def sample_chance(s: WidowState, rng: random.Random) -> Action:
     A multi-card ``deal`` is the same as dealing its cards one at a time, in order.
     """
     if s.phase is Phase.DEAL:
-        return Action(ActionKind.DEAL, tuple(rng.sample(s.unseen, s.to_deal)))
+        return Action(ActionKind.DEAL, tuple(sample_cards(rng, s.unseen, s.to_deal)))
     return _DEAL[rng.choice(s.unseen)]
 
 
