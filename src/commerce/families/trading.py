@@ -110,6 +110,16 @@ class TradingState(NamedTuple):
 
 
 STATE_TYPE: Final = TradingState
+# Enum members as module constants for the hot paths: ``Phase.TURN`` is a lookup through the
+# enum class, several times slower than reading a global.
+_P_DEAL, _P_TURN, _P_DRAW, _P_AFTER_TRADE, _P_BARTER_REPLY, _P_OVER = Phase
+_K_DEAL: Final = ActionKind.DEAL
+_K_STAND: Final = ActionKind.STAND
+_K_TRADE: Final = ActionKind.TRADE
+_K_BARTER: Final = ActionKind.BARTER
+_K_GIVE: Final = ActionKind.GIVE
+_K_DONE: Final = ActionKind.DONE
+_C_NONE: Final = Category.NONE
 _INDEX: Final = {name: i for i, name in enumerate(TradingState._fields)}
 _new_tuple: Final = tuple.__new__
 # Field positions, for the hot transitions that copy a state as a list and change a few
@@ -129,21 +139,34 @@ _OFFERED: Final = _INDEX["offered"]
 _LOG: Final = _INDEX["log"]
 
 # Interned actions: legal_actions returns these, and bots choose among them.
-_STAND: Final = Action(ActionKind.STAND)
-_DONE: Final = Action(ActionKind.DONE)
-_DEAL: Final = tuple(Action(ActionKind.DEAL, (c,)) for c in range(52))
-_TRADE: Final = tuple(Action(ActionKind.TRADE, (c,)) for c in range(52))
-_BARTER: Final = tuple(Action(ActionKind.BARTER, (c,)) for c in range(52))
-_GIVE: Final = tuple(Action(ActionKind.GIVE, (c,)) for c in range(52))
+_STAND: Final = Action(_K_STAND)
+_DONE: Final = Action(_K_DONE)
+_DEAL: Final = tuple(Action(_K_DEAL, (c,)) for c in range(52))
+_TRADE: Final = tuple(Action(_K_TRADE, (c,)) for c in range(52))
+_BARTER: Final = tuple(Action(_K_BARTER, (c,)) for c in range(52))
+_GIVE: Final = tuple(Action(_K_GIVE, (c,)) for c in range(52))
 _ONLY: Final = tuple(frozenset({s}) for s in range(12))
 _PAIRS: Final = tuple(tuple(frozenset({a, b}) for b in range(12)) for a in range(12))
+# Interned events that depend only on seats and cards (events are immutable values): the
+# transitions pick them instead of building them on every action.
+_STOOD: Final = tuple(Event("stood", seat) for seat in range(12))
+_DREW: Final = tuple(tuple(Event("drew", seat, (("card", c),), _ONLY[seat]) for c in range(52))
+                     for seat in range(12))
+_TRADED_CARD: Final = tuple(
+    tuple(Event("traded_card", seat, (("card", c),), _ONLY[seat]) for c in range(52))
+    for seat in range(12)
+)
+_BARTER_OFFERED: Final = tuple(tuple(Event("barter_offered", seat, (("partner", p),))
+                                     for p in range(12)) for seat in range(12))
+_BARTERED: Final = tuple(tuple(Event("bartered", seat, (("partner", p),)) for p in range(12))
+                         for seat in range(12))
 _CHANCE: Final = Decision(None, DecisionKind.CHANCE)
 _DECISIONS: Final = {
     (phase, seat): Decision(seat, kind)
     for phase, kind in (
-        (Phase.TURN, DecisionKind.TURN),
-        (Phase.AFTER_TRADE, DecisionKind.AFTER_TRADE),
-        (Phase.BARTER_REPLY, DecisionKind.BARTER_REPLY),
+        (_P_TURN, DecisionKind.TURN),
+        (_P_AFTER_TRADE, DecisionKind.AFTER_TRADE),
+        (_P_BARTER_REPLY, DecisionKind.BARTER_REPLY),
     )
     for seat in range(12)
 }
@@ -162,7 +185,7 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> TradingState:
         unseen=(),
         bottom=(),
         pool=0,
-        phase=Phase.DEAL,
+        phase=_P_DEAL,
         actor=dealer,
         turn=dealer,
         turns_taken=0,
@@ -187,7 +210,7 @@ def _start_deal(s: TradingState, dealer: Seat, last_deal: tuple[Event, ...]) -> 
     )
     return _new_tuple(TradingState, (
         rules, n, tuple(balances), s.deals_won, dealer, s.deal_number + 1, ((),) * n,
-        pack(rules.pack), (), pool, Phase.DEAL, dealer, dealer, 0, 3 * n, None, (event,),
+        pack(rules.pack), (), pool, _P_DEAL, dealer, dealer, 0, 3 * n, None, (event,),
         last_deal,
     ))
 
@@ -198,9 +221,9 @@ def _start_deal(s: TradingState, dealer: Seat, last_deal: tuple[Event, ...]) -> 
 def decision(s: TradingState) -> Decision | None:
     """Who must decide what."""
     phase = s.phase
-    if phase is Phase.DEAL or phase is Phase.DRAW:
+    if phase is _P_DEAL or phase is _P_DRAW:
         return _CHANCE
-    if phase is Phase.OVER:
+    if phase is _P_OVER:
         return None
     return _DECISIONS[phase, s.actor]
 
@@ -225,7 +248,7 @@ def legal_actions(s: TradingState) -> tuple[Action, ...]:
     """Legal actions in a fixed order: stand, trades, barters; chance cards in card order."""
     global _last_given
     phase = s.phase
-    if phase is Phase.TURN:
+    if phase is _P_TURN:
         rules = s.ruleset
         actor = s.actor
         # keyed by the cards in card order, so the cache holds one entry per set of cards
@@ -238,13 +261,13 @@ def legal_actions(s: TradingState) -> tuple[Action, ...]:
                                                          rules.may_barter))
         _last_given = (s, hit[1], None)
         return hit[0]
-    if phase is Phase.DEAL or phase is Phase.DRAW:
+    if phase is _P_DEAL or phase is _P_DRAW:
         return tuple(_DEAL[c] for c in s.unseen)
-    if phase is Phase.AFTER_TRADE:
+    if phase is _P_AFTER_TRADE:
         may = _may_stand(s, s.actor)
         _last_given = (s, _IDS[may], None)
         return _AFTER_TRADE_MENUS[may]
-    if phase is Phase.BARTER_REPLY:
+    if phase is _P_BARTER_REPLY:
         key = (*sorted(_barter_returns(s)), s.ruleset.barter_partner_may_stand)
         hit = _REPLY_MENUS.get(key)
         if hit is None:
@@ -280,7 +303,7 @@ def _may_stand(s: TradingState, seat: Seat) -> bool:
     if s.ruleset.stand_allowed == "any_time":
         return True
     ev = evaluator_for(s.ruleset)
-    return ev.categories[ev.rank_of(s.hands[seat])] is not Category.NONE
+    return ev.categories[ev.rank_of(s.hands[seat])] is not _C_NONE
 
 
 def _barter_returns(s: TradingState) -> tuple[Card, ...]:
@@ -297,15 +320,15 @@ def check(s: TradingState, action: Action) -> None:
         return  # one of the very actions legal_actions or sample_chance gave for *s*
     phase = s.phase
     kind = action.kind
-    if phase is Phase.OVER:
+    if phase is _P_OVER:
         raise IllegalActionError(IllegalReason.GAME_OVER, "the game is over")
-    if phase is Phase.DEAL or phase is Phase.DRAW:
-        if kind is not ActionKind.DEAL:
+    if phase is _P_DEAL or phase is _P_DRAW:
+        if kind is not _K_DEAL:
             raise IllegalActionError(
                 IllegalReason.NOT_YOUR_TURN, "chance must act now (deal a card), not a player"
             )
         cards = action.cards
-        limit = s.to_deal if phase is Phase.DEAL else 1
+        limit = s.to_deal if phase is _P_DEAL else 1
         dealt = set(cards)
         if not 1 <= len(cards) <= limit or len(dealt) != len(cards):
             raise IllegalActionError(
@@ -318,28 +341,28 @@ def check(s: TradingState, action: Action) -> None:
                 "a dealt card must be one of the unseen cards of the stock",
             )
         return
-    if kind is ActionKind.DEAL:
+    if kind is _K_DEAL:
         raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
-    if action.cards and (kind is ActionKind.STAND or kind is ActionKind.DONE):
+    if action.cards and (kind is _K_STAND or kind is _K_DONE):
         raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no card")
     seat = s.actor
-    if (kind is ActionKind.STAND or kind is ActionKind.DONE) and action.cards:
+    if (kind is _K_STAND or kind is _K_DONE) and action.cards:
         raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} takes no card")
-    if phase is Phase.TURN:
-        if kind is ActionKind.STAND:
+    if phase is _P_TURN:
+        if kind is _K_STAND:
             if not _may_stand(s, seat):
                 raise IllegalActionError(
                     IllegalReason.NOT_ALLOWED_BY_RULES,
                     "you may only stand (knock) holding a tricon, sequence or point",
                 )
             return
-        if kind is ActionKind.TRADE or kind is ActionKind.BARTER:
+        if kind is _K_TRADE or kind is _K_BARTER:
             _check_own_card(s, seat, action)
-            if kind is ActionKind.TRADE and seat == s.dealer and not s.ruleset.dealer_may_trade:
+            if kind is _K_TRADE and seat == s.dealer and not s.ruleset.dealer_may_trade:
                 raise IllegalActionError(
                     IllegalReason.NOT_ALLOWED_BY_RULES, "the dealer may not trade in these rules"
                 )
-            if kind is ActionKind.BARTER and not s.ruleset.may_barter:
+            if kind is _K_BARTER and not s.ruleset.may_barter:
                 raise IllegalActionError(
                     IllegalReason.NOT_ALLOWED_BY_RULES, "barter is not allowed in these rules"
                 )
@@ -348,10 +371,10 @@ def check(s: TradingState, action: Action) -> None:
             IllegalReason.WRONG_KIND,
             f"on your turn you may stand, trade or barter, not {kind.value}",
         )
-    if phase is Phase.AFTER_TRADE:
-        if kind is ActionKind.DONE:
+    if phase is _P_AFTER_TRADE:
+        if kind is _K_DONE:
             return
-        if kind is ActionKind.STAND:
+        if kind is _K_STAND:
             if not _may_stand(s, seat):
                 raise IllegalActionError(
                     IllegalReason.NOT_ALLOWED_BY_RULES,
@@ -363,13 +386,13 @@ def check(s: TradingState, action: Action) -> None:
             "only one card may be traded or bartered a turn: stand or end your turn (done)",
         )
     # BARTER_REPLY
-    if kind is ActionKind.STAND:
+    if kind is _K_STAND:
         if not s.ruleset.barter_partner_may_stand:
             raise IllegalActionError(
                 IllegalReason.NOT_ALLOWED_BY_RULES, "a barter may not be refused in these rules"
             )
         return
-    if kind is ActionKind.GIVE:
+    if kind is _K_GIVE:
         if len(action.cards) != 1 or action.cards[0] not in _barter_returns(s):
             raise IllegalActionError(
                 IllegalReason.CARD_NOT_HELD, "give back one of the cards of your own hand"
@@ -405,29 +428,29 @@ def apply(s: TradingState, action: Action) -> Transition:
 def apply_unchecked(s: TradingState, action: Action) -> Transition:
     """Apply an action already known to be legal (the public path checks first)."""
     kind = action.kind
-    if kind is ActionKind.DEAL:
+    if kind is _K_DEAL:
         return _deal(s, action.cards)
     seat = s.actor
-    if kind is ActionKind.TRADE:
+    if kind is _K_TRADE:
         return _trade(s, seat, action.cards[0])
-    if kind is ActionKind.BARTER:
+    if kind is _K_BARTER:
         card = action.cards[0]
         partner = (seat + (1 if s.ruleset.barter_direction == "left" else -1)) % s.players
-        public = Event("barter_offered", seat, (("partner", partner),))
+        public = _BARTER_OFFERED[seat][partner]
         private = Event("barter_card", seat, (("card", card), ("partner", partner)),
                         _PAIRS[seat][partner])
         f = list(s)
-        f[_PHASE] = Phase.BARTER_REPLY
+        f[_PHASE] = _P_BARTER_REPLY
         f[_ACTOR] = partner
         f[_OFFERED] = card
         f[_LOG] = (*s.log, public, private)
         return Transition(_new_tuple(TradingState, f), (public, private))
-    if kind is ActionKind.GIVE:
+    if kind is _K_GIVE:
         return _give(s, seat, action.cards[0])
-    if kind is ActionKind.DONE:
+    if kind is _K_DONE:
         return _next_turn(s, ())
     # STAND
-    return _showdown(s, stander=seat, events=(Event("stood", seat),))
+    return _showdown(s, stander=seat, events=(_STOOD[seat],))
 
 
 _PACK_SETS: Final = {id(pack(n)): frozenset(pack(n)) for n in (52, 32)}
@@ -451,11 +474,11 @@ def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
     if len(cards) == 3 * n == s.to_deal:
         return _deal_all(s, cards, unseen)
     hands = list(s.hands)
-    if s.phase is Phase.DRAW:
+    if s.phase is _P_DRAW:
         seat = s.actor
         card = cards[0]
         hands[seat] = (*hands[seat], card)
-        event = Event("drew", seat, (("card", card),), _ONLY[seat])
+        event = _DREW[seat][card]
         f = list(s)
         f[_HANDS] = tuple(hands)
         f[_UNSEEN] = unseen
@@ -476,7 +499,7 @@ def _deal(s: TradingState, cards: tuple[Card, ...]) -> Transition:
             s.replace(hands=tuple(hands), unseen=unseen, to_deal=to_deal, log=s.log + evs), evs
         )
     eldest = (s.dealer + step) % n
-    state = s.replace(hands=tuple(hands), unseen=unseen, to_deal=0, phase=Phase.TURN,
+    state = s.replace(hands=tuple(hands), unseen=unseen, to_deal=0, phase=_P_TURN,
                        actor=eldest, turn=eldest, turns_taken=1, log=s.log + evs)
     return Transition(state, evs)
 
@@ -503,7 +526,7 @@ def _deal_all(s: TradingState, cards: tuple[Card, ...], unseen: tuple[Card, ...]
     f[_HANDS] = tuple(hands)
     f[_UNSEEN] = unseen
     f[_TO_DEAL] = 0
-    f[_PHASE] = Phase.TURN
+    f[_PHASE] = _P_TURN
     f[_ACTOR] = f[_TURN] = eldest
     f[_TURNS_TAKEN] = 1
     f[_LOG] = s.log + events
@@ -517,11 +540,11 @@ def sample_chance(s: TradingState, rng: random.Random) -> Action:
     """
     global _last_given
     phase = s.phase
-    if phase is Phase.DEAL:
-        action = Action(ActionKind.DEAL, tuple(sample_cards(rng, s.unseen, s.to_deal)))
+    if phase is _P_DEAL:
+        action = Action(_K_DEAL, tuple(sample_cards(rng, s.unseen, s.to_deal)))
     else:
         action = _DEAL[rng.choice(s.unseen)]
-    if phase is Phase.DEAL or phase is Phase.DRAW:
+    if phase is _P_DEAL or phase is _P_DRAW:
         _last_given = (s, frozenset((id(action),)), action)
     return action
 
@@ -536,7 +559,7 @@ def _after_own_action(f: list[Any], s: TradingState, events: tuple[Event, ...]) 
     f[_LOG] = s.log + events
     if not s.ruleset.stand_after_trade:
         return _next_turn(_new_tuple(TradingState, f), events)
-    f[_PHASE] = Phase.AFTER_TRADE
+    f[_PHASE] = _P_AFTER_TRADE
     f[_ACTOR] = s.turn
     return Transition(_new_tuple(TradingState, f), events)
 
@@ -556,7 +579,7 @@ def _trade(s: TradingState, seat: Seat, card: Card) -> Transition:
         balances[seat] -= cost
         balances[s.dealer] += cost
     public = Event("traded", seat, (("cost", cost),))
-    private = Event("traded_card", seat, (("card", card),), _ONLY[seat])
+    private = _TRADED_CARD[seat][card]
     bottom = (*s.bottom, card)
     f = list(s)
     f[_BALANCES] = tuple(balances)
@@ -564,14 +587,14 @@ def _trade(s: TradingState, seat: Seat, card: Card) -> Transition:
     if s.unseen:
         f[_HANDS] = tuple(hands)
         f[_BOTTOM] = bottom
-        f[_PHASE] = Phase.DRAW
+        f[_PHASE] = _P_DRAW
         f[_LOG] = (*s.log, public, private)
         return Transition(_new_tuple(TradingState, f), (public, private))
     drawn = bottom[0]
     hands[seat] = (*hands[seat], drawn)
     f[_HANDS] = tuple(hands)
     f[_BOTTOM] = bottom[1:]
-    drew = Event("drew", seat, (("card", drawn),), _ONLY[seat])
+    drew = _DREW[seat][drawn]
     return _after_own_action(f, s, (public, private, drew))
 
 
@@ -584,7 +607,7 @@ def _give(s: TradingState, partner: Seat, returned: Card) -> Transition:
     if returned in hands[partner]:
         hands[partner] = tuple([offered if c == returned else c for c in hands[partner]])
     # else the partner handed back the offered card itself: his hand is unchanged
-    public = Event("bartered", offerer, (("partner", partner),))
+    public = _BARTERED[offerer][partner]
     private = Event("barter_returned", partner, (("card", returned), ("offerer", offerer)),
                     _PAIRS[offerer][partner])
     f = list(s)
@@ -601,7 +624,7 @@ def _next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
         shown = _showdown(s, stander=None, events=(forced,))
         return Transition(shown.state, (*events, *shown.events))
     f = list(s)
-    f[_PHASE] = Phase.TURN
+    f[_PHASE] = _P_TURN
     f[_ACTOR] = f[_TURN] = (s.turn + s.step) % n
     f[_TURNS_TAKEN] = s.turns_taken + 1
     return Transition(_new_tuple(TradingState, f), events)
@@ -688,7 +711,7 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
         f[_POOL] = 0
         f[_DEALS_WON] = tuple(deals_won)
         f[_LOG] = s.log + summary
-        f[_PHASE] = Phase.OVER
+        f[_PHASE] = _P_OVER
         return Transition(_new_tuple(TradingState, f), summary)
     # The next deal begins at once: the deal passes on and everyone antes.
     nxt_dealer = (dealer + step) % n
@@ -699,7 +722,7 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
     started = Event("deal_started", nxt_dealer, (("deal", deal_number + 1), ("pool", pool)))
     nxt = _new_tuple(TradingState, (
         rules, n, tuple(balances), tuple(deals_won), nxt_dealer, deal_number + 1, ((),) * n,
-        pack(rules.pack), (), pool, Phase.DEAL, nxt_dealer, nxt_dealer, 0, 3 * n, None,
+        pack(rules.pack), (), pool, _P_DEAL, nxt_dealer, nxt_dealer, 0, 3 * n, None,
         (started,), summary,
     ))
     return Transition(nxt, (*summary, started))
@@ -707,7 +730,7 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
 
 def outcome(s: TradingState) -> Outcome | None:
     """Each seat's net stakes once the session is over."""
-    if s.phase is not Phase.OVER:
+    if s.phase is not _P_OVER:
         return None
     return Outcome(
         payoffs=s.balances,
@@ -797,7 +820,7 @@ def event_to_dict(e: Event) -> dict[str, Any]:
 def observe(s: TradingState, seat: Seat | None) -> TradingObservation:
     """The view of *seat*: its own cards, public facts and the events it may see."""
     events = tuple(e for e in s.log if e.visible(seat))
-    shown = s.phase is Phase.OVER
+    shown = s.phase is _P_OVER
     hands = tuple(
         s.hands[i] if (shown or i == seat) else None for i in range(s.players)
     )
@@ -821,7 +844,7 @@ def observe(s: TradingState, seat: Seat | None) -> TradingObservation:
         offered=offered,
         events=events,
         last_deal=s.last_deal,
-        over=s.phase is Phase.OVER,
+        over=s.phase is _P_OVER,
     )
 
 
@@ -844,7 +867,7 @@ def reveal_all(s: TradingState) -> TradingObservation:
         offered=s.offered,
         events=s.log,
         last_deal=s.last_deal,
-        over=s.phase is Phase.OVER,
+        over=s.phase is _P_OVER,
     )
 
 
@@ -885,10 +908,10 @@ def render_observation(obs: TradingObservation) -> str:
 
 # -- notation ------------------------------------------------------------------------------
 
-_WORDS: Final = {k.value: k for k in (ActionKind.STAND, ActionKind.DONE, ActionKind.TRADE,
-                                      ActionKind.BARTER, ActionKind.GIVE, ActionKind.DEAL)}
-_ONE_CARD: Final = frozenset({ActionKind.TRADE, ActionKind.BARTER, ActionKind.GIVE,
-                              ActionKind.DEAL})
+_WORDS: Final = {k.value: k for k in (_K_STAND, _K_DONE, _K_TRADE,
+                                      _K_BARTER, _K_GIVE, _K_DEAL)}
+_ONE_CARD: Final = frozenset({_K_TRADE, _K_BARTER, _K_GIVE,
+                              _K_DEAL})
 
 
 def format_action(action: Action) -> str:
@@ -911,17 +934,17 @@ def parse_action(text: str) -> Action:
         raise NotationError(
             f"{words[0]!r} is not an action here; actions are: {', '.join(sorted(_WORDS))}"
         )
-    if kind is ActionKind.DEAL and len(words) > 2:
+    if kind is _K_DEAL and len(words) > 2:
         cards = tuple(parse_card(w) for w in words[1:])
         if len(set(cards)) != len(cards):
             raise NotationError("a deal names each card once")
-        return Action(ActionKind.DEAL, cards)
+        return Action(_K_DEAL, cards)
     if kind in _ONE_CARD:
         if len(words) != 2:
             raise NotationError(f"{kind.value} takes one card, e.g. '{kind.value} TH'")
         card = parse_card(words[1])
-        return {ActionKind.TRADE: _TRADE, ActionKind.BARTER: _BARTER, ActionKind.GIVE: _GIVE,
-                ActionKind.DEAL: _DEAL}[kind][card]
+        return {_K_TRADE: _TRADE, _K_BARTER: _BARTER, _K_GIVE: _GIVE,
+                _K_DEAL: _DEAL}[kind][card]
     if len(words) != 1:
         raise NotationError(f"{kind.value} takes no card")
-    return _STAND if kind is ActionKind.STAND else _DONE
+    return _STAND if kind is _K_STAND else _DONE
