@@ -160,21 +160,35 @@ class CoxState(NamedTuple):
 
 
 STATE_TYPE: Final = CoxState
+# Enum members as module constants for the hot paths: ``Phase.TURN`` is a lookup through the
+# enum class, several times slower than reading a global.
+_P_DIRECTORS: Final = Phase.DIRECTORS
+_P_DISCARD: Final = Phase.DISCARD
+_P_OFFER: Final = Phase.OFFER
+_P_OVER: Final = Phase.OVER
+_P_SHUFFLE: Final = Phase.SHUFFLE
+_P_TURN: Final = Phase.TURN
+_K_BUY: Final = ActionKind.BUY
+_K_DEAL: Final = ActionKind.DEAL
+_K_DECLINE: Final = ActionKind.DECLINE
+_K_DISCARD: Final = ActionKind.DISCARD
+_K_DRAW: Final = ActionKind.DRAW
+_K_SELL_OUT: Final = ActionKind.SELL_OUT
 
-_DRAW: Final = Action(ActionKind.DRAW)
-_BUY: Final = Action(ActionKind.BUY)
-_DECLINE: Final = Action(ActionKind.DECLINE)
-_DEAL: Final = tuple(Action(ActionKind.DEAL, (c,)) for c in range(83))
-_DISCARD: Final = tuple(Action(ActionKind.DISCARD, (c,)) for c in range(80))
-_SELL: Final = tuple(Action(ActionKind.SELL_OUT, (c,)) for c in range(80))
+_DRAW: Final = Action(_K_DRAW)
+_BUY: Final = Action(_K_BUY)
+_DECLINE: Final = Action(_K_DECLINE)
+_DEAL: Final = tuple(Action(_K_DEAL, (c,)) for c in range(83))
+_DISCARD: Final = tuple(Action(_K_DISCARD, (c,)) for c in range(80))
+_SELL: Final = tuple(Action(_K_SELL_OUT, (c,)) for c in range(80))
 _ONLY: Final = tuple(frozenset({s}) for s in range(4))
 _CHANCE: Final = Decision(None, DecisionKind.CHANCE)
 _DECISIONS: Final = {
     (phase, seat): Decision(seat, kind)
     for phase, kind in (
-        (Phase.TURN, DecisionKind.DRAW_OR_BUY),
-        (Phase.OFFER, DecisionKind.BUY_OFFER),
-        (Phase.DISCARD, DecisionKind.DISCARD),
+        (_P_TURN, DecisionKind.DRAW_OR_BUY),
+        (_P_OFFER, DecisionKind.BUY_OFFER),
+        (_P_DISCARD, DecisionKind.DISCARD),
     )
     for seat in range(4)
 }
@@ -185,7 +199,7 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> CoxState:
     return _new_hand(
         CoxState(
             ruleset=ruleset, players=players, director_dealer=dealer, hand_number=0,
-            totals=(0,) * players, hand_scores=(), phase=Phase.DIRECTORS, directors=(),
+            totals=(0,) * players, hand_scores=(), phase=_P_DIRECTORS, directors=(),
             wholesaler=None, retailer=None, base_numbers=(None,) * players, unseen=(),
             bases=((),) * 4, current_base=0, racks=((),) * players, laid=((),) * players,
             greenbacks=((),) * players, discards=(), live=None, discarder=None, turn=dealer,
@@ -200,7 +214,7 @@ def _new_hand(s: CoxState, last_hand: tuple[Event, ...]) -> CoxState:
     n = s.players
     number = s.hand_number + 1
     return s._replace(
-        hand_number=number, phase=Phase.DIRECTORS, directors=(), wholesaler=None,
+        hand_number=number, phase=_P_DIRECTORS, directors=(), wholesaler=None,
         retailer=None, base_numbers=(None,) * n, unseen=pack(), bases=((),) * 4,
         current_base=0, racks=((),) * n, laid=((),) * n, greenbacks=((),) * n, discards=(),
         live=None, discarder=None, turn=s.director_dealer, actor=s.director_dealer,
@@ -215,9 +229,9 @@ def _new_hand(s: CoxState, last_hand: tuple[Event, ...]) -> CoxState:
 def decision(s: CoxState) -> Decision | None:
     """Who must decide what: chance, a seat (draw or buy, buy offer, discard), or None."""
     phase = s.phase
-    if phase is Phase.DIRECTORS or phase is Phase.SHUFFLE:
+    if phase is _P_DIRECTORS or phase is _P_SHUFFLE:
         return _CHANCE
-    if phase is Phase.OVER:
+    if phase is _P_OVER:
         return None
     return _DECISIONS[phase, s.actor]
 
@@ -241,22 +255,22 @@ def legal_actions(s: CoxState) -> tuple[Action, ...]:
     discard leaves a complete hand.
     """
     phase = s.phase
-    if phase is Phase.TURN:
+    if phase is _P_TURN:
         head = (_DRAW,) if not _supply_empty(s) else (_DECLINE,)
         return head + ((_BUY,) if _buy_mode(s, s.actor) else ())
-    if phase is Phase.OFFER:
+    if phase is _P_OFFER:
         return ((_BUY,) if _buy_mode(s, s.actor) else ()) + (_DECLINE,)
-    if phase is Phase.DISCARD:
+    if phase is _P_DISCARD:
         faces = _discardable(s)
         sells = tuple(_SELL[f] for f in faces if _completes(s, f)) \
             if may_complete_less_one(_holding(s, s.actor)) else ()
         if s.must_sell_out:
             return sells
         return tuple(_DISCARD[f] for f in faces) + sells
-    if phase is Phase.DIRECTORS:
+    if phase is _P_DIRECTORS:
         left = _directors_left(s)
         return tuple(_DEAL[d] for d in (WHOLESALER, RETAILER, BLANK) if left[d] > 0)
-    if phase is Phase.SHUFFLE:
+    if phase is _P_SHUFFLE:
         return tuple(_DEAL[f] for f in sorted({face_card(c) for c in s.unseen}))
     return ()
 
@@ -339,21 +353,21 @@ def check(s: CoxState, action: Action) -> None:
     """Raise :class:`IllegalActionError` with a reason unless *action* is legal."""
     phase = s.phase
     kind = action.kind
-    if phase is Phase.OVER:
+    if phase is _P_OVER:
         raise IllegalActionError(IllegalReason.GAME_OVER, "the game is over")
-    if phase is Phase.DIRECTORS or phase is Phase.SHUFFLE:
-        if kind is not ActionKind.DEAL:
+    if phase is _P_DIRECTORS or phase is _P_SHUFFLE:
+        if kind is not _K_DEAL:
             raise IllegalActionError(
                 IllegalReason.NOT_YOUR_TURN, "chance must act now (deal), not a player"
             )
         _check_deal(s, action.cards)
         return
-    if kind is ActionKind.DEAL:
+    if kind is _K_DEAL:
         raise IllegalActionError(IllegalReason.WRONG_KIND, "nothing is being dealt now")
-    if phase is Phase.TURN or phase is Phase.OFFER:
+    if phase is _P_TURN or phase is _P_OFFER:
         if action.cards:
             raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no card")
-        if kind is ActionKind.BUY:
+        if kind is _K_BUY:
             if s.live is None:
                 raise IllegalActionError(IllegalReason.CARD_NOT_AVAILABLE,
                                          "there is no discard to buy")
@@ -365,25 +379,25 @@ def check(s: CoxState, action: Action) -> None:
                     + (" (the supply is empty)" if _supply_empty(s) else ""),
                 )
             return
-        if phase is Phase.TURN:
-            if kind is ActionKind.DRAW:
+        if phase is _P_TURN:
+            if kind is _K_DRAW:
                 if _supply_empty(s):
                     raise IllegalActionError(IllegalReason.CARD_NOT_AVAILABLE,
                                              "the supply is empty: buy or decline")
                 return
-            if kind is ActionKind.DECLINE:
+            if kind is _K_DECLINE:
                 if not _supply_empty(s):
                     raise IllegalActionError(IllegalReason.WRONG_KIND,
                                              "draw (or buy): you may not pass your turn")
                 return
             raise IllegalActionError(IllegalReason.WRONG_KIND,
                                      f"on your turn draw or buy, not {kind.value}")
-        if kind is ActionKind.DECLINE:
+        if kind is _K_DECLINE:
             return
         raise IllegalActionError(IllegalReason.WRONG_KIND,
                                  f"you are offered the discard: buy or decline, not {kind.value}")
     # DISCARD
-    if kind is not ActionKind.DISCARD and kind is not ActionKind.SELL_OUT:
+    if kind is not _K_DISCARD and kind is not _K_SELL_OUT:
         raise IllegalActionError(IllegalReason.WRONG_KIND,
                                  f"discard a card (or sell out), not {kind.value}")
     if len(action.cards) != 1 or not 0 <= action.cards[0] < 80:
@@ -405,7 +419,7 @@ def check(s: CoxState, action: Action) -> None:
             IllegalReason.CARD_NOT_HELD,
             f"name a card in your rack ({format_cox_cards(sorted(s.racks[s.actor]))})",
         )
-    if kind is ActionKind.SELL_OUT:
+    if kind is _K_SELL_OUT:
         if not _completes(s, card):
             raise IllegalActionError(
                 IllegalReason.NOT_ALLOWED_BY_RULES,
@@ -419,7 +433,7 @@ def check(s: CoxState, action: Action) -> None:
 
 
 def _check_deal(s: CoxState, cards: tuple[int, ...]) -> None:
-    if s.phase is Phase.DIRECTORS:
+    if s.phase is _P_DIRECTORS:
         left = _directors_left(s)
         need = sum(left.values())
         if not 1 <= len(cards) <= need:
@@ -557,19 +571,19 @@ def apply(s: CoxState, action: Action) -> Transition:
 def apply_unchecked(s: CoxState, action: Action) -> Transition:
     """Apply an action already known to be legal (the public path checks first)."""
     kind = action.kind
-    if kind is ActionKind.DEAL:
-        if s.phase is Phase.DIRECTORS:
+    if kind is _K_DEAL:
+        if s.phase is _P_DIRECTORS:
             return _deal_directors(s, action.cards)
         return _place(s, action.cards)
     w = _Work(s)
     seat = s.actor
-    if kind is ActionKind.BUY:
+    if kind is _K_BUY:
         return _buy(w, seat)
-    if kind is ActionKind.DRAW or kind is ActionKind.DECLINE:
-        if s.phase is Phase.TURN:
+    if kind is _K_DRAW or kind is _K_DECLINE:
+        if s.phase is _P_TURN:
             if s.live is not None:
                 w.emit(Event("declined", seat, (("card", s.live),)))
-            return _after_turn_choice(w, pending_draw=kind is ActionKind.DRAW)
+            return _after_turn_choice(w, pending_draw=kind is _K_DRAW)
         w.emit(Event("declined", seat, (("card", s.live),)))
         queue = s.offer_queue[1:]
         if queue:
@@ -581,7 +595,7 @@ def apply_unchecked(s: CoxState, action: Action) -> Transition:
     card = min(c for c in rack if face_card(c) == face)
     rack.remove(card)
     discards = (*s.discards, card)
-    if kind is ActionKind.SELL_OUT:
+    if kind is _K_SELL_OUT:
         w.emit(Event("sold_out", seat, (("card", card),)))
         return _end_hand(w, discards=discards, reason="sold_out", seller=seat)
     w.emit(Event("discarded", seat, (("card", card),)))
@@ -616,7 +630,7 @@ def _deal_directors(s: CoxState, cards: tuple[int, ...]) -> Transition:
         ("wholesaler", wholesaler), ("retailer", retailer), ("base_numbers", tuple(numbers)))))
     evs = tuple(events)
     state = s._replace(directors=directors, wholesaler=wholesaler, retailer=retailer,
-                       base_numbers=tuple(numbers), phase=Phase.SHUFFLE, unseen=pack(),
+                       base_numbers=tuple(numbers), phase=_P_SHUFFLE, unseen=pack(),
                        log=s.log + evs)
     return Transition(state, evs)
 
@@ -660,7 +674,7 @@ def _begin_turn(w: _Work, seat: Seat, *, live: CoxCard | None, discarder: Seat |
     if empty and (live is None or s.ruleset.last_discard_buyable == "no"):
         w.emit(Event("supply_exhausted", seat))
         return _end_hand(w, discards=discards, reason="supply_exhausted", seller=None)
-    state = w.state(phase=Phase.TURN, turn=seat, actor=seat, live=live, discarder=discarder,
+    state = w.state(phase=_P_TURN, turn=seat, actor=seat, live=live, discarder=discarder,
                     discards=discards, offer_queue=(), pending_draw=False, bought=None,
                     must_sell_out=False)
     if empty and s.ruleset.buy_offers == "eligible_only" and not any(
@@ -683,7 +697,7 @@ def _after_turn_choice(w: _Work, *, pending_draw: bool) -> Transition:
         if s.ruleset.buy_offers == "eligible_only":
             queue = [q for q in queue if _buy_mode(s, q)]
     if queue:
-        return _finish(w, phase=Phase.OFFER, actor=queue[0], offer_queue=tuple(queue),
+        return _finish(w, phase=_P_OFFER, actor=queue[0], offer_queue=tuple(queue),
                        pending_draw=pending_draw)
     return _resolve_offers(w, pending_draw)
 
@@ -708,7 +722,7 @@ def _after_gain(w: _Work, seat: Seat, *, bought: CoxCard | None,
     size = len(w.racks[seat]) + sum(len(g) for g in w.laid[seat])
     quota = HAND_SIZE + sum(1 for g in w.laid[seat] if len(g) == 4)
     if size > quota and w.racks[seat]:
-        return _finish(w, phase=Phase.DISCARD, turn=seat, actor=seat, live=None,
+        return _finish(w, phase=_P_DISCARD, turn=seat, actor=seat, live=None,
                        discarder=None, offer_queue=(), pending_draw=False, bought=bought,
                        must_sell_out=must_sell_out)
     w.emit(Event("no_discard", seat))
@@ -776,7 +790,7 @@ def _end_hand(w: _Work, *, discards: tuple[CoxCard, ...], reason: str,
         w.emit(Event("game_over", None, (("totals", totals), ("winners", winners))))
     summary = tuple(e for e in w.events if e.visible_to is None and e.kind in (
         "sold_out", "supply_exhausted", "hand_scored", "game_over"))
-    ended = w.state(phase=Phase.OVER, discards=discards, live=None, discarder=None,
+    ended = w.state(phase=_P_OVER, discards=discards, live=None, discarder=None,
                     offer_queue=(), pending_draw=False, bought=None, must_sell_out=False,
                     totals=totals, hand_scores=hand_scores)
     if last:
@@ -791,18 +805,18 @@ def sample_chance(s: CoxState, rng: random.Random) -> Action:
     The supply is named by faces, copies numbered in order of appearance; a multi-card ``deal``
     is the same as placing its cards one at a time.
     """
-    if s.phase is Phase.DIRECTORS:
+    if s.phase is _P_DIRECTORS:
         left = list(_directors_left(s).elements())
         rng.shuffle(left)
-        return Action(ActionKind.DEAL, tuple(left))
+        return Action(_K_DEAL, tuple(left))
     faces = [face_card(c) for c in s.unseen]
     rng.shuffle(faces)
-    return Action(ActionKind.DEAL, tuple(faces))
+    return Action(_K_DEAL, tuple(faces))
 
 
 def outcome(s: CoxState) -> Outcome | None:
     """Each seat's total score over the hands, once the game is over."""
-    if s.phase is not Phase.OVER:
+    if s.phase is not _P_OVER:
         return None
     best = max(s.totals)
     return Outcome(
@@ -959,13 +973,13 @@ def _view(s: CoxState, seat: Seat | None, everything: bool) -> CoxObservation:
         discards=s.discards,
         live=s.live,
         discarder=s.discarder if s.live is not None else None,
-        supply=tuple(len(b) for b in s.bases) if s.phase is not Phase.SHUFFLE else (0,) * 4,
+        supply=tuple(len(b) for b in s.bases) if s.phase is not _P_SHUFFLE else (0,) * 4,
         current_base=current + 1,
         totals=s.totals,
         hand_scores=s.hand_scores,
         events=s.log if everything else tuple(e for e in s.log if e.visible(seat)),
         last_hand=s.last_hand,
-        over=s.phase is Phase.OVER,
+        over=s.phase is _P_OVER,
     )
 
 
@@ -1127,13 +1141,13 @@ def render_observation(obs: CoxObservation, names: Sequence[str] | None = None) 
 def action_label(action: Action, obs: CoxObservation) -> str:
     """A menu label for *action* in words ("I buy P1", "I sell out, discarding A1")."""
     kind = action.kind
-    if kind is ActionKind.BUY and obs.live is not None:
+    if kind is _K_BUY and obs.live is not None:
         return f"I buy {format_cox_card(obs.live)}"
-    if kind is ActionKind.DRAW:
+    if kind is _K_DRAW:
         return f"draw (base {obs.current_base})"
-    if kind is ActionKind.DECLINE:
+    if kind is _K_DECLINE:
         return "decline" if obs.live is not None else "pass (the supply is empty)"
-    if kind is ActionKind.SELL_OUT:
+    if kind is _K_SELL_OUT:
         return f"I sell out (discard {format_cox_card(action.cards[0])})"
     return format_action(action)
 
@@ -1141,9 +1155,9 @@ def action_label(action: Action, obs: CoxObservation) -> str:
 # -- notation ------------------------------------------------------------------------------
 
 _WORDS: Final = {
-    "draw": ActionKind.DRAW, "buy": ActionKind.BUY, "decline": ActionKind.DECLINE,
-    "pass": ActionKind.DECLINE, "discard": ActionKind.DISCARD, "sell_out": ActionKind.SELL_OUT,
-    "sellout": ActionKind.SELL_OUT, "sell": ActionKind.SELL_OUT, "deal": ActionKind.DEAL,
+    "draw": _K_DRAW, "buy": _K_BUY, "decline": _K_DECLINE,
+    "pass": _K_DECLINE, "discard": _K_DISCARD, "sell_out": _K_SELL_OUT,
+    "sellout": _K_SELL_OUT, "sell": _K_SELL_OUT, "deal": _K_DEAL,
 }
 
 
@@ -1158,7 +1172,7 @@ def format_action(action: Action) -> str:
 def parse_action(text: str) -> Action:
     """Parse :func:`format_action` notation (case-insensitive).
 
-    >>> parse_action("discard a1") == Action(ActionKind.DISCARD, (0,))
+    >>> parse_action("discard a1") == Action(_K_DISCARD, (0,))
     True
 
     :raises NotationError: naming the bad word or card.
@@ -1173,19 +1187,19 @@ def parse_action(text: str) -> Action:
             "sell_out, deal"
         )
     rest = words[1:]
-    if kind is ActionKind.DEAL:
+    if kind is _K_DEAL:
         if not rest:
             raise NotationError("deal names the cards dealt, e.g. 'deal W X R X' or 'deal A1'")
         if all(w.upper() in _DIRECTOR_BY_NAME for w in rest):
-            return Action(ActionKind.DEAL, tuple(_DIRECTOR_BY_NAME[w.upper()] for w in rest))
+            return Action(_K_DEAL, tuple(_DIRECTOR_BY_NAME[w.upper()] for w in rest))
         cards = parse_cox_cards(rest)
-        return Action(ActionKind.DEAL, tuple(face_card(c) for c in cards))
-    if kind in (ActionKind.DISCARD, ActionKind.SELL_OUT):
+        return Action(_K_DEAL, tuple(face_card(c) for c in cards))
+    if kind in (_K_DISCARD, _K_SELL_OUT):
         if len(rest) != 1:
             raise NotationError(f"{kind.value} takes one card, e.g. '{kind.value} A1'")
         card = face_card(parse_cox_cards(rest)[0])
-        return _DISCARD[card] if kind is ActionKind.DISCARD else _SELL[card]
+        return _DISCARD[card] if kind is _K_DISCARD else _SELL[card]
     if rest:
         raise NotationError(f"{kind.value} takes no card")
-    return {ActionKind.DRAW: _DRAW, ActionKind.BUY: _BUY, ActionKind.DECLINE: _DECLINE}[kind]
+    return {_K_DRAW: _DRAW, _K_BUY: _BUY, _K_DECLINE: _DECLINE}[kind]
 

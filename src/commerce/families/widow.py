@@ -176,6 +176,30 @@ class WidowState(NamedTuple):
 
 
 STATE_TYPE: Final = WidowState
+# Enum members as module constants for the hot paths: ``Phase.TURN`` is a lookup through the
+# enum class, several times slower than reading a global.
+_P_BLIND: Final = Phase.BLIND
+_P_CARD: Final = Phase.CARD
+_P_DEAL: Final = Phase.DEAL
+_P_FINAL: Final = Phase.FINAL
+_P_HORSE: Final = Phase.HORSE
+_P_MORE: Final = Phase.MORE
+_P_OVER: Final = Phase.OVER
+_P_POUNCE: Final = Phase.POUNCE
+_P_TURN: Final = Phase.TURN
+_K_BUY_HORSE: Final = ActionKind.BUY_HORSE
+_K_DEAL: Final = ActionKind.DEAL
+_K_DECLINE: Final = ActionKind.DECLINE
+_K_DONE: Final = ActionKind.DONE
+_K_EXCHANGE: Final = ActionKind.EXCHANGE
+_K_KNOCK: Final = ActionKind.KNOCK
+_K_PASS: Final = ActionKind.PASS
+_K_POUNCE: Final = ActionKind.POUNCE
+_K_STAND: Final = ActionKind.STAND
+_R_FIRST: Final = Resume.FIRST
+_R_MORE: Final = Resume.MORE
+_R_NEXT: Final = Resume.NEXT
+_C_NONE: Final = Category.NONE
 
 _FIELD_INDEX: Final = {name: i for i, name in enumerate(WidowState._fields)}
 _new_tuple: Final = tuple.__new__
@@ -203,17 +227,17 @@ def _with(s: WidowState, **changes: Any) -> WidowState:
         values[index[name]] = value
     return _new_tuple(WidowState, values)
 
-_PASS: Final = Action(ActionKind.PASS)
-_DONE: Final = Action(ActionKind.DONE)
-_KNOCK: Final = Action(ActionKind.KNOCK)
-_STAND: Final = Action(ActionKind.STAND)
-_DECLINE: Final = Action(ActionKind.DECLINE)
-_BUY_HORSE: Final = Action(ActionKind.BUY_HORSE)
-_DEAL: Final = tuple(Action(ActionKind.DEAL, (c,)) for c in range(52))
-_TAKE: Final = tuple(Action(ActionKind.EXCHANGE, (c,)) for c in range(52))
-_POUNCE: Final = tuple(Action(ActionKind.POUNCE, (c,)) for c in range(52))
+_PASS: Final = Action(_K_PASS)
+_DONE: Final = Action(_K_DONE)
+_KNOCK: Final = Action(_K_KNOCK)
+_STAND: Final = Action(_K_STAND)
+_DECLINE: Final = Action(_K_DECLINE)
+_BUY_HORSE: Final = Action(_K_BUY_HORSE)
+_DEAL: Final = tuple(Action(_K_DEAL, (c,)) for c in range(52))
+_TAKE: Final = tuple(Action(_K_EXCHANGE, (c,)) for c in range(52))
+_POUNCE: Final = tuple(Action(_K_POUNCE, (c,)) for c in range(52))
 _SWAP: Final = tuple(
-    tuple(Action(ActionKind.EXCHANGE, (g, t)) for t in range(52)) for g in range(52)
+    tuple(Action(_K_EXCHANGE, (g, t)) for t in range(52)) for g in range(52)
 )
 """``_SWAP[give][take]``: the interned one-for-one exchange."""
 _BIT: Final = tuple(1 << s for s in range(12))
@@ -227,20 +251,20 @@ _PASSED: Final = tuple(Event("passed", s) for s in range(12))
 _DONE_EVENT: Final = tuple(Event("done", s) for s in range(12))
 _CHANCE: Final = Decision(None, DecisionKind.CHANCE)
 _KIND_OF_PHASE: Final = {
-    Phase.BLIND: DecisionKind.BLIND_EXCHANGE,
-    Phase.TURN: DecisionKind.TURN,
-    Phase.MORE: DecisionKind.MORE_EXCHANGE,
-    Phase.FINAL: DecisionKind.FINAL_TURN,
-    Phase.POUNCE: DecisionKind.POUNCE_OFFER,
-    Phase.HORSE: DecisionKind.HORSE_OFFER,
+    _P_BLIND: DecisionKind.BLIND_EXCHANGE,
+    _P_TURN: DecisionKind.TURN,
+    _P_MORE: DecisionKind.MORE_EXCHANGE,
+    _P_FINAL: DecisionKind.FINAL_TURN,
+    _P_POUNCE: DecisionKind.POUNCE_OFFER,
+    _P_HORSE: DecisionKind.HORSE_OFFER,
 }
 _DECISIONS: Final = {
     (phase, seat): Decision(seat, kind) for phase, kind in _KIND_OF_PHASE.items()
     for seat in range(12)
 }
 _TOKENS: Final = frozenset({"lowest_to_best", "lowest_to_pool"})
-_NO_CARDS: Final = frozenset({ActionKind.PASS, ActionKind.DONE, ActionKind.KNOCK,
-                              ActionKind.STAND, ActionKind.DECLINE, ActionKind.BUY_HORSE})
+_NO_CARDS: Final = frozenset({_K_PASS, _K_DONE, _K_KNOCK,
+                              _K_STAND, _K_DECLINE, _K_BUY_HORSE})
 
 
 def _step(rules: Ruleset) -> int:
@@ -283,9 +307,9 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> WidowState:
 def _fresh_deal(players: int) -> dict[str, Any]:
     """The fields every deal starts from: no cards, nobody locked, passed, stood or knocked."""
     return {
-        "hands": ((),) * players, "widow": (), "phase": Phase.DEAL, "pos": -1, "round": 0,
+        "hands": ((),) * players, "widow": (), "phase": _P_DEAL, "pos": -1, "round": 0,
         "locked": 0, "passed": 0, "stood": 0, "frozen": 0, "knocker": -1, "final": (),
-        "in_final": False, "swaps": 0, "moved": (), "resume": Resume.FIRST, "fresh": (),
+        "in_final": False, "swaps": 0, "moved": (), "resume": _R_FIRST, "fresh": (),
         "offer": -1,
     }
 
@@ -322,9 +346,9 @@ def _start_deal(s: WidowState, dealer: Seat, last_deal: tuple[Event, ...]) -> Wi
 def decision(s: WidowState) -> Decision | None:
     """Who must decide what."""
     phase = s.phase
-    if phase is Phase.DEAL or phase is Phase.CARD:
+    if phase is _P_DEAL or phase is _P_CARD:
         return _CHANCE
-    if phase is Phase.OVER:
+    if phase is _P_OVER:
         return None
     return _DECISIONS[phase, s.actor]
 
@@ -332,11 +356,11 @@ def decision(s: WidowState) -> Decision | None:
 def legal_actions(s: WidowState) -> tuple[Action, ...]:
     """Legal actions in a fixed order: pass/done, knock/stand, then exchanges by card."""
     phase = s.phase
-    if phase is Phase.TURN or phase is Phase.FINAL:
+    if phase is _P_TURN or phase is _P_FINAL:
         seat = s.actor
         rules = s.ruleset
         out = [_PASS]
-        if phase is Phase.TURN:
+        if phase is _P_TURN:
             if rules.end_condition == "knock_final_round":
                 if s.knocker < 0:
                     out.append(_KNOCK)
@@ -348,21 +372,21 @@ def legal_actions(s: WidowState) -> tuple[Action, ...]:
         swap = _SWAP
         out.extend([swap[g][t] for g in sorted(s.hands[seat]) for t in widow])
         return tuple(out)
-    if phase is Phase.MORE:
+    if phase is _P_MORE:
         moved = s.moved
         swap = _SWAP
         return (_DONE, *[swap[g][t] for g in sorted(s.hands[s.actor]) if g not in moved
                          for t in s.widow if t not in moved])
-    if phase is Phase.DEAL or phase is Phase.CARD:
+    if phase is _P_DEAL or phase is _P_CARD:
         return tuple(_DEAL[c] for c in s.unseen)
-    if phase is Phase.BLIND:
+    if phase is _P_BLIND:
         if s.ruleset.dealer_blind_exchange == "all_or_nothing":
-            return (_PASS, Action(ActionKind.EXCHANGE, s.widow))
+            return (_PASS, Action(_K_EXCHANGE, s.widow))
         head = _PASS if s.swaps == 0 else _DONE
         return (head, *[_TAKE[c] for c in s.widow if c not in s.moved])
-    if phase is Phase.POUNCE:
+    if phase is _P_POUNCE:
         return (_POUNCE[s.offer], _DECLINE)
-    if phase is Phase.HORSE:
+    if phase is _P_HORSE:
         return (_BUY_HORSE, _DECLINE)
     return ()
 
@@ -376,14 +400,14 @@ def check(s: WidowState, action: Action) -> None:
     phase = s.phase
     kind = action.kind
     cards = action.cards
-    if phase is Phase.OVER:
+    if phase is _P_OVER:
         raise IllegalActionError(IllegalReason.GAME_OVER, "the game is over")
-    if phase is Phase.DEAL or phase is Phase.CARD:
-        if kind is not ActionKind.DEAL:
+    if phase is _P_DEAL or phase is _P_CARD:
+        if kind is not _K_DEAL:
             raise IllegalActionError(
                 IllegalReason.NOT_YOUR_TURN, "chance must act now (deal a card), not a player"
             )
-        limit = s.to_deal if phase is Phase.DEAL else 1
+        limit = s.to_deal if phase is _P_DEAL else 1
         dealt = set(cards)
         if not 1 <= len(cards) <= limit or len(dealt) != len(cards):
             raise IllegalActionError(
@@ -396,27 +420,27 @@ def check(s: WidowState, action: Action) -> None:
                 "a dealt card must be one of the unseen cards of the stock",
             )
         return
-    if kind is ActionKind.DEAL:
+    if kind is _K_DEAL:
         raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
     if cards and kind in _NO_CARDS:
         raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no card")
     seat = s.actor
-    if phase is Phase.TURN or phase is Phase.FINAL or phase is Phase.MORE:
-        if kind is ActionKind.EXCHANGE:
+    if phase is _P_TURN or phase is _P_FINAL or phase is _P_MORE:
+        if kind is _K_EXCHANGE:
             _check_swap(s, seat, cards)
             return
-        if phase is Phase.MORE:
-            if kind is ActionKind.DONE:
+        if phase is _P_MORE:
+            if kind is _K_DONE:
                 return
             raise IllegalActionError(
                 IllegalReason.WRONG_KIND,
                 "you are exchanging: exchange another card, or end your turn (done)",
             )
-        if kind is ActionKind.PASS:
+        if kind is _K_PASS:
             return
-        if phase is Phase.TURN:
+        if phase is _P_TURN:
             end = s.ruleset.end_condition
-            if kind is ActionKind.KNOCK:
+            if kind is _K_KNOCK:
                 if end != "knock_final_round":
                     raise IllegalActionError(
                         IllegalReason.NOT_ALLOWED_BY_RULES, "there is no knock in these rules"
@@ -426,20 +450,20 @@ def check(s: WidowState, action: Action) -> None:
                         IllegalReason.NOT_ALLOWED_BY_RULES, "someone has already knocked"
                     )
                 return
-            if kind is ActionKind.STAND:
+            if kind is _K_STAND:
                 if end != "two_stand":
                     raise IllegalActionError(
                         IllegalReason.NOT_ALLOWED_BY_RULES, "there is no stand in these rules"
                     )
                 return
-        word = "exchange or pass" if phase is Phase.FINAL else "exchange, pass, knock or stand"
+        word = "exchange or pass" if phase is _P_FINAL else "exchange, pass, knock or stand"
         raise IllegalActionError(
             IllegalReason.WRONG_KIND, f"on your turn you may {word}, not {kind.value}"
         )
-    if phase is Phase.BLIND:
-        if kind is ActionKind.PASS and s.swaps == 0 or kind is ActionKind.DONE and s.swaps:
+    if phase is _P_BLIND:
+        if kind is _K_PASS and s.swaps == 0 or kind is _K_DONE and s.swaps:
             return
-        if kind is ActionKind.EXCHANGE:
+        if kind is _K_EXCHANGE:
             if s.ruleset.dealer_blind_exchange == "all_or_nothing":
                 if sorted(cards) != list(s.widow):
                     raise IllegalActionError(
@@ -458,10 +482,10 @@ def check(s: WidowState, action: Action) -> None:
             "before looking at your hand you may exchange with the widow, or "
             + ("pass" if s.swaps == 0 else "stop (done)"),
         )
-    if phase is Phase.POUNCE:
-        if kind is ActionKind.DECLINE:
+    if phase is _P_POUNCE:
+        if kind is _K_DECLINE:
             return
-        if kind is ActionKind.POUNCE:
+        if kind is _K_POUNCE:
             if cards != (s.offer,):
                 raise IllegalActionError(
                     IllegalReason.CARD_NOT_AVAILABLE,
@@ -473,7 +497,7 @@ def check(s: WidowState, action: Action) -> None:
             "pounce or decline"
         )
     # HORSE
-    if kind is ActionKind.BUY_HORSE or kind is ActionKind.DECLINE:
+    if kind is _K_BUY_HORSE or kind is _K_DECLINE:
         return
     raise IllegalActionError(
         IllegalReason.WRONG_KIND, "you are out of counters: buy a horse or decline"
@@ -522,39 +546,39 @@ def apply(s: WidowState, action: Action) -> Transition:
 def apply_unchecked(s: WidowState, action: Action) -> Transition:
     """Apply an action already known to be legal (the public path checks first)."""
     kind = action.kind
-    if kind is ActionKind.EXCHANGE:
-        if s.phase is Phase.BLIND:
+    if kind is _K_EXCHANGE:
+        if s.phase is _P_BLIND:
             return _blind(s, action.cards)
         return _swap(s, s.actor, action.cards[0], action.cards[1])
-    if kind is ActionKind.DEAL:
+    if kind is _K_DEAL:
         return _deal(s, action.cards)
     seat = s.actor
-    if kind is ActionKind.PASS:
-        if s.phase is Phase.BLIND:
+    if kind is _K_PASS:
+        if s.phase is _P_BLIND:
             return _end_blind(s, (Event("blind_passed", seat),))
         ev = _PASSED[seat]
         v = list(s)
         v[_I_LOG] = s.log + (ev,)
-        if s.phase is Phase.TURN and s.ruleset.pass_locks_out:
+        if s.phase is _P_TURN and s.ruleset.pass_locks_out:
             bit = _BIT[seat]
             v[_I_LOCKED] = s.locked | bit
             v[_I_PASSED] = s.passed | bit
         return _next_turn(s, (ev,), v)
-    if kind is ActionKind.DONE:
-        if s.phase is Phase.BLIND:
+    if kind is _K_DONE:
+        if s.phase is _P_BLIND:
             return _end_blind(s, (Event("blind_done", seat),))
         ev = _DONE_EVENT[seat]
         v = list(s)
         v[_I_LOG] = s.log + (ev,)
         return _next_turn(s, (ev,), v)
-    if kind is ActionKind.KNOCK:
+    if kind is _K_KNOCK:
         return _knock(s, seat)
-    if kind is ActionKind.STAND:
+    if kind is _K_STAND:
         return _stand(s, seat)
-    if kind is ActionKind.POUNCE:
+    if kind is _K_POUNCE:
         return _pounce(s, seat, action.cards[0])
-    if kind is ActionKind.DECLINE:
-        if s.phase is Phase.POUNCE:
+    if kind is _K_DECLINE:
+        if s.phase is _P_POUNCE:
             ev = Event("pounce_declined", seat, (("card", s.offer),), _ONLY[seat])
             return _proceed(_with(s, offer=-1, log=s.log + (ev,)), (ev,))
         return _horse(s, seat, bought=False)
@@ -572,7 +596,7 @@ def _without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, .
 
 def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
     unseen = _without(s.unseen, cards)
-    if s.phase is Phase.CARD:
+    if s.phase is _P_CARD:
         card = cards[0]
         widow = list(s.widow)
         insort(widow, card)
@@ -604,9 +628,9 @@ def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
         return Transition(state, evs)
     rules = s.ruleset
     first = state.widow if rules.pounce and rules.pounce_on_initial_widow else ()
-    state = _with(state, round=1, pos=-1, fresh=first, resume=Resume.FIRST)
+    state = _with(state, round=1, pos=-1, fresh=first, resume=_R_FIRST)
     if rules.dealer_blind_exchange != "none":
-        return Transition(_with(state, phase=Phase.BLIND, actor=s.dealer, turn=s.dealer), evs)
+        return Transition(_with(state, phase=_P_BLIND, actor=s.dealer, turn=s.dealer), evs)
     return _proceed(state, evs)
 
 
@@ -615,8 +639,8 @@ def sample_chance(s: WidowState, rng: random.Random) -> Action:
 
     A multi-card ``deal`` is the same as dealing its cards one at a time, in order.
     """
-    if s.phase is Phase.DEAL:
-        return Action(ActionKind.DEAL, tuple(sample_cards(rng, s.unseen, s.to_deal)))
+    if s.phase is _P_DEAL:
+        return Action(_K_DEAL, tuple(sample_cards(rng, s.unseen, s.to_deal)))
     return _DEAL[rng.choice(s.unseen)]
 
 
@@ -659,7 +683,7 @@ def _end_blind(s: WidowState, events: tuple[Event, ...],
     """The dealer has looked at his hand; play begins from the eldest."""
     # ``moved`` (the cards he gave) is kept until the first turn, so that he cannot pounce
     # on them himself.
-    state = _with(s, swaps=0, pos=-1, resume=Resume.FIRST, log=s.log + events)
+    state = _with(s, swaps=0, pos=-1, resume=_R_FIRST, log=s.log + events)
     return _proceed(state, logged + events)
 
 
@@ -688,11 +712,11 @@ def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
     if rules.pounce:
         holder = _pounce_holder(s, give, exclude=seat)
         if holder is not None:
-            state = _with(_new_tuple(WidowState, v), phase=Phase.POUNCE, actor=holder,
-                          offer=give, resume=Resume.MORE if more else Resume.NEXT)
+            state = _with(_new_tuple(WidowState, v), phase=_P_POUNCE, actor=holder,
+                          offer=give, resume=_R_MORE if more else _R_NEXT)
             return Transition(state, (ev,))
     if more:
-        v[_I_PHASE] = Phase.MORE
+        v[_I_PHASE] = _P_MORE
         return Transition(_new_tuple(WidowState, v), (ev,))
     return _next_turn(s, (ev,), v)
 
@@ -729,7 +753,7 @@ def _pounce(s: WidowState, seat: Seat, card: Card) -> Transition:
     state = _with(s, hands=tuple(hands), widow=widow, frozen=s.frozen | _BIT[seat], offer=-1,
                        log=s.log + (ev,))
     if state.unseen:
-        return Transition(_with(state, phase=Phase.CARD), (ev,))
+        return Transition(_with(state, phase=_P_CARD), (ev,))
     return _proceed(state, (ev,))
 
 
@@ -762,13 +786,13 @@ def _proceed(s: WidowState, events: tuple[Event, ...]) -> Transition:
             continue
         holder = _pounce_holder(s, card)
         if holder is not None:
-            state = _with(s, fresh=fresh, phase=Phase.POUNCE, actor=holder, offer=card)
+            state = _with(s, fresh=fresh, phase=_P_POUNCE, actor=holder, offer=card)
             return Transition(state, events)
     s = _with(s, fresh=())
     resume = s.resume
-    if resume is Resume.MORE:
-        return Transition(_with(s, phase=Phase.MORE, actor=s.turn), events)
-    if resume is Resume.FIRST:
+    if resume is _R_MORE:
+        return Transition(_with(s, phase=_P_MORE, actor=s.turn), events)
+    if resume is _R_FIRST:
         return _next_turn(_with(s, pos=-1), events)
     return _next_turn(s, events)
 
@@ -789,7 +813,7 @@ def _next_turn(s: WidowState, events: tuple[Event, ...],
             seat, final = final[0], final[1:]
             if not locked & _BIT[seat]:
                 v[_I_FINAL] = final
-                v[_I_PHASE] = Phase.FINAL
+                v[_I_PHASE] = _P_FINAL
                 v[_I_ACTOR] = v[_I_TURN] = seat
                 v[_I_SWAPS] = 0
                 v[_I_MOVED] = ()
@@ -818,16 +842,16 @@ def _next_turn(s: WidowState, events: tuple[Event, ...],
             events = (*events, ev)
             v[_I_LOG] = v[_I_LOG] + (ev,)
             if rules.add_widow_card_each_round and s.unseen:
-                v[_I_PHASE] = Phase.CARD
+                v[_I_PHASE] = _P_CARD
                 v[_I_ROUND] = rnd
                 v[_I_POS] = -1
-                v[_I_RESUME] = Resume.FIRST
+                v[_I_RESUME] = _R_FIRST
                 v[_I_SWAPS] = 0
                 v[_I_MOVED] = ()
                 return Transition(_new_tuple(WidowState, v), events)
         seat = order[pos]
         if not locked & bits[seat]:
-            v[_I_PHASE] = Phase.TURN
+            v[_I_PHASE] = _P_TURN
             v[_I_ACTOR] = v[_I_TURN] = seat
             v[_I_POS] = pos
             v[_I_ROUND] = rnd
@@ -885,7 +909,7 @@ def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]
     scoring = ranks
     nobody = False
     if rules.ranking == "no_pair_or_point" and all(
-        ev.categories[r] is Category.NONE for r in ranks.values()
+        ev.categories[r] is _C_NONE for r in ranks.values()
     ):
         if rules.no_qualifier_rule == "no_transfer":
             nobody = True
@@ -949,7 +973,7 @@ def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]
         log=s.log + summary, fresh=(), offer=-1,
     )
     if offers:
-        state = _with(state, phase=Phase.HORSE, actor=offers[0], offers=offers[1:])
+        state = _with(state, phase=_P_HORSE, actor=offers[0], offers=offers[1:])
         return Transition(state, (*events, *summary))
     return _end_of_deal(state, (*events, *summary))
 
@@ -1016,7 +1040,7 @@ def _end_of_deal(s: WidowState, events: tuple[Event, ...]) -> Transition:
             extra.append(Event("pool_taken", x, (("amount", amount),)))
         pool = 0
     summary = tuple(extra)
-    state = _with(s, balances=tuple(balances), pool=pool, phase=Phase.OVER, ended=ended,
+    state = _with(s, balances=tuple(balances), pool=pool, phase=_P_OVER, ended=ended,
                        log=s.log + summary)
     return Transition(state, (*events, *summary))
 
@@ -1029,7 +1053,7 @@ def _seats_from(dealer: Seat, rules: Ruleset, n: int) -> list[Seat]:
 
 def outcome(s: WidowState) -> Outcome | None:
     """Each seat's net tokens, counters' stakes or stakes once the session is over."""
-    if s.phase is not Phase.OVER:
+    if s.phase is not _P_OVER:
         return None
     flow = s.ruleset.token_flow
     details: dict[str, Any] = {"deals": s.deal_number, "deals_won": s.deals_won}
@@ -1173,8 +1197,8 @@ def _seats(mask: int, n: int) -> tuple[Seat, ...]:
 
 def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservation:
     n = s.players
-    shown = everything or s.phase is Phase.OVER or s.phase is Phase.HORSE
-    blind = s.phase is Phase.BLIND
+    shown = everything or s.phase is _P_OVER or s.phase is _P_HORSE
+    blind = s.phase is _P_BLIND
 
     def visible(x: Seat) -> tuple[Card, ...] | None:
         if shown:
@@ -1186,7 +1210,7 @@ def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservatio
         return s.hands[x]
 
     d = decision(s)
-    if s.phase is Phase.POUNCE and not everything and seat != s.actor:
+    if s.phase is _P_POUNCE and not everything and seat != s.actor:
         d = None
     tracked = s.ruleset.token_flow in _TOKENS
     return WidowObservation(
@@ -1215,11 +1239,11 @@ def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservatio
         pounced=_seats(s.frozen, n),
         knocker=s.knocker if s.knocker >= 0 else None,
         final_turns=s.in_final,
-        pounce_offer=(s.offer if s.phase is Phase.POUNCE and (everything or seat == s.actor)
+        pounce_offer=(s.offer if s.phase is _P_POUNCE and (everything or seat == s.actor)
                       else None),
         events=s.log if everything else _visible_events(s, seat, blind),
         last_deal=s.last_deal,
-        over=s.phase is Phase.OVER,
+        over=s.phase is _P_OVER,
         ended=s.ended,
     )
 
@@ -1303,17 +1327,17 @@ def render_observation(obs: WidowObservation) -> str:
 # -- notation ------------------------------------------------------------------------------
 
 _WORDS: Final = {k.value: k for k in (
-    ActionKind.PASS, ActionKind.DONE, ActionKind.KNOCK, ActionKind.STAND, ActionKind.DECLINE,
-    ActionKind.BUY_HORSE, ActionKind.EXCHANGE, ActionKind.POUNCE, ActionKind.DEAL)}
-_BARE: Final = {ActionKind.PASS: _PASS, ActionKind.DONE: _DONE, ActionKind.KNOCK: _KNOCK,
-                ActionKind.STAND: _STAND, ActionKind.DECLINE: _DECLINE,
-                ActionKind.BUY_HORSE: _BUY_HORSE}
+    _K_PASS, _K_DONE, _K_KNOCK, _K_STAND, _K_DECLINE,
+    _K_BUY_HORSE, _K_EXCHANGE, _K_POUNCE, _K_DEAL)}
+_BARE: Final = {_K_PASS: _PASS, _K_DONE: _DONE, _K_KNOCK: _KNOCK,
+                _K_STAND: _STAND, _K_DECLINE: _DECLINE,
+                _K_BUY_HORSE: _BUY_HORSE}
 
 
 def format_action(action: Action) -> str:
     """``pass``, ``knock``, ``exchange 2S for KD``, ``exchange KD`` (blind), ``pounce 9C``."""
     cards = action.cards
-    if action.kind is ActionKind.EXCHANGE and len(cards) == 2:
+    if action.kind is _K_EXCHANGE and len(cards) == 2:
         return f"exchange {format_card(cards[0])} for {format_card(cards[1])}"
     if cards:
         return f"{action.kind.value} {format_cards(cards)}"
@@ -1338,7 +1362,7 @@ def parse_action(text: str) -> Action:
         if rest:
             raise NotationError(f"{kind.value} takes no card")
         return _BARE[kind]
-    if kind is ActionKind.EXCHANGE:
+    if kind is _K_EXCHANGE:
         if len(rest) == 3 and rest[1].lower() == "for":
             return _SWAP[parse_card(rest[0])][parse_card(rest[2])]
         if len(rest) == 1:
@@ -1347,7 +1371,7 @@ def parse_action(text: str) -> Action:
             cards = tuple(parse_card(w) for w in rest)
             if len(set(cards)) != 3:
                 raise NotationError("an exchange names each card once")
-            return Action(ActionKind.EXCHANGE, cards)
+            return Action(_K_EXCHANGE, cards)
         raise NotationError(
             "write 'exchange GIVE for TAKE' (e.g. 'exchange 2S for KD'), or in the dealer's "
             "blind exchange 'exchange TAKE' or 'exchange TAKE TAKE TAKE'"
@@ -1355,10 +1379,10 @@ def parse_action(text: str) -> Action:
     if not rest:
         raise NotationError(f"{kind.value} names a card, e.g. '{kind.value} 9C'")
     cards = tuple(parse_card(w) for w in rest)
-    if kind is ActionKind.POUNCE:
+    if kind is _K_POUNCE:
         if len(cards) != 1:
             raise NotationError("pounce names one card")
         return _POUNCE[cards[0]]
     if len(set(cards)) != len(cards):
         raise NotationError("a deal names each card once")
-    return _DEAL[cards[0]] if len(cards) == 1 else Action(ActionKind.DEAL, cards)
+    return _DEAL[cards[0]] if len(cards) == 1 else Action(_K_DEAL, cards)
