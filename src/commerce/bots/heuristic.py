@@ -80,8 +80,9 @@ def best_replacement(
 _REPLACE: dict[tuple[int, tuple[int, ...]], tuple[Evaluator, int]] = {}
 
 
-def _card_to_replace(rules: Ruleset, hand: tuple[int, ...]) -> int:
-    """:func:`best_replacement` against every card not in *hand*, memoised by hand."""
+def card_to_replace(rules: Ruleset, hand: tuple[int, ...]) -> int:
+    """The card the heuristic trades from *hand*: :func:`best_replacement` against every card
+    not in *hand*, memoised by hand."""
     ev = evaluator_for(rules)
     key = (id(ev), tuple(hand))
     hit = _REPLACE.get(key)
@@ -190,7 +191,7 @@ def trading_action(obs: Any, legal: Sequence[Action], rng: random.Random,
     # An ordinary turn.
     if stand is not None and p_win >= boldness:
         return stand
-    give = _card_to_replace(rules, hand)
+    give = card_to_replace(rules, hand)
     trade = _find(legal, ActionKind.TRADE, give)
     if trade is not None:
         return trade

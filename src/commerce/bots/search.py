@@ -53,17 +53,24 @@ Belief = Callable[[Any, Seat], bool]
 Candidates = Callable[[Any, Sequence[Action]], Sequence[int]]
 """``candidates(obs, legal) -> indices``: the legal actions worth searching (at least one)."""
 
+Sampler = Callable[[Any], "Callable[[random.Random], Any] | None"]
+"""``sampler(obs) -> draw | None``: reads the observation once and returns ``draw(rng) ->
+state``, drawing states as the family believes them to be (or None: the plain
+determinisation of :func:`commerce.determinize.state_sampler` and the belief filter)."""
+
 _PLAYOUTS: dict[Family, Playout] = {}
 _BELIEFS: dict[Family, Belief] = {}
 _DEFAULT_BUDGET: dict[Family, int] = {}
 _CANDIDATES: dict[Family, Candidates] = {}
+_SAMPLERS: dict[Family, Sampler] = {}
 BELIEF_TRIES = 8
 """Draws tried per determinisation for one that the family's belief accepts."""
 
 
 def register_playout(family: Family, fn: Playout, belief: Belief | None = None, *,
                      iterations: int | None = None,
-                     candidates: Candidates | None = None) -> None:
+                     candidates: Candidates | None = None,
+                     sampler: Sampler | None = None) -> None:
     """Use *fn* to play states of *family* out (default: heuristic bots to the game's end).
 
     With *belief*, drawn states it rejects are redrawn (up to :data:`BELIEF_TRIES` times):
@@ -72,7 +79,9 @@ def register_playout(family: Family, fn: Playout, belief: Belief | None = None, 
     (playouts per decision) in place of :data:`DEFAULT_ITERATIONS`, for a family whose
     playouts are slower. With *candidates*, the bot searches only the legal actions it
     names (the rest are not played): a family whose playouts are costly and noisy spends its
-    budget on the few actions its heuristic finds plausible.
+    budget on the few actions its heuristic finds plausible. With *sampler*, drawn states
+    come from it wherever it gives a drawer for the observation, in place of the plain
+    determinisation; its states are what the family believes, so *belief* does not judge them.
     """
     _PLAYOUTS[family] = fn
     if belief is not None:
@@ -81,6 +90,8 @@ def register_playout(family: Family, fn: Playout, belief: Belief | None = None, 
         _DEFAULT_BUDGET[family] = iterations
     if candidates is not None:
         _CANDIDATES[family] = candidates
+    if sampler is not None:
+        _SAMPLERS[family] = sampler
 
 
 def default_iterations(family: Family) -> int:
@@ -159,10 +170,15 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     seat = obs.seat
     if seat is None:
         raise CommerceError("the search bot plays a seat, not a spectator's view")
-    sampler = state_sampler(obs)
     family = obs.ruleset.family
     playout = playout_for(family)
     belief = _BELIEFS.get(family)
+    believed = _SAMPLERS.get(family)
+    sampler = believed(obs) if believed is not None else None
+    if sampler is None:
+        sampler = state_sampler(obs)
+    else:
+        belief = None
     if not iterations and not ms:
         iterations = default_iterations(family)
     k = len(legal)

@@ -1,20 +1,34 @@
-"""Fast playouts of the trading family for the search bot.
+"""Fast playouts of the trading family for the search bot, and what it believes of the deal.
 
 Inside a drawn (determinised) state, every seat plays the heuristic bot's rules of thumb on its
 own cards only, through the family's unchecked transition (each action comes from
 ``legal_actions``), until the deal's showdown.
+
+Where a turn is one action (no standing after a trade: Trade and Barter), a hand after a trade
+says nothing of whether its holder would have stood, so the search draws its states by
+replaying the deal (:func:`replayed_states`) rather than by judging the drawn hands
+(:func:`plausible`); and it does not search barters there (:func:`candidates`).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from commerce.bots.heuristic import trading_action, win_chance
+from commerce.bots.heuristic import (
+    card_to_replace,
+    strength_table,
+    trading_action,
+    win_chance,
+)
 from commerce.bots.search import register_playout
-from commerce.core import Action, Decision, Seat
+from commerce.cards import Card, pack
+from commerce.core import Action, ActionKind, Decision, DecisionKind, Seat
+from commerce.determinize import state_sampler
 from commerce.families import trading
-from commerce.families.trading import Phase, TradingState
+from commerce.families.trading import Phase, TradingObservation, TradingState
+from commerce.hands import evaluator_for
 from commerce.rules import Family, Ruleset
 
 
@@ -92,4 +106,192 @@ def _settle(t: Any, seat: Seat, start: int) -> tuple[float, float]:
     return float(balance - start), won
 
 
-register_playout(Family.TRADING, playout, plausible)
+REPLAY_TRIES = 30
+"""Replays tried per drawn state for one in which no other seat passed up a hand the
+heuristic would stand on; the last try is kept whatever it holds."""
+
+_Step = tuple[str, Seat, Seat, Card | None, Card | None]
+"""One move of the deal's script: (kind, seat, partner, card, card)."""
+
+
+def one_action_turns(rules: Ruleset) -> bool:
+    """Whether a turn is a single action: no standing after one's own trade or barter."""
+    return not rules.stand_after_trade
+
+
+def replayed_states(obs: TradingObservation) -> Callable[[random.Random], TradingState] | None:
+    """Where a turn is one action (:func:`one_action_turns`), a drawer of states made by
+    replaying the deal the seat saw, with the heuristic's rules of thumb for what it did not.
+
+    The other hands are dealt at random from the cards the seat did not hold or draw; then
+    the deal's moves are replayed in order: the seat's own as it saw them, another seat's
+    trade giving away the card the heuristic would give and drawing at random, a barter the
+    seat took no part in answered as the heuristic would. A replay in which a seat trades or
+    barters holding a hand the heuristic would stand on is refused and drawn again (up to
+    :data:`REPLAY_TRIES` times), so the other hands are as strong as the play so far allows:
+    kept pairs and fresh cards, not random hands. A card the seat saw another seat hold in a
+    barter is moved into that hand when the replay has it elsewhere.
+
+    None (use the plain determinisation) where a turn is more than one action, or where the
+    seat's decision is not the start of its turn or a barter's answer.
+    """
+    rules = obs.ruleset
+    d = obs.decision
+    seat = obs.seat
+    if (seat is None or not one_action_turns(rules) or d is None
+            or d.kind not in (DecisionKind.TURN, DecisionKind.BARTER_REPLY)):
+        return None
+    events = obs.events
+    initial: tuple[Card, ...] | None = None
+    script: list[_Step] = []
+    drawn_by_seat: list[Card] = []
+
+    def after(i: int, kind: str) -> Card:
+        card: Card = next(e.get("card") for e in events[i + 1:] if e.kind == kind)
+        return card
+
+    for i, e in enumerate(events):
+        kind = e.kind
+        q = e.seat
+        if q is None:
+            continue
+        if kind == "dealt" and q == seat:
+            initial = tuple(e.get("cards"))
+        elif kind == "traded":
+            if q == seat:
+                drawn = after(i, "drew")
+                drawn_by_seat.append(drawn)
+                script.append(("trade", q, q, after(i, "traded_card"), drawn))
+            else:
+                script.append(("trade", q, q, None, None))
+        elif kind == "barter_offered" or kind == "bartered":
+            partner = e.get("partner")
+            offer = kind == "barter_offered"
+            seen = None
+            if seat in (q, partner):
+                seen = after(i, "barter_card" if offer else "barter_returned")
+            script.append(("offer" if offer else "return", q, partner, seen, None))
+    if initial is None:
+        return None
+    plain = state_sampler(obs)
+    n = obs.players
+    held = set(initial) | set(drawn_by_seat)
+    free = [c for c in pack(rules.pack) if c not in held]
+    others = [q for q in range(n) if q != seat]
+    first_unseen = len(pack(rules.pack)) - 3 * n
+    hand = tuple(obs.hand)
+    opponents = n - 1
+    table = strength_table(rules)
+    rank_of = evaluator_for(rules).rank_of
+    own_cards_back = rules.barter_return_from_original_hand
+
+    def would_stand(cards: list[Card]) -> bool:
+        return win_chance(rules, cards, opponents) >= 0.5
+
+    def replay(rng: random.Random, strict: bool) -> tuple[list[list[Card]], list[Card],
+                                                          list[Card]] | None:
+        dealt = rng.sample(free, 3 * len(others))
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for j, q in enumerate(others):
+            hands[q] = dealt[3 * j:3 * j + 3]
+        hands[seat] = list(initial)
+        taken = set(dealt)
+        unseen = [c for c in free if c not in taken]
+        bottom: list[Card] = []
+        unseen_left = first_unseen
+        offered: Card | None = None
+
+        def move_into(card: Card, q: Seat) -> None:
+            """Put *card* into q's hand, swapping with one of q's cards where it was."""
+            h = hands[q]
+            if card in h:
+                return
+            j = rng.randrange(len(h))
+            out, h[j] = h[j], card
+            for o in others:
+                if o != q and card in hands[o]:
+                    hands[o][hands[o].index(card)] = out
+                    return
+            for place in (unseen, bottom):
+                if card in place:
+                    place[place.index(card)] = out
+                    return
+            unseen.append(out)  # pragma: no cover - the card was nowhere else
+
+        for kind, q, partner, card, drawn in script:
+            if kind == "trade":
+                h = hands[q]
+                if q != seat:
+                    if strict and would_stand(h):
+                        return None
+                    card = card_to_replace(rules, tuple(sorted(h)))
+                assert card is not None
+                h.remove(card)
+                bottom.append(card)
+                if unseen_left > 0:
+                    unseen_left -= 1
+                    if q != seat:
+                        drawn = unseen.pop(rng.randrange(len(unseen)))
+                else:
+                    drawn = bottom.pop(0)
+                assert drawn is not None
+                h.append(drawn)
+            elif kind == "offer":
+                if q != seat:
+                    if strict and would_stand(hands[q]):
+                        return None
+                    if card is None:
+                        card = card_to_replace(rules, tuple(sorted(hands[q])))
+                    else:
+                        move_into(card, q)
+                offered = card
+            else:  # the partner's answer to the barter
+                give = offered
+                assert give is not None
+                mine = hands[partner]
+                if card is None:  # as the heuristic answers: keep the better hand
+                    options = sorted(mine if own_cards_back else (*mine, give))
+                    card = max(options, key=lambda c: table[rank_of(
+                        tuple(give if x == c else x for x in mine))])
+                elif partner != seat and card != give:
+                    move_into(card, partner)
+                if card != give:  # else the offered card came straight back
+                    theirs = hands[q]
+                    theirs[theirs.index(give)] = card
+                    mine[mine.index(card)] = give
+                offered = None
+        return hands, unseen, bottom
+
+    def draw(rng: random.Random) -> TradingState:
+        got = None
+        for attempt in range(REPLAY_TRIES):
+            got = replay(rng, strict=attempt < REPLAY_TRIES - 1)
+            if got is not None:
+                break
+        template: TradingState = plain(rng)
+        assert got is not None
+        hands, unseen, bottom = got
+        if sorted(hands[seat]) != sorted(hand):  # pragma: no cover - a log it cannot follow
+            return template
+        hands[seat] = list(hand)
+        return template.replace(hands=tuple(tuple(h) for h in hands),
+                                unseen=tuple(sorted(unseen)), bottom=tuple(bottom))
+
+    return draw
+
+
+def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
+    """The actions the search weighs: all, except barters where a turn is one action.
+
+    There a barter's playouts are noisy (the cards it moves differ from world to world) and
+    searching them lost more by chance picks than it found (measured against the heuristic).
+    """
+    everything = list(range(len(legal)))
+    if not one_action_turns(obs.ruleset):
+        return everything
+    kept = [i for i, a in enumerate(legal) if a.kind is not ActionKind.BARTER]
+    return kept or everything
+
+
+register_playout(Family.TRADING, playout, plausible, candidates=candidates,
+                 sampler=replayed_states)
