@@ -121,7 +121,9 @@ _K_GIVE: Final = ActionKind.GIVE
 _K_DONE: Final = ActionKind.DONE
 _C_NONE: Final = Category.NONE
 _INDEX: Final = {name: i for i, name in enumerate(TradingState._fields)}
-_new_tuple: Final = tuple.__new__
+_new_tuple: Final = tuple.__new__  # builds a named tuple from a tuple of all its fields,
+# without the Python-level call of the class's own constructor (the hot paths use it for
+# states, events and transitions)
 # Field positions, for the hot transitions that copy a state as a list and change a few
 # fields in place (cheaper than ``replace`` with keywords, which builds a dict per call).
 _BALANCES: Final = _INDEX["balances"]
@@ -444,7 +446,7 @@ def apply_unchecked(s: TradingState, action: Action) -> Transition:
         f[_ACTOR] = partner
         f[_OFFERED] = card
         f[_LOG] = (*s.log, public, private)
-        return Transition(_new_tuple(TradingState, f), (public, private))
+        return _new_tuple(Transition, (_new_tuple(TradingState, f), (public, private)))
     if kind is _K_GIVE:
         return _give(s, seat, action.cards[0])
     if kind is _K_DONE:
@@ -519,7 +521,7 @@ def _deal_all(s: TradingState, cards: tuple[Card, ...], unseen: tuple[Card, ...]
     evs = []
     for j, seat in enumerate(seats):
         hands[seat] = hand = cards[j::n]
-        evs.append(Event("dealt", seat, (("cards", hand),), _ONLY[seat]))
+        evs.append(_new_tuple(Event, ("dealt", seat, (("cards", hand),), _ONLY[seat])))
     events = tuple(evs)
     eldest = seats[0]
     f = list(s)
@@ -530,7 +532,7 @@ def _deal_all(s: TradingState, cards: tuple[Card, ...], unseen: tuple[Card, ...]
     f[_ACTOR] = f[_TURN] = eldest
     f[_TURNS_TAKEN] = 1
     f[_LOG] = s.log + events
-    return Transition(_new_tuple(TradingState, f), events)
+    return _new_tuple(Transition, (_new_tuple(TradingState, f), events))
 
 
 def sample_chance(s: TradingState, rng: random.Random) -> Action:
@@ -561,7 +563,7 @@ def _after_own_action(f: list[Any], s: TradingState, events: tuple[Event, ...]) 
         return _next_turn(_new_tuple(TradingState, f), events)
     f[_PHASE] = _P_AFTER_TRADE
     f[_ACTOR] = s.turn
-    return Transition(_new_tuple(TradingState, f), events)
+    return _new_tuple(Transition, (_new_tuple(TradingState, f), events))
 
 
 def _trade(s: TradingState, seat: Seat, card: Card) -> Transition:
@@ -578,7 +580,7 @@ def _trade(s: TradingState, seat: Seat, card: Card) -> Transition:
         cost = rules.trade_cost
         balances[seat] -= cost
         balances[s.dealer] += cost
-    public = Event("traded", seat, (("cost", cost),))
+    public = _new_tuple(Event, ("traded", seat, (("cost", cost),), None))
     private = _TRADED_CARD[seat][card]
     bottom = (*s.bottom, card)
     f = list(s)
@@ -589,7 +591,7 @@ def _trade(s: TradingState, seat: Seat, card: Card) -> Transition:
         f[_BOTTOM] = bottom
         f[_PHASE] = _P_DRAW
         f[_LOG] = (*s.log, public, private)
-        return Transition(_new_tuple(TradingState, f), (public, private))
+        return _new_tuple(Transition, (_new_tuple(TradingState, f), (public, private)))
     drawn = bottom[0]
     hands[seat] = (*hands[seat], drawn)
     f[_HANDS] = tuple(hands)
@@ -627,7 +629,7 @@ def _next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
     f[_PHASE] = _P_TURN
     f[_ACTOR] = f[_TURN] = (s.turn + s.step) % n
     f[_TURNS_TAKEN] = s.turns_taken + 1
-    return Transition(_new_tuple(TradingState, f), events)
+    return _new_tuple(Transition, (_new_tuple(TradingState, f), events))
 
 
 _ORDERS: dict[tuple[Seat, int, int, bool], tuple[Seat, ...]] = {}
@@ -673,7 +675,8 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
     for i, w in enumerate(winners):
         amount = share + (rest if i == 0 else 0)
         balances[w] += amount
-        payments.append(Event("paid", None, (("to", w), ("amount", amount), ("why", "pool"))))
+        payments.append(_new_tuple(Event, ("paid", None, (("to", w), ("amount", amount),
+                                                        ("why", "pool")), None)))
     fee = rules.dealer_pays_winner
     if fee:
         for w in winners:
@@ -691,18 +694,19 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
             payments.append(Event("paid", stander, (("to", seat), ("amount", 1),
                                                    ("why", "beaten stander"))))
     names = ev.category_names
-    shown = Event(
+    shown = _new_tuple(Event, (
         "showdown",
         stander,
         (("hands", hands), ("categories", tuple(map(names.__getitem__, ranks))),
          ("winners", tuple(winners))),
-    )
+        None,
+    ))
     deals_won = list(s.deals_won)
     for w in winners:
         deals_won[w] += 1
     deal_number = s.deal_number
     last = deal_number >= n * rules.deals_each
-    ended = Event("deal_ended", None, (("deal", deal_number), ("last", last)))
+    ended = _new_tuple(Event, ("deal_ended", None, (("deal", deal_number), ("last", last)), None))
     # Every event of the settlement is public: it is what the next deal's view shows.
     summary = (*events, shown, *payments, ended)
     if last:
@@ -712,20 +716,21 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
         f[_DEALS_WON] = tuple(deals_won)
         f[_LOG] = s.log + summary
         f[_PHASE] = _P_OVER
-        return Transition(_new_tuple(TradingState, f), summary)
+        return _new_tuple(Transition, (_new_tuple(TradingState, f), summary))
     # The next deal begins at once: the deal passes on and everyone antes.
     nxt_dealer = (dealer + step) % n
     ante = rules.ante
     balances = [b - ante for b in balances]
     balances[nxt_dealer] -= rules.dealer_ante - ante
     pool = ante * (n - 1) + rules.dealer_ante
-    started = Event("deal_started", nxt_dealer, (("deal", deal_number + 1), ("pool", pool)))
+    started = _new_tuple(Event, ("deal_started", nxt_dealer,
+                                 (("deal", deal_number + 1), ("pool", pool)), None))
     nxt = _new_tuple(TradingState, (
         rules, n, tuple(balances), tuple(deals_won), nxt_dealer, deal_number + 1, ((),) * n,
         pack(rules.pack), (), pool, _P_DEAL, nxt_dealer, nxt_dealer, 0, 3 * n, None,
         (started,), summary,
     ))
-    return Transition(nxt, (*summary, started))
+    return _new_tuple(Transition, (nxt, (*summary, started)))
 
 
 def outcome(s: TradingState) -> Outcome | None:
