@@ -1,8 +1,9 @@
 """The one game loop: chance from a seeded RNG, bots asked with observations, humans awaited.
 
 The CLI, the simulator and the tests all drive games through :class:`Driver`. The driver owns
-every random number generator: one for chance and one per seat, all derived from one seed, so a
-seed reproduces a whole game; the record it writes holds the actions, which are the truth.
+every random number generator: one for chance (a fresh one for each deal) and one per seat, all
+derived from one seed, so a seed reproduces a whole game; the record it writes holds the
+actions, which are the truth.
 
 >>> from commerce.rules import find_ruleset
 >>> from commerce.bots import make_bot
@@ -23,6 +24,9 @@ from commerce.core import Action, Decision, Event, Outcome
 from commerce.errors import CommerceError, RecordError
 from commerce.record import GameRecord, SeatInfo
 from commerce.rules import Ruleset
+
+_NEW_DEAL = frozenset({"deal_started", "hand_started"})
+"""The events with which every family begins a deal (Cox's game: a hand)."""
 
 
 class Driver:
@@ -48,7 +52,8 @@ class Driver:
         self.players = len(self.agents)
         self.seed = seed
         master = random.Random(seed)
-        self.chance_rng = random.Random(master.getrandbits(64))
+        self._deal_seeds = random.Random(master.getrandbits(64))
+        self.chance_rng = self._deal_rng()
         self.seat_rngs = [random.Random(master.getrandbits(64)) for _ in self.agents]
         if dealer is None:
             dealer = master.randrange(self.players)
@@ -79,9 +84,18 @@ class Driver:
         return None
 
     # -- actions ------------------------------------------------------------------------
+    def _deal_rng(self) -> random.Random:
+        """Chance's generator for the next deal (or hand): its seed depends only on the game's
+        seed and how many deals came before, never on how they were played, so games of one
+        seed deal the same cards at the start of every deal whoever sits where."""
+        return random.Random(self._deal_seeds.getrandbits(64))
+
     def _apply(self, action: Action, seat: int | None) -> tuple[Event, ...]:
         transition = engine.apply(self.state, action, seat=seat)
         self.state = transition.state
+        for event in transition.events:
+            if event.kind in _NEW_DEAL:
+                self.chance_rng = self._deal_rng()
         self.actions.append(engine.format_action(self.rules, action))
         self.events.extend(transition.events)
         if seat is not None:

@@ -2,7 +2,8 @@
 Bradley-Terry ratings.
 
 With *B* bots at *N* seats, a tournament is made of **blocks** of *B* games that share one
-seed (so the chance RNG deals the same cards and the same first dealer): in game *j* of a
+seed (the same first dealer, and the driver's fresh chance RNG for each deal deals the same
+cards at the start of every deal, however the deals before were played): in game *j* of a
 block, seat *i* is played by bot ``(i + j) mod B``. Over a block every bot plays every seat
 exactly once, on the same deals: the luck of the cards is shared out equally. Block *b* uses
 the seed ``game_seed(seed, b)``, so results depend only on the arguments and not on how many

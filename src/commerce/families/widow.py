@@ -973,7 +973,9 @@ def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]
         log=s.log + summary, fresh=(), offer=-1,
     )
     if offers:
-        state = _with(state, phase=_P_HORSE, actor=offers[0], offers=offers[1:])
+        # the deal's exchanges are over: nothing of the last turn carries into the offer
+        state = _with(state, phase=_P_HORSE, actor=offers[0], offers=offers[1:], swaps=0,
+                      moved=())
         return Transition(state, (*events, *summary))
     return _end_of_deal(state, (*events, *summary))
 
