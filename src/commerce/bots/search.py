@@ -253,8 +253,8 @@ class SearchBot:
 
     def __init__(self, iterations: int | None = None, ms: float | None = None) -> None:
         """*iterations* and *ms* as for :func:`search`; with neither, the family's default
-        budget (:func:`default_iterations`: :data:`DEFAULT_ITERATIONS`, fewer in Cox's game,
-        whose playouts are longer)."""
+        budget (:func:`default_iterations`: :data:`DEFAULT_ITERATIONS`, fewer in the widow
+        games and Cox's game, whose playouts are longer; Pool Commerce has its own)."""
         self.iterations = iterations
         self.ms = ms
         self.spec = "search"
