@@ -10,9 +10,9 @@ In Pool Commerce (counters to the pool, no cap on the deals, no prize per deal) 
 worth nothing in itself: the survivor takes the pool. There the gain is the change in the
 seat's *expected stakes* (:func:`pool_value`): its balance plus its chance of surviving
 times the pool, plus what it can expect of the horse money still to come, from a model of
-the rest of the game (:func:`survival`), so that a last counter weighs more than a third,
-an opponent losing his last counter counts for the seat, and a horse is bought only when
-it pays.
+the rest of the game (:func:`survival`), so that a counter weighs what it does for the
+seat's survival (which depends on everyone's counters), an opponent losing a counter counts
+for the seat, and a horse is bought only when it pays.
 """
 
 from __future__ import annotations
