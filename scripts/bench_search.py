@@ -55,7 +55,7 @@ def main() -> int:
     ms = [t * 1000 for t in times]
     result = {
         "bot": args.bot,
-        "iterations": default_iterations(rules.family) if args.bot == "search" else None,
+        "iterations": default_iterations(rules.family, rules) if args.bot == "search" else None,
         "rules": rules.id, "players": args.players, "decisions": len(ms),
         "median_ms": round(statistics.median(ms), 1),
         "p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1),

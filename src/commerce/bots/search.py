@@ -37,7 +37,7 @@ from commerce import engine
 from commerce.core import Action, Seat
 from commerce.determinize import state_sampler
 from commerce.errors import CommerceError
-from commerce.rules import Family
+from commerce.rules import Family, Ruleset
 
 DEFAULT_ITERATIONS = 500
 """Playouts per decision by default, unless the family registers its own with its playout
@@ -63,6 +63,7 @@ _BELIEFS: dict[Family, Belief] = {}
 _DEFAULT_BUDGET: dict[Family, int] = {}
 _CANDIDATES: dict[Family, Candidates] = {}
 _SAMPLERS: dict[Family, Sampler] = {}
+_RULESET_BUDGET: dict[Family, Callable[[Ruleset], int | None]] = {}
 BELIEF_TRIES = 8
 """Draws tried per determinisation for one that the family's belief accepts."""
 
@@ -94,16 +95,28 @@ def register_playout(family: Family, fn: Playout, belief: Belief | None = None, 
         _SAMPLERS[family] = sampler
 
 
-def default_iterations(family: Family) -> int:
-    """The default budget of *family*: playouts per decision that answer within 200 ms here."""
+def default_iterations(family: Family, rules: Ruleset | None = None) -> int:
+    """The default budget of *family* (of its ruleset *rules*, where the family gives some
+    rulesets their own): playouts per decision that answer within 200 ms here."""
     playout_for(family)  # loads the family's playout module, which may set its default
+    if rules is not None:
+        by_rules = _RULESET_BUDGET.get(family)
+        budget = by_rules(rules) if by_rules is not None else None
+        if budget is not None:
+            return budget
     return _DEFAULT_BUDGET.get(family, DEFAULT_ITERATIONS)
 
 
-def register_default_iterations(family: Family, iterations: int) -> None:
+def register_default_iterations(family: Family, iterations: int,
+                                by_rules: Callable[[Ruleset], int | None] | None = None
+                                ) -> None:
     """Give *family* its own default budget (playouts per decision) in place of
-    :data:`DEFAULT_ITERATIONS` (the same as ``register_playout(..., iterations=)``)."""
+    :data:`DEFAULT_ITERATIONS` (the same as ``register_playout(..., iterations=)``), and
+    with *by_rules*, a budget for some of its rulesets (``by_rules(rules)``; None: the
+    family's), for rulesets whose playouts are much shorter or longer."""
     _DEFAULT_BUDGET[family] = iterations
+    if by_rules is not None:
+        _RULESET_BUDGET[family] = by_rules
 
 
 def playout_for(family: Family) -> Playout:
@@ -180,7 +193,7 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     else:
         belief = None
     if not iterations and not ms:
-        iterations = default_iterations(family)
+        iterations = default_iterations(family, obs.ruleset)
     k = len(legal)
     budget = iterations if iterations else math.inf
     deadline = time.perf_counter() + ms / 1000 if ms else math.inf
@@ -256,8 +269,8 @@ class SearchBot:
 
     def __init__(self, iterations: int | None = None, ms: float | None = None) -> None:
         """*iterations* and *ms* as for :func:`search`; with neither, the family's default
-        budget (:func:`default_iterations`: :data:`DEFAULT_ITERATIONS`, fewer in Cox's game,
-        whose playouts are longer)."""
+        budget (:func:`default_iterations`: :data:`DEFAULT_ITERATIONS`, fewer in the widow
+        games and Cox's game, whose playouts are longer; Pool Commerce has its own)."""
         self.iterations = iterations
         self.ms = ms
         self.spec = "search"

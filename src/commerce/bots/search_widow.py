@@ -5,16 +5,32 @@ Inside a drawn (determinised) state, every seat plays the heuristic's rules of t
 through the family's unchecked transition (each action comes from ``legal_actions``), until
 the deal ends. The gain is the seat's change in tokens (counters) where the ruleset has them,
 else in stakes, from now to the end of the deal (and the pool, if the session ends with it).
+
+In Pool Commerce (counters to the pool, no cap on the deals, no prize per deal) a counter is
+worth nothing in itself: the survivor takes the pool. There the gain is the change in the
+seat's *expected stakes* (:func:`pool_value`): its balance plus its chance of surviving
+times the pool, plus what it can expect of the horse money still to come, from a model of
+the rest of the game (:func:`survival`), so that a counter weighs what it does for the
+seat's survival (which depends on everyone's counters), an opponent losing a counter counts
+for the seat, and a horse is bought only when it pays.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
-from commerce.bots.heuristic_widow import best_target, hand_strength, knock_threshold, widow_action
+from commerce.bots.heuristic_widow import (
+    best_target,
+    hand_strength,
+    hand_value,
+    knock_threshold,
+    widow_action,
+)
 from commerce.bots.search import register_default_iterations, register_playout
-from commerce.core import Action, Decision, Event, Seat
+from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
 from commerce.families import widow
 from commerce.families.widow import Phase, WidowState
 from commerce.rules import Family, Ruleset
@@ -24,6 +40,12 @@ DEFAULT_ITERATIONS = 120
 """The search bot's default budget in this family: the playouts are longer than the trading
 family's (several rounds of exchanges), so fewer fit in 200 ms (``scripts/bench_search.py``:
 see docs/bots.md)."""
+POOL_ITERATIONS = 300
+"""The default budget in Pool Commerce (:func:`pool_model`), whose deals are short (the Old
+Game's, ending at the second stand) and whose searches weigh only :func:`candidates`."""
+CANDIDATE_EXCHANGES = 3
+"""In Pool Commerce, the exchanges searched at a decision: those that make the hands the
+heuristic values most (and the heuristic's own choice)."""
 MAX_ACTIONS = 2000
 """A safety bound on the actions of one playout (a deal ends long before)."""
 
@@ -44,14 +66,19 @@ class _View(NamedTuple):
 def playout(state: WidowState, action: Action, seat: Seat,
             rng: random.Random) -> tuple[float, float]:
     """Play *action*, then heuristics to the deal's end: (gain from now, won the deal)."""
-    tokens = state.ruleset.token_flow in _TOKENS
+    rules = state.ruleset
+    tokens = rules.token_flow in _TOKENS
+    pooled = pool_model(rules)
     start = state.tokens[seat] if tokens else state.balances[seat]
     start_balance = state.balances[seat]
+    start_value = pool_value(state, seat) if pooled else 0.0
     apply = widow.apply_unchecked
     t = apply(state, action)
     for _ in range(MAX_ACTIONS):
         for e in t.events:
             if e.kind == "deal_ended":
+                if pooled:
+                    return pool_value(t.state, seat) - start_value, _won(t, seat)
                 return _settle(t, seat, tokens, start, start_balance)
         s = t.state
         phase = s.phase
@@ -69,19 +96,113 @@ def playout(state: WidowState, action: Action, seat: Seat,
     return 0.0, 0.0  # pragma: no cover - a deal always ends
 
 
+def _won(t: Any, seat: Seat) -> float:
+    """1.0 if *seat* won the showdown among the events of the transition *t*."""
+    for e in t.events:
+        if e.kind == "showdown":
+            return float(seat in e.get("winners"))
+    return 0.0
+
+
 def _settle(t: Any, seat: Seat, tokens: bool, start: int,
             start_balance: int) -> tuple[float, float]:
     s: WidowState = t.state
-    won = 0.0
-    for e in t.events:
-        if e.kind == "showdown":
-            won = float(seat in e.get("winners"))
+    won = _won(t, seat)
     if not tokens:
         return float(s.balances[seat] - start), won
     gain = float(s.tokens[seat] - start)
     if s.phase is Phase.OVER and s.ruleset.token_flow == "lowest_to_pool":
         gain += float(s.balances[seat] - start_balance)
     return gain, won
+
+
+def pool_model(rules: Ruleset) -> bool:
+    """Whether the playout scores *rules* by :func:`pool_value`: counters go to the pool,
+    and the game runs until one player is left (no cap on the deals, no prize per deal)."""
+    return (rules.token_flow == "lowest_to_pool" and not rules.deals
+            and not rules.deal_prize)
+
+
+def pool_value(state: WidowState, seat: Seat) -> float:
+    """The stakes *seat* can expect to hold at the end of a Pool Commerce game from *state*:
+    its balance now, plus the pool times its chance of surviving, plus its share of the horse
+    money to come, as :func:`survival` models the rest of the game. Once the game is over,
+    its balance."""
+    balance = float(state.balances[seat])
+    if state.phase is Phase.OVER:
+        return balance
+    rules = state.ruleset
+    tokens = state.tokens
+    mine = tokens[seat]
+    if mine <= 0 and seat not in state.offers and not (
+            state.phase is Phase.HORSE and state.actor == seat):
+        return balance
+    if mine <= 0:  # offered a horse: as if it buys one (the heuristic does)
+        balance -= rules.horse_price
+        mine = 1
+        pool = state.pool + rules.horse_price
+        open_ = False
+    else:
+        pool = state.pool
+        open_ = state.horse_open and rules.buy_a_horse
+    others = tuple(sorted(c for x, c in enumerate(tokens) if x != seat and c > 0))
+    win, horses = survival(mine, others, open_, rules.horse_price)
+    return balance + win * pool + horses
+
+
+@lru_cache(maxsize=100_000)
+def survival(mine: int, others: tuple[int, ...], horse_open: bool,
+             price: int) -> tuple[float, float]:
+    """(chance to survive, expected horse stakes) of a seat with *mine* counters against
+    others holding *others* (sorted, all above 0), in a model of the rest of Pool Commerce:
+    each deal, one of the players still in, each as likely as the others, puts a counter in
+    the pool; while *horse_open*, the first to run out buys a horse for *price* (one counter,
+    the price into the pool). The expected horse stakes are the horse money the seat can
+    expect to take with the pool, less what it pays for its own horse; the seat's expected
+    result is then ``chance * pool + horse stakes``.
+
+    >>> survival(1, (1,), False, 1)
+    (0.5, 0.0)
+    >>> survival(3, (), False, 1)
+    (1.0, 0.0)
+    >>> survival(1, (2,), False, 1)[0]
+    0.25
+    """
+    if mine <= 0:
+        return 0.0, 0.0
+    if not others:
+        return 1.0, 0.0
+    m = 1 + len(others)
+    win = 0.0
+    horses = 0.0
+    # The seat itself loses the counter.
+    if mine == 1 and horse_open:
+        w, h = survival(1, others, False, price)
+        win += w
+        horses += h + price * w - price
+    else:
+        w, h = survival(mine - 1, others, horse_open, price)
+        win += w
+        horses += h
+    # Another player does (one of each count, times how many hold it).
+    for i, c in enumerate(others):
+        if i and others[i - 1] == c:
+            continue
+        k = others.count(c)
+        rest = others[:i] + others[i + 1:]
+        if c == 1 and horse_open:
+            w, h = survival(mine, others, False, price)
+            w, h = k * w, k * (h + price * w)
+        elif c == 1:
+            w, h = survival(mine, rest, False, price)
+            w, h = k * w, k * h
+        else:
+            nxt = tuple(sorted((*rest, c - 1)))
+            w, h = survival(mine, nxt, horse_open, price)
+            w, h = k * w, k * h
+        win += w
+        horses += h
+    return win / m, horses / m
 
 
 def plausible(state: WidowState, seat: Seat) -> bool:
@@ -134,5 +255,33 @@ def _changed_since(log: tuple[Event, ...], mark: Event) -> set[Seat]:
     return out
 
 
-register_playout(Family.WIDOW, playout, plausible)
-register_default_iterations(Family.WIDOW, DEFAULT_ITERATIONS)
+def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
+    """The actions worth a playout. In Pool Commerce (:func:`pool_model`): the heuristic's
+    choice first (so that it wins ties), every action that is not an exchange, and the
+    :data:`CANDIDATE_EXCHANGES` exchanges after which the hand is worth most to the
+    heuristic; elsewhere, every legal action."""
+    everything = list(range(len(legal)))
+    rules = obs.ruleset
+    hand = tuple(obs.hand)
+    swaps = [i for i, a in enumerate(legal) if a.kind is ActionKind.EXCHANGE
+             and len(a.cards) == 2]
+    if not pool_model(rules) or len(hand) != 3 or len(swaps) <= CANDIDATE_EXCHANGES:
+        return everything
+    d = obs.decision
+    more = not obs.final_turns and (d is None or d.kind is not DecisionKind.FINAL_TURN)
+
+    def worth(i: int) -> float:
+        give, take = legal[i].cards
+        return hand_value(rules, tuple(take if c == give else c for c in hand), more)
+
+    keep = set(sorted(swaps, key=lambda i: (-worth(i), i))[:CANDIDATE_EXCHANGES])
+    first = legal.index(widow_action(obs, legal, random.Random(0), 0.5))
+    return [first, *(i for i in everything if i != first and (i in keep or i not in swaps))]
+
+
+def _budget(rules: Ruleset) -> int | None:
+    return POOL_ITERATIONS if pool_model(rules) else None
+
+
+register_playout(Family.WIDOW, playout, plausible, candidates=candidates)
+register_default_iterations(Family.WIDOW, DEFAULT_ITERATIONS, _budget)

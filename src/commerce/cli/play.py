@@ -295,7 +295,7 @@ def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:
     obs = engine.observe(driver.state, seat)
     rng = random.Random(f"hint/{driver.seed}/{len(driver.actions)}")
     # 0.8 of the bot's default budget per legal action (400 each in the trading games)
-    budget = default_iterations(driver.rules.family) * 4 * len(legal) // 5
+    budget = default_iterations(driver.rules.family, driver.rules) * 4 * len(legal) // 5
     hints = search_hint(obs, legal, rng, iterations=budget)
     estimates = [e for _, e in hints]
     best = best_index(estimates)
