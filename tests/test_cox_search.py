@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -173,3 +174,28 @@ def test_cox_stand_threshold_is_refused_in_one_line():
     with pytest.raises(CommerceError, match="no meaning in Cox's game") as info:
         stand_threshold(COX, players=4, games=1, seed=0)
     assert "\n" not in str(info.value)
+
+
+def test_cox_search_keeps_to_the_heuristic_unless_it_sees_a_clear_gain(monkeypatch):
+    from commerce.bots import search as search_mod
+    from commerce.bots.heuristic_cox import cox_heuristic
+
+    playout_for(Family.COX)
+    reference, confidence = search_mod._REFERENCES[Family.COX]
+    assert confidence > 0
+    rules = COX.with_options(hands_per_game=1)
+    # With an unreachable confidence the search plays exactly as the heuristic would.
+    monkeypatch.setitem(search_mod._REFERENCES, Family.COX, (reference, math.inf))
+    bot = make_bot("search:iterations=8")
+    seen = 0
+    for seed in range(3):
+        driver = Driver(rules, [bot] + [make_bot("heuristic")] * 3, seed=seed)
+        while (d := driver.decision()) is not None:
+            if d.seat == 0:
+                obs = engine.observe(driver.state, 0)
+                legal = engine.legal_actions(driver.state)
+                expected = cox_heuristic(obs, legal, random.Random(0), 0.5)
+                assert bot.act(obs, legal, random.Random(seed)) == expected
+                seen += len(legal) > 1
+            driver.step()
+    assert seen > 5

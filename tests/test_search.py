@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import random
 import sys
 
@@ -10,7 +11,7 @@ import pytest
 
 from commerce import engine
 from commerce.bots import make_bot
-from commerce.bots.search import SearchBot, search_hint
+from commerce.bots.search import SearchBot, search, search_hint
 from commerce.cards import pack
 from commerce.cli import main
 from commerce.core import ActionKind
@@ -181,3 +182,39 @@ def test_hint_in_play(capsys, monkeypatch, tmp_path):
     out = capsys.readouterr().out
     assert code == 0
     assert "search bot's estimates" in out and "<- best" in out and "win" in out
+
+
+def test_best_index_keeps_to_the_reference_unless_the_paired_edge_is_clear():
+    from commerce.bots.search import Estimate, best_index
+
+    ref = Estimate(1.0, 0.5, 0.5, 10)
+    close = Estimate(1.5, 0.5, 0.5, 10, edge=0.5, edge_stderr=0.4)
+    clear = Estimate(1.5, 0.5, 0.5, 10, edge=0.5, edge_stderr=0.2)
+    assert best_index([ref, close]) == 1
+    assert best_index([ref, close], reference=0, confidence=2.0) == 0
+    assert best_index([ref, clear], reference=0, confidence=2.0) == 1
+    assert best_index([close, ref], reference=1, confidence=0.0) == 0
+
+
+def test_search_with_a_reference_keeps_it_in_the_running_and_pairs_the_playouts():
+    rules = find_ruleset("cox")
+    state = engine.new_game(rules, 4)
+    rng = random.Random(3)
+    while True:  # to the first decision with four actions or more (a discard)
+        d = engine.decision(state)
+        assert d is not None
+        legal = engine.legal_actions(state)
+        if d.seat is not None and len(legal) >= 4:
+            break
+        action = engine.sample_chance(state, rng) if d.seat is None else legal[0]
+        state = engine.apply(state, action).state
+    obs = engine.observe(state, d.seat)
+    ref = len(legal) - 1
+    for reference in (None, ref):
+        est = search(obs, legal, random.Random(1), iterations=40, reference=reference)
+        if reference is None:
+            assert all(e.edge == 0.0 and e.edge_stderr == math.inf for e in est)
+        else:
+            most = max(e.samples for e in est)
+            assert est[ref].samples == most and est[ref].edge == 0.0
+            assert all(e.edge_stderr < math.inf for e in est if e.samples > 1)

@@ -57,6 +57,8 @@ Sampler = Callable[[Any], "Callable[[random.Random], Any] | None"]
 """``sampler(obs) -> draw | None``: reads the observation once and returns ``draw(rng) ->
 state``, drawing states as the family believes them to be (or None: the plain
 determinisation of :func:`commerce.determinize.state_sampler` and the belief filter)."""
+Reference = Callable[[Any, Sequence[Action]], Action]
+"""``reference(obs, legal) -> action``: the family heuristic's own choice among *legal*."""
 
 _PLAYOUTS: dict[Family, Playout] = {}
 _BELIEFS: dict[Family, Belief] = {}
@@ -64,6 +66,7 @@ _DEFAULT_BUDGET: dict[Family, int] = {}
 _CANDIDATES: dict[Family, Candidates] = {}
 _SAMPLERS: dict[Family, Sampler] = {}
 _RULESET_BUDGET: dict[Family, Callable[[Ruleset], int | None]] = {}
+_REFERENCES: dict[Family, tuple[Reference, float]] = {}
 BELIEF_TRIES = 8
 """Draws tried per determinisation for one that the family's belief accepts."""
 
@@ -71,7 +74,9 @@ BELIEF_TRIES = 8
 def register_playout(family: Family, fn: Playout, belief: Belief | None = None, *,
                      iterations: int | None = None,
                      candidates: Candidates | None = None,
-                     sampler: Sampler | None = None) -> None:
+                     sampler: Sampler | None = None,
+                     reference: Reference | None = None,
+                     confidence: float = 2.0) -> None:
     """Use *fn* to play states of *family* out (default: heuristic bots to the game's end).
 
     With *belief*, drawn states it rejects are redrawn (up to :data:`BELIEF_TRIES` times):
@@ -83,6 +88,10 @@ def register_playout(family: Family, fn: Playout, belief: Belief | None = None, 
     budget on the few actions its heuristic finds plausible. With *sampler*, drawn states
     come from it wherever it gives a drawer for the observation, in place of the plain
     determinisation; its states are what the family believes, so *belief* does not judge them.
+    With *reference*, the bot plays the heuristic's own choice unless the best action's mean
+    gain over it, paired playout by playout on the same drawn states, exceeds *confidence*
+    standard errors (a family whose playouts are too noisy to tell close actions apart then
+    departs from its heuristic only where the search sees a clear difference).
     """
     _PLAYOUTS[family] = fn
     if belief is not None:
@@ -93,6 +102,8 @@ def register_playout(family: Family, fn: Playout, belief: Belief | None = None, 
         _CANDIDATES[family] = candidates
     if sampler is not None:
         _SAMPLERS[family] = sampler
+    if reference is not None:
+        _REFERENCES[family] = (reference, confidence)
 
 
 def default_iterations(family: Family, rules: Ruleset | None = None) -> int:
@@ -167,11 +178,17 @@ class Estimate(NamedTuple):
     """Standard error of *value*."""
     samples: int
     """Playouts of this action."""
+    edge: float = 0.0
+    """Mean gain over the reference action on the drawn states both were played on (0 for
+    the reference itself, or without one)."""
+    edge_stderr: float = math.inf
+    """Standard error of *edge* (infinite with fewer than two paired playouts)."""
 
 
 def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
            iterations: int | None = None,
-           ms: float | None = None, halving: bool = True) -> list[Estimate]:
+           ms: float | None = None, halving: bool = True,
+           reference: int | None = None) -> list[Estimate]:
     """Estimates for each of *legal* (in order) from the observation *obs* alone.
 
     *iterations* playouts in all (at least one per action), spent by sequential halving
@@ -179,6 +196,8 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     more playouts, and their estimates rest on fewer samples. With *ms*, stop once that many
     milliseconds have passed (after at least one drawn state), whichever comes first.
     With neither, the family's default budget (:func:`default_iterations`).
+    With *reference* (an index into *legal*), that action is never dropped by the halving,
+    and each estimate's ``edge`` is its mean gain over the reference, paired by drawn state.
     """
     seat = obs.seat
     if seat is None:
@@ -203,6 +222,10 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     counts = [0] * k
     alive = list(range(k))
     spent = 0
+    # Paired differences with the reference action, on the drawn states both were played on.
+    diffs = [0.0] * k
+    diff_squares = [0.0] * k
+    paired = [0] * k
     # Sequential halving: the budget is split into phases; after each, the worse half of the
     # actions still in the running is dropped, so the close calls get the most playouts.
     phases = max(1, math.ceil(math.log2(k))) if iterations and halving else 1
@@ -218,12 +241,21 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
                     state = sampler(rng)
                     tries += 1
             seed = rng.getrandbits(64)
+            gains = []
             for i in alive:
                 gain, won = playout(state, legal[i], seat, random.Random(seed))
+                gains.append(gain)
                 sums[i] += gain
                 squares[i] += gain * gain
                 wins[i] += won
                 counts[i] += 1
+            if reference is not None:
+                base = gains[alive.index(reference)]
+                for i, gain in zip(alive, gains, strict=True):
+                    d = gain - base
+                    diffs[i] += d
+                    diff_squares[i] += d * d
+                    paired[i] += 1
             spent += len(alive)
             r += 1
             if time.perf_counter() >= deadline:
@@ -232,13 +264,23 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
             break
         if len(alive) > 1 and phase < phases - 1:
             alive.sort(key=lambda i: (-sums[i] / counts[i], i))
-            alive = sorted(alive[:math.ceil(len(alive) / 2)])
+            kept = alive[:math.ceil(len(alive) / 2)]
+            if reference is not None and reference not in kept:
+                kept.append(reference)
+            alive = sorted(kept)
     out = []
     for i in range(k):
         n = counts[i]
         mean = sums[i] / n
         var = max(squares[i] / n - mean * mean, 0.0)
-        out.append(Estimate(mean, wins[i] / n, math.sqrt(var / n), n))
+        edge, edge_se = 0.0, math.inf
+        m = paired[i]
+        if m:
+            edge = diffs[i] / m
+            if m > 1:
+                edge_var = max(diff_squares[i] / m - edge * edge, 0.0) * m / (m - 1)
+                edge_se = math.sqrt(edge_var / m)
+        out.append(Estimate(mean, wins[i] / n, math.sqrt(var / n), n, edge, edge_se))
     return out
 
 
@@ -254,12 +296,19 @@ def search_hint(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     return list(zip(legal, search(obs, legal, rng, iterations=iterations, ms=ms), strict=True))
 
 
-def best_index(estimates: Sequence[Estimate]) -> int:
+def best_index(estimates: Sequence[Estimate], reference: int | None = None,
+               confidence: float = 0.0) -> int:
     """The index of the action the bot plays: among the actions that stayed in the running
-    to the end (the most playouts), the highest mean gain; the first on ties."""
+    to the end (the most playouts), the highest mean gain; the first on ties. With
+    *reference*, that action unless the best one's ``edge`` over it exceeds *confidence*
+    times its standard error."""
     most = max(e.samples for e in estimates)
-    return max((i for i, e in enumerate(estimates) if e.samples == most),
+    best = max((i for i, e in enumerate(estimates) if e.samples == most),
                key=lambda i: (estimates[i].value, -i))
+    if reference is None or best == reference:
+        return best
+    e = estimates[best]
+    return best if e.edge > confidence * e.edge_stderr else reference
 
 
 class SearchBot:
@@ -295,13 +344,19 @@ class SearchBot:
             return legal[0]
         family = obs.ruleset.family
         playout_for(family)  # loads the family's hooks
+        ref = _REFERENCES.get(family)
+        favourite = ref[0](obs, legal) if ref is not None else None
         pick = _CANDIDATES.get(family)
-        if pick is not None:
-            legal = [legal[i] for i in pick(obs, legal)]
-            if len(legal) == 1:
-                return legal[0]
-        estimates = search(obs, legal, rng, iterations=self.iterations, ms=self.ms)
-        return legal[best_index(estimates)]
+        choices = list(legal) if pick is None else [legal[i] for i in pick(obs, legal)]
+        if favourite is not None and favourite not in choices:
+            choices.append(favourite)
+        if len(choices) == 1:
+            return choices[0]
+        reference = choices.index(favourite) if favourite is not None else None
+        estimates = search(obs, choices, rng, iterations=self.iterations, ms=self.ms,
+                           reference=reference)
+        confidence = ref[1] if ref is not None else 0.0
+        return choices[best_index(estimates, reference, confidence)]
 
 
 def _positive(text: str, name: str, *, integer: bool) -> float:

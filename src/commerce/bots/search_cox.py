@@ -10,6 +10,10 @@ other seats' scores. That is the change, from now to the end of the hand, of its
 others' mean total, which is what decides the game and a tournament's payoff differences
 (selling out early to deny the others their points counts; a high score that others match does
 not). *won* is 1.0 when no other seat scored more in the hand.
+
+The bot searches only a few candidate actions (:func:`candidates`) and keeps to the
+heuristic's own choice (:func:`reference`) unless another beats it clearly
+(:data:`CONFIDENCE`).
 """
 
 from __future__ import annotations
@@ -98,4 +102,17 @@ def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
     return [i for i, a in enumerate(legal) if a.kind is not ActionKind.DISCARD or a in keep]
 
 
-register_playout(Family.COX, playout, iterations=DEFAULT_ITERATIONS, candidates=candidates)
+CONFIDENCE = 2.0
+"""Standard errors by which an action's paired gain over the heuristic's own choice must
+exceed zero for the bot to play it instead: a hand's points vary so much from playout to
+playout that, within the budget, most discards cannot be told apart, and picking the best
+mean among them would follow the noise."""
+
+
+def reference(obs: Any, legal: Sequence[Action]) -> Action:
+    """The heuristic's own choice among *legal* (ties broken as in :func:`candidates`)."""
+    return cox_heuristic(obs, legal, random.Random(0), 0.5)
+
+
+register_playout(Family.COX, playout, iterations=DEFAULT_ITERATIONS, candidates=candidates,
+                 reference=reference, confidence=CONFIDENCE)
