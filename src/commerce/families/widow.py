@@ -687,6 +687,10 @@ def _end_blind(s: WidowState, events: tuple[Event, ...],
     return _proceed(state, logged + events)
 
 
+_EXCHANGED: dict[tuple[Seat, Card, Card], Event] = {}
+"""The ``exchanged`` events, each built once (events are immutable values)."""
+
+
 def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
     hands = list(s.hands)
     hand = hands[seat]
@@ -696,7 +700,10 @@ def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
     widow.remove(take)
     insort(widow, give)
     swaps = s.swaps + 1
-    ev = Event("exchanged", seat, (("gave", give), ("took", take)))
+    ev = _EXCHANGED.get((seat, give, take))
+    if ev is None:
+        ev = _EXCHANGED[seat, give, take] = Event("exchanged", seat,
+                                                  (("gave", give), ("took", take)))
     rules = s.ruleset
     locked = s.locked
     more = swaps < rules.max_exchange_per_turn and swaps < 3 and len(widow) > swaps
@@ -788,7 +795,8 @@ def _proceed(s: WidowState, events: tuple[Event, ...]) -> Transition:
         if holder is not None:
             state = _with(s, fresh=fresh, phase=_P_POUNCE, actor=holder, offer=card)
             return Transition(state, events)
-    s = _with(s, fresh=())
+    if s.fresh:
+        s = _with(s, fresh=())
     resume = s.resume
     if resume is _R_MORE:
         return Transition(_with(s, phase=_P_MORE, actor=s.turn), events)
