@@ -121,9 +121,9 @@ _K_GIVE: Final = ActionKind.GIVE
 _K_DONE: Final = ActionKind.DONE
 _C_NONE: Final = Category.NONE
 _INDEX: Final = {name: i for i, name in enumerate(TradingState._fields)}
-_new_tuple: Final = tuple.__new__  # builds a named tuple from a tuple of all its fields,
-# without the Python-level call of the class's own constructor (the hot paths use it for
-# states, events and transitions)
+# Builds a named tuple from a tuple of all its fields, without the Python-level call of the
+# class's own constructor: the hot paths build states, events and transitions with it.
+_new_tuple: Final = tuple.__new__
 # Field positions, for the hot transitions that copy a state as a list and change a few
 # fields in place (cheaper than ``replace`` with keywords, which builds a dict per call).
 _BALANCES: Final = _INDEX["balances"]
@@ -176,42 +176,22 @@ _DECISIONS: Final = {
 
 def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> TradingState:
     """The session before the first deal: antes paid, nothing dealt."""
-    empty = TradingState(
-        ruleset=ruleset,
-        players=players,
-        balances=(0,) * players,
-        deals_won=(0,) * players,
-        dealer=dealer,
-        deal_number=0,
-        hands=((),) * players,
-        unseen=(),
-        bottom=(),
-        pool=0,
-        phase=_P_DEAL,
-        actor=dealer,
-        turn=dealer,
-        turns_taken=0,
-        to_deal=0,
-        offered=None,
-        log=(),
-        last_deal=(),
-    )
-    return _start_deal(empty, dealer, ())
+    return _start_deal(ruleset, players, [0] * players, (0,) * players, dealer, 1, ())
 
 
-def _start_deal(s: TradingState, dealer: Seat, last_deal: tuple[Event, ...]) -> TradingState:
-    rules = s.ruleset
-    n = s.players
-    balances = [b - rules.ante for b in s.balances]
-    balances[dealer] -= rules.dealer_ante - rules.ante
-    pool = s.pool + rules.ante * (n - 1) + rules.dealer_ante
-    event = Event(
-        "deal_started",
-        dealer,
-        (("deal", s.deal_number + 1), ("pool", pool)),
-    )
+def _start_deal(rules: Ruleset, n: int, balances: list[int], deals_won: tuple[int, ...],
+                dealer: Seat, deal_number: int, last_deal: tuple[Event, ...]) -> TradingState:
+    """Deal number *deal_number* before its cards: everyone antes (the dealer his own ante)
+    into an empty pool; *balances* (changed in place) are the stakes before the antes."""
+    ante = rules.ante
+    for seat in range(n):
+        balances[seat] -= ante
+    balances[dealer] -= rules.dealer_ante - ante
+    pool = ante * (n - 1) + rules.dealer_ante
+    event = _new_tuple(Event, ("deal_started", dealer,
+                               (("deal", deal_number), ("pool", pool)), None))
     return _new_tuple(TradingState, (
-        rules, n, tuple(balances), s.deals_won, dealer, s.deal_number + 1, ((),) * n,
+        rules, n, tuple(balances), deals_won, dealer, deal_number, ((),) * n,
         pack(rules.pack), (), pool, _P_DEAL, dealer, dealer, 0, 3 * n, None, (event,),
         last_deal,
     ))
@@ -718,19 +698,9 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
         f[_PHASE] = _P_OVER
         return _new_tuple(Transition, (_new_tuple(TradingState, f), summary))
     # The next deal begins at once: the deal passes on and everyone antes.
-    nxt_dealer = (dealer + step) % n
-    ante = rules.ante
-    balances = [b - ante for b in balances]
-    balances[nxt_dealer] -= rules.dealer_ante - ante
-    pool = ante * (n - 1) + rules.dealer_ante
-    started = _new_tuple(Event, ("deal_started", nxt_dealer,
-                                 (("deal", deal_number + 1), ("pool", pool)), None))
-    nxt = _new_tuple(TradingState, (
-        rules, n, tuple(balances), tuple(deals_won), nxt_dealer, deal_number + 1, ((),) * n,
-        pack(rules.pack), (), pool, _P_DEAL, nxt_dealer, nxt_dealer, 0, 3 * n, None,
-        (started,), summary,
-    ))
-    return _new_tuple(Transition, (nxt, (*summary, started)))
+    nxt = _start_deal(rules, n, balances, tuple(deals_won), (dealer + step) % n,
+                      deal_number + 1, summary)
+    return _new_tuple(Transition, (nxt, (*summary, *nxt.log)))
 
 
 def outcome(s: TradingState) -> Outcome | None:
