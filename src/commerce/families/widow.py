@@ -217,6 +217,7 @@ _I_SWAPS: Final = _FIELD_INDEX["swaps"]
 _I_MOVED: Final = _FIELD_INDEX["moved"]
 _I_RESUME: Final = _FIELD_INDEX["resume"]
 _I_LOG: Final = _FIELD_INDEX["log"]
+_I_FRESH: Final = _FIELD_INDEX["fresh"]
 
 
 def _with(s: WidowState, **changes: Any) -> WidowState:
@@ -795,14 +796,16 @@ def _proceed(s: WidowState, events: tuple[Event, ...]) -> Transition:
         if holder is not None:
             state = _with(s, fresh=fresh, phase=_P_POUNCE, actor=holder, offer=card)
             return Transition(state, events)
-    if s.fresh:
-        s = _with(s, fresh=())
+    v = list(s)
+    v[_I_FRESH] = ()
     resume = s.resume
     if resume is _R_MORE:
-        return Transition(_with(s, phase=_P_MORE, actor=s.turn), events)
+        v[_I_PHASE] = _P_MORE
+        v[_I_ACTOR] = s.turn
+        return Transition(_new_tuple(WidowState, v), events)
     if resume is _R_FIRST:
-        return _next_turn(_with(s, pos=-1), events)
-    return _next_turn(s, events)
+        v[_I_POS] = -1
+    return _next_turn(s, events, v)
 
 
 def _next_turn(s: WidowState, events: tuple[Event, ...],
