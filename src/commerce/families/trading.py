@@ -638,9 +638,7 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
     dealer = s.dealer
     step = s.step
     tie_rule = rules.best_tie_rule
-    order = _ORDERS.get((dealer, n, step, tie_rule == "dealer_as_eldest"))
-    if order is None:
-        order = _priority(dealer, n, step, tie_rule == "dealer_as_eldest")
+    order = _priority(dealer, n, step, tie_rule == "dealer_as_eldest")
     # A seat beats another with a higher rank, or an equal rank and earlier priority:
     # a stable sort by rank of the priority order.
     ranking = sorted(order, key=ranks.__getitem__, reverse=True)
