@@ -36,6 +36,7 @@ import random
 from bisect import insort
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import filterfalse
 from typing import Any, Final, NamedTuple
 
 from commerce.cards import Card, format_card, format_cards, pack, parse_card, sample_cards
@@ -203,8 +204,24 @@ _C_NONE: Final = Category.NONE
 
 _FIELD_INDEX: Final = {name: i for i, name in enumerate(WidowState._fields)}
 _new_tuple: Final = tuple.__new__
+_tuple_item: Final = tuple.__getitem__
+_I_TOKENS: Final = _FIELD_INDEX["tokens"]
+_I_BALANCES: Final = _FIELD_INDEX["balances"]
+_I_OUT_IN: Final = _FIELD_INDEX["out_in"]
+_I_DEALS_WON: Final = _FIELD_INDEX["deals_won"]
+_I_POOL: Final = _FIELD_INDEX["pool"]
+_I_POOL_COUNTERS: Final = _FIELD_INDEX["pool_counters"]
+_I_HORSES: Final = _FIELD_INDEX["horses"]
+_I_HORSE_OPEN: Final = _FIELD_INDEX["horse_open"]
+_I_OFFERS: Final = _FIELD_INDEX["offers"]
+_I_DEALER: Final = _FIELD_INDEX["dealer"]
+_I_DEAL_NUMBER: Final = _FIELD_INDEX["deal_number"]
+_I_ORDER: Final = _FIELD_INDEX["order"]
+_I_ORDER_MASK: Final = _FIELD_INDEX["order_mask"]
 _I_HANDS: Final = _FIELD_INDEX["hands"]
 _I_WIDOW: Final = _FIELD_INDEX["widow"]
+_I_UNSEEN: Final = _FIELD_INDEX["unseen"]
+_I_TO_DEAL: Final = _FIELD_INDEX["to_deal"]
 _I_PHASE: Final = _FIELD_INDEX["phase"]
 _I_ACTOR: Final = _FIELD_INDEX["actor"]
 _I_TURN: Final = _FIELD_INDEX["turn"]
@@ -212,21 +229,25 @@ _I_POS: Final = _FIELD_INDEX["pos"]
 _I_ROUND: Final = _FIELD_INDEX["round"]
 _I_LOCKED: Final = _FIELD_INDEX["locked"]
 _I_PASSED: Final = _FIELD_INDEX["passed"]
+_I_STOOD: Final = _FIELD_INDEX["stood"]
+_I_FROZEN: Final = _FIELD_INDEX["frozen"]
+_I_KNOCKER: Final = _FIELD_INDEX["knocker"]
 _I_FINAL: Final = _FIELD_INDEX["final"]
+_I_IN_FINAL: Final = _FIELD_INDEX["in_final"]
 _I_SWAPS: Final = _FIELD_INDEX["swaps"]
 _I_MOVED: Final = _FIELD_INDEX["moved"]
 _I_RESUME: Final = _FIELD_INDEX["resume"]
-_I_LOG: Final = _FIELD_INDEX["log"]
 _I_FRESH: Final = _FIELD_INDEX["fresh"]
+_I_OFFER: Final = _FIELD_INDEX["offer"]
+_I_LOG: Final = _FIELD_INDEX["log"]
+_I_LAST_DEAL: Final = _FIELD_INDEX["last_deal"]
+_I_ENDED: Final = _FIELD_INDEX["ended"]
+_DEAL_FIELDS: Final = ("hands", "widow", "unseen", "to_deal", "phase", "actor", "turn", "pos",
+                       "round", "locked", "passed", "stood", "frozen", "knocker", "final",
+                       "in_final", "swaps", "moved", "resume", "fresh", "offer")
+"""The fields a new deal sets, in the state's order: one slice of the field list."""
+assert WidowState._fields[_I_HANDS:_I_OFFER + 1] == _DEAL_FIELDS
 
-
-def _with(s: WidowState, **changes: Any) -> WidowState:
-    """A copy of *s* with *changes* (several times faster than ``_replace`` for this size)."""
-    values = list(s)
-    index = _FIELD_INDEX
-    for name, value in changes.items():
-        values[index[name]] = value
-    return _new_tuple(WidowState, values)
 
 _PASS: Final = Action(_K_PASS)
 _DONE: Final = Action(_K_DONE)
@@ -277,6 +298,7 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> WidowState:
     pooled = ruleset.token_flow == "lowest_to_pool"
     entry = ruleset.pool_entry if pooled else 0
     tracked = ruleset.token_flow in _TOKENS
+    unset: dict[str, Any] = dict.fromkeys(_DEAL_FIELDS)  # every one set by the deal
     empty = WidowState(
         ruleset=ruleset,
         players=players,
@@ -293,52 +315,44 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> WidowState:
         deal_number=0,
         order=(),
         order_mask=0,
-        unseen=(),
-        to_deal=0,
-        actor=dealer,
-        turn=dealer,
         log=(),
         last_deal=(),
         ended="",
-        **_fresh_deal(players),
+        **unset,
     )
-    return _start_deal(empty, dealer, ())
+    return _start_deal(list(empty), dealer, ())
 
 
-def _fresh_deal(players: int) -> dict[str, Any]:
-    """The fields every deal starts from: no cards, nobody locked, passed, stood or knocked."""
-    return {
-        "hands": ((),) * players, "widow": (), "phase": _P_DEAL, "pos": -1, "round": 0,
-        "locked": 0, "passed": 0, "stood": 0, "frozen": 0, "knocker": -1, "final": (),
-        "in_final": False, "swaps": 0, "moved": (), "resume": _R_FIRST, "fresh": (),
-        "offer": -1,
-    }
+_ROTATIONS: Final = {
+    (n, step, dealer): tuple((dealer + step * i) % n for i in range(1, n + 1))
+    for n in range(1, 13) for step in (1, -1) for dealer in range(n)
+}
+"""``_ROTATIONS[n, step, dealer]``: every seat in the order of play, the dealer last."""
+_NO_HANDS: Final = tuple(((),) * n for n in range(13))
 
 
-def _in_game(s: WidowState, seat: Seat) -> bool:
-    return s.out_in[seat] == 0
-
-
-def _start_deal(s: WidowState, dealer: Seat, last_deal: tuple[Event, ...]) -> WidowState:
-    n = s.players
-    step = _step(s.ruleset)
-    order = tuple(
-        seat for seat in ((dealer + step * i) % n for i in range(1, n + 1)) if _in_game(s, seat)
+def _start_deal(v: list[Any], dealer: Seat, last_deal: tuple[Event, ...]) -> WidowState:
+    """The next deal, before any card is dealt, from the field list *v* of the last state."""
+    rules: Ruleset = v[0]
+    n: int = v[1]
+    out_in = v[_I_OUT_IN]
+    order = tuple([x for x in _ROTATIONS[n, _step(rules), dealer] if not out_in[x]])
+    number = v[_I_DEAL_NUMBER] + 1
+    event = _new_tuple(Event, ("deal_started", dealer,
+                               (("deal", number), ("order", order)), None))
+    v[_I_DEALER] = dealer
+    v[_I_DEAL_NUMBER] = number
+    v[_I_ORDER] = order
+    v[_I_ORDER_MASK] = sum([_BIT[x] for x in order])
+    # hands, widow, unseen, to_deal, phase, actor, turn, pos, round, locked, passed, stood,
+    # frozen, knocker, final, in_final, swaps, moved, resume, fresh, offer
+    v[_I_HANDS:_I_OFFER + 1] = (
+        _NO_HANDS[n], (), pack(rules.pack), 3 * len(order) + rules.widow_size, _P_DEAL,
+        dealer, dealer, -1, 0, 0, 0, 0, 0, -1, (), False, 0, (), _R_FIRST, (), -1,
     )
-    event = Event("deal_started", dealer, (("deal", s.deal_number + 1), ("order", order)))
-    return _with(s,
-        dealer=dealer,
-        deal_number=s.deal_number + 1,
-        order=order,
-        order_mask=sum(_BIT[x] for x in order),
-        unseen=pack(s.ruleset.pack),
-        to_deal=3 * len(order) + s.ruleset.widow_size,
-        actor=dealer,
-        turn=dealer,
-        log=(event,),
-        last_deal=last_deal,
-        **_fresh_deal(n),
-    )
+    v[_I_LOG] = (event,)
+    v[_I_LAST_DEAL] = last_deal
+    return _new_tuple(WidowState, v)
 
 
 # -- queries -------------------------------------------------------------------------------
@@ -550,13 +564,19 @@ def apply_unchecked(s: WidowState, action: Action) -> Transition:
     if kind is _K_EXCHANGE:
         if s.phase is _P_BLIND:
             return _blind(s, action.cards)
-        return _swap(s, s.actor, action.cards[0], action.cards[1])
+        cards = action.cards
+        return _swap(s, s.actor, cards[0], cards[1])
     if kind is _K_DEAL:
+        if s.phase is _P_CARD:
+            return _widow_card(s, action.cards[0])
         return _deal(s, action.cards)
     seat = s.actor
     if kind is _K_PASS:
         if s.phase is _P_BLIND:
-            return _end_blind(s, (Event("blind_passed", seat),))
+            ev = Event("blind_passed", seat)
+            v = list(s)
+            v[_I_LOG] = s.log + (ev,)
+            return _end_blind(v, (ev,))
         ev = _PASSED[seat]
         v = list(s)
         v[_I_LOG] = s.log + (ev,)
@@ -564,14 +584,16 @@ def apply_unchecked(s: WidowState, action: Action) -> Transition:
             bit = _BIT[seat]
             v[_I_LOCKED] = s.locked | bit
             v[_I_PASSED] = s.passed | bit
-        return _next_turn(s, (ev,), v)
+        return _next_turn(v, (ev,))
     if kind is _K_DONE:
-        if s.phase is _P_BLIND:
-            return _end_blind(s, (Event("blind_done", seat),))
-        ev = _DONE_EVENT[seat]
         v = list(s)
+        if s.phase is _P_BLIND:
+            ev = Event("blind_done", seat)
+            v[_I_LOG] = s.log + (ev,)
+            return _end_blind(v, (ev,))
+        ev = _DONE_EVENT[seat]
         v[_I_LOG] = s.log + (ev,)
-        return _next_turn(s, (ev,), v)
+        return _next_turn(v, (ev,))
     if kind is _K_KNOCK:
         return _knock(s, seat)
     if kind is _K_STAND:
@@ -581,10 +603,18 @@ def apply_unchecked(s: WidowState, action: Action) -> Transition:
     if kind is _K_DECLINE:
         if s.phase is _P_POUNCE:
             ev = Event("pounce_declined", seat, (("card", s.offer),), _ONLY[seat])
-            return _proceed(_with(s, offer=-1, log=s.log + (ev,)), (ev,))
+            v = list(s)
+            v[_I_OFFER] = -1
+            v[_I_LOG] = s.log + (ev,)
+            return _proceed(v, (ev,))
         return _horse(s, seat, bought=False)
     # BUY_HORSE
     return _horse(s, seat, bought=True)
+
+
+def _result(v: list[Any], events: tuple[Event, ...]) -> Transition:
+    """The transition to the state whose fields are *v*."""
+    return _new_tuple(Transition, (_new_tuple(WidowState, v), events))
 
 
 def _without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -592,47 +622,77 @@ def _without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, .
     if len(cards) == 1:
         i = unseen.index(cards[0])
         return unseen[:i] + unseen[i + 1:]
-    return tuple(sorted(set(unseen).difference(cards)))
+    return tuple(filterfalse(set(cards).__contains__, unseen))
 
 
 def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
-    unseen = _without(s.unseen, cards)
-    if s.phase is _P_CARD:
-        card = cards[0]
-        widow = list(s.widow)
-        insort(widow, card)
-        ev = Event("widow_card", None, (("card", card),))
-        fresh: tuple[Card, ...] = (card,) if s.ruleset.pounce else ()
-        state = _with(s, widow=tuple(widow), unseen=unseen, fresh=s.fresh + fresh,
-                           log=s.log + (ev,))
-        return _proceed(state, (ev,))
+    """Cards of the initial deal: one at a time to the hands from the eldest, then the widow."""
     order = s.order
     m = len(order)
-    hands = list(s.hands)
-    widow = list(s.widow)
-    k = 3 * m + s.ruleset.widow_size - s.to_deal
-    events: list[Event] = []
-    for card in cards:
-        if k < 3 * m:
-            seat = order[k % m]
-            hands[seat] += (card,)
-            events.append(_DEALT[seat][card])
-        else:
-            insort(widow, card)
-            events.append(_WIDOW_DEALT[card])
-        k += 1
-    to_deal = s.to_deal - len(cards)
-    evs = tuple(events)
-    state = _with(s, hands=tuple(hands), widow=tuple(widow), unseen=unseen, to_deal=to_deal,
-                       log=s.log + evs)
-    if to_deal:
-        return Transition(state, evs)
+    cut = 3 * m
     rules = s.ruleset
-    first = state.widow if rules.pounce and rules.pounce_on_initial_widow else ()
-    state = _with(state, round=1, pos=-1, fresh=first, resume=_R_FIRST)
+    to_deal = s.to_deal
+    hands = list(s.hands)
+    if len(cards) == to_deal == cut + rules.widow_size:
+        # the whole deal at once (what sample_chance draws): the j-th seat gets every m-th card
+        for j in range(m):
+            hands[order[j]] = tuple(cards[j:cut:m])
+        widow = tuple(sorted(cards[cut:]))
+        # the event of each card from its seat's row of _DEALT, or from _WIDOW_DEALT
+        rows = (*[_DEALT[seat] for seat in order], ) * 3 + (_WIDOW_DEALT,) * rules.widow_size
+        evs = tuple(map(_tuple_item, rows, cards))
+    else:
+        widow_list = list(s.widow)
+        k = cut + rules.widow_size - to_deal
+        events: list[Event] = []
+        for card in cards:
+            if k < cut:
+                seat = order[k % m]
+                hands[seat] += (card,)
+                events.append(_DEALT[seat][card])
+            else:
+                insort(widow_list, card)
+                events.append(_WIDOW_DEALT[card])
+            k += 1
+        widow = tuple(widow_list)
+        evs = tuple(events)
+    to_deal -= len(cards)
+    v = list(s)
+    v[_I_HANDS] = tuple(hands)
+    v[_I_WIDOW] = widow
+    v[_I_UNSEEN] = _without(s.unseen, cards)
+    v[_I_TO_DEAL] = to_deal
+    v[_I_LOG] = s.log + evs
+    if to_deal:
+        return _result(v, evs)
+    v[_I_ROUND] = 1
+    v[_I_POS] = -1
+    v[_I_FRESH] = widow if rules.pounce and rules.pounce_on_initial_widow else ()
+    v[_I_RESUME] = _R_FIRST
     if rules.dealer_blind_exchange != "none":
-        return Transition(_with(state, phase=_P_BLIND, actor=s.dealer, turn=s.dealer), evs)
-    return _proceed(state, evs)
+        v[_I_PHASE] = _P_BLIND
+        v[_I_ACTOR] = v[_I_TURN] = s.dealer
+        return _result(v, evs)
+    return _proceed(v, evs)
+
+
+_WIDOW_CARD: Final = tuple(Event("widow_card", None, (("card", c),)) for c in range(52))
+
+
+def _widow_card(s: WidowState, card: Card) -> Transition:
+    """The card added to the widow at the start of a round, or in place of a pounced card."""
+    unseen = s.unseen
+    i = unseen.index(card)
+    widow = list(s.widow)
+    insort(widow, card)
+    ev = _WIDOW_CARD[card]
+    v = list(s)
+    v[_I_WIDOW] = tuple(widow)
+    v[_I_UNSEEN] = unseen[:i] + unseen[i + 1:]
+    if s.ruleset.pounce:
+        v[_I_FRESH] = s.fresh + (card,)
+    v[_I_LOG] = s.log + (ev,)
+    return _proceed(v, (ev,))
 
 
 def sample_chance(s: WidowState, rng: random.Random) -> Action:
@@ -645,51 +705,68 @@ def sample_chance(s: WidowState, rng: random.Random) -> Action:
     return _DEAL[rng.choice(s.unseen)]
 
 
+_BLIND_EXCHANGED: dict[int, Event] = {}
+"""The one-card ``blind_exchanged`` events, each built once."""
+
+
 def _blind(s: WidowState, takes: tuple[Card, ...]) -> Transition:
     seat = s.dealer
-    hand = list(s.hands[seat])
-    widow = list(s.widow)
     rules = s.ruleset
+    hands = list(s.hands)
+    hand = hands[seat]
+    v = list(s)
     if rules.dealer_blind_exchange == "all_or_nothing":
-        gave = tuple(hand)
-        hands = list(s.hands)
         hands[seat] = tuple(takes)
-        ev = Event("blind_exchanged", seat, (("gave", gave), ("took", tuple(takes))))
-        fresh = s.fresh + tuple(sorted(gave)) if rules.pounce else s.fresh
-        bit = _BIT[seat]
-        state = _with(s, hands=tuple(hands), widow=tuple(sorted(gave)), fresh=fresh,
-                           locked=s.locked | bit, swaps=3, log=s.log + (ev,))
-        return _end_blind(state, (), logged=(ev,))
+        ev = Event("blind_exchanged", seat, (("gave", hand), ("took", tuple(takes))))
+        returned = tuple(sorted(hand))
+        v[_I_HANDS] = tuple(hands)
+        v[_I_WIDOW] = returned
+        if rules.pounce:
+            v[_I_FRESH] = s.fresh + returned
+        v[_I_LOCKED] = s.locked | _BIT[seat]
+        v[_I_SWAPS] = 3
+        v[_I_LOG] = s.log + (ev,)
+        return _end_blind(v, (ev,))
     take = takes[0]
-    give = hand[s.swaps]
-    hand[s.swaps] = take
+    i = s.swaps
+    give = hand[i]
+    hands[seat] = (*hand[:i], take, *hand[i + 1:])
+    widow = list(s.widow)
     widow.remove(take)
     insort(widow, give)
-    hands = list(s.hands)
-    hands[seat] = tuple(hand)
-    ev = Event("blind_exchanged", seat, (("gave", (give,)), ("took", (take,))))
-    swaps = s.swaps + 1
-    state = _with(s, hands=tuple(hands), widow=tuple(widow), swaps=swaps,
-                       moved=(*s.moved, give), fresh=s.fresh + (give,) if rules.pounce else s.fresh,
-                       log=s.log + (ev,))
+    key = (seat * 52 + give) * 52 + take
+    one = _BLIND_EXCHANGED.get(key)
+    if one is None:
+        one = _BLIND_EXCHANGED[key] = Event("blind_exchanged", seat,
+                                            (("gave", (give,)), ("took", (take,))))
+    swaps = i + 1
+    v[_I_HANDS] = tuple(hands)
+    v[_I_WIDOW] = tuple(widow)
+    v[_I_SWAPS] = swaps
+    v[_I_MOVED] = (*s.moved, give)
+    if rules.pounce:
+        v[_I_FRESH] = s.fresh + (give,)
+    v[_I_LOG] = s.log + (one,)
     if swaps >= 3 or len(widow) <= swaps:
         if swaps >= 3 and rules.exchange_all_three_locks:
-            state = _with(state, locked=state.locked | _BIT[seat])
-        return _end_blind(state, (), logged=(ev,))
-    return Transition(state, (ev,))
+            v[_I_LOCKED] = s.locked | _BIT[seat]
+        return _end_blind(v, (one,))
+    return _result(v, (one,))
 
 
-def _end_blind(s: WidowState, events: tuple[Event, ...],
-               logged: tuple[Event, ...] = ()) -> Transition:
-    """The dealer has looked at his hand; play begins from the eldest."""
+def _end_blind(v: list[Any], events: tuple[Event, ...]) -> Transition:
+    """The dealer has looked at his hand; play begins from the eldest (*events* are logged)."""
     # ``moved`` (the cards he gave) is kept until the first turn, so that he cannot pounce
     # on them himself.
-    state = _with(s, swaps=0, pos=-1, resume=_R_FIRST, log=s.log + events)
-    return _proceed(state, logged + events)
+    v[_I_SWAPS] = 0
+    v[_I_POS] = -1
+    v[_I_RESUME] = _R_FIRST
+    return _proceed(v, events)
 
 
-_EXCHANGED: dict[tuple[Seat, Card, Card], Event] = {}
-"""The ``exchanged`` events, each built once (events are immutable values)."""
+_EXCHANGED: dict[int, Event] = {}
+"""The ``exchanged`` events by ``(seat * 52 + give) * 52 + take``, each built once (events
+are immutable values)."""
 
 
 def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
@@ -701,68 +778,87 @@ def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
     widow.remove(take)
     insort(widow, give)
     swaps = s.swaps + 1
-    ev = _EXCHANGED.get((seat, give, take))
+    key = (seat * 52 + give) * 52 + take
+    ev = _EXCHANGED.get(key)
     if ev is None:
-        ev = _EXCHANGED[seat, give, take] = Event("exchanged", seat,
-                                                  (("gave", give), ("took", take)))
+        ev = _EXCHANGED[key] = Event("exchanged", seat, (("gave", give), ("took", take)))
+    evs = (ev,)
     rules = s.ruleset
-    locked = s.locked
-    more = swaps < rules.max_exchange_per_turn and swaps < 3 and len(widow) > swaps
-    if swaps >= 3 and rules.exchange_all_three_locks:
-        locked |= _BIT[seat]
     v = list(s)
     v[_I_HANDS] = tuple(hands)
     v[_I_WIDOW] = tuple(widow)
     v[_I_SWAPS] = swaps
     v[_I_MOVED] = (*s.moved, give, take)
-    v[_I_LOCKED] = locked
-    v[_I_LOG] = s.log + (ev,)
+    if swaps >= 3 and rules.exchange_all_three_locks:
+        v[_I_LOCKED] = s.locked | _BIT[seat]
+    v[_I_LOG] = s.log + evs
+    more = swaps < rules.max_exchange_per_turn and swaps < 3 and len(widow) > swaps
     if rules.pounce:
         holder = _pounce_holder(s, give, exclude=seat)
         if holder is not None:
-            state = _with(_new_tuple(WidowState, v), phase=_P_POUNCE, actor=holder,
-                          offer=give, resume=_R_MORE if more else _R_NEXT)
-            return Transition(state, (ev,))
+            v[_I_PHASE] = _P_POUNCE
+            v[_I_ACTOR] = holder
+            v[_I_OFFER] = give
+            v[_I_RESUME] = _R_MORE if more else _R_NEXT
+            return _result(v, evs)
     if more:
         v[_I_PHASE] = _P_MORE
-        return Transition(_new_tuple(WidowState, v), (ev,))
-    return _next_turn(s, (ev,), v)
+        return _result(v, evs)
+    return _next_turn(v, evs)
+
+
+_KNOCKED: Final = tuple(Event("knocked", s) for s in range(12))
+_STOOD: Final = tuple(Event("stood", s) for s in range(12))
+
+
+def _final_turns(order: tuple[Seat, ...], seat: Seat, locked: int) -> tuple[Seat, ...]:
+    """The seats after *seat*, in the order of play, that may still exchange."""
+    i = order.index(seat)
+    return tuple([x for x in order[i + 1:] + order[:i] if not locked & _BIT[x]])
 
 
 def _knock(s: WidowState, seat: Seat) -> Transition:
     bit = _BIT[seat]
-    ev = Event("knocked", seat)
-    i = s.order.index(seat)
-    rotated = s.order[i + 1:] + s.order[:i]
-    final = tuple(x for x in rotated if not s.locked & _BIT[x])
-    state = _with(s, locked=s.locked | bit, stood=s.stood | bit, knocker=seat, final=final,
-                       in_final=True, log=s.log + (ev,))
-    return _next_turn(state, (ev,))
+    ev = _KNOCKED[seat]
+    v = list(s)
+    v[_I_LOCKED] = s.locked | bit
+    v[_I_STOOD] = s.stood | bit
+    v[_I_KNOCKER] = seat
+    v[_I_FINAL] = _final_turns(s.order, seat, s.locked)
+    v[_I_IN_FINAL] = True
+    v[_I_LOG] = s.log + (ev,)
+    return _next_turn(v, (ev,))
 
 
 def _stand(s: WidowState, seat: Seat) -> Transition:
     bit = _BIT[seat]
-    ev = Event("stood", seat)
+    ev = _STOOD[seat]
     stood = s.stood | bit
-    state = _with(s, locked=s.locked | bit, stood=stood, log=s.log + (ev,))
-    if bin(stood).count("1") >= 2:
-        i = s.order.index(seat)
-        rotated = s.order[i + 1:] + s.order[:i]
-        final = tuple(x for x in rotated if not state.locked & _BIT[x])
-        state = _with(state, final=final, in_final=True)
-    return _next_turn(state, (ev,))
+    locked = s.locked | bit
+    v = list(s)
+    v[_I_LOCKED] = locked
+    v[_I_STOOD] = stood
+    v[_I_LOG] = s.log + (ev,)
+    if stood.bit_count() >= 2:
+        v[_I_FINAL] = _final_turns(s.order, seat, locked)
+        v[_I_IN_FINAL] = True
+    return _next_turn(v, (ev,))
 
 
 def _pounce(s: WidowState, seat: Seat, card: Card) -> Transition:
     hands = list(s.hands)
     hands[seat] = tuple(sorted((*hands[seat], card)))
-    widow = tuple(c for c in s.widow if c != card)
     ev = Event("pounced", seat, (("card", card),))
-    state = _with(s, hands=tuple(hands), widow=widow, frozen=s.frozen | _BIT[seat], offer=-1,
-                       log=s.log + (ev,))
-    if state.unseen:
-        return Transition(_with(state, phase=_P_CARD), (ev,))
-    return _proceed(state, (ev,))
+    v = list(s)
+    v[_I_HANDS] = tuple(hands)
+    v[_I_WIDOW] = tuple([c for c in s.widow if c != card])
+    v[_I_FROZEN] = s.frozen | _BIT[seat]
+    v[_I_OFFER] = -1
+    v[_I_LOG] = s.log + (ev,)
+    if s.unseen:
+        v[_I_PHASE] = _P_CARD
+        return _result(v, (ev,))
+    return _proceed(v, (ev,))
 
 
 def _pounce_holder(s: WidowState, card: Card, exclude: Seat = -1) -> Seat | None:
@@ -785,41 +881,46 @@ def _pounce_holder(s: WidowState, card: Card, exclude: Seat = -1) -> Seat | None
     return None
 
 
-def _proceed(s: WidowState, events: tuple[Event, ...]) -> Transition:
-    """Offer pending pounces, then go on as :attr:`WidowState.resume` says."""
-    fresh = s.fresh
-    while fresh:
-        card, fresh = fresh[0], fresh[1:]
-        if card not in s.widow:
-            continue
-        holder = _pounce_holder(s, card)
-        if holder is not None:
-            state = _with(s, fresh=fresh, phase=_P_POUNCE, actor=holder, offer=card)
-            return Transition(state, events)
-    v = list(s)
-    v[_I_FRESH] = ()
-    resume = s.resume
+def _proceed(v: list[Any], events: tuple[Event, ...]) -> Transition:
+    """Offer pending pounces, then go on as the ``resume`` field says.
+
+    *v* is the field list of the state so far (changed in place: one copy of the state per
+    action is the cheapest); *events* are already logged.
+    """
+    fresh = v[_I_FRESH]
+    if fresh:
+        s = _new_tuple(WidowState, v)
+        widow = s.widow
+        while fresh:
+            card, fresh = fresh[0], fresh[1:]
+            if card not in widow:
+                continue
+            holder = _pounce_holder(s, card)
+            if holder is not None:
+                v[_I_FRESH] = fresh
+                v[_I_PHASE] = _P_POUNCE
+                v[_I_ACTOR] = holder
+                v[_I_OFFER] = card
+                return _result(v, events)
+        v[_I_FRESH] = ()
+    resume = v[_I_RESUME]
     if resume is _R_MORE:
         v[_I_PHASE] = _P_MORE
-        v[_I_ACTOR] = s.turn
-        return Transition(_new_tuple(WidowState, v), events)
+        v[_I_ACTOR] = v[_I_TURN]
+        return _result(v, events)
     if resume is _R_FIRST:
         v[_I_POS] = -1
-    return _next_turn(s, events, v)
+    return _next_turn(v, events)
 
 
-def _next_turn(s: WidowState, events: tuple[Event, ...],
-               v: list[Any] | None = None) -> Transition:
+def _next_turn(v: list[Any], events: tuple[Event, ...]) -> Transition:
     """Give the next turn, start a new round, or end the deal.
 
-    *events* are already logged. *v*, if given, is the field list of the state with changes
-    still to be made final (one copy of the state per action is the cheapest).
+    *v* is the field list of the state so far (changed in place); *events* are logged.
     """
-    if v is None:
-        v = list(s)
     locked = v[_I_LOCKED]
-    if s.in_final:
-        final = s.final
+    if v[_I_IN_FINAL]:
+        final = v[_I_FINAL]
         while final:
             seat, final = final[0], final[1:]
             if not locked & _BIT[seat]:
@@ -828,38 +929,38 @@ def _next_turn(s: WidowState, events: tuple[Event, ...],
                 v[_I_ACTOR] = v[_I_TURN] = seat
                 v[_I_SWAPS] = 0
                 v[_I_MOVED] = ()
-                return Transition(_new_tuple(WidowState, v), events)
+                return _result(v, events)
         v[_I_FINAL] = ()
-        return _showdown(_new_tuple(WidowState, v), events, ())
-    order = s.order
+        return _showdown(v, events, ())
+    mask = v[_I_ORDER_MASK]
+    if locked & mask == mask:
+        return _showdown(v, events, ())
+    order = v[_I_ORDER]
     bits = _BIT
-    if locked & s.order_mask == s.order_mask:
-        return _showdown(_new_tuple(WidowState, v), events, ())
     n = len(order)
     pos = v[_I_POS] + 1
-    rnd = s.round
+    rnd = v[_I_ROUND]
     while True:
         if pos >= n:
             rnd += 1
             pos = 0
-            rules = s.ruleset
+            rules: Ruleset = v[0]
             if rules.end_condition == "rounds_eq_players" and rnd > n:
-                return _showdown(_new_tuple(WidowState, v), events, ())
+                return _showdown(v, events, ())
             limit = rules.max_rounds_per_deal
             if limit and rnd > limit:
-                return _showdown(_new_tuple(WidowState, v), events,
-                                 (Event("round_limit", None, (("rounds", limit),)),))
-            ev = Event("round_started", None, (("round", rnd),))
+                return _showdown(v, events, (Event("round_limit", None, (("rounds", limit),)),))
+            ev = _new_tuple(Event, ("round_started", None, (("round", rnd),), None))
             events = (*events, ev)
             v[_I_LOG] = v[_I_LOG] + (ev,)
-            if rules.add_widow_card_each_round and s.unseen:
+            if rules.add_widow_card_each_round and v[_I_UNSEEN]:
                 v[_I_PHASE] = _P_CARD
                 v[_I_ROUND] = rnd
                 v[_I_POS] = -1
                 v[_I_RESUME] = _R_FIRST
                 v[_I_SWAPS] = 0
                 v[_I_MOVED] = ()
-                return Transition(_new_tuple(WidowState, v), events)
+                return _result(v, events)
         seat = order[pos]
         if not locked & bits[seat]:
             v[_I_PHASE] = _P_TURN
@@ -868,7 +969,7 @@ def _next_turn(s: WidowState, events: tuple[Event, ...],
             v[_I_ROUND] = rnd
             v[_I_SWAPS] = 0
             v[_I_MOVED] = ()
-            return Transition(_new_tuple(WidowState, v), events)
+            return _result(v, events)
         pos += 1
 
 
@@ -906,16 +1007,31 @@ def _losers(order: tuple[Seat, ...], ranks: dict[Seat, int], rule: str) -> list[
     return [lowest[-1]]  # latest in the order of play
 
 
-def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]) -> Transition:
+_PAID: Final = tuple(
+    tuple(Event("paid", x, (("to", w), ("amount", 1))) for w in range(12)) for x in range(12)
+)
+"""``_PAID[payer][winner]``: a stake paid to the winner."""
+_TOKEN_MOVED: Final = tuple(
+    tuple(Event("token_moved", x, (("to", w),)) for w in range(12)) for x in range(12)
+)
+"""``_TOKEN_MOVED[loser][winner]``: a token moved from the lowest hand to the best."""
+_COUNTER_TO_POOL: Final = tuple(Event("counter_to_pool", x) for x in range(12))
+
+
+def _showdown(v: list[Any], events: tuple[Event, ...], extra: tuple[Event, ...]) -> Transition:
+    """Show the hands and settle. *v* is the field list of the state so far (changed in
+    place); *events* are logged; *extra* (a round limit) goes before the showdown."""
+    s: WidowState = _new_tuple(WidowState, v)
     rules = s.ruleset
     ev = _evaluator(rules)
     names = ev.category_names
     order = s.order
+    hands = s.hands
     rank_of = ev.rank_of
-    ranks = {x: rank_of(s.hands[x]) for x in order}
-    categories = tuple(
-        names[ranks[x]] if x in ranks else "" for x in range(s.players)
-    )
+    ranks = {x: rank_of(hands[x]) for x in order}
+    categories = [""] * s.players
+    for x, r in ranks.items():
+        categories[x] = names[r]
     prio = list(order) if rules.best_tie_rule != "dealer_as_eldest" else [order[-1], *order[:-1]]
     scoring = ranks
     nobody = False
@@ -926,7 +1042,7 @@ def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]
             nobody = True
         else:
             fb = _evaluator(rules, fallback=True).rank_of
-            scoring = {x: fb(s.hands[x]) for x in order}
+            scoring = {x: fb(hands[x]) for x in order}
     best = max(scoring.values())
     top = [x for x in prio if scoring[x] == best]
     winners: list[Seat] = [] if nobody else (
@@ -934,7 +1050,6 @@ def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]
     )
     tokens = list(s.tokens)
     balances = list(s.balances)
-    out_in = list(s.out_in)
     pool = s.pool
     pool_counters = s.pool_counters
     settle: list[Event] = []
@@ -945,7 +1060,7 @@ def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]
                 if x not in winners:
                     balances[x] -= 1
                     balances[w] += 1
-                    settle.append(Event("paid", x, (("to", w), ("amount", 1))))
+                    settle.append(_PAID[x][w])
     elif winners:
         w = winners[0]
         for loser in _losers(order, scoring, rules.worst_tie_rule):
@@ -954,10 +1069,10 @@ def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]
                 tokens[w] += 1
                 balances[loser] -= 1
                 balances[w] += 1
-                settle.append(Event("token_moved", loser, (("to", w),)))
+                settle.append(_TOKEN_MOVED[loser][w])
             else:
                 pool_counters += 1
-                settle.append(Event("counter_to_pool", loser))
+                settle.append(_COUNTER_TO_POOL[loser])
         prize = min(rules.deal_prize, pool) if flow == "lowest_to_pool" else 0
         if prize:
             pool -= prize
@@ -965,33 +1080,43 @@ def _showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...]
             settle.append(Event("prize", w, (("amount", prize),)))
     newly: tuple[Seat, ...] = ()
     if flow in _TOKENS:
-        newly = tuple(x for x in order if tokens[x] == 0)
-        for x in newly:
-            out_in[x] = s.deal_number
-            settle.append(Event("went_out", x, (("deal", s.deal_number),)))
+        newly = tuple([x for x in order if tokens[x] == 0])
+        if newly:
+            out_in = list(s.out_in)
+            for x in newly:
+                out_in[x] = s.deal_number
+                settle.append(Event("went_out", x, (("deal", s.deal_number),)))
+            v[_I_OUT_IN] = tuple(out_in)
     deals_won = list(s.deals_won)
     for w in winners:
         deals_won[w] += 1
-    shown = Event("showdown", None, (
-        ("hands", s.hands), ("categories", categories), ("winners", tuple(winners)),
-    ))
+    shown = _new_tuple(Event, ("showdown", None, (
+        ("hands", hands), ("categories", tuple(categories)), ("winners", tuple(winners)),
+    ), None))
     summary = (*extra, shown, *settle)
-    horse_open = s.horse_open and not newly
+    v[_I_TOKENS] = tuple(tokens)
+    v[_I_BALANCES] = tuple(balances)
+    v[_I_POOL] = pool
+    v[_I_POOL_COUNTERS] = pool_counters
+    v[_I_DEALS_WON] = tuple(deals_won)
+    v[_I_HORSE_OPEN] = s.horse_open and not newly
+    v[_I_LOG] = s.log + summary
+    v[_I_FRESH] = ()
+    v[_I_OFFER] = -1
     offers = newly if newly and s.horse_open and rules.buy_a_horse else ()
-    state = _with(s,
-        tokens=tuple(tokens), balances=tuple(balances), out_in=tuple(out_in), pool=pool,
-        pool_counters=pool_counters, deals_won=tuple(deals_won), horse_open=horse_open,
-        log=s.log + summary, fresh=(), offer=-1,
-    )
     if offers:
         # the deal's exchanges are over: nothing of the last turn carries into the offer
-        state = _with(state, phase=_P_HORSE, actor=offers[0], offers=offers[1:], swaps=0,
-                      moved=())
-        return Transition(state, (*events, *summary))
-    return _end_of_deal(state, (*events, *summary))
+        v[_I_PHASE] = _P_HORSE
+        v[_I_ACTOR] = offers[0]
+        v[_I_OFFERS] = offers[1:]
+        v[_I_SWAPS] = 0
+        v[_I_MOVED] = ()
+        return _result(v, (*events, *summary))
+    return _end_of_deal(v, (*events, *summary), summary)
 
 
 def _horse(s: WidowState, seat: Seat, bought: bool) -> Transition:
+    v = list(s)
     if bought:
         price = s.ruleset.horse_price
         tokens = list(s.tokens)
@@ -1001,51 +1126,68 @@ def _horse(s: WidowState, seat: Seat, bought: bool) -> Transition:
         out_in = list(s.out_in)
         out_in[seat] = 0
         ev = Event("horse_bought", seat, (("price", price),))
-        s = _with(s, tokens=tuple(tokens), balances=tuple(balances), out_in=tuple(out_in),
-                       pool=s.pool + price, horses=s.horses + 1, log=s.log + (ev,))
+        v[_I_TOKENS] = tuple(tokens)
+        v[_I_BALANCES] = tuple(balances)
+        v[_I_OUT_IN] = tuple(out_in)
+        v[_I_POOL] = s.pool + price
+        v[_I_HORSES] = s.horses + 1
     else:
         ev = Event("horse_declined", seat)
-        s = _with(s, log=s.log + (ev,))
+    v[_I_LOG] = s.log + (ev,)
     if s.offers:
-        return Transition(_with(s, actor=s.offers[0], offers=s.offers[1:]), (ev,))
-    return _end_of_deal(s, (ev,))
+        v[_I_ACTOR] = s.offers[0]
+        v[_I_OFFERS] = s.offers[1:]
+        return _result(v, (ev,))
+    return _end_of_deal(v, (ev,), None)
 
 
-def _end_of_deal(s: WidowState, events: tuple[Event, ...]) -> Transition:
-    """After the settlement: end the session, or start the next deal."""
-    rules = s.ruleset
-    n = s.players
+def _end_of_deal(v: list[Any], events: tuple[Event, ...],
+                 since: tuple[Event, ...] | None) -> Transition:
+    """After the settlement: end the session, or start the next deal.
+
+    *v* is the field list of the state so far (changed in place); *events* are logged.
+    *since*: the events logged from the showdown on (None: found in the log).
+    """
+    rules: Ruleset = v[0]
+    n: int = v[1]
     flow = rules.token_flow
-    alive = [x for x in range(n) if s.out_in[x] == 0]
+    out_in = v[_I_OUT_IN]
+    number = v[_I_DEAL_NUMBER]
+    alive = [x for x in range(n) if out_in[x] == 0]
     length = rules.deals or (n * rules.deals_each if flow == "stake_from_each" else 0)
     ended = ""
     if flow in _TOKENS and len(alive) <= 1:
         ended = "one player is left in the game"
-    elif length and s.deal_number >= length:
-        ended = f"{s.deal_number} deals have been played"
-    done = Event("deal_ended", None, (("deal", s.deal_number), ("last", bool(ended))))
-    extra: list[Event] = [done]
+    elif length and number >= length:
+        ended = f"{number} deals have been played"
+    done = _new_tuple(Event, ("deal_ended", None, (("deal", number), ("last", bool(ended))),
+                              None))
     if not ended:
-        log = s.log + (done,)
-        i = len(log) - 1
-        while i > 0 and log[i].kind != "showdown":
-            i -= 1
-        if i > 0 and log[i - 1].kind == "round_limit":
-            i -= 1
-        last = tuple(e for e in log[i:] if e.visible_to is None)
+        if since is None:
+            log = v[_I_LOG]
+            i = len(log) - 1
+            while i > 0 and log[i].kind != "showdown":
+                i -= 1
+            if i > 0 and log[i - 1].kind == "round_limit":
+                i -= 1
+            since = log[i:]
+        last = tuple([e for e in (*since, done) if e.visible_to is None])
         step = _step(rules)
-        dealer = s.dealer
+        dealer = first = v[_I_DEALER]
         for i in range(1, n + 1):
-            dealer = (s.dealer + step * i) % n
-            if s.out_in[dealer] == 0:
+            dealer = (first + step * i) % n
+            if out_in[dealer] == 0:
                 break
-        nxt = _start_deal(s, dealer, last)
-        return Transition(nxt, (*events, done, *nxt.log))
-    balances = list(s.balances)
-    pool = s.pool
+        nxt = _start_deal(v, dealer, last)
+        return _new_tuple(Transition, (nxt, (*events, done, *nxt.log)))
+    extra: list[Event] = [done]
+    balances = list(v[_I_BALANCES])
+    pool = v[_I_POOL]
     if flow == "lowest_to_pool" and pool:
-        most = max(s.tokens[x] for x in alive)
-        takers = [x for x in _seats_from(s.dealer, rules, n) if x in alive and s.tokens[x] == most]
+        tokens = v[_I_TOKENS]
+        most = max(tokens[x] for x in alive)
+        takers = [x for x in _seats_from(v[_I_DEALER], rules, n)
+                  if x in alive and tokens[x] == most]
         share, rest = divmod(pool, len(takers))
         for i, x in enumerate(takers):
             amount = share + (rest if i == 0 else 0)
@@ -1053,9 +1195,12 @@ def _end_of_deal(s: WidowState, events: tuple[Event, ...]) -> Transition:
             extra.append(Event("pool_taken", x, (("amount", amount),)))
         pool = 0
     summary = tuple(extra)
-    state = _with(s, balances=tuple(balances), pool=pool, phase=_P_OVER, ended=ended,
-                       log=s.log + summary)
-    return Transition(state, (*events, *summary))
+    v[_I_BALANCES] = tuple(balances)
+    v[_I_POOL] = pool
+    v[_I_PHASE] = _P_OVER
+    v[_I_ENDED] = ended
+    v[_I_LOG] = v[_I_LOG] + summary
+    return _result(v, (*events, *summary))
 
 
 def _seats_from(dealer: Seat, rules: Ruleset, n: int) -> list[Seat]:
