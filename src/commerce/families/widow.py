@@ -36,7 +36,6 @@ import random
 from bisect import insort
 from dataclasses import dataclass
 from enum import IntEnum
-from itertools import filterfalse
 from typing import Any, Final, NamedTuple
 
 from commerce.cards import Card, format_card, format_cards, pack, parse_card, sample_cards
@@ -280,10 +279,12 @@ _KIND_OF_PHASE: Final = {
     _P_POUNCE: DecisionKind.POUNCE_OFFER,
     _P_HORSE: DecisionKind.HORSE_OFFER,
 }
-_DECISIONS: Final = {
-    (phase, seat): Decision(seat, kind) for phase, kind in _KIND_OF_PHASE.items()
-    for seat in range(12)
-}
+_DECISIONS: Final = tuple(
+    tuple(Decision(seat, _KIND_OF_PHASE[phase]) for seat in range(12))
+    if phase in _KIND_OF_PHASE else () for phase in Phase
+)
+"""``_DECISIONS[phase][seat]``: the decision of a seat in a player's phase."""
+assert [int(phase) for phase in Phase] == list(range(len(Phase)))
 _TOKENS: Final = frozenset({"lowest_to_best", "lowest_to_pool"})
 _NO_CARDS: Final = frozenset({_K_PASS, _K_DONE, _K_KNOCK,
                               _K_STAND, _K_DECLINE, _K_BUY_HORSE})
@@ -328,6 +329,8 @@ _ROTATIONS: Final = {
     for n in range(1, 13) for step in (1, -1) for dealer in range(n)
 }
 """``_ROTATIONS[n, step, dealer]``: every seat in the order of play, the dealer last."""
+_ALL_SEATS: Final = tuple((1 << n) - 1 for n in range(13))
+"""``_ALL_SEATS[n]``: the bit set of every seat of *n*."""
 _NO_HANDS: Final = tuple(((),) * n for n in range(13))
 
 
@@ -336,14 +339,18 @@ def _start_deal(v: list[Any], dealer: Seat, last_deal: tuple[Event, ...]) -> Wid
     rules: Ruleset = v[0]
     n: int = v[1]
     out_in = v[_I_OUT_IN]
-    order = tuple([x for x in _ROTATIONS[n, _step(rules), dealer] if not out_in[x]])
+    order = _ROTATIONS[n, 1 if rules.direction == "left" else -1, dealer]
+    if any(out_in):
+        order = tuple([x for x in order if not out_in[x]])
+        v[_I_ORDER_MASK] = sum([_BIT[x] for x in order])
+    else:
+        v[_I_ORDER_MASK] = _ALL_SEATS[n]
     number = v[_I_DEAL_NUMBER] + 1
     event = _new_tuple(Event, ("deal_started", dealer,
                                (("deal", number), ("order", order)), None))
     v[_I_DEALER] = dealer
     v[_I_DEAL_NUMBER] = number
     v[_I_ORDER] = order
-    v[_I_ORDER_MASK] = sum([_BIT[x] for x in order])
     # hands, widow, unseen, to_deal, phase, actor, turn, pos, round, locked, passed, stood,
     # frozen, knocker, final, in_final, swaps, moved, resume, fresh, offer
     v[_I_HANDS:_I_OFFER + 1] = (
@@ -365,7 +372,7 @@ def decision(s: WidowState) -> Decision | None:
         return _CHANCE
     if phase is _P_OVER:
         return None
-    return _DECISIONS[phase, s.actor]
+    return _DECISIONS[phase][s.actor]
 
 
 def legal_actions(s: WidowState) -> tuple[Action, ...]:
@@ -519,7 +526,20 @@ def check(s: WidowState, action: Action) -> None:
     )
 
 
+def _may_swap(s: WidowState, seat: Seat, cards: tuple[int, ...]) -> bool:
+    """Whether *seat* may exchange ``(give, take)`` in his turn (:func:`_check_swap` says
+    why not)."""
+    if len(cards) != 2 or s.frozen & _BIT[seat]:
+        return False
+    give, take = cards
+    moved = s.moved
+    return give in s.hands[seat] and take in s.widow and give not in moved and (
+        take not in moved)
+
+
 def _check_swap(s: WidowState, seat: Seat, cards: tuple[int, ...]) -> None:
+    if _may_swap(s, seat, cards):
+        return
     if len(cards) != 2:
         raise IllegalActionError(
             IllegalReason.WRONG_KIND, "an exchange gives one card and takes one widow card"
@@ -554,6 +574,13 @@ def apply(s: WidowState, action: Action) -> Transition:
 
     :raises IllegalActionError: with the reason, if *action* is not legal in *s*.
     """
+    phase = s.phase
+    if action.kind is _K_EXCHANGE and (phase is _P_MORE or phase is _P_TURN or phase is _P_FINAL):
+        # the most common action, checked here at once (check() says why one is illegal)
+        cards = action.cards
+        seat = s.actor
+        if _may_swap(s, seat, cards):
+            return _swap(s, seat, cards[0], cards[1])
     check(s, action)
     return apply_unchecked(s, action)
 
@@ -618,11 +645,16 @@ def _result(v: list[Any], events: tuple[Event, ...]) -> Transition:
 
 
 def _without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    """*unseen* (in card order) less *cards*."""
+    """*unseen* (in card order) less *cards*.
+
+    >>> _without((0, 5, 9, 51), (9, 0))
+    (5, 51)
+    """
     if len(cards) == 1:
         i = unseen.index(cards[0])
         return unseen[:i] + unseen[i + 1:]
-    return tuple(filterfalse(set(cards).__contains__, unseen))
+    # cards are small ints: bytes.translate deletes them in one pass, in C
+    return tuple(bytes(unseen).translate(None, bytes(cards)))
 
 
 def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
@@ -994,12 +1026,13 @@ def _evaluator(rules: Ruleset, fallback: bool = False) -> Evaluator:
     return ev
 
 
-def _losers(order: tuple[Seat, ...], ranks: dict[Seat, int], rule: str) -> list[Seat]:
-    """The seats that lose a token or counter: the lowest hands, as *rule* says."""
-    low = min(ranks.values())
-    if low == max(ranks.values()):
+def _losers(order: tuple[Seat, ...], ranks: list[int], rule: str) -> list[Seat]:
+    """The seats that lose a token or counter: the lowest hands, as *rule* says (*ranks*
+    are those of the hands of *order*)."""
+    low = min(ranks)
+    if low == max(ranks):
         return []  # every hand ties: nobody is lowest
-    lowest = [x for x in order if ranks[x] == low]
+    lowest = [x for x, r in zip(order, ranks, strict=True) if r == low]
     if len(lowest) == 1 or rule == "all_lose":
         return lowest
     if rule == "none":
@@ -1028,23 +1061,24 @@ def _showdown(v: list[Any], events: tuple[Event, ...], extra: tuple[Event, ...])
     order = s.order
     hands = s.hands
     rank_of = ev.rank_of
-    ranks = {x: rank_of(hands[x]) for x in order}
+    ranks = [rank_of(hands[x]) for x in order]  # in the order of play, like *order*
     categories = [""] * s.players
-    for x, r in ranks.items():
+    for x, r in zip(order, ranks, strict=True):
         categories[x] = names[r]
-    prio = list(order) if rules.best_tie_rule != "dealer_as_eldest" else [order[-1], *order[:-1]]
     scoring = ranks
     nobody = False
     if rules.ranking == "no_pair_or_point" and all(
-        ev.categories[r] is _C_NONE for r in ranks.values()
+        ev.categories[r] is _C_NONE for r in ranks
     ):
         if rules.no_qualifier_rule == "no_transfer":
             nobody = True
         else:
             fb = _evaluator(rules, fallback=True).rank_of
-            scoring = {x: fb(hands[x]) for x in order}
-    best = max(scoring.values())
-    top = [x for x in prio if scoring[x] == best]
+            scoring = [fb(hands[x]) for x in order]
+    best = max(scoring)
+    top = [x for x, r in zip(order, scoring, strict=True) if r == best]
+    if rules.best_tie_rule == "dealer_as_eldest" and top[-1] == order[-1]:
+        top = [top[-1], *top[:-1]]  # the dealer (last in the order) counts as eldest
     winners: list[Seat] = [] if nobody else (
         top if rules.best_tie_rule == "all_paid" else top[:1]
     )
@@ -1153,10 +1187,9 @@ def _end_of_deal(v: list[Any], events: tuple[Event, ...],
     flow = rules.token_flow
     out_in = v[_I_OUT_IN]
     number = v[_I_DEAL_NUMBER]
-    alive = [x for x in range(n) if out_in[x] == 0]
     length = rules.deals or (n * rules.deals_each if flow == "stake_from_each" else 0)
     ended = ""
-    if flow in _TOKENS and len(alive) <= 1:
+    if flow in _TOKENS and out_in.count(0) <= 1:
         ended = "one player is left in the game"
     elif length and number >= length:
         ended = f"{number} deals have been played"
@@ -1184,6 +1217,7 @@ def _end_of_deal(v: list[Any], events: tuple[Event, ...],
     balances = list(v[_I_BALANCES])
     pool = v[_I_POOL]
     if flow == "lowest_to_pool" and pool:
+        alive = [x for x in range(n) if out_in[x] == 0]
         tokens = v[_I_TOKENS]
         most = max(tokens[x] for x in alive)
         takers = [x for x in _seats_from(v[_I_DEALER], rules, n)
