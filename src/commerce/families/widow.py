@@ -257,6 +257,9 @@ _BUY_HORSE: Final = Action(_K_BUY_HORSE)
 _DEAL: Final = tuple(Action(_K_DEAL, (c,)) for c in range(52))
 _TAKE: Final = tuple(Action(_K_EXCHANGE, (c,)) for c in range(52))
 _POUNCE: Final = tuple(Action(_K_POUNCE, (c,)) for c in range(52))
+_PASS_ONLY: Final = (_PASS,)
+_PASS_KNOCK: Final = (_PASS, _KNOCK)
+_PASS_STAND: Final = (_PASS, _STAND)
 _SWAP: Final = tuple(
     tuple(Action(_K_EXCHANGE, (g, t)) for t in range(52)) for g in range(52)
 )
@@ -380,20 +383,19 @@ def legal_actions(s: WidowState) -> tuple[Action, ...]:
     phase = s.phase
     if phase is _P_TURN or phase is _P_FINAL:
         seat = s.actor
-        rules = s.ruleset
-        out = [_PASS]
+        head: tuple[Action, ...] = _PASS_ONLY
         if phase is _P_TURN:
-            if rules.end_condition == "knock_final_round":
+            end = s.ruleset.end_condition
+            if end == "knock_final_round":
                 if s.knocker < 0:
-                    out.append(_KNOCK)
-            elif rules.end_condition == "two_stand":
-                out.append(_STAND)
+                    head = _PASS_KNOCK
+            elif end == "two_stand":
+                head = _PASS_STAND
         if s.frozen & _BIT[seat]:
-            return tuple(out)
+            return head
         widow = s.widow
         swap = _SWAP
-        out.extend([swap[g][t] for g in sorted(s.hands[seat]) for t in widow])
-        return tuple(out)
+        return (*head, *[swap[g][t] for g in sorted(s.hands[seat]) for t in widow])
     if phase is _P_MORE:
         moved = s.moved
         swap = _SWAP
@@ -404,8 +406,8 @@ def legal_actions(s: WidowState) -> tuple[Action, ...]:
     if phase is _P_BLIND:
         if s.ruleset.dealer_blind_exchange == "all_or_nothing":
             return (_PASS, Action(_K_EXCHANGE, s.widow))
-        head = _PASS if s.swaps == 0 else _DONE
-        return (head, *[_TAKE[c] for c in s.widow if c not in s.moved])
+        stop = _PASS if s.swaps == 0 else _DONE
+        return (stop, *[_TAKE[c] for c in s.widow if c not in s.moved])
     if phase is _P_POUNCE:
         return (_POUNCE[s.offer], _DECLINE)
     if phase is _P_HORSE:
@@ -835,7 +837,7 @@ def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
             return _result(v, evs)
     if more:
         v[_I_PHASE] = _P_MORE
-        return _result(v, evs)
+        return _new_tuple(Transition, (_new_tuple(WidowState, v), evs))  # _result, inline
     return _next_turn(v, evs)
 
 
@@ -1001,7 +1003,7 @@ def _next_turn(v: list[Any], events: tuple[Event, ...]) -> Transition:
             v[_I_ROUND] = rnd
             v[_I_SWAPS] = 0
             v[_I_MOVED] = ()
-            return _result(v, events)
+            return _new_tuple(Transition, (_new_tuple(WidowState, v), events))  # _result
         pos += 1
 
 
