@@ -203,3 +203,24 @@ def test_simulate_cox_counts_hands_won(capsys):
     seats = json.loads(out)["seats"]
     # four hands a game, at least one best scorer each
     assert sum(s["wins"] for s in seats) >= 2 * 4
+
+
+def test_bench_times_each_named_preset_in_playouts(capsys):
+    code, out, _ = run(capsys, "bench", "--seconds", "0.01", "--rules", "widow,Pounce", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert list(data["playouts"]) == ["widow", "pounce"]
+    assert all(rate > 0 for rate in data["playouts"].values())
+    assert data["playout_decisions_per_s"] == data["playouts"]["widow"]
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (("--rules", "widdow"), "unknown ruleset 'widdow'"),
+    (("--rules", "peel,"), "unknown ruleset ''"),
+    (("--seconds", "0"), "--seconds must be positive"),
+])
+def test_bench_bad_input_exits_2_with_one_line(capsys, argv, needle):
+    code, _, err = run(capsys, "bench", *argv)
+    assert code == 2
+    assert needle in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -11,6 +11,7 @@ Per-game seeds are derived from the master seed, so results depend only on the a
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -96,20 +97,30 @@ def simulate(
 
 
 def playout_decisions_per_s(
-    rules: Ruleset, players: int = 4, *, seconds: float = 1.0, seed: int = 0
+    rules: Ruleset, players: int = 4, *, seconds: float = 1.0, seed: int = 0,
+    warm_up: bool = True,
 ) -> float:
     """Player decisions per second in random playouts through the checked public API.
 
     Each step asks :func:`engine.decision`; chance acts through :func:`engine.sample_chance`,
     a player picks uniformly from :func:`engine.legal_actions`; every action goes through the
-    checked :func:`engine.apply`.
+    checked :func:`engine.apply`. With *warm_up*, games are played untimed for half of
+    *seconds* first, so that what is built once per ruleset (the hand evaluator's tables, the
+    cached menus) is not counted.
     """
     rng = random.Random(seed)
+    if warm_up:
+        _play_until(rules, players, rng, time.perf_counter() + seconds / 2)
+    start = time.perf_counter()
+    count = _play_until(rules, players, rng, start + seconds)
+    return count / (time.perf_counter() - start)
+
+
+def _play_until(rules: Ruleset, players: int, rng: random.Random, deadline: float) -> int:
+    """Play whole random games until *deadline* (at least one); the player decisions made."""
     decision, legal_actions, apply = engine.decision, engine.legal_actions, engine.apply
     sample_chance = engine.sample_chance
     count = 0
-    start = time.perf_counter()
-    deadline = start + seconds
     while True:
         state = engine.new_game(rules, players)
         while (d := decision(state)) is not None:
@@ -120,6 +131,22 @@ def playout_decisions_per_s(
                 action = legal[rng.randrange(len(legal))]
                 count += 1
             state = apply(state, action).state
-        now = time.perf_counter()
-        if now >= deadline:
-            return count / (now - start)
+        if time.perf_counter() >= deadline:
+            return count
+
+
+def playout_medians(presets: Sequence[Ruleset], players: int = 4, *, seconds: float = 1.0,
+                    repeats: int = 5) -> dict[str, float]:
+    """The median of *repeats* runs of :func:`playout_decisions_per_s` for each preset, by id.
+
+    Every preset is warmed up first; then the runs of the presets are interleaved, so that a
+    busy spell on the machine slows every preset alike.
+    """
+    for rules in presets:
+        _play_until(rules, players, random.Random(), time.perf_counter() + seconds / 2)
+    runs: dict[str, list[float]] = {rules.id: [] for rules in presets}
+    for seed in range(repeats):
+        for rules in presets:
+            runs[rules.id].append(playout_decisions_per_s(
+                rules, players, seconds=seconds, seed=seed, warm_up=False))
+    return {rid: statistics.median(rates) for rid, rates in runs.items()}

@@ -25,6 +25,9 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce bench``."""
     p.add_argument("--seconds", type=float, default=1.0,
                    help="time spent on each figure's repeat (default 1.0)")
+    p.add_argument("--rules", default="peel", metavar="IDS",
+                   help="presets timed in random playouts at 4 players, one row each: a comma "
+                        "list, or 'all' (default peel)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -94,16 +97,26 @@ def _print_table(result: dict[str, Any]) -> None:
 def run_bench(args: argparse.Namespace) -> int:
     """Print the speed figures."""
     from commerce.bench import run_bench as bench
-    from commerce.rules import find_ruleset
+    from commerce.errors import CommerceError
+    from commerce.rules import find_ruleset, rulesets
     from commerce.simulate import playout_decisions_per_s
 
-    figures = dict(bench(args.seconds))
-    figures["playout_decisions_per_s"] = playout_decisions_per_s(
-        find_ruleset("peel"), 4, seconds=args.seconds
-    )
+    if args.seconds <= 0:
+        raise CommerceError("--seconds must be positive")
+    if args.rules.strip().lower() == "all":
+        presets = list(rulesets())
+    else:
+        presets = [find_ruleset(name) for name in args.rules.split(",")]  # typos fail here
+    figures: dict[str, Any] = dict(bench(args.seconds))
+    playouts = {r.id: playout_decisions_per_s(r, 4, seconds=args.seconds) for r in presets}
+    figures["playout_decisions_per_s"] = next(iter(playouts.values()))
+    figures["playouts"] = playouts
     if args.json:
         print(json.dumps(figures))
         return 0
     for key, value in figures.items():
-        print(f"{key:<28} {value:>16,.0f}")
+        if key != "playouts":
+            print(f"{key:<28} {value:>16,.0f}")
+    for rid, value in playouts.items():
+        print(f"{'playout ' + rid:<28} {value:>16,.0f}  decisions/s, 4 players")
     return 0
