@@ -673,7 +673,7 @@ def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
             hands[order[j]] = tuple(cards[j:cut:m])
         widow = tuple(sorted(cards[cut:]))
         # the event of each card from its seat's row of _DEALT, or from _WIDOW_DEALT
-        rows = (*[_DEALT[seat] for seat in order], ) * 3 + (_WIDOW_DEALT,) * rules.widow_size
+        rows = tuple([_DEALT[seat] for seat in order]) * 3 + (_WIDOW_DEALT,) * rules.widow_size
         evs = tuple(map(_tuple_item, rows, cards))
     else:
         widow_list = list(s.widow)
