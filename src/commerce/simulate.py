@@ -143,7 +143,7 @@ def playout_medians(presets: Sequence[Ruleset], players: int = 4, *, seconds: fl
     busy spell on the machine slows every preset alike.
     """
     for rules in presets:
-        _play_until(rules, players, random.Random(), time.perf_counter() + seconds / 2)
+        _play_until(rules, players, random.Random(0), time.perf_counter() + seconds / 2)
     runs: dict[str, list[float]] = {rules.id: [] for rules in presets}
     for seed in range(repeats):
         for rules in presets:

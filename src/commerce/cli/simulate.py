@@ -26,8 +26,8 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seconds", type=float, default=1.0,
                    help="time spent on each figure's repeat (default 1.0)")
     p.add_argument("--rules", default="peel", metavar="IDS",
-                   help="presets timed in random playouts at 4 players, one row each: a comma "
-                        "list, or 'all' (default peel)")
+                   help="presets timed in random playouts at 4 players, one row each (the "
+                        "median of 5 runs of --seconds): a comma list, or 'all' (default peel)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -99,7 +99,7 @@ def run_bench(args: argparse.Namespace) -> int:
     from commerce.bench import run_bench as bench
     from commerce.errors import CommerceError
     from commerce.rules import find_ruleset, rulesets
-    from commerce.simulate import playout_decisions_per_s
+    from commerce.simulate import playout_medians
 
     if args.seconds <= 0:
         raise CommerceError("--seconds must be positive")
@@ -108,7 +108,7 @@ def run_bench(args: argparse.Namespace) -> int:
     else:
         presets = [find_ruleset(name) for name in args.rules.split(",")]  # typos fail here
     figures: dict[str, Any] = dict(bench(args.seconds))
-    playouts = {r.id: playout_decisions_per_s(r, 4, seconds=args.seconds) for r in presets}
+    playouts = playout_medians(presets, 4, seconds=args.seconds, repeats=figures["repeats"])
     figures["playout_decisions_per_s"] = next(iter(playouts.values()))
     figures["playouts"] = playouts
     if args.json:
