@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commerce.cox_cards import (
+from commerce.errors import NotationError
+from commerce.families.cox.cards import (
     BANK,
     CAPTAINS,
     GREENBACKS,
@@ -26,7 +27,6 @@ from commerce.cox_cards import (
     parse_cox_card,
     parse_cox_cards,
 )
-from commerce.errors import NotationError
 
 
 def test_pack_composition() -> None:

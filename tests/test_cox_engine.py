@@ -10,9 +10,9 @@ import pytest
 
 from commerce import engine
 from commerce.core import Action, ActionKind, DecisionKind
-from commerce.cox_cards import face_card, format_cox_cards, is_greenback, parse_cox_cards
 from commerce.errors import IllegalActionError, IllegalReason, RulesetError
-from commerce.families import cox
+from commerce.families.cox import rules as cox
+from commerce.families.cox.cards import face_card, format_cox_cards, is_greenback, parse_cox_cards
 from commerce.rules import find_ruleset
 
 COX = find_ruleset("cox")
@@ -71,7 +71,7 @@ FILLER = {  # no pairs, no Greenbacks, at most three copies of a face in all
 
 
 def test_preset() -> None:
-    assert COX.family.value == "cox" and COX.pack == 80 and COX.player_range() == range(2, 5)
+    assert COX.family == "cox" and COX.pack == 80 and COX.player_range() == range(2, 5)
     assert COX.direction == "right" and COX.hands_per_game == 4
     with pytest.raises(RulesetError):
         COX.with_options(pack=52)

@@ -14,20 +14,20 @@ import pytest
 
 from commerce import engine
 from commerce.bots import make_bot
-from commerce.bots.heuristic_cox import choose_discard, choose_suit, cox_heuristic, wants_to_buy
 from commerce.cli import main
 from commerce.core import Action, ActionKind, DecisionKind
-from commerce.cox_cards import (
+from commerce.driver import Driver
+from commerce.families.cox import rules as cox
+from commerce.families.cox.cards import (
     BANK,
     format_cox_card,
     is_wild,
     parse_cox_card,
     parse_cox_cards,
 )
-from commerce.cox_scoring import score_holding
-from commerce.cox_text import KINDS, SILENT_KINDS, describe_event
-from commerce.driver import Driver
-from commerce.families import cox
+from commerce.families.cox.heuristic import choose_discard, choose_suit, cox_heuristic, wants_to_buy
+from commerce.families.cox.scoring import score_holding
+from commerce.families.cox.text import KINDS, SILENT_KINDS, describe_event
 from commerce.record import GameRecord, replay
 from commerce.rules import find_ruleset
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from commerce.cox_cards import parse_cox_cards as cards
-from commerce.cox_scoring import is_complete, score_holding
+from commerce.families.cox.cards import parse_cox_cards as cards
+from commerce.families.cox.scoring import is_complete, score_holding
 
 
 def score(text: str, base: int | None = 1, **options: object) -> int:

@@ -12,12 +12,12 @@ from commerce import engine
 from commerce.analysis import deal_reader, dealer_advantage, stand_threshold, variants
 from commerce.bots import make_bot
 from commerce.bots.search import default_iterations, playout_for, search_hint
-from commerce.cox_cards import is_greenback, is_wild, kind_of, pack
 from commerce.determinize import sample_state, state_sampler
 from commerce.driver import Driver, play_game
 from commerce.errors import CommerceError
-from commerce.families.cox import CoxState, Phase
-from commerce.rules import Family, find_ruleset
+from commerce.families.cox.cards import is_greenback, is_wild, kind_of, pack
+from commerce.families.cox.rules import CoxState, Phase
+from commerce.rules import find_ruleset
 from tests.invariants import random_game
 
 COX = find_ruleset("cox")
@@ -117,13 +117,13 @@ def _first_decision(rules=COX, seed=3):
 def test_playout_scores_the_lead_in_the_hand():
     state = _first_decision()
     seat = engine.decision(state).seat
-    playout = playout_for(Family.COX)
+    playout = playout_for("cox")
     legal = engine.legal_actions(state)
     for i in range(5):
         lead, won = playout(sample_state(engine.observe(state, seat), random.Random(i)),
                             legal[0], seat, random.Random(i))
         assert won in (0.0, 1.0) and -60 <= lead <= 60
-    assert default_iterations(Family.COX) < default_iterations(Family.TRADING)
+    assert default_iterations("cox") < default_iterations("trading")
 
 
 def test_search_bot_plays_cox_legally_and_deterministically():
@@ -177,15 +177,21 @@ def test_cox_stand_threshold_is_refused_in_one_line():
 
 
 def test_cox_search_keeps_to_the_heuristic_unless_it_sees_a_clear_gain(monkeypatch):
-    from commerce.bots import search as search_mod
-    from commerce.bots.heuristic_cox import cox_heuristic
+    import dataclasses
 
-    playout_for(Family.COX)
-    reference, confidence = search_mod._REFERENCES[Family.COX]
-    assert confidence > 0
+    from commerce.families import cox
+    from commerce.families.cox.heuristic import cox_heuristic
+
+    hooks = cox.FAMILY.search
+    assert hooks is not None and hooks.reference is not None and hooks.confidence > 0
     rules = COX.with_options(hands_per_game=1)
     # With an unreachable confidence the search plays exactly as the heuristic would.
-    monkeypatch.setitem(search_mod._REFERENCES, Family.COX, (reference, math.inf))
+    from commerce import family
+
+    patched = dataclasses.replace(cox.FAMILY, search=dataclasses.replace(hooks,
+                                                                         confidence=math.inf))
+    monkeypatch.setitem(family._FAMILIES, "cox", patched)
+    monkeypatch.setitem(family._BY_STATE, cox.FAMILY.state_type, patched)
     bot = make_bot("search:iterations=8")
     seen = 0
     for seed in range(3):

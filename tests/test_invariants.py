@@ -12,9 +12,9 @@ from commerce.bots import make_bot
 from commerce.cards import pack
 from commerce.core import Action, ActionKind
 from commerce.driver import Driver, play_game
-from commerce.families.trading import Phase, TradingState
+from commerce.families.trading.rules import Phase, TradingState
 from commerce.record import GameRecord, replay
-from commerce.rules import Family, find_ruleset, rulesets
+from commerce.rules import find_ruleset, rulesets
 from tests.invariants import check_outside_legal_rejected, garbage_actions, random_game
 
 PEEL = find_ruleset("peel")
@@ -29,7 +29,7 @@ VARIANTS = [
     ("peel-no-stand-after", PEEL.with_options(stand_after_trade=False,
                                               barter_return_from_original_hand=False), 4),
 ]
-TRADING = [r for r in rulesets() if r.family is Family.TRADING]
+TRADING = [r for r in rulesets() if r.family == "trading"]
 
 
 def _conserved(state: TradingState) -> None:

@@ -11,7 +11,7 @@ from commerce import engine
 from commerce.cards import parse_cards
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.errors import IllegalActionError, IllegalReason
-from commerce.families.trading import TradingState
+from commerce.families.trading.rules import TradingState
 from commerce.rules import find_ruleset
 
 PEEL = find_ruleset("peel")

@@ -18,7 +18,7 @@ from commerce.core import ActionKind
 from commerce.determinize import sample_state, state_sampler
 from commerce.driver import Driver, play_game
 from commerce.errors import CommerceError
-from commerce.families.trading import TradingState
+from commerce.families.trading.rules import TradingState
 from commerce.rules import find_ruleset
 from tests.invariants import random_game
 

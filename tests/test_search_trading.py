@@ -8,11 +8,11 @@ import pytest
 
 from commerce import engine
 from commerce.bots import make_bot
-from commerce.bots.search_trading import candidates, replayed_states
 from commerce.cards import pack
 from commerce.core import Action, ActionKind
 from commerce.determinize import state_sampler
 from commerce.driver import Driver, play_game
+from commerce.families.trading.search import candidates, replayed_states
 from commerce.hands import Category, evaluator_for
 from commerce.rules import find_ruleset
 
@@ -102,7 +102,7 @@ def test_a_trader_did_not_pass_up_a_standing_hand_in_the_replay():
     # The eldest traded on his first turn: in every replay his dealt hand was one the
     # heuristic does not stand on, so replays are refused and drawn again, never all
     # accepted at the first try.
-    from commerce.bots import search_trading
+    from commerce.families.trading import search as search_trading
 
     obs, _, _ = _after_one_trade()
     refused = 0

@@ -7,13 +7,13 @@ import pytest
 from commerce.analysis import (
     dealer_advantage,
     play_and_read,
-    read_widow_deals,
     stand_action,
     stand_threshold,
     variants,
 )
 from commerce.bots import make_bot
 from commerce.core import ActionKind
+from commerce.families.widow.deals import read_widow_deals
 from commerce.rules import find_ruleset
 from helpers import Table, start
 

@@ -1,4 +1,4 @@
-"""The heuristic bot in the widow family (``commerce.bots.heuristic_widow``)."""
+"""The heuristic bot in the widow family (``commerce.families.widow.heuristic``)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 
 from commerce import engine
 from commerce.bots import make_bot
-from commerce.bots.heuristic_widow import best_target, knock_threshold, promise
 from commerce.cards import parse_cards
 from commerce.core import DecisionKind
 from commerce.driver import play_game
+from commerce.families.widow.heuristic import best_target, knock_threshold, promise
 from commerce.rules import find_ruleset
 from commerce.tournament import tournament
 from helpers import Table, start

@@ -10,7 +10,8 @@ import pytest
 from commerce import engine
 from commerce.bots import make_bot
 from commerce.bots.search import default_iterations
-from commerce.bots.search_widow import (
+from commerce.core import ActionKind, DecisionKind
+from commerce.families.widow.search import (
     CANDIDATE_EXCHANGES,
     DEFAULT_ITERATIONS,
     POOL_ITERATIONS,
@@ -20,8 +21,7 @@ from commerce.bots.search_widow import (
     pool_value,
     survival,
 )
-from commerce.core import ActionKind, DecisionKind
-from commerce.rules import Family, find_ruleset
+from commerce.rules import find_ruleset
 from helpers import Table, start
 
 POOL = find_ruleset("pool")
@@ -98,6 +98,6 @@ def test_candidates_in_pool_are_few_with_the_heuristics_choice_first() -> None:
 
 
 def test_pool_has_its_own_default_budget() -> None:
-    assert default_iterations(Family.WIDOW, POOL) == POOL_ITERATIONS
-    assert default_iterations(Family.WIDOW, find_ruleset("peel-old")) == DEFAULT_ITERATIONS
-    assert default_iterations(Family.WIDOW) == DEFAULT_ITERATIONS
+    assert default_iterations("widow", POOL) == POOL_ITERATIONS
+    assert default_iterations("widow", find_ruleset("peel-old")) == DEFAULT_ITERATIONS
+    assert default_iterations("widow") == DEFAULT_ITERATIONS

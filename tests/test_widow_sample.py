@@ -1,4 +1,4 @@
-"""Determinisation of widow-family observations (``commerce.families.widow_sample``)."""
+"""Determinisation of widow-family observations (``commerce.families.widow.sample``)."""
 
 from __future__ import annotations
 
@@ -126,10 +126,9 @@ def test_search_bot_plays_widow_games_legally_and_deterministically():
 
 def test_search_defaults_to_the_family_budget_and_reads_the_standers():
     from commerce.bots.search import default_iterations
-    from commerce.bots.search_widow import DEFAULT_ITERATIONS, plausible
-    from commerce.rules import Family
+    from commerce.families.widow.search import DEFAULT_ITERATIONS, plausible
 
-    assert default_iterations(Family.WIDOW) == DEFAULT_ITERATIONS
+    assert default_iterations("widow") == DEFAULT_ITERATIONS
     # seat 2 stood with 5S 6H JD while the widow held 5C: a heuristic would have paired
     t = Table(start("peel-old", 3, {1: "9S 9H 2D", 2: "5S 6H JD", 0: "3C 4C 7H"}, "9C KC 5C"))
     t.act("exchange 2D for 9C", "stand")

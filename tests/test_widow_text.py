@@ -8,8 +8,8 @@ import pytest
 
 from commerce import engine
 from commerce.cards import format_card
+from commerce.families.widow.text import describe_event, render
 from commerce.rules import find_ruleset
-from commerce.widow_text import describe_event, render
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 

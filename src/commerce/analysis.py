@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 from commerce import engine
 from commerce.core import Action, ActionKind, DecisionKind, Event, Seat
 from commerce.errors import CommerceError
-from commerce.rules import Family, Ruleset, rulesets
+from commerce.family import DealReader, DealSummary, family_spec
+from commerce.rules import Ruleset, rulesets
 from commerce.simulate import game_seed
 from commerce.stats import mean_ci, proportion_ci
 from commerce.tournament import run_blocks
@@ -34,182 +35,21 @@ CHUNK = 10
 """Games per unit of work (fixed, so that results do not depend on ``--jobs``)."""
 
 
-class DealSummary(NamedTuple):
-    """One finished deal, read from the events."""
-
-    dealer: Seat
-    """The dealer of the deal."""
-    payoffs: tuple[float, ...]
-    """What the deal paid each seat (antes and purchases included), summing to 0; in Cox's
-    game the points each seat scored in the hand."""
-    winners: tuple[Seat, ...]
-    """Who took the pool."""
-    categories: tuple[str, ...]
-    """Each seat's hand category at the showdown."""
-    stander: Seat | None
-    """Who stood (knocked), if anyone."""
-    end: int
-    """Index of the deal's last event in the list read."""
-
-
-DealReader = Callable[[Ruleset, int, Sequence[Event]], list[DealSummary]]
-RoleNamer = Callable[[int, int], str]
-"""``roles(position, players) -> name`` of a place relative to the dealer."""
-_READERS: dict[Family, DealReader] = {}
-_ROLES: dict[Family, tuple[RoleNamer, str]] = {}
-
-
-def register_deal_reader(family: Family, reader: DealReader, *,
-                         roles: RoleNamer | None = None, unit: str = "stakes") -> None:
-    """Use *reader*(rules, players, events) to split a game's events into deals.
-
-    *roles* names the places relative to the dealer (default :func:`role_name`); *unit* is
-    what the payoffs count, for the reports.
-    """
-    _READERS[family] = reader
-    _ROLES[family] = (roles or (lambda pos, _players: role_name(pos)), unit)
-
-
 def _role(rules: Ruleset, position: int, players: int) -> str:
-    namer = _ROLES.get(rules.family)
-    return namer[0](position, players) if namer else role_name(position)
+    namer = family_spec(rules.family).role_name
+    return namer(position, players) if namer else role_name(position)
 
 
 def deal_reader(rules: Ruleset) -> DealReader:
-    """The deal reader of *rules*' family.
+    """The deal reader of *rules*' family (the family's ``deal_reader`` hook).
 
     :raises CommerceError: for a family without one yet.
     """
-    reader = _READERS.get(rules.family)
+    reader = family_spec(rules.family).deal_reader
     if reader is None:
-        raise CommerceError(f"the analyses do not read {rules.family.value}-family games yet "
-                            f"({rules.id}); register a deal reader for it")
+        raise CommerceError(f"the analyses do not read {rules.family}-family games yet "
+                            f"({rules.id}); give the family a deal_reader hook")
     return reader
-
-
-def read_trading_deals(rules: Ruleset, players: int,
-                       events: Sequence[Event]) -> list[DealSummary]:
-    """Deals of a trading-family game: antes, trades and payments from the events."""
-    out: list[DealSummary] = []
-    pay = [0.0] * players
-    dealer = 0
-    winners: tuple[Seat, ...] = ()
-    categories: tuple[str, ...] = ()
-    stander: Seat | None = None
-    for i, e in enumerate(events):
-        kind = e.kind
-        if kind == "deal_started":
-            dealer = e.seat if e.seat is not None else 0
-            pay = [-float(rules.ante)] * players
-            pay[dealer] = -float(rules.dealer_ante)
-        elif kind == "traded":
-            seat, cost = e.seat, e.get("cost")
-            assert seat is not None
-            pay[seat] -= cost
-            if seat != dealer:  # the dealer's own purchases go to the pool
-                pay[dealer] += cost
-        elif kind == "paid":
-            pay[e.get("to")] += e.get("amount")
-            if e.seat is not None:
-                pay[e.seat] -= e.get("amount")
-        elif kind == "showdown":
-            winners, categories, stander = e.get("winners"), e.get("categories"), e.seat
-        elif kind == "deal_ended":
-            out.append(DealSummary(dealer, tuple(pay), winners, categories, stander, i))
-    return out
-
-
-register_deal_reader(Family.TRADING, read_trading_deals)
-
-
-def read_cox_deals(rules: Ruleset, players: int, events: Sequence[Event]) -> list[DealSummary]:
-    """Hands of a Cox game: the Retailer as the dealer, each seat's points for the hand.
-
-    The winners are the seats with the hand's best score; a seat's category is ``sold out``
-    (it ended the hand with a complete hand), ``complete`` (a complete hand held at the
-    end), ``clear`` (black cards of one transport suit at most) or ``not clear`` (the -5);
-    the stander is the seat that sold out, if any.
-    """
-    out: list[DealSummary] = []
-    retailer: Seat = 0
-    seller: Seat | None = None
-    for i, e in enumerate(events):
-        kind = e.kind
-        if kind == "directors_dealt":
-            retailer = e.get("retailer")
-            seller = None
-        elif kind == "sold_out":
-            seller = e.seat
-        elif kind == "hand_scored":
-            scores = tuple(float(p) for p in e.get("scores"))
-            best = max(scores)
-            categories = tuple(
-                "sold out" if q == seller else "complete" if b["complete"] else
-                "clear" if b["clear"] else "not clear"
-                for q, b in enumerate(e.get("breakdowns")))
-            out.append(DealSummary(retailer, scores,
-                                   tuple(q for q, p in enumerate(scores) if p == best),
-                                   categories, seller, i))
-    return out
-
-
-_COX_BASES = {4: (1, 2, 3, 4), 3: (1, 2, 3), 2: (1, 3)}
-
-
-def cox_role(position: int, players: int) -> str:
-    """``retailer`` (Base No. 1, first to play), then ``base N`` round the table."""
-    return "retailer" if position == 0 else f"base {_COX_BASES[players][position]}"
-
-
-register_deal_reader(Family.COX, read_cox_deals, roles=cox_role, unit="points")
-
-
-def read_widow_deals(rules: Ruleset, players: int,
-                     events: Sequence[Event]) -> list[DealSummary]:
-    """Deals of a widow-family game, from the settlement events.
-
-    The payoff is what changed hands in the deal: stakes paid to the winner (Peel's Old
-    Game), tokens moved from the lowest hands to the best (the token games), or, in Pool
-    Commerce, the counters the lowest hands put into the pool (-1 each, so these do not sum
-    to 0) and any deal prize; a horse and the pool shared out at the end of the session
-    belong to no deal. The stander is the seat that knocked, or in the Old Game the first
-    that stood.
-    """
-    out: list[DealSummary] = []
-    pay = [0.0] * players
-    dealer = 0
-    winners: tuple[Seat, ...] = ()
-    categories: tuple[str, ...] = ()
-    stander: Seat | None = None
-    for i, e in enumerate(events):
-        kind = e.kind
-        if kind == "deal_started":
-            dealer = e.seat if e.seat is not None else 0
-            pay = [0.0] * players
-            stander = None
-        elif kind == "paid":
-            amount = e.get("amount")
-            pay[e.get("to")] += amount
-            if e.seat is not None:
-                pay[e.seat] -= amount
-        elif kind == "token_moved":
-            pay[e.get("to")] += 1
-            if e.seat is not None:
-                pay[e.seat] -= 1
-        elif kind == "counter_to_pool" and e.seat is not None:
-            pay[e.seat] -= 1
-        elif kind == "prize" and e.seat is not None:
-            pay[e.seat] += e.get("amount")
-        elif kind in ("knocked", "stood") and stander is None:
-            stander = e.seat
-        elif kind == "showdown":
-            winners, categories = e.get("winners"), e.get("categories")
-        elif kind == "deal_ended":
-            out.append(DealSummary(dealer, tuple(pay), winners, categories, stander, i))
-    return out
-
-
-register_deal_reader(Family.WIDOW, read_widow_deals)
 
 
 class PlayedGame(NamedTuple):
@@ -338,7 +178,7 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
     return {
         "analysis": "dealer-advantage", "rules": rules.id, "players": players,
         "bots": specs, "games": games, "deals": deals, "seed": seed,
-        "unit": _ROLES[rules.family][1],
+        "unit": family_spec(rules.family).unit,
         "advantage": {"payoff": _r(dealer.mean), "ci95": [_r(dealer.lo), _r(dealer.hi)]},
         "seats": rows,
     }
@@ -384,11 +224,13 @@ def stand_action(rules: Ruleset) -> Action:
 
     :raises CommerceError: for a ruleset with neither.
     """
-    if rules.family is Family.TRADING or rules.end_condition == "two_stand":
-        return Action(ActionKind.STAND)
-    if rules.family is Family.WIDOW and rules.end_condition == "knock_final_round":
-        return Action(ActionKind.KNOCK)
-    raise CommerceError(f"stand-threshold needs a ruleset with a stand or a knock "
+    hook = family_spec(rules.family).stand_action
+    action = hook(rules) if hook is not None else None
+    if action is not None:
+        return action
+    why = family_spec(rules.family).extras.get("no_stand_reason")
+    raise CommerceError(str(why).format(id=rules.id) if why else
+                        f"stand-threshold needs a ruleset with a stand or a knock "
                         f"({rules.id} has neither)")
 
 
@@ -416,7 +258,8 @@ def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, flo
                 prefix = driver.events[deal_start:]
                 deal = _play_on(driver, seat, reader, prefix, stand)
                 played = _play_on(driver, seat, reader, prefix, None).payoffs[seat]
-                hand = engine.observe(state, seat).hand
+                view: Any = engine.observe(state, seat)  # a three-card family's view
+                hand = view.hand
                 key, label = hand_class(rules, hand)
                 pos = _position(seat, deal.dealer, players, rules)
                 out.append((pos, key, label, deal.payoffs[seat], played,
@@ -480,13 +323,6 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
 
     :raises CommerceError: for Cox's game, which has no stand or knock.
     """
-    if rules.family is Family.COX:
-        raise CommerceError(f"stand-threshold has no meaning in Cox's game ({rules.id}): "
-                            "nobody stands, a hand ends when a player sells out or the supply "
-                            "runs out; try dealer-advantage or variants")
-    if rules.family not in (Family.TRADING, Family.WIDOW):
-        raise CommerceError(f"stand-threshold supports the trading and widow families, not "
-                            f"{rules.family.value} ({rules.id})")
     stand_action(rules)
     specs = _check(rules, players, bots, games)
     chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
@@ -561,7 +397,7 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
         try:
             specs = _check(rules, n, bots, games)
         except CommerceError as exc:
-            if rules.family in _READERS:
+            if family_spec(rules.family).deal_reader is not None:
                 raise
             skipped.append({"rules": rules.id, "reason": str(exc)})
             continue

@@ -6,10 +6,11 @@ its own module over its own immutable state class; :mod:`commerce.engine` dispat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol, TypeAlias
+from typing import Any, NamedTuple, Protocol, TypeAlias, runtime_checkable
 
 Seat: TypeAlias = int
 """A player's place at the table, 0 to players-1."""
@@ -214,4 +215,18 @@ class FamilyRules(Protocol):
 
     def reveal_all(self, state: Any) -> Any:
         """A complete view for reviews (every hand visible): never sent to a player."""
+        ...
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player."""
+
+    name: str
+    """Short name, e.g. ``heuristic``."""
+    spec: str
+    """The spec it was made from, e.g. ``search:iterations=200`` (stored in records)."""
+
+    def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose one of *legal* given the observation *obs*."""
         ...

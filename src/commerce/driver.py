@@ -19,8 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from commerce import engine
-from commerce.bots import Bot
-from commerce.core import Action, Decision, Event, Outcome
+from commerce.core import Action, Bot, Decision, Event, Outcome
 from commerce.errors import CommerceError, RecordError
 from commerce.record import GameRecord, SeatInfo
 from commerce.rules import Ruleset

@@ -17,13 +17,14 @@ The public :func:`apply` always checks legality; an illegal action raises
 
 from __future__ import annotations
 
-import importlib
 import random
+from collections.abc import Iterable
 from typing import Any
 
-from commerce.core import Action, ActionKind, Decision, Outcome, Seat, Transition
+from commerce.core import Action, ActionKind, Decision, Event, Outcome, Seat, Transition
 from commerce.errors import IllegalActionError, IllegalReason, RulesetError
-from commerce.rules import Family, Ruleset
+from commerce.family import FamilySpec, GameState, Observation, family_spec, spec_of
+from commerce.rules import Ruleset
 
 __all__ = [
     "Action",
@@ -42,40 +43,21 @@ __all__ = [
     "parse_action",
     "reveal_all",
     "sample_chance",
+    "visible_events",
 ]
 
-_FAMILIES: dict[Family, Any] = {}
-_BY_TYPE: dict[type, Any] = {}
+def family_of(state: GameState) -> FamilySpec[Any, Any]:
+    """The family (its :class:`~commerce.family.FamilySpec`) whose rules *state* follows."""
+    return spec_of(state)
 
 
-def _family(family: Family) -> Any:
-    impl = _FAMILIES.get(family)
-    if impl is None:
-        try:
-            impl = importlib.import_module(f"commerce.families.{family.value}")
-        except ModuleNotFoundError:  # pragma: no cover - a family not yet implemented
-            raise RulesetError(f"no engine for the {family.value} family") from None
-        _FAMILIES[family] = impl
-        _BY_TYPE[impl.STATE_TYPE] = impl
-    return impl
-
-
-def _ruleset_of(state_or_ruleset: Any) -> Ruleset:
+def _ruleset_of(state_or_ruleset: GameState | Ruleset) -> Ruleset:
     if isinstance(state_or_ruleset, Ruleset):
         return state_or_ruleset
-    ruleset: Ruleset = state_or_ruleset.ruleset
-    return ruleset
+    return state_or_ruleset.ruleset
 
 
-def family_of(state: Any) -> Any:
-    """The family module that implements *state*'s rules."""
-    impl = _BY_TYPE.get(type(state))
-    if impl is None:
-        impl = _family(state.ruleset.family)
-    return impl
-
-
-def new_game(ruleset: Ruleset, players: int, *, dealer: Seat = 0) -> Any:
+def new_game(ruleset: Ruleset, players: int, *, dealer: Seat = 0) -> GameState:
     """The state of a new game (a session of deals) before the first card is dealt.
 
     :raises RulesetError: if *players* is outside the ruleset's range.
@@ -87,33 +69,34 @@ def new_game(ruleset: Ruleset, players: int, *, dealer: Seat = 0) -> Any:
         )
     if not 0 <= dealer < players:
         raise RulesetError(f"dealer must be a seat from 0 to {players - 1}")
-    return _family(ruleset.family).new_game(ruleset, players, dealer)
+    state: GameState = family_spec(ruleset.family).new_game(ruleset, players, dealer)
+    return state
 
 
-def decision(state: Any) -> Decision | None:
+def decision(state: GameState) -> Decision | None:
     """Who must decide what now: a seat or chance, and the kind; None when the game is over."""
-    impl = _BY_TYPE.get(type(state)) or family_of(state)
-    return impl.decision(state)  # type: ignore[no-any-return]
+    result: Decision | None = spec_of(state).decision(state)
+    return result
 
 
-def legal_actions(state: Any) -> tuple[Action, ...]:
+def legal_actions(state: GameState) -> tuple[Action, ...]:
     """The legal actions in a fixed order; at a chance decision, the possible outcomes."""
-    impl = _BY_TYPE.get(type(state)) or family_of(state)
-    return impl.legal_actions(state)  # type: ignore[no-any-return]
+    result: tuple[Action, ...] = spec_of(state).legal_actions(state)
+    return result
 
 
-def check(state: Any, action: Action, *, seat: Seat | None = None) -> None:
+def check(state: GameState, action: Action, *, seat: Seat | None = None) -> None:
     """Do nothing if *action* is legal in *state* (and *seat*, if given, is to act).
 
     :raises IllegalActionError: saying why it is not.
     """
-    impl = family_of(state)
+    spec = spec_of(state)
     if seat is not None:
-        _check_seat(impl, state, seat)
-    impl.check(state, action)
+        _check_seat(spec, state, seat)
+    spec.check(state, action)
 
 
-def is_legal(state: Any, action: Action, *, seat: Seat | None = None) -> bool:
+def is_legal(state: GameState, action: Action, *, seat: Seat | None = None) -> bool:
     """Whether *action* is legal in *state* (defined by :func:`check`)."""
     try:
         check(state, action, seat=seat)
@@ -122,7 +105,7 @@ def is_legal(state: Any, action: Action, *, seat: Seat | None = None) -> bool:
     return True
 
 
-def apply(state: Any, action: Action, *, seat: Seat | None = None) -> Transition:
+def apply(state: GameState, action: Action, *, seat: Seat | None = None) -> Transition:
     """The successor of *state* after *action*, and the events it caused.
 
     With *seat*, the action is also refused unless that seat is the one to act (what a
@@ -130,14 +113,15 @@ def apply(state: Any, action: Action, *, seat: Seat | None = None) -> Transition
 
     :raises IllegalActionError: if *action* is not legal in *state*; ``reason`` says why.
     """
-    impl = _BY_TYPE.get(type(state)) or family_of(state)
+    spec = spec_of(state)
     if seat is not None:
-        _check_seat(impl, state, seat)
-    return impl.apply(state, action)  # type: ignore[no-any-return]
+        _check_seat(spec, state, seat)
+    result: Transition = spec.apply(state, action)
+    return result
 
 
-def _check_seat(impl: Any, state: Any, seat: Seat) -> None:
-    d = impl.decision(state)
+def _check_seat(spec: FamilySpec[Any, Any], state: GameState, seat: Seat) -> None:
+    d: Decision | None = spec.decision(state)
     if d is None:
         raise IllegalActionError(IllegalReason.GAME_OVER, "the game is over")
     if d.seat != seat:
@@ -145,43 +129,55 @@ def _check_seat(impl: Any, state: Any, seat: Seat) -> None:
         raise IllegalActionError(IllegalReason.NOT_YOUR_TURN, f"it is not your turn: {who} acts")
 
 
-def sample_chance(state: Any, rng: random.Random) -> Action:
+def sample_chance(state: GameState, rng: random.Random) -> Action:
     """Chance's next action, drawn with the driver's *rng* (only at a chance decision).
 
     It may deal several cards at once (the whole initial deal); that is the same as
     dealing them one at a time in order, as :func:`legal_actions` lists them.
     """
-    return family_of(state).sample_chance(state, rng)  # type: ignore[no-any-return]
+    action: Action = spec_of(state).sample_chance(state, rng)
+    return action
 
 
-def observe(state: Any, seat: Seat | None) -> Any:
+def observe(state: GameState, seat: Seat | None) -> Observation:
     """What *seat* may know (None: a spectator), built from scratch."""
-    return family_of(state).observe(state, seat)
+    obs: Observation = spec_of(state).observe(state, seat)
+    return obs
 
 
-def reveal_all(state: Any) -> Any:
+def reveal_all(state: GameState) -> Observation:
     """Everything, every hand visible: for reviews of finished games, never for a player."""
-    return family_of(state).reveal_all(state)
+    obs: Observation = spec_of(state).reveal_all(state)
+    return obs
 
 
-def outcome(state: Any) -> Outcome | None:
+def outcome(state: GameState) -> Outcome | None:
     """The result of a finished game, or None while it goes on."""
-    return family_of(state).outcome(state)  # type: ignore[no-any-return]
+    result: Outcome | None = spec_of(state).outcome(state)
+    return result
 
 
-def is_terminal(state: Any) -> bool:
+def visible_events(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:
+    """The events *seat* may see (None: a spectator), in order: the one way a seat gets its
+    events (the driver forwards only these)."""
+    return tuple(e for e in events if e.visible(seat))
+
+
+def is_terminal(state: GameState) -> bool:
     """Whether the game is over."""
-    return family_of(state).decision(state) is None
+    return spec_of(state).decision(state) is None
 
 
-def format_action(state_or_ruleset: Any, action: Action) -> str:
+def format_action(state_or_ruleset: GameState | Ruleset, action: Action) -> str:
     """Action notation under the family of a state or ruleset, e.g. ``trade TH``."""
-    return _family(_ruleset_of(state_or_ruleset).family).format_action(action)  # type: ignore[no-any-return]
+    text: str = family_spec(_ruleset_of(state_or_ruleset).family).format_action(action)
+    return text
 
 
-def parse_action(state_or_ruleset: Any, text: str) -> Action:
+def parse_action(state_or_ruleset: GameState | Ruleset, text: str) -> Action:
     """Parse action notation under the family of a state or ruleset.
 
     :raises NotationError: naming what is wrong.
     """
-    return _family(_ruleset_of(state_or_ruleset).family).parse_action(text)  # type: ignore[no-any-return]
+    action: Action = family_spec(_ruleset_of(state_or_ruleset).family).parse_action(text)
+    return action

@@ -19,23 +19,11 @@ commerce.errors.RulesetError: option pack: 33 is not one of 52, 32, 80
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, Final
 
 from commerce.errors import RulesetError
-
-
-class Family(StrEnum):
-    """The procedure a ruleset's deal follows; the engine picks its turn logic by family."""
-
-    TRADING = "trading"
-    """Buy from the dealer for ready money or barter with a neighbour (Peel, Hoyle, T&B)."""
-    WIDOW = "widow"
-    """Exchange with face-up cards in the middle (Old Game, Pool, the token games)."""
-    COX = "cox"
-    """Cox's 1925 game: draw, discard, buy, sell out."""
 
 
 def _opt(default: Any, doc: str, choices: tuple[Any, ...] | None = None) -> Any:
@@ -58,8 +46,9 @@ class Ruleset:
     """Bumped on any change of behaviour, so records and results stay comparable."""
     name: str
     """Human-readable name."""
-    family: Family
-    """Which deal procedure the engine follows."""
+    family: str
+    """The name of the family whose procedure the engine follows (``trading``, ``widow``,
+    ``cox``: see :mod:`commerce.family`)."""
     sources: tuple[str, ...] = ()
     """Where the rules come from (keys of RULES-DOSSIER.md section 4 with page or url)."""
     option_sources: tuple[tuple[str, str], ...] = ()
@@ -292,67 +281,29 @@ class Ruleset:
                 f"players: min_players {self.min_players} and max_players {self.max_players} "
                 "must satisfy 2 <= min <= max"
             )
-        if (self.pack == 80) != (self.family is Family.COX):
-            raise RulesetError(
-                "option pack: the 80-card pack is for the cox family, which needs it"
-                if self.pack == 80 else "option pack: the cox family plays with the 80-card pack"
-            )
         limit = {52: 12, 32: 7, 80: 4}[self.pack]
         if self.max_players > limit:
             raise RulesetError(
                 f"option max_players: at most {limit} players with the {self.pack}-card pack"
             )
-        for name in ("ante", "dealer_ante", "trade_cost", "dealer_trade_cost",
-                     "dealer_pays_winner", "max_rounds_per_deal"):
-            if getattr(self, name) < 0:
-                raise RulesetError(f"option {name}: must not be negative")
-        if self.deals_each < 1:
-            raise RulesetError("option deals_each: must be at least 1")
-        if self.hands_per_game < 1:
-            raise RulesetError("option hands_per_game: must be at least 1")
-        self._check_widow_options()
-
-    def _check_widow_options(self) -> None:
-        """Validate the widow-family options and their combinations."""
-        for name in ("starting_tokens", "deals", "pool_entry", "deal_prize", "horse_price"):
-            if getattr(self, name) < 0:
-                raise RulesetError(f"option {name}: must not be negative")
-        if not 1 <= self.widow_size <= 5:
-            raise RulesetError("option widow_size: must be from 1 to 5")
-        if not 1 <= self.max_exchange_per_turn <= 3:
-            raise RulesetError("option max_exchange_per_turn: must be from 1 to 3")
-        if self.starting_tokens < 1:
-            raise RulesetError("option starting_tokens: must be at least 1")
-        if self.pounce and not self.four_of_a_kind:
-            raise RulesetError("option pounce: needs four_of_a_kind=true (a pounced four must "
-                               "rank)")
-        if self.pounce and self.family is not Family.WIDOW:
-            raise RulesetError("option pounce: only widow-family rulesets have a widow")
-        if self.family is Family.TRADING and self.best_tie_rule == "all_paid":
-            raise RulesetError("option best_tie_rule: 'all_paid' is for the widow family")
-        if self.family is not Family.WIDOW:
-            return
-        if self.best_tie_rule == "split_pool":
-            raise RulesetError("option best_tie_rule: 'split_pool' is for the trading family")
-        if self.best_tie_rule == "all_paid" and self.token_flow != "stake_from_each":
-            raise RulesetError("option best_tie_rule: 'all_paid' needs "
-                               "token_flow='stake_from_each'")
-        if self.buy_a_horse and self.token_flow != "lowest_to_pool":
-            raise RulesetError("option buy_a_horse: needs token_flow='lowest_to_pool' (a horse "
-                               "is bought from the pool)")
-        if self.dealer_blind_exchange == "all_or_nothing" and self.widow_size != 3:
-            raise RulesetError("option dealer_blind_exchange: 'all_or_nothing' needs "
-                               "widow_size=3")
-        cards = 3 * self.max_players + self.widow_size
-        if cards > self.pack:
-            raise RulesetError(f"options max_players and widow_size: {cards} cards are dealt, "
-                               f"more than the {self.pack}-card pack")
+        family = _FAMILY_OPTIONS.get(self.family)
+        if family is not None:
+            family.validate(self)
 
     def with_options(self, **changes: Any) -> Ruleset:
         """Return this ruleset with options changed; values may be typed or strings.
 
         :raises RulesetError: for an unknown option or a bad value, listing the valid ones.
         """
+        family = _FAMILY_OPTIONS.get(self.family)
+        if family is not None:
+            for name in changes:
+                if name not in family.names:
+                    what = "is not read by" if name in option_names() else "is unknown to"
+                    raise RulesetError(
+                        f"unknown option {name!r}: it {what} the {self.family} family "
+                        f"({self.id}); its options are: {', '.join(family_option_names(self))}"
+                    )
         typed = {name: _coerce(name, value) for name, value in changes.items()}
         if "pack" in typed and "max_players" not in typed and typed["pack"] == 32:
             typed["max_players"] = min(self.max_players, 7)
@@ -392,6 +343,55 @@ _IDENTITY: Final = frozenset({"id", "version", "name", "family", "sources", "opt
 def option_names() -> tuple[str, ...]:
     """Names of every option (the fields a user may override)."""
     return tuple(f.name for f in dataclasses.fields(Ruleset) if f.name not in _IDENTITY)
+
+
+COMMON_OPTIONS: Final = frozenset({"pack", "min_players", "max_players", "direction"})
+"""Options every family reads: the pack, the table's size, the direction of play."""
+RANKING_OPTIONS: Final = frozenset({
+    "ranking", "ace_low_sequence", "ace_low_sequence_rank", "allow_wraparound",
+    "flush_compare", "pair_kicker", "void_rank", "four_of_a_kind",
+})
+"""Options of the three-card hand ranking (:mod:`commerce.hands`), for the families that
+rank three-card hands."""
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyOptions:
+    """The options one family reads, and its check of them together."""
+
+    names: frozenset[str]
+    """Option names the family's rules read."""
+    validate: Callable[[Ruleset], None]
+    """Raises RulesetError for a combination the family cannot play."""
+
+
+_FAMILY_OPTIONS: dict[str, FamilyOptions] = {}
+
+
+def register_family_options(family: str, names: frozenset[str],
+                            validate: Callable[[Ruleset], None]) -> None:
+    """Record the options *family* reads (called by :func:`commerce.family.register_family`).
+
+    :raises RulesetError: for a name that is not an option.
+    """
+    unknown = sorted(set(names) - set(option_names()))
+    if unknown:
+        raise RulesetError(f"family {family}: unknown options {', '.join(unknown)}")
+    _FAMILY_OPTIONS[family] = FamilyOptions(frozenset(names), validate)
+
+
+def family_option_names(ruleset: Ruleset) -> tuple[str, ...]:
+    """The options *ruleset*'s family reads, in the order of :func:`option_names`.
+
+    >>> "trade_cost" in family_option_names(find_ruleset("peel"))
+    True
+    >>> "trade_cost" in family_option_names(find_ruleset("cox"))
+    False
+    """
+    family = _FAMILY_OPTIONS.get(ruleset.family)
+    if family is None:
+        return option_names()
+    return tuple(n for n in option_names() if n in family.names)
 
 
 def option_doc(name: str) -> str:
@@ -477,7 +477,6 @@ def find_ruleset(name: str) -> Ruleset:
 
     :raises RulesetError: listing the known ids if *name* is unknown.
     """
-    _load_presets()
     key = name.strip().lower().replace("_", "-")
     key = _ALIASES.get(key, key)
     try:
@@ -490,7 +489,6 @@ def find_ruleset(name: str) -> Ruleset:
 
 def rulesets() -> Iterator[Ruleset]:
     """Every registered preset, in registration order."""
-    _load_presets()
     return iter(list(_REGISTRY.values()))
 
 
@@ -500,9 +498,4 @@ def resolve(name: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
     return base.with_options(**overrides) if overrides else base
 
 
-def _load_presets() -> None:
-    if not _REGISTRY:
-        import commerce.presets  # noqa: F401  (registers on import)
-
-
-_DEFAULTS: Final = Ruleset(id="_defaults", version=0, name="defaults", family=Family.TRADING)
+_DEFAULTS: Final = Ruleset(id="_defaults", version=0, name="defaults", family="trading")

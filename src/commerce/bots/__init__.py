@@ -10,27 +10,12 @@ commerce.errors.CommerceError: unknown bot 'dealer'; bots are: heuristic, random
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+__all__ = ["Bot", "BotFactory", "bot_names", "make_bot", "parse_bot_list", "register_bot"]
 
-from commerce.core import Action
+from collections.abc import Callable
+
+from commerce.core import Bot
 from commerce.errors import CommerceError
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """A computer player."""
-
-    name: str
-    """Short name, e.g. ``heuristic``."""
-    spec: str
-    """The spec it was made from, e.g. ``search:iterations=200`` (stored in records)."""
-
-    def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
-        """Choose one of *legal* given the observation *obs*."""
-        ...
-
 
 BotFactory = Callable[[dict[str, str]], Bot]
 _FACTORIES: dict[str, BotFactory] = {}

@@ -26,7 +26,6 @@ commerce.errors.CommerceError: search bot options are: iterations, ms; not depth
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
@@ -37,7 +36,8 @@ from commerce import engine
 from commerce.core import Action, Seat
 from commerce.determinize import state_sampler
 from commerce.errors import CommerceError
-from commerce.rules import Family, Ruleset
+from commerce.family import SearchHooks, family_spec
+from commerce.rules import Ruleset
 
 DEFAULT_ITERATIONS = 500
 """Playouts per decision by default, unless the family registers its own with its playout
@@ -60,89 +60,31 @@ determinisation of :func:`commerce.determinize.state_sampler` and the belief fil
 Reference = Callable[[Any, Sequence[Action]], Action]
 """``reference(obs, legal) -> action``: the family heuristic's own choice among *legal*."""
 
-_PLAYOUTS: dict[Family, Playout] = {}
-_BELIEFS: dict[Family, Belief] = {}
-_DEFAULT_BUDGET: dict[Family, int] = {}
-_CANDIDATES: dict[Family, Candidates] = {}
-_SAMPLERS: dict[Family, Sampler] = {}
-_RULESET_BUDGET: dict[Family, Callable[[Ruleset], int | None]] = {}
-_REFERENCES: dict[Family, tuple[Reference, float]] = {}
 BELIEF_TRIES = 8
 """Draws tried per determinisation for one that the family's belief accepts."""
 
 
-def register_playout(family: Family, fn: Playout, belief: Belief | None = None, *,
-                     iterations: int | None = None,
-                     candidates: Candidates | None = None,
-                     sampler: Sampler | None = None,
-                     reference: Reference | None = None,
-                     confidence: float = 2.0) -> None:
-    """Use *fn* to play states of *family* out (default: heuristic bots to the game's end).
-
-    With *belief*, drawn states it rejects are redrawn (up to :data:`BELIEF_TRIES` times):
-    a cheap way to read the other seats' play (for example, a seat that did not stand
-    probably holds no great hand). With *iterations*, that is the family's default budget
-    (playouts per decision) in place of :data:`DEFAULT_ITERATIONS`, for a family whose
-    playouts are slower. With *candidates*, the bot searches only the legal actions it
-    names (the rest are not played): a family whose playouts are costly and noisy spends its
-    budget on the few actions its heuristic finds plausible. With *sampler*, drawn states
-    come from it wherever it gives a drawer for the observation, in place of the plain
-    determinisation; its states are what the family believes, so *belief* does not judge them.
-    With *reference*, the bot plays the heuristic's own choice unless the best action's mean
-    gain over it, paired playout by playout on the same drawn states, exceeds *confidence*
-    standard errors (a family whose playouts are too noisy to tell close actions apart then
-    departs from its heuristic only where the search sees a clear difference).
-    """
-    _PLAYOUTS[family] = fn
-    if belief is not None:
-        _BELIEFS[family] = belief
-    if iterations is not None:
-        _DEFAULT_BUDGET[family] = iterations
-    if candidates is not None:
-        _CANDIDATES[family] = candidates
-    if sampler is not None:
-        _SAMPLERS[family] = sampler
-    if reference is not None:
-        _REFERENCES[family] = (reference, confidence)
+def _hooks(family: str) -> SearchHooks | None:
+    return family_spec(family).search
 
 
-def default_iterations(family: Family, rules: Ruleset | None = None) -> int:
+def default_iterations(family: str, rules: Ruleset | None = None) -> int:
     """The default budget of *family* (of its ruleset *rules*, where the family gives some
     rulesets their own): playouts per decision that answer within 200 ms here."""
-    playout_for(family)  # loads the family's playout module, which may set its default
-    if rules is not None:
-        by_rules = _RULESET_BUDGET.get(family)
-        budget = by_rules(rules) if by_rules is not None else None
+    hooks = _hooks(family)
+    if hooks is None:
+        return DEFAULT_ITERATIONS
+    if rules is not None and hooks.iterations_by_rules is not None:
+        budget = hooks.iterations_by_rules(rules)
         if budget is not None:
             return budget
-    return _DEFAULT_BUDGET.get(family, DEFAULT_ITERATIONS)
+    return hooks.iterations if hooks.iterations is not None else DEFAULT_ITERATIONS
 
 
-def register_default_iterations(family: Family, iterations: int,
-                                by_rules: Callable[[Ruleset], int | None] | None = None
-                                ) -> None:
-    """Give *family* its own default budget (playouts per decision) in place of
-    :data:`DEFAULT_ITERATIONS` (the same as ``register_playout(..., iterations=)``), and
-    with *by_rules*, a budget for some of its rulesets (``by_rules(rules)``; None: the
-    family's), for rulesets whose playouts are much shorter or longer."""
-    _DEFAULT_BUDGET[family] = iterations
-    if by_rules is not None:
-        _RULESET_BUDGET[family] = by_rules
-
-
-def playout_for(family: Family) -> Playout:
-    """The registered playout of *family*, or the generic one."""
-    fn = _PLAYOUTS.get(family)
-    if fn is None:
-        name = f"commerce.bots.search_{family.value}"
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-        fn = _PLAYOUTS.get(family, generic_playout)
-        _PLAYOUTS[family] = fn
-    return fn
+def playout_for(family: str) -> Playout:
+    """The family's playout (its search hooks), or the generic one."""
+    hooks = _hooks(family)
+    return hooks.playout if hooks is not None else generic_playout
 
 
 def generic_playout(state: Any, action: Action, seat: Seat,
@@ -203,9 +145,10 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     if seat is None:
         raise CommerceError("the search bot plays a seat, not a spectator's view")
     family = obs.ruleset.family
+    hooks = _hooks(family)
     playout = playout_for(family)
-    belief = _BELIEFS.get(family)
-    believed = _SAMPLERS.get(family)
+    belief = hooks.belief if hooks is not None else None
+    believed = hooks.sampler if hooks is not None else None
     sampler = believed(obs) if believed is not None else None
     if sampler is None:
         sampler = state_sampler(obs)
@@ -342,11 +285,10 @@ class SearchBot:
         """The legal action with the best estimated gain."""
         if len(legal) == 1:
             return legal[0]
-        family = obs.ruleset.family
-        playout_for(family)  # loads the family's hooks
-        ref = _REFERENCES.get(family)
+        hooks = _hooks(obs.ruleset.family)
+        ref = (hooks.reference, hooks.confidence) if hooks and hooks.reference else None
         favourite = ref[0](obs, legal) if ref is not None else None
-        pick = _CANDIDATES.get(family)
+        pick = hooks.candidates if hooks is not None else None
         choices = list(legal) if pick is None else [legal[i] for i in pick(obs, legal)]
         if favourite is not None and favourite not in choices:
             choices.append(favourite)

@@ -8,9 +8,8 @@ traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from commerce.errors import CommerceError
@@ -21,22 +20,37 @@ if TYPE_CHECKING:
 EXIT_USAGE = 2
 """Exit status for bad input."""
 
-_COMMANDS: dict[str, tuple[str, str]] = {
-    # name: (module, help)
-    "play": ("commerce.cli.play", "play a game against the computer in the terminal"),
-    "replay": ("commerce.cli.play", "step through a saved game with every hand visible"),
-    "hand": ("commerce.cli.hands", "name a hand's category and strength"),
-    "compare": ("commerce.cli.hands", "say which of two hands wins and why"),
-    "odds": ("commerce.cli.hands", "exact count and probability of each category"),
-    "score": ("commerce.cli.hands", "score a holding in Cox's 1925 game"),
-    "simulate": ("commerce.cli.simulate", "play many games between bots and tabulate results"),
-    "bench": ("commerce.cli.simulate", "print speed figures for this machine"),
-    "tournament": ("commerce.cli.tournament",
-                   "rank bots by playing them against each other in every seat"),
-    "analyze": ("commerce.cli.analyze",
-                "dealer advantage, stand thresholds and the variants side by side"),
-    "rules": ("commerce.cli.rules", "list the rulesets, show one, or compare two"),
-}
+Configure = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+
+
+def _commands() -> dict[str, tuple[str, Configure, Run]]:
+    """Every subcommand: (help, add its arguments, run it). Each module keeps its heavy
+    imports inside its functions, so building the parser stays cheap."""
+    from commerce.cli import analyze, hands, play, rules, simulate, tournament
+
+    return {
+        "play": ("play a game against the computer in the terminal",
+                 play.configure_play, play.run_play),
+        "replay": ("step through a saved game with every hand visible",
+                   play.configure_replay, play.run_replay),
+        "hand": ("name a hand's category and strength", hands.configure_hand, hands.run_hand),
+        "compare": ("say which of two hands wins and why",
+                    hands.configure_compare, hands.run_compare),
+        "odds": ("exact count and probability of each category",
+                 hands.configure_odds, hands.run_odds),
+        "score": ("score a holding in Cox's 1925 game", hands.configure_score, hands.run_score),
+        "simulate": ("play many games between bots and tabulate results",
+                     simulate.configure_simulate, simulate.run_simulate),
+        "bench": ("print speed figures for this machine",
+                  simulate.configure_bench, simulate.run_bench),
+        "tournament": ("rank bots by playing them against each other in every seat",
+                       tournament.configure_tournament, tournament.run_tournament),
+        "analyze": ("dealer advantage, stand thresholds and the variants side by side",
+                    analyze.configure_analyze, analyze.run_analyze),
+        "rules": ("list the rulesets, show one, or compare two",
+                  rules.configure_rules, rules.run_rules),
+    }
 
 
 def add_rules_arguments(p: argparse.ArgumentParser, *, default: str | None = "peel") -> None:
@@ -58,18 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (module, help_text) in _COMMANDS.items():
+    for name, (help_text, configure, run) in _commands().items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
-        sp.set_defaults(_module=module)
-        _configure(name, module, sp)
+        sp.set_defaults(_run=run)
+        configure(sp)
     return parser
-
-
-def _configure(name: str, module: str, sp: argparse.ArgumentParser) -> None:
-    # Argument definitions live beside each command but must be importable cheaply:
-    # each module keeps its heavy imports inside its functions.
-    mod = importlib.import_module(module)
-    getattr(mod, f"configure_{name}")(sp)
 
 
 def _version() -> str:
@@ -85,9 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 0
-    mod = importlib.import_module(args._module)
     try:
-        status: int = getattr(mod, f"run_{args.command}")(args)
+        status: int = args._run(args)
     except CommerceError as exc:
         print(f"commerce {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -63,9 +63,8 @@ def _describe(d: dict[str, Any]) -> str:
 
 def _check_cox(rules: Any, command: str) -> None:
     from commerce.errors import CommerceError
-    from commerce.rules import Family
 
-    if rules.family is Family.COX:
+    if rules.family == "cox":
         raise CommerceError(
             f"'{command}' is for three-card hands; for Cox's game use 'commerce score'"
         )
@@ -144,13 +143,12 @@ def run_odds(args: argparse.Namespace) -> int:
 
 def run_score(args: argparse.Namespace) -> int:
     """Score a holding in Cox's game."""
-    from commerce.cox_cards import parse_cox_cards
-    from commerce.cox_scoring import score_holding
     from commerce.errors import CommerceError
-    from commerce.rules import Family
+    from commerce.families.cox.cards import parse_cox_cards
+    from commerce.families.cox.scoring import score_holding
 
     rules = resolve_rules(args)
-    if rules.family is not Family.COX:
+    if rules.family != "cox":
         raise CommerceError("'score' is for Cox's game (--rules cox); use 'hand' for others")
     result = score_holding(
         parse_cox_cards(args.cards),

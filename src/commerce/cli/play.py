@@ -206,7 +206,7 @@ def _ask(driver: Any, seat: int) -> Any:
     from commerce import engine
     from commerce.errors import CommerceError
 
-    family = driver.rules.family.value
+    family = driver.rules.family
     legal = engine.legal_actions(driver.state)
     labels = [engine.format_action(driver.rules, a) for a in legal]
     labels = _family_labels(driver, seat, legal, labels)
@@ -268,21 +268,15 @@ def _phrase(driver: Any, legal: Any, text: str) -> str:
 
 
 def _family_labels(driver: Any, seat: int, legal: Any, labels: list[str]) -> list[str]:
-    """Menu labels in words where the family module has ``action_label(action, obs)``."""
-    import importlib
-
+    """Menu labels in words where the family has an ``action_label`` hook."""
     from commerce import engine
-    from commerce.rules import Family
+    from commerce.family import family_spec
 
-    family = driver.rules.family
-    if family is Family.TRADING:
-        return labels
-    fn = getattr(importlib.import_module(f"commerce.families.{family.value}"), "action_label",
-                 None)
-    if fn is None:
+    label = family_spec(driver.rules.family).action_label
+    if label is None:
         return labels
     obs = engine.observe(driver.state, seat)
-    return [str(fn(a, obs)) for a in legal]
+    return [str(label(a, obs)) for a in legal]
 
 
 def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:
@@ -303,8 +297,8 @@ def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:
         "trading": "expected change of your stakes by the end of the deal",
         "widow": "expected change of your stakes or tokens by the end of the deal",
         "cox": "expected points of this hand, less the others' average",
-    }[driver.rules.family.value]
-    deal = "hand" if driver.rules.family.value == "cox" else "deal"
+    }[driver.rules.family]
+    deal = "hand" if driver.rules.family == "cox" else "deal"
     lines = [f"The search bot's estimates (gain: {gain}; win: chance to win the {deal}):"]
     width = max(len(label) for label in labels)
     for i, (label, e) in enumerate(zip(labels, estimates, strict=True)):

@@ -23,7 +23,13 @@ def _fmt(value: Any) -> str:
 def run_rules(args: argparse.Namespace) -> int:
     """List, show or diff rulesets."""
     from commerce.errors import CommerceError
-    from commerce.rules import find_ruleset, option_doc, option_names, rulesets
+    from commerce.rules import (
+        family_option_names,
+        find_ruleset,
+        option_doc,
+        option_names,
+        rulesets,
+    )
 
     what = args.what
     if not what or what == ["list"]:
@@ -40,14 +46,14 @@ def run_rules(args: argparse.Namespace) -> int:
     if what[0] == "show" and len(what) == 2:
         ruleset = find_ruleset(what[1])
         options = [{"name": n, "value": getattr(ruleset, n), "meaning": option_doc(n),
-                    "source": ruleset.option_source(n)} for n in option_names()]
+                    "source": ruleset.option_source(n)} for n in family_option_names(ruleset)]
         if args.json:
             print(json.dumps({"id": ruleset.id, "version": ruleset.version, "name": ruleset.name,
-                              "family": ruleset.family.value, "sources": list(ruleset.sources),
+                              "family": ruleset.family, "sources": list(ruleset.sources),
                               "options": options}))
             return 0
         print(f"{ruleset.name} ({ruleset.id}, version {ruleset.version}, "
-              f"{ruleset.family.value} family)")
+              f"{ruleset.family} family)")
         for src in ruleset.sources:
             print(f"  source: {src}")
         print()
@@ -59,13 +65,14 @@ def run_rules(args: argparse.Namespace) -> int:
         return 0
     if what[0] == "diff" and len(what) == 3:
         a, b = find_ruleset(what[1]), find_ruleset(what[2])
+        read = set(family_option_names(a)) | set(family_option_names(b))
         rows = [{"name": n, a.id: getattr(a, n), b.id: getattr(b, n)}
-                for n in option_names() if getattr(a, n) != getattr(b, n)]
+                for n in option_names() if n in read and getattr(a, n) != getattr(b, n)]
         if args.json:
             print(json.dumps({"a": a.id, "b": b.id, "differences": rows}))
             return 0
         if a.family != b.family:
-            print(f"family: {a.family.value} vs {b.family.value}")
+            print(f"family: {a.family} vs {b.family}")
         if not rows:
             print(f"{a.id} and {b.id} have the same options")
         width = max([len(r["name"]) for r in rows] + [6])

@@ -16,9 +16,10 @@ A game is ``hands_per_game`` hands (four). Each hand:
    (``buy_offer``), the player whose turn it is first (he draws, buys, or declines).
 5. A player who discards leaving a complete hand may ``sell_out`` (discard and declare). The
    hand also ends when the player to draw finds the supply empty. Every holding is scored with
-   :func:`commerce.cox_scoring.score_holding`.
+   :func:`commerce.families.cox.scoring.score_holding`.
 
-Actions name a card by its face (:func:`commerce.cox_cards.face_card`): copies are alike, and the
+Actions name a card by its face (:func:`commerce.families.cox.cards.face_card`): copies are
+alike, and the
 engine moves the player's lowest copy.
 """
 
@@ -41,7 +42,8 @@ from commerce.core import (
     Seat,
     Transition,
 )
-from commerce.cox_cards import (
+from commerce.errors import IllegalActionError, IllegalReason, NotationError
+from commerce.families.cox.cards import (
     TRANSPORT_NAMES,
     CoxCard,
     face_card,
@@ -57,9 +59,13 @@ from commerce.cox_cards import (
     parse_cox_cards,
     transport_suit,
 )
-from commerce.cox_scoring import CoxScore, is_complete, may_complete_less_one, score_holding
-from commerce.cox_text import describe_event as describe_event
-from commerce.errors import IllegalActionError, IllegalReason, NotationError
+from commerce.families.cox.scoring import (
+    CoxScore,
+    is_complete,
+    may_complete_less_one,
+    score_holding,
+)
+from commerce.families.cox.text import describe_event as describe_event
 from commerce.rules import Ruleset
 
 WHOLESALER: Final = 80

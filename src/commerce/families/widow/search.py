@@ -1,7 +1,7 @@
 """Fast playouts of the widow family for the search bot.
 
 Inside a drawn (determinised) state, every seat plays the heuristic's rules of thumb
-(:func:`commerce.bots.heuristic_widow.widow_action`) on its own cards and the public table,
+(:func:`commerce.families.widow.heuristic.widow_action`) on its own cards and the public table,
 through the family's unchecked transition (each action comes from ``legal_actions``), until
 the deal ends. The gain is the seat's change in tokens (counters) where the ruleset has them,
 else in stakes, from now to the end of the deal (and the pool, if the session ends with it).
@@ -22,18 +22,18 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from commerce.bots.heuristic_widow import (
+from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
+from commerce.families.widow import rules as widow
+from commerce.families.widow.heuristic import (
     best_target,
     hand_strength,
     hand_value,
     knock_threshold,
     widow_action,
 )
-from commerce.bots.search import register_default_iterations, register_playout
-from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
-from commerce.families import widow
-from commerce.families.widow import Phase, WidowState
-from commerce.rules import Family, Ruleset
+from commerce.families.widow.rules import Phase, WidowState
+from commerce.family import SearchHooks
+from commerce.rules import Ruleset
 
 _TOKENS = frozenset({"lowest_to_best", "lowest_to_pool"})
 DEFAULT_ITERATIONS = 120
@@ -283,5 +283,6 @@ def _budget(rules: Ruleset) -> int | None:
     return POOL_ITERATIONS if pool_model(rules) else None
 
 
-register_playout(Family.WIDOW, playout, plausible, candidates=candidates)
-register_default_iterations(Family.WIDOW, DEFAULT_ITERATIONS, _budget)
+SEARCH = SearchHooks(playout=playout, belief=plausible, candidates=candidates,
+                     iterations=DEFAULT_ITERATIONS, iterations_by_rules=_budget)
+"""The widow family's hooks for the search bot."""

@@ -1,7 +1,7 @@
 """Fast playouts of Cox's game (family ``cox``) for the search bot.
 
 Inside a drawn (determinised) state every seat plays the heuristic bot's rules of thumb
-(:mod:`commerce.bots.heuristic_cox`) on what it may see, through the family's unchecked
+(:mod:`commerce.families.cox.heuristic`) on what it may see, through the family's unchecked
 transition (each action comes from ``legal_actions``), to the end of the current hand.
 
 Cox's payoffs are points, and not zero-sum: every seat scores its own holding. What the
@@ -22,13 +22,13 @@ import random
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from commerce.bots.heuristic_cox import cox_heuristic, rank_discards
-from commerce.bots.search import register_playout
 from commerce.core import Action, ActionKind, Seat
-from commerce.cox_cards import CoxCard
-from commerce.families import cox
-from commerce.families.cox import CoxState
-from commerce.rules import Family, Ruleset
+from commerce.families.cox import rules as cox
+from commerce.families.cox.cards import CoxCard
+from commerce.families.cox.heuristic import cox_heuristic, rank_discards
+from commerce.families.cox.rules import CoxState
+from commerce.family import SearchHooks
+from commerce.rules import Ruleset
 
 DEFAULT_ITERATIONS = 64
 """Playouts per decision by default: a playout of a whole hand takes about 2.3 ms here, so
@@ -114,5 +114,6 @@ def reference(obs: Any, legal: Sequence[Action]) -> Action:
     return cox_heuristic(obs, legal, random.Random(0), 0.5)
 
 
-register_playout(Family.COX, playout, iterations=DEFAULT_ITERATIONS, candidates=candidates,
-                 reference=reference, confidence=CONFIDENCE)
+SEARCH = SearchHooks(playout=playout, iterations=DEFAULT_ITERATIONS, candidates=candidates,
+                     reference=reference, confidence=CONFIDENCE)
+"""Cox's hooks for the search bot."""

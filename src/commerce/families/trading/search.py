@@ -16,20 +16,16 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from commerce.bots.heuristic import (
-    card_to_replace,
-    strength_table,
-    trading_action,
-    win_chance,
-)
-from commerce.bots.search import register_playout
 from commerce.cards import Card, pack
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Seat
 from commerce.determinize import state_sampler
-from commerce.families import trading
-from commerce.families.trading import Phase, TradingObservation, TradingState
+from commerce.families.trading import rules as trading
+from commerce.families.trading.heuristic import trading_action
+from commerce.families.trading.rules import Phase, TradingObservation, TradingState
+from commerce.family import SearchHooks
 from commerce.hands import evaluator_for
-from commerce.rules import Family, Ruleset
+from commerce.rules import Ruleset
+from commerce.strength import card_to_replace, strength_table, win_chance
 
 
 class _View(NamedTuple):
@@ -293,5 +289,6 @@ def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
     return kept or everything
 
 
-register_playout(Family.TRADING, playout, plausible, candidates=candidates,
-                 sampler=replayed_states)
+SEARCH = SearchHooks(playout=playout, belief=plausible, candidates=candidates,
+                     sampler=replayed_states)
+"""The trading family's hooks for the search bot."""

@@ -32,10 +32,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from commerce.core import DecisionKind, Event, Seat
-from commerce.cox_cards import CoxCard, is_greenback, is_wild, kind_of, pack
-from commerce.determinize import register_sampler
 from commerce.errors import CommerceError
-from commerce.families.cox import (
+from commerce.families.cox.cards import CoxCard, is_greenback, is_wild, kind_of, pack
+from commerce.families.cox.rules import (
     BLANK,
     RETAILER,
     WHOLESALER,
@@ -44,7 +43,6 @@ from commerce.families.cox import (
     Phase,
     _buy_mode,
 )
-from commerce.rules import Family
 
 _PHASE_OF = {
     DecisionKind.DRAW_OR_BUY: Phase.TURN,
@@ -227,6 +225,3 @@ def _bought_this_turn(obs: CoxObservation, actor: Seat) -> tuple[CoxCard | None,
     if empty_then and rules.last_discard_buyable == "sell_out_only":
         return card, True
     return card, not by_pair
-
-
-register_sampler(Family.COX, prepare)

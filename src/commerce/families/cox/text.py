@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from commerce.core import Event
-from commerce.cox_cards import (
+from commerce.families.cox.cards import (
     format_cox_card,
     format_cox_cards,
     is_wild,

@@ -21,7 +21,7 @@ Wild cards take their best substitution: a Captain stands for any number of its 
 to one or two like cards of that suit; the Bank stands for any card but a Greenback, joined to one
 or two like cards, never as the fourth of a combination and never in the same group as a Captain.
 
->>> from commerce.cox_cards import parse_cox_cards as cards
+>>> from commerce.families.cox.cards import parse_cox_cards as cards
 >>> score_holding(cards("A1 A1 A1 A5 A5 A5 G1 G2"), base=1).score
 11
 >>> s = score_holding(cards("S2 S2 SC S4 S4 S4 F1 F2 M1"), base=1)
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from commerce.cox_cards import (
+from commerce.families.cox.cards import (
     BANK,
     CoxCard,
     format_cox_cards,
@@ -168,7 +168,7 @@ def is_complete(cards: Iterable[CoxCard], *, captain_can_be_fourth: bool = False
     A combination is three or four of a kind; the pair is two of a kind (a suit pair counts
     here though it scores nothing). Every other card must be used, wild cards included.
 
-    >>> from commerce.cox_cards import parse_cox_cards as cards
+    >>> from commerce.families.cox.cards import parse_cox_cards as cards
     >>> is_complete(cards("A1 A1 A1 A2 A2 A2 A3 A3")), is_complete(cards("A1 A1 A1 A2 A2 A2 A3"))
     (True, False)
     >>> is_complete(cards("A1 A1 A1 A2 A2 A2 A3 BK M2"))    # the Bank called as the missing A3
@@ -188,7 +188,7 @@ def may_complete_less_one(cards: Iterable[CoxCard]) -> bool:
     complete hand every natural card has a like one or a wild card beside it, so the kinds held
     once can be at most one more than the wild cards (one of them may be the card let go).
 
-    >>> from commerce.cox_cards import parse_cox_cards as cards
+    >>> from commerce.families.cox.cards import parse_cox_cards as cards
     >>> may_complete_less_one(cards("A1 A1 A1 A2 A2 A2 A3 A3 S4"))
     True
     >>> may_complete_less_one(cards("A1 A1 A1 A2 A2 A2 A3 S5 S4"))

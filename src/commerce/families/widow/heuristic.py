@@ -35,11 +35,11 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, Final
 
-from commerce.bots.heuristic import register_family_heuristic, strength_table
 from commerce.cards import Card, pack
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.hands import evaluator_for
-from commerce.rules import Family, Ruleset
+from commerce.rules import Ruleset
+from commerce.strength import strength_table
 
 PROMISE_WEIGHT: Final = 0.5
 """How much a hand's promise (see the module's text) counts while more turns may follow."""
@@ -312,5 +312,3 @@ def _blind(obs: Any, legal: Sequence[Action], rules: Ruleset) -> Action:
         return legal[0]  # pass, or done
     return next(a for a in takes if a.cards[0] == best[0])
 
-
-register_family_heuristic(Family.WIDOW, widow_action)

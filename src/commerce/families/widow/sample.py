@@ -31,10 +31,8 @@ from collections.abc import Callable
 
 from commerce.cards import Card, pack
 from commerce.core import DecisionKind
-from commerce.determinize import register_sampler
 from commerce.errors import CommerceError
-from commerce.families.widow import Phase, Resume, WidowObservation, WidowState
-from commerce.rules import Family
+from commerce.families.widow.rules import Phase, Resume, WidowObservation, WidowState
 
 _PHASE_OF: dict[DecisionKind, Phase] = {
     DecisionKind.BLIND_EXCHANGE: Phase.BLIND,
@@ -271,6 +269,3 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], WidowState]:
         )
 
     return draw
-
-
-register_sampler(Family.WIDOW, prepare)

@@ -23,10 +23,8 @@ from collections.abc import Callable
 
 from commerce.cards import Card, pack
 from commerce.core import DecisionKind
-from commerce.determinize import register_sampler
 from commerce.errors import CommerceError
-from commerce.families.trading import Phase, TradingObservation, TradingState
-from commerce.rules import Family
+from commerce.families.trading.rules import Phase, TradingObservation, TradingState
 
 _PHASE_OF: dict[DecisionKind, Phase] = {
     DecisionKind.TURN: Phase.TURN,
@@ -228,6 +226,3 @@ def prepare(obs: TradingObservation) -> Callable[[random.Random], TradingState]:
         busy = phase in (Phase.DRAW, Phase.AFTER_TRADE, Phase.BARTER_REPLY)
         turns_taken = 1 + acted - (1 if busy else 0)
     return draw
-
-
-register_sampler(Family.TRADING, prepare)

@@ -26,9 +26,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from commerce.bots.heuristic import register_family_heuristic
 from commerce.core import Action, ActionKind
-from commerce.cox_cards import (
+from commerce.families.cox.cards import (
     BANK,
     CoxCard,
     face_card,
@@ -38,8 +37,7 @@ from commerce.cox_cards import (
     number_of,
     transport_suit,
 )
-from commerce.cox_scoring import is_complete, may_complete_less_one, score_holding
-from commerce.rules import Family
+from commerce.families.cox.scoring import is_complete, may_complete_less_one, score_holding
 
 _BANK_VALUE: Final = 1000.0
 _COPIES: Final = 4
@@ -219,5 +217,3 @@ def cox_heuristic(obs: Any, legal: Sequence[Action], rng: random.Random,
         return choose_discard(obs, legal, rng)
     return legal[rng.randrange(len(legal))]
 
-
-register_family_heuristic(Family.COX, cox_heuristic)

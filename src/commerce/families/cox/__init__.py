@@ -1,0 +1,48 @@
+"""Cox's patented Commerce (1925): 80 cards, Supply Bases, "I buy", "I sell out".
+
+This package holds the game whole: ``presets`` and ``options``, ``cards`` (the 80-card pack and
+its notation), ``scoring``, ``rules`` (the state, every rule step, observation, notation),
+``text`` (words for people), ``deals`` (hand summaries for the analyses), ``heuristic``,
+``sample`` and ``search`` (what the bots use). :data:`FAMILY` is the one place that names its
+hooks.
+"""
+
+from __future__ import annotations
+
+from commerce.families.cox import deals, heuristic, options, presets, rules, sample, search
+from commerce.families.cox import text as text_
+from commerce.family import FamilySpec
+
+FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
+    name="cox",
+    title="Cox's game: draw, discard, 'I buy', 'I sell out'",
+    state_type=rules.CoxState,
+    observation_type=rules.CoxObservation,
+    presets=presets.PRESETS,
+    options=options.OPTIONS,
+    validate=options.validate,
+    new_game=rules.new_game,
+    decision=rules.decision,
+    legal_actions=rules.legal_actions,
+    check=rules.check,
+    apply=rules.apply,
+    sample_chance=rules.sample_chance,
+    observe=rules.observe,
+    reveal_all=rules.reveal_all,
+    outcome=rules.outcome,
+    format_action=rules.format_action,
+    parse_action=rules.parse_action,
+    describe_event=text_.describe_event,
+    render=rules.render_observation,
+    action_label=rules.action_label,
+    heuristic=heuristic.cox_heuristic,
+    sampler=sample.prepare,
+    search=search.SEARCH,
+    deal_reader=deals.read_cox_deals,
+    role_name=deals.cox_role,
+    unit="points",
+    extras={"no_stand_reason": "stand-threshold has no meaning in Cox's game ({id}): nobody "
+                               "stands, a hand ends when a player sells out or the supply runs "
+                               "out; try dealer-advantage or variants"},
+)
+"""Cox's contract (see :class:`commerce.family.FamilySpec`)."""

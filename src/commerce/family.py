@@ -1,0 +1,333 @@
+"""The family contract: every hook a ruleset family provides, and the family registry.
+
+A *family* is one procedure of play (the trading games, the widow games, Cox's game). Each
+lives in its own package under :mod:`commerce.families` and describes itself with one
+:class:`FamilySpec`: its state type, its presets, the rule hooks the engine dispatches to, its
+notation and text, the hooks the generic bots use (heuristic, sampler, search), the hooks of
+the analyses and of the generic tests. :mod:`commerce.families` registers each family with
+:func:`register_family`; nothing is found by building module names from strings, and a missing
+or malformed hook is an error at registration, never a silent fallback.
+
+Every application reaches a family's parts through :func:`family_spec` (by family name) or
+:func:`spec_of` (for a state):
+
+>>> import commerce  # registers the built-in families
+>>> sorted(family_names())
+['cox', 'trading', 'widow']
+>>> family_spec("widow").name
+'widow'
+>>> family_spec("whist")
+Traceback (most recent call last):
+...
+commerce.errors.RulesetError: unknown family 'whist'; families are: cox, trading, widow
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+
+from commerce.core import Action, Decision, Event, Outcome, Seat, Transition
+from commerce.errors import RulesetError
+from commerce.rules import Ruleset, register, register_family_options
+
+__all__ = [
+    "DealReader",
+    "DealSummary",
+    "FamilySpec",
+    "FastPath",
+    "GameState",
+    "Observation",
+    "Preset",
+    "SearchHooks",
+    "family_names",
+    "family_spec",
+    "preset",
+    "register_family",
+    "spec_of",
+]
+
+
+class GameState(Protocol):
+    """What every family's state offers the generic code: its ruleset."""
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset the game is played under."""
+        ...
+
+
+class Observation(Protocol):
+    """What every family's observation offers the generic code."""
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset the game is played under."""
+        ...
+
+    @property
+    def seat(self) -> Seat | None:
+        """The seat that observes (None: a spectator or a review)."""
+        ...
+
+    @property
+    def decision(self) -> Decision | None:
+        """Who must decide what now (what that seat may know of it)."""
+        ...
+
+
+StateT = TypeVar("StateT")
+ObsT = TypeVar("ObsT")
+
+StateSampler = Callable[[random.Random], Any]
+"""Draws one complete state consistent with an observation, with the given RNG."""
+class DealSummary(NamedTuple):
+    """One finished deal, read from the events."""
+
+    dealer: Seat
+    """The dealer of the deal."""
+    payoffs: tuple[float, ...]
+    """What the deal paid each seat (antes and purchases included), summing to 0; in Cox's
+    game the points each seat scored in the hand."""
+    winners: tuple[Seat, ...]
+    """Who took the pool."""
+    categories: tuple[str, ...]
+    """Each seat's hand category at the showdown."""
+    stander: Seat | None
+    """Who stood (knocked), if anyone."""
+    end: int
+    """Index of the deal's last event in the list read."""
+
+
+DealReader = Callable[[Ruleset, int, Sequence[Event]], list[DealSummary]]
+"""``reader(rules, players, events) -> deals``: a finished game's public events split into
+deals, for the analyses (see :mod:`commerce.analysis`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A ruleset the family registers, with the other names users may type for it."""
+
+    ruleset: Ruleset
+    """The preset."""
+    aliases: tuple[str, ...] = ()
+    """Other ids accepted by :func:`commerce.rules.find_ruleset`."""
+
+
+def preset(ruleset: Ruleset, *aliases: str) -> Preset:
+    """A :class:`Preset` of *ruleset* under its id and *aliases*."""
+    return Preset(ruleset, tuple(aliases))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SearchHooks:
+    """What the generic search bot (:mod:`commerce.bots.search`) may use of a family.
+
+    Every hook sees only what the searching seat may know: an observation, or states drawn
+    from one by the family's sampler.
+    """
+
+    playout: Callable[[Any, Action, Seat, random.Random], tuple[float, float]]
+    """``playout(state, action, seat, rng) -> (gain, won)``: play *action* in a drawn state,
+    then on to the end of the deal."""
+    belief: Callable[[Any, Seat], bool] | None = None
+    """``belief(state, seat)``: whether a drawn state fits how the other seats played."""
+    iterations: int | None = None
+    """The family's default budget (playouts per decision), if not the bot's."""
+    iterations_by_rules: Callable[[Ruleset], int | None] | None = None
+    """A budget for some of the family's rulesets (None: the family's)."""
+    candidates: Callable[[Any, Sequence[Action]], Sequence[int]] | None = None
+    """``candidates(obs, legal) -> indices``: the legal actions worth searching."""
+    sampler: Callable[[Any], Callable[[random.Random], Any] | None] | None = None
+    """``sampler(obs) -> draw | None``: states as the family believes them to be."""
+    reference: Callable[[Any, Sequence[Action]], Action] | None = None
+    """``reference(obs, legal)``: the heuristic's own choice, kept unless another action is
+    clearly better (by *confidence* standard errors)."""
+    confidence: float = 2.0
+    """How many standard errors an action must gain over *reference* to replace it."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FastPath(Generic[StateT]):
+    """An optional faster step for whole-game loops (simulations, playouts).
+
+    It plays exactly the reference rules: a test steps it beside the reference engine and
+    compares states (through :attr:`to_reference`) and events after every action.
+    """
+
+    new_game: Callable[[Ruleset, int, Seat], Any]
+    """The fast state of a new game."""
+    decision: Callable[[Any], Decision | None]
+    """Who decides what in a fast state."""
+    legal_actions: Callable[[Any], tuple[Action, ...]]
+    """Legal actions of a fast state, in the reference order."""
+    apply: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]]
+    """The successor fast state and the events (checked like the reference)."""
+    sample_chance: Callable[[Any, random.Random], Action]
+    """Chance's action drawn as the reference draws it."""
+    observe: Callable[[Any, Seat | None], Any]
+    """The observation, equal to the reference's for the same game."""
+    outcome: Callable[[Any], Outcome | None]
+    """The outcome of a finished fast state."""
+    to_reference: Callable[[Any], StateT]
+    """The reference state this fast state stands for."""
+    from_reference: Callable[[StateT], Any]
+    """The fast state standing for a reference state."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FamilySpec(Generic[StateT, ObsT]):
+    """Everything one family provides, as typed hooks (see ``docs/architecture.md``).
+
+    ``StateT`` is the family's state type and ``ObsT`` its observation type.
+    """
+
+    # -- identity --------------------------------------------------------------------------
+    name: str
+    """The family's name, the value of ``Ruleset.family`` for its rulesets."""
+    title: str
+    """A line for people, e.g. "trading games: ready money and barter"."""
+    state_type: type[StateT]
+    """The class of the family's states."""
+    observation_type: type[ObsT]
+    """The class of the family's observations."""
+    presets: tuple[Preset, ...]
+    """The rulesets the family registers."""
+    options: frozenset[str]
+    """The ruleset options the family reads; any other option is refused for its rulesets."""
+    validate: Callable[[Ruleset], None]
+    """Check a ruleset's family options together (raising RulesetError)."""
+
+    # -- the rules (the engine dispatches to these) -----------------------------------------
+    new_game: Callable[[Ruleset, int, Seat], StateT]
+    """The state before the first deal: ``new_game(ruleset, players, dealer)``."""
+    decision: Callable[[StateT], Decision | None]
+    """Who must decide what, or None when the game is over."""
+    legal_actions: Callable[[StateT], tuple[Action, ...]]
+    """Legal actions in a fixed order (the chance outcomes at a chance decision)."""
+    check: Callable[[StateT, Action], None]
+    """Raise IllegalActionError with a reason if the action is illegal."""
+    apply: Callable[[StateT, Action], Transition]
+    """Check, then apply: the successor state and the events."""
+    sample_chance: Callable[[StateT, random.Random], Action]
+    """Chance's next action, drawn with the driver's RNG."""
+    observe: Callable[[StateT, Seat | None], ObsT]
+    """What a seat may know (None: a spectator), built from scratch."""
+    reveal_all: Callable[[StateT], ObsT]
+    """Every hand visible, for reviews of finished games."""
+    outcome: Callable[[StateT], Outcome | None]
+    """The result of a finished game."""
+
+    # -- notation and text -----------------------------------------------------------------
+    format_action: Callable[[Action], str]
+    """Action notation, e.g. ``trade TH``."""
+    parse_action: Callable[[str], Action]
+    """Parse action notation (raising NotationError)."""
+    describe_event: Callable[[Event, Sequence[str], Seat | None], str | None]
+    """An event in words for a viewer (None: not worth a line)."""
+    render: Callable[[ObsT, Sequence[str]], str]
+    """An observation as text for the terminal."""
+    action_label: Callable[[Action, ObsT], str] | None = None
+    """A menu entry in words (default: the notation)."""
+
+    # -- bots -------------------------------------------------------------------------------
+    heuristic: Callable[[ObsT, Sequence[Action], random.Random, float], Action]
+    """The heuristic bot's choice: ``heuristic(obs, legal, rng, boldness)``."""
+    sampler: Callable[[ObsT], StateSampler] | None = None
+    """Reads an observation once; returns a drawer of states consistent with it."""
+    search: SearchHooks | None = None
+    """The search bot's family hooks (None: generic playouts)."""
+
+    # -- analyses ---------------------------------------------------------------------------
+    deal_reader: DealReader | None = None
+    """Splits a finished game's events into deals for the analyses."""
+    role_name: Callable[[int, int], str] | None = None
+    """The name of a place relative to the dealer: ``role_name(position, players)``."""
+    unit: str = "stakes"
+    """What payoffs count, for reports: stakes, tokens, points."""
+    stand_action: Callable[[Ruleset], Action | None] | None = None
+    """The action whose threshold ``analyze stand-threshold`` measures (stand, knock), or
+    None where a ruleset has neither."""
+
+    # -- the generic tests ----------------------------------------------------------------
+    cards_in_play: Callable[[StateT], tuple[int, ...]] | None = None
+    """Every card of the pack where it lies (hands, widow, stock ...), for conservation."""
+    permute_hidden: Callable[[StateT, Seat, random.Random], StateT] | None = None
+    """The state with what *seat* cannot know relabelled at random (other hands, the stock,
+    copy numbers): that seat's observation must not change."""
+
+    # -- speed ------------------------------------------------------------------------------
+    fast: FastPath[StateT] | None = None
+    """A faster step for whole-game loops, tested equal to the reference."""
+
+    extras: dict[str, Any] = field(default_factory=dict)
+    """Family-specific parts an application may look up by name (documented per family)."""
+
+
+_FAMILIES: dict[str, FamilySpec[Any, Any]] = {}
+_BY_STATE: dict[type, FamilySpec[Any, Any]] = {}
+
+_REQUIRED: tuple[str, ...] = (
+    "validate", "new_game", "decision", "legal_actions", "check", "apply", "sample_chance",
+    "observe", "reveal_all", "outcome", "format_action", "parse_action", "describe_event",
+    "render", "heuristic",
+)
+
+
+def register_family(spec: FamilySpec[Any, Any]) -> FamilySpec[Any, Any]:
+    """Register a family and its presets.
+
+    :raises RulesetError: if the name is taken, a required hook is missing or not callable,
+        or a preset belongs to another family.
+    """
+    if not spec.name or spec.name in _FAMILIES:
+        raise RulesetError(f"family {spec.name!r} is already registered or has no name")
+    names = {f.name for f in fields(spec)}
+    for hook in _REQUIRED:
+        if hook not in names or not callable(getattr(spec, hook)):
+            raise RulesetError(f"family {spec.name}: hook {hook!r} is missing or not callable")
+    for hook in ("action_label", "sampler", "deal_reader", "role_name", "cards_in_play",
+                 "permute_hidden"):
+        value = getattr(spec, hook)
+        if value is not None and not callable(value):
+            raise RulesetError(f"family {spec.name}: hook {hook!r} is not callable")
+    if not isinstance(spec.state_type, type) or not isinstance(spec.observation_type, type):
+        raise RulesetError(f"family {spec.name}: state_type and observation_type must be classes")
+    for preset in spec.presets:
+        if preset.ruleset.family != spec.name:
+            raise RulesetError(f"family {spec.name}: preset {preset.ruleset.id!r} belongs to "
+                               f"the {preset.ruleset.family} family")
+    register_family_options(spec.name, spec.options, spec.validate)
+    _FAMILIES[spec.name] = spec
+    _BY_STATE[spec.state_type] = spec
+    for preset in spec.presets:
+        spec.validate(preset.ruleset)
+        register(preset.ruleset, *preset.aliases)
+    return spec
+
+
+def family_names() -> tuple[str, ...]:
+    """The registered families, in registration order."""
+    return tuple(_FAMILIES)
+
+
+def family_spec(name: str) -> FamilySpec[Any, Any]:
+    """The registered family called *name*.
+
+    :raises RulesetError: naming the registered families.
+    """
+    spec = _FAMILIES.get(name)
+    if spec is None:
+        raise RulesetError(f"unknown family {name!r}; families are: "
+                           f"{', '.join(sorted(_FAMILIES))}")
+    return spec
+
+
+def spec_of(state: GameState) -> FamilySpec[Any, Any]:
+    """The family whose rules *state* follows."""
+    spec = _BY_STATE.get(type(state))
+    if spec is None:
+        spec = family_spec(state.ruleset.family)
+    return spec

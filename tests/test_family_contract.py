@@ -1,0 +1,135 @@
+"""The family contract: explicit registration, hooks checked at registration, per-family
+options, and the floors of the package (each imports only from below)."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from commerce.errors import RulesetError
+from commerce.family import FamilySpec, family_names, family_spec, register_family
+from commerce.rules import family_option_names, find_ruleset, option_names, rulesets
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "commerce"
+
+
+def test_every_preset_belongs_to_a_registered_family():
+    names = set(family_names())
+    assert names == {"trading", "widow", "cox"}
+    for ruleset in rulesets():
+        spec = family_spec(ruleset.family)
+        assert ruleset.id in {p.ruleset.id for p in spec.presets}
+
+
+@pytest.mark.parametrize("hook", ["heuristic", "apply", "observe", "render", "validate"])
+def test_a_family_with_a_missing_hook_is_refused_at_registration(hook):
+    spec = dataclasses.replace(family_spec("widow"), name="widow-copy", presets=(),
+                               **{hook: None})
+    with pytest.raises(RulesetError, match=hook):
+        register_family(spec)
+    assert "widow-copy" not in family_names()
+
+
+def test_a_family_cannot_register_twice():
+    with pytest.raises(RulesetError, match="already registered"):
+        register_family(family_spec("cox"))
+
+
+def test_an_option_the_family_does_not_read_is_refused_with_the_ones_it_does():
+    cox = find_ruleset("cox")
+    with pytest.raises(RulesetError) as info:
+        cox.with_options(trade_cost=5)
+    message = str(info.value)
+    assert "trade_cost" in message and "not read by the cox family" in message
+    assert "hands_per_game" in message and "widow_size" not in message
+    # The same option is fine where the family reads it.
+    assert find_ruleset("peel").with_options(trade_cost=5).trade_cost == 5
+
+
+def test_each_family_reads_only_options_that_exist():
+    every = set(option_names())
+    for ruleset in rulesets():
+        names = family_option_names(ruleset)
+        assert names and set(names) <= every
+
+
+def _run(code: str) -> str:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env=env).stdout.strip()
+
+
+def test_registering_a_ruleset_before_the_first_lookup_hides_no_preset():
+    out = _run(
+        "import dataclasses\n"
+        "from commerce.rules import register, find_ruleset, rulesets\n"
+        "import commerce.families.trading.presets as p\n"
+        "register(dataclasses.replace(p.PEEL.ruleset, id='house-peel'))\n"
+        "print(len(list(rulesets())), find_ruleset('peel').label)\n"
+    )
+    assert out == "10 peel@1"
+
+
+def test_a_preset_label_does_not_depend_on_import_order():
+    first = _run("from commerce.rules import find_ruleset; print(find_ruleset('peel').label)")
+    second = _run("from commerce.families.trading.presets import PEEL; "
+                  "print(PEEL.ruleset.label)")
+    assert first == second == "peel@1"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+CORE = ("cards", "hands", "rules", "core", "errors", "family", "engine", "record", "driver",
+        "determinize", "strength", "stats", "text", "odds")
+ABOVE_CORE = ("commerce.families", "commerce.bots", "commerce.cli", "commerce.simulate",
+              "commerce.tournament", "commerce.analysis", "commerce.bench")
+
+
+def test_the_core_imports_nothing_above_it():
+    for name in CORE:
+        for module in _imports(SRC / f"{name}.py"):
+            assert not module.startswith(ABOVE_CORE), f"commerce.{name} imports {module}"
+
+
+def test_families_import_neither_bots_nor_applications_nor_each_other():
+    for path in (SRC / "families").rglob("*.py"):
+        family = path.relative_to(SRC / "families").parts[0]
+        for module in _imports(path):
+            assert not module.startswith(("commerce.bots", "commerce.cli", "commerce.simulate",
+                                          "commerce.tournament", "commerce.analysis")), \
+                f"{path} imports {module}"
+            if module.startswith("commerce.families.") and path.name != "__init__.py":
+                assert module.split(".")[2] == family, f"{path} imports {module}"
+
+
+def test_bots_import_no_family_package():
+    for path in (SRC / "bots").rglob("*.py"):
+        for module in _imports(path):
+            assert not module.startswith("commerce.families"), f"{path} imports {module}"
+
+
+def test_no_module_is_found_by_a_name_built_from_a_string():
+    for path in SRC.rglob("*.py"):
+        assert "importlib" not in _imports(path), f"{path} uses importlib"
+        assert "__import__(" not in path.read_text(), path
+
+
+def test_the_spec_is_typed_for_its_family():
+    spec: FamilySpec[object, object] = family_spec("trading")
+    assert spec.state_type.__name__ == "TradingState"
+    assert spec.observation_type.__name__ == "TradingObservation"
