@@ -133,3 +133,35 @@ def test_the_spec_is_typed_for_its_family():
     spec: FamilySpec[object, object] = family_spec("trading")
     assert spec.state_type.__name__ == "TradingState"
     assert spec.observation_type.__name__ == "TradingObservation"
+
+
+def test_each_family_has_its_own_typed_options():
+    from commerce.families.cox.options import CoxOptions
+    from commerce.families.trading.options import TradingOptions
+    from commerce.families.widow.options import WidowOptions
+
+    peel, widow, cox = find_ruleset("peel"), find_ruleset("widow"), find_ruleset("cox")
+    assert isinstance(peel.options, TradingOptions)
+    assert isinstance(widow.options, WidowOptions)
+    assert isinstance(cox.options, CoxOptions)
+    assert peel.trade_cost == peel.options.trade_cost == 1
+    with pytest.raises(AttributeError, match="cox family"):
+        _ = cox.trade_cost
+    changed = widow.with_options(widow_size="4", pack="32")
+    assert (changed.options.widow_size, changed.pack) == (4, 32)
+    assert changed.label == "widow@1+" and widow.label == "widow@1"
+    assert changed.changed_options() == {"pack": 32, "max_players": 7, "widow_size": 4}
+
+
+def test_a_ruleset_with_another_familys_options_is_refused():
+    from commerce.families.cox.options import CoxOptions
+
+    with pytest.raises(RulesetError, match="TradingOptions"):
+        dataclasses.replace(find_ruleset("peel"), options=CoxOptions())
+
+
+def test_rulesets_with_family_options_cross_processes():
+    import pickle
+
+    rules = find_ruleset("pool").with_options(horse_price=2)
+    assert pickle.loads(pickle.dumps(rules)) == rules

@@ -31,7 +31,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from commerce.core import Action, Decision, Event, Outcome, Seat, Transition
 from commerce.errors import RulesetError
-from commerce.rules import Ruleset, register, register_family_options
+from commerce.rules import FamilyOptions, Ruleset, register, register_family_options
 
 __all__ = [
     "DealReader",
@@ -195,8 +195,9 @@ class FamilySpec(Generic[StateT, ObsT]):
     """The class of the family's observations."""
     presets: tuple[Preset, ...]
     """The rulesets the family registers."""
-    options: frozenset[str]
-    """The ruleset options the family reads; any other option is refused for its rulesets."""
+    options: type[FamilyOptions]
+    """The family's own options (a frozen dataclass of documented fields); with the common
+    ones, the only options its rulesets accept."""
     validate: Callable[[Ruleset], None]
     """Check a ruleset's family options together (raising RulesetError)."""
 

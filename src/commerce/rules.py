@@ -26,9 +26,86 @@ from typing import Any, Final
 from commerce.errors import RulesetError
 
 
-def _opt(default: Any, doc: str, choices: tuple[Any, ...] | None = None) -> Any:
+def option(default: Any, doc: str, choices: tuple[Any, ...] | None = None) -> Any:
     """A documented option field; *choices* lists the valid values where they are few."""
     return field(default=default, metadata={"doc": doc, "choices": choices})
+
+
+_opt = option
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FamilyOptions:
+    """The base of every family's own options: a frozen dataclass of documented fields
+    (each made with :func:`option`), checked against their choices when built."""
+
+    def __post_init__(self) -> None:
+        _check_choices(self)
+
+
+def _check_choices(obj: Any) -> None:
+    for f in dataclasses.fields(obj):
+        choices = f.metadata.get("choices") if f.metadata else None
+        value = getattr(obj, f.name)
+        if choices is not None and value not in choices:
+            raise RulesetError(
+                f"option {f.name}: {value!r} is not one of {', '.join(map(str, choices))}"
+            )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RankingOptions(FamilyOptions):
+    """How three-card hands rank (:mod:`commerce.hands`): for the families that rank them."""
+
+    ranking: str = option(
+        "peel",
+        "Categories recognised: 'peel' = tricon, sequence, flush, pair, point (pip total of "
+        "three cards); 'suit_point' = tricon, sequence, point of two or three cards of one suit; "
+        "'no_pair_or_point' = tricon, sequence, flush only.",
+        ("peel", "suit_point", "no_pair_or_point"),
+    )
+    ace_low_sequence: bool = option(True, "A-2-3 of one suit is a sequence.")
+    ace_low_sequence_rank: str = option(
+        "lowest", "Where A-2-3 ranks among sequences when it is one.", ("lowest", "highest")
+    )
+    allow_wraparound: bool = option(False, "K-A-2 of one suit is a sequence (no source allows it).")
+    flush_compare: str = option(
+        "points",
+        "How two flushes compare: by pip total then the highest differing card ('points'), or "
+        "by the highest differing card ('high_card').",
+        ("points", "high_card"),
+    )
+    pair_kicker: bool = option(True, "Between equal pairs, the odd card decides.")
+    void_rank: str = option(
+        "void",
+        "How hands without a combination compare among themselves (suit_point and "
+        "no_pair_or_point rankings): all equal ('void'), or by their cards from the top down "
+        "('high_card').",
+        ("void", "high_card"),
+    )
+    four_of_a_kind: bool = option(False, "Four of a kind (made by a pounce) beats every three-card "
+                                       "hand.")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundOptions(RankingOptions):
+    """Options of round games of deals with a best hand: the ranking, ties for the best hand,
+    a cap on the rounds of a deal, and how many times each player deals."""
+
+    best_tie_rule: str = option(
+        "eldest",
+        "Who wins a complete tie for best hand: the eldest, with the dealer last ('eldest'); "
+        "the dealer first ('dealer_as_eldest'); or the pool split ('split_pool'); or, in the "
+        "widow family with token_flow 'stake_from_each', every tied winner is paid "
+        "('all_paid', Peel's Old Game).",
+        ("eldest", "dealer_as_eldest", "split_pool", "all_paid"),
+    )
+    max_rounds_per_deal: int = option(
+        50,
+        "House rule: a deal that reaches this many full rounds ends in a forced showdown with "
+        "no stander penalty (0 = unlimited).",
+    )
+    deals_each: int = option(1, "A session ends when every player has dealt this many times.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,219 +140,25 @@ class Ruleset:
     direction: str = _opt("left", "Direction of the deal, play and the passing of the deal.",
                           ("left", "right"))
 
-    # -- hand ranking -------------------------------------------------------------------
-    ranking: str = _opt(
-        "peel",
-        "Categories recognised: 'peel' = tricon, sequence, flush, pair, point (pip total of "
-        "three cards); 'suit_point' = tricon, sequence, point of two or three cards of one suit; "
-        "'no_pair_or_point' = tricon, sequence, flush only.",
-        ("peel", "suit_point", "no_pair_or_point"),
-    )
-    ace_low_sequence: bool = _opt(True, "A-2-3 of one suit is a sequence.")
-    ace_low_sequence_rank: str = _opt(
-        "lowest", "Where A-2-3 ranks among sequences when it is one.", ("lowest", "highest")
-    )
-    allow_wraparound: bool = _opt(False, "K-A-2 of one suit is a sequence (no source allows it).")
-    flush_compare: str = _opt(
-        "points",
-        "How two flushes compare: by pip total then the highest differing card ('points'), or "
-        "by the highest differing card ('high_card').",
-        ("points", "high_card"),
-    )
-    pair_kicker: bool = _opt(True, "Between equal pairs, the odd card decides.")
-    void_rank: str = _opt(
-        "void",
-        "How hands without a combination compare among themselves (suit_point and "
-        "no_pair_or_point rankings): all equal ('void'), or by their cards from the top down "
-        "('high_card').",
-        ("void", "high_card"),
-    )
-    four_of_a_kind: bool = _opt(False, "Four of a kind (made by a pounce) beats every three-card "
-                                       "hand.")
-
-    # -- stakes and the trading deal -----------------------------------------------------
-    ante: int = _opt(1, "Stakes each player puts in the pool at the start of a deal.")
-    dealer_ante: int = _opt(2, "Stakes the dealer puts in the pool (his ante included).")
-    trade_cost: int = _opt(1, "Stakes a player pays the dealer to trade for ready money.")
-    dealer_may_trade: bool = _opt(True, "The dealer may trade with the stock on his own turn.")
-    dealer_trade_cost: int = _opt(0, "What the dealer pays (to the pool) to trade with the stock.")
-    may_barter: bool = _opt(True, "Barter with a neighbour is allowed.")
-    barter_direction: str = _opt(
-        "left", "Which neighbour a barter is offered to.", ("left", "right")
-    )
-    barter_partner_may_stand: bool = _opt(
-        True, "The player offered a barter may refuse it by standing at once."
-    )
-    barter_return_from_original_hand: bool = _opt(
-        True, "The partner gives back one of his own cards, not the card just offered."
-    )
-    stand_allowed: str = _opt(
-        "any_time",
-        "When a player may stand: 'any_time' (start of a turn or after his own trade), or "
-        "'with_combination' (only holding a tricon, sequence or point; T&B's knock).",
-        ("any_time", "with_combination"),
-    )
-    stand_after_trade: bool = _opt(
-        True, "A player may stand right after his own trade or barter in the same turn."
-    )
-    stander_penalty: str = _opt(
-        "each_better_hand",
-        "What a beaten stander pays: one stake to each better hand, one to the best hand only, "
-        "or nothing.",
-        ("each_better_hand", "best_hand_only", "none"),
-    )
-    dealer_pays_winner: int = _opt(
-        1, "Stakes the dealer pays the best hand when someone else wins."
-    )
-    best_tie_rule: str = _opt(
-        "eldest",
-        "Who wins a complete tie for best hand: the eldest, with the dealer last ('eldest'); "
-        "the dealer first ('dealer_as_eldest'); or the pool split ('split_pool'); or, in the "
-        "widow family with token_flow 'stake_from_each', every tied winner is paid "
-        "('all_paid', Peel's Old Game).",
-        ("eldest", "dealer_as_eldest", "split_pool", "all_paid"),
-    )
-    max_rounds_per_deal: int = _opt(
-        50,
-        "House rule: a deal that reaches this many full rounds ends in a forced showdown with "
-        "no stander penalty (0 = unlimited).",
-    )
-    deals_each: int = _opt(1, "A session ends when every player has dealt this many times.")
-
-    # -- Cox's 1925 game (family cox) ------------------------------------------------------
-    hands_per_game: int = _opt(4, "Cox: hands played in a game; the highest total score wins.")
-    buy_priority: str = _opt(
-        "turn_order_from_discarder",
-        "Cox: who gets a discard several players want to buy: the nearest to the discarder in "
-        "turn order (the booklet's 'whoever speaks first' cannot be played turn by turn).",
-        ("turn_order_from_discarder",),
-    )
-    buy_offers: str = _opt(
-        "every_seat",
-        "Cox: after a discard, ask every other player in turn order whether he buys, those who "
-        "may not buy only declining ('every_seat': nobody learns who could have bought), or ask "
-        "only those who may buy ('eligible_only': faster, but it shows who holds a pair).",
-        ("every_seat", "eligible_only"),
-    )
-    captain_can_be_fourth: bool = _opt(
-        False, "Cox: a Captain may be the fourth card of a four of a kind."
-    )
-    bank_double_order: str = _opt(
-        "after_penalty",
-        "Cox: the Bank doubles the score after the clear-hand penalty ('after_penalty': the net "
-        "score, so -5 becomes -10) or before it ('before_penalty').",
-        ("after_penalty", "before_penalty"),
-    )
-    bank_counts_for_clear_hand: bool = _opt(
-        False, "Cox: the Bank spoils a clear hand like a black card of another suit."
-    )
-    last_discard_buyable: str = _opt(
-        "sell_out_only",
-        "Cox: once the supply is empty, the last discard may be bought only to sell out "
-        "('sell_out_only'), like any other discard ('yes'), or not at all ('no').",
-        ("sell_out_only", "yes", "no"),
-    )
-    replacement_fallback: str = _opt(
-        "any_base_bottom",
-        "Cox: when Supply Base No. 4 is empty, a replacement for a Greenback or a fourth card "
-        "comes from the bottom of the last base that has cards ('any_base_bottom'), or is not "
-        "drawn ('skip').",
-        ("any_base_bottom", "skip"),
-    )
-
-    # -- the widow deal (family 'widow') ------------------------------------------------
-    widow_size: int = _opt(3, "Face-up cards dealt to the widow in the middle (1 to 5).")
-    max_exchange_per_turn: int = _opt(
-        3, "Most cards a player may exchange one-for-one with the widow in one turn (1 to 3)."
-    )
-    pass_locks_out: bool = _opt(True, "A player who passes may not exchange again that deal.")
-    exchange_all_three_locks: bool = _opt(
-        True, "A player who exchanges all three of his cards (in one turn, or the dealer's blind "
-              "exchange) may not exchange again that deal."
-    )
-    end_condition: str = _opt(
-        "knock_final_round",
-        "How a widow deal ends: after as many rounds as there are players in the deal "
-        "('rounds_eq_players'); when a player knocks, after one final turn for every other "
-        "player ('knock_final_round'); or when two players have stood, after one more exchange "
-        "for every player who has not passed, or when all have passed ('two_stand'). In every "
-        "case the deal also ends when no player may exchange any more.",
-        ("rounds_eq_players", "knock_final_round", "two_stand"),
-    )
-    add_widow_card_each_round: bool = _opt(
-        True, "At the start of every round after the first, one card from the stock is added "
-              "face up to the widow (while the stock lasts)."
-    )
-    dealer_blind_exchange: str = _opt(
-        "1_to_3",
-        "The dealer's exchange with the widow before he looks at his hand: one to three of his "
-        "cards for widow cards ('1_to_3'); his whole hand for the whole widow or nothing "
-        "('all_or_nothing'; he may not exchange again that deal); or none ('none').",
-        ("1_to_3", "all_or_nothing", "none"),
-    )
-    token_flow: str = _opt(
-        "lowest_to_best",
-        "Widow-family settlement after each showdown: the best hand takes one token from the "
-        "lowest ('lowest_to_best'); the lowest hand puts one counter into the pool "
-        "('lowest_to_pool', Pool Commerce); or the best hand receives one stake from every "
-        "other player ('stake_from_each', Peel's Old Game). With tokens or counters, a player "
-        "who has none left is out of the game.",
-        ("lowest_to_best", "lowest_to_pool", "stake_from_each"),
-    )
-    starting_tokens: int = _opt(3, "Tokens (lives, counters) each player starts with.")
-    deals: int = _opt(
-        0,
-        "Most deals in a widow-family session (0 = no cap: the session ends when one player is "
-        "left with tokens or counters, or, with stakes, when every player has dealt deals_each "
-        "times).",
-    )
-    pool_entry: int = _opt(
-        3, "Pool Commerce: stakes each player pays into the pool at the start of the game."
-    )
-    deal_prize: int = _opt(
-        0, "Pool Commerce: stakes the best hand of each deal takes out of the pool (while it "
-           "lasts)."
-    )
-    buy_a_horse: bool = _opt(
-        False, "Pool Commerce: the first player out of counters may buy one more, once."
-    )
-    horse_price: int = _opt(1, "Stakes a horse (one counter) costs; they go into the pool.")
-    worst_tie_rule: str = _opt(
-        "all_lose",
-        "Who loses when several hands tie for lowest: every one of them ('all_lose'), the one "
-        "latest in the order of play ('latest_in_rotation_loses'), or nobody ('none'). When "
-        "every hand ties, nobody loses.",
-        ("all_lose", "latest_in_rotation_loses", "none"),
-    )
-    no_qualifier_rule: str = _opt(
-        "no_transfer",
-        "Ranking 'no_pair_or_point': when no hand holds a tricon, sequence or flush, no token "
-        "moves ('no_transfer'), or the hands are ranked as under 'peel' "
-        "('fallback_full_ranking').",
-        ("no_transfer", "fallback_full_ranking"),
-    )
-    pounce: bool = _opt(
-        False,
-        "Pounce: when the fourth card of a rank reaches the widow, the holder of the other "
-        "three may take it at once, out of turn; a card from the stock replaces it (needs "
-        "four_of_a_kind).",
-    )
-    pounce_on_initial_widow: bool = _opt(
-        True, "The fourth card may be pounced on when it is among the widow cards first dealt."
-    )
-    pounce_after_pass: bool = _opt(
-        True, "A player who has passed, knocked or stood may still pounce."
-    )
+    options: FamilyOptions = field(default_factory=lambda: FamilyOptions())
+    """The family's own options (a :class:`FamilyOptions` subclass of the family's); read
+    them as attributes of the ruleset (``rules.trade_cost``) or of ``rules.options``."""
 
     # -- helpers ------------------------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        """A family option, read through the ruleset (``rules.trade_cost``)."""
+        try:
+            options = object.__getattribute__(self, "options")
+        except AttributeError:
+            raise AttributeError(name) from None
+        try:
+            return getattr(options, name)
+        except AttributeError:
+            raise AttributeError(f"ruleset {self.id!r} ({self.family} family) has no option "
+                                 f"{name!r}") from None
+
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            choices = f.metadata.get("choices") if f.metadata else None
-            value = getattr(self, f.name)
-            if choices is not None and value not in choices:
-                raise RulesetError(
-                    f"option {f.name}: {value!r} is not one of {', '.join(map(str, choices))}"
-                )
+        _check_choices(self)
         if self.min_players < 2 or self.min_players > self.max_players:
             raise RulesetError(
                 f"players: min_players {self.min_players} and max_players {self.max_players} "
@@ -288,29 +171,40 @@ class Ruleset:
             )
         family = _FAMILY_OPTIONS.get(self.family)
         if family is not None:
+            if not isinstance(self.options, family.options_type):
+                raise RulesetError(f"ruleset {self.id}: the {self.family} family's options are "
+                                   f"{family.options_type.__name__}, not "
+                                   f"{type(self.options).__name__}")
             family.validate(self)
+
+    def derive(self, **fields: Any) -> Ruleset:
+        """A new ruleset from this one: identity fields (``id``, ``name``, ``sources`` ...) and
+        options alike, each option set where it belongs (a preset built from another)."""
+        common = {k: v for k, v in fields.items() if k in _RULESET_FIELDS}
+        own = {k: v for k, v in fields.items() if k not in _RULESET_FIELDS}
+        try:
+            options = dataclasses.replace(self.options, **own) if own else self.options
+            return dataclasses.replace(self, options=options, **common)
+        except TypeError as exc:  # an option the family does not have
+            raise RulesetError(f"ruleset {self.id}: {exc}") from None
 
     def with_options(self, **changes: Any) -> Ruleset:
         """Return this ruleset with options changed; values may be typed or strings.
 
         :raises RulesetError: for an unknown option or a bad value, listing the valid ones.
         """
-        family = _FAMILY_OPTIONS.get(self.family)
-        if family is not None:
-            for name in changes:
-                if name not in family.names:
-                    what = "is not read by" if name in option_names() else "is unknown to"
-                    raise RulesetError(
-                        f"unknown option {name!r}: it {what} the {self.family} family "
-                        f"({self.id}); its options are: {', '.join(family_option_names(self))}"
-                    )
-        typed = {name: _coerce(name, value) for name, value in changes.items()}
+        names = family_option_names(self)
+        for name in changes:
+            if name not in names:
+                what = "is not read by" if name in option_names() else "is unknown to"
+                raise RulesetError(
+                    f"unknown option {name!r}: it {what} the {self.family} family "
+                    f"({self.id}); its options are: {', '.join(names)}"
+                )
+        typed = {name: _coerce(self, name, value) for name, value in changes.items()}
         if "pack" in typed and "max_players" not in typed and typed["pack"] == 32:
             typed["max_players"] = min(self.max_players, 7)
-        try:
-            return dataclasses.replace(self, **typed)
-        except TypeError as exc:  # a value of the wrong type reached validation
-            raise RulesetError(f"bad option value: {exc}") from None
+        return self.derive(**typed)
 
     def changed_options(self) -> dict[str, Any]:
         """The options where this ruleset differs from the registered preset of its id."""
@@ -319,7 +213,7 @@ class Ruleset:
             return {}
         return {
             name: getattr(self, name)
-            for name in option_names()
+            for name in family_option_names(self)
             if getattr(self, name) != getattr(base, name)
         }
 
@@ -337,89 +231,95 @@ class Ruleset:
         return dict(self.option_sources).get(name, "")
 
 
-_IDENTITY: Final = frozenset({"id", "version", "name", "family", "sources", "option_sources"})
+def make_ruleset(options_type: type[FamilyOptions], **fields: Any) -> Ruleset:
+    """A ruleset whose family options are *options_type*, from one flat list of fields
+    (identity, common options and the family's own), as the presets write them."""
+    common = {k: v for k, v in fields.items() if k in _RULESET_FIELDS}
+    own = {k: v for k, v in fields.items() if k not in _RULESET_FIELDS}
+    try:
+        return Ruleset(options=options_type(**own), **common)
+    except TypeError as exc:
+        raise RulesetError(f"ruleset {fields.get('id')!r}: {exc}") from None
 
 
-def option_names() -> tuple[str, ...]:
-    """Names of every option (the fields a user may override)."""
-    return tuple(f.name for f in dataclasses.fields(Ruleset) if f.name not in _IDENTITY)
+_IDENTITY: Final = frozenset({"id", "version", "name", "family", "sources", "option_sources",
+                              "options"})
+_RULESET_FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Ruleset))
 
-
-COMMON_OPTIONS: Final = frozenset({"pack", "min_players", "max_players", "direction"})
+COMMON_OPTIONS: Final = frozenset(f.name for f in dataclasses.fields(Ruleset)
+                                  if f.name not in _IDENTITY)
 """Options every family reads: the pack, the table's size, the direction of play."""
-RANKING_OPTIONS: Final = frozenset({
-    "ranking", "ace_low_sequence", "ace_low_sequence_rank", "allow_wraparound",
-    "flush_compare", "pair_kicker", "void_rank", "four_of_a_kind",
-})
-"""Options of the three-card hand ranking (:mod:`commerce.hands`), for the families that
-rank three-card hands."""
 
 
 @dataclass(frozen=True, slots=True)
-class FamilyOptions:
-    """The options one family reads, and its check of them together."""
-
-    names: frozenset[str]
-    """Option names the family's rules read."""
+class _Family:
+    options_type: type[FamilyOptions]
     validate: Callable[[Ruleset], None]
-    """Raises RulesetError for a combination the family cannot play."""
 
 
-_FAMILY_OPTIONS: dict[str, FamilyOptions] = {}
+_FAMILY_OPTIONS: dict[str, _Family] = {}
 
 
-def register_family_options(family: str, names: frozenset[str],
+def register_family_options(family: str, options_type: type[FamilyOptions],
                             validate: Callable[[Ruleset], None]) -> None:
-    """Record the options *family* reads (called by :func:`commerce.family.register_family`).
+    """Record a family's own options and its check of them together (called by
+    :func:`commerce.family.register_family`)."""
+    _FAMILY_OPTIONS[family] = _Family(options_type, validate)
 
-    :raises RulesetError: for a name that is not an option.
-    """
-    unknown = sorted(set(names) - set(option_names()))
-    if unknown:
-        raise RulesetError(f"family {family}: unknown options {', '.join(unknown)}")
-    _FAMILY_OPTIONS[family] = FamilyOptions(frozenset(names), validate)
+
+def _fields_of(options_type: type[FamilyOptions]) -> tuple[dataclasses.Field[Any], ...]:
+    return dataclasses.fields(options_type)
+
+
+def option_names() -> tuple[str, ...]:
+    """Names of every option of every registered family (common options first)."""
+    names = [f.name for f in dataclasses.fields(Ruleset) if f.name not in _IDENTITY]
+    for family in _FAMILY_OPTIONS.values():
+        names.extend(f.name for f in _fields_of(family.options_type) if f.name not in names)
+    return tuple(names)
 
 
 def family_option_names(ruleset: Ruleset) -> tuple[str, ...]:
-    """The options *ruleset*'s family reads, in the order of :func:`option_names`.
+    """The options *ruleset*'s family reads: the common ones, then the family's own.
 
     >>> "trade_cost" in family_option_names(find_ruleset("peel"))
     True
     >>> "trade_cost" in family_option_names(find_ruleset("cox"))
     False
     """
-    family = _FAMILY_OPTIONS.get(ruleset.family)
-    if family is None:
-        return option_names()
-    return tuple(n for n in option_names() if n in family.names)
+    common = [f.name for f in dataclasses.fields(Ruleset) if f.name not in _IDENTITY]
+    return (*common, *(f.name for f in dataclasses.fields(ruleset.options)))
+
+
+def _field(name: str) -> dataclasses.Field[Any]:
+    for f in dataclasses.fields(Ruleset):
+        if f.name == name and name not in _IDENTITY:
+            return f
+    for family in _FAMILY_OPTIONS.values():
+        for f in _fields_of(family.options_type):
+            if f.name == name:
+                return f
+    raise RulesetError(_unknown_option(name))
 
 
 def option_doc(name: str) -> str:
     """The documented meaning of option *name*."""
-    for f in dataclasses.fields(Ruleset):
-        if f.name == name:
-            return str(f.metadata.get("doc", ""))
-    raise RulesetError(_unknown_option(name))
+    return str(_field(name).metadata.get("doc", ""))
 
 
 def option_choices(name: str) -> tuple[Any, ...] | None:
     """Valid values of option *name*, where they are a short list."""
-    for f in dataclasses.fields(Ruleset):
-        if f.name == name:
-            choices: tuple[Any, ...] | None = f.metadata.get("choices")
-            return choices
-    raise RulesetError(_unknown_option(name))
+    choices: tuple[Any, ...] | None = _field(name).metadata.get("choices")
+    return choices
 
 
 def _unknown_option(name: str) -> str:
     return f"unknown option {name!r}; options are: {', '.join(option_names())}"
 
 
-def _coerce(name: str, value: Any) -> Any:
+def _coerce(ruleset: Ruleset, name: str, value: Any) -> Any:
     """Convert *value* (possibly a string from the command line) to option *name*'s type."""
-    if name not in option_names():
-        raise RulesetError(_unknown_option(name))
-    current = getattr(_DEFAULTS, name)
+    current = getattr(ruleset, name)
     if isinstance(current, bool):
         if isinstance(value, bool):
             return value
@@ -498,4 +398,3 @@ def resolve(name: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
     return base.with_options(**overrides) if overrides else base
 
 
-_DEFAULTS: Final = Ruleset(id="_defaults", version=0, name="defaults", family="trading")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from commerce.families.cox.options import CoxOptions
 from commerce.family import Preset, preset
-from commerce.rules import Ruleset
+from commerce.rules import make_ruleset
 
 COX = preset(
-    Ruleset(
+    make_ruleset(
+        CoxOptions,
         id="cox",
         version=1,
         name="Commerce, Cox's patented game (1925)",

@@ -2,18 +2,50 @@
 
 from __future__ import annotations
 
-from typing import Final
+from dataclasses import dataclass
 
 from commerce.errors import RulesetError
-from commerce.rules import COMMON_OPTIONS, RANKING_OPTIONS, Ruleset
+from commerce.rules import RoundOptions, Ruleset, option
 
-OPTIONS: Final = COMMON_OPTIONS | RANKING_OPTIONS | frozenset({
-    "ante", "dealer_ante", "trade_cost", "dealer_may_trade", "dealer_trade_cost", "may_barter",
-    "barter_direction", "barter_partner_may_stand", "barter_return_from_original_hand",
-    "stand_allowed", "stand_after_trade", "stander_penalty", "dealer_pays_winner",
-    "best_tie_rule", "max_rounds_per_deal", "deals_each",
-})
-"""Every option a trading ruleset may set (``commerce rules show peel`` lists them)."""
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TradingOptions(RoundOptions):
+    """The trading family's own options: stakes, ready money, barter and standing."""
+
+    ante: int = option(1, "Stakes each player puts in the pool at the start of a deal.")
+    dealer_ante: int = option(2, "Stakes the dealer puts in the pool (his ante included).")
+    trade_cost: int = option(1, "Stakes a player pays the dealer to trade for ready money.")
+    dealer_may_trade: bool = option(True, "The dealer may trade with the stock on his own turn.")
+    dealer_trade_cost: int = option(
+        0, "What the dealer pays (to the pool) to trade with the stock.")
+    may_barter: bool = option(True, "Barter with a neighbour is allowed.")
+    barter_direction: str = option(
+        "left", "Which neighbour a barter is offered to.", ("left", "right")
+    )
+    barter_partner_may_stand: bool = option(
+        True, "The player offered a barter may refuse it by standing at once."
+    )
+    barter_return_from_original_hand: bool = option(
+        True, "The partner gives back one of his own cards, not the card just offered."
+    )
+    stand_allowed: str = option(
+        "any_time",
+        "When a player may stand: 'any_time' (start of a turn or after his own trade), or "
+        "'with_combination' (only holding a tricon, sequence or point; T&B's knock).",
+        ("any_time", "with_combination"),
+    )
+    stand_after_trade: bool = option(
+        True, "A player may stand right after his own trade or barter in the same turn."
+    )
+    stander_penalty: str = option(
+        "each_better_hand",
+        "What a beaten stander pays: one stake to each better hand, one to the best hand only, "
+        "or nothing.",
+        ("each_better_hand", "best_hand_only", "none"),
+    )
+    dealer_pays_winner: int = option(
+        1, "Stakes the dealer pays the best hand when someone else wins."
+    )
 
 
 def validate(rules: Ruleset) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from commerce.families.trading.options import TradingOptions
 from commerce.family import Preset, preset
-from commerce.rules import Ruleset
+from commerce.rules import make_ruleset
 
 PEEL = preset(
-    Ruleset(
+    make_ruleset(
+        TradingOptions,
         id="peel",
         version=1,
         name="Commerce, Peel's new mode",
@@ -52,7 +54,8 @@ PEEL = preset(
 
 
 HOYLE = preset(
-    Ruleset(
+    make_ruleset(
+        TradingOptions,
         id="hoyle",
         version=1,
         name="Commerce, Hoyle's new way",
@@ -102,7 +105,8 @@ HOYLE = preset(
 
 
 TRADE_AND_BARTER = preset(
-    Ruleset(
+    make_ruleset(
+        TradingOptions,
         id="trade-and-barter",
         version=1,
         name="Commerce, Trade and Barter",

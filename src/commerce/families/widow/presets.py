@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
-
+from commerce.families.widow.options import WidowOptions
 from commerce.family import Preset, preset
-from commerce.rules import Ruleset
+from commerce.rules import make_ruleset
 
 _OLD_GAME_SOURCES: tuple[tuple[str, str], ...] = (
     ("ranking", "Peel: compared as in the new game (five categories)"),
@@ -23,7 +22,8 @@ _OLD_GAME_SOURCES: tuple[tuple[str, str], ...] = (
 
 
 PEEL_OLD = preset(
-    Ruleset(
+    make_ruleset(
+        WidowOptions,
         id="peel-old",
         version=1,
         name="Commerce, Peel's Old Game",
@@ -56,7 +56,8 @@ PEEL_OLD = preset(
 
 
 POOL = preset(
-    Ruleset(
+    make_ruleset(
+        WidowOptions,
         id="pool",
         version=1,
         name="Pool Commerce",
@@ -129,7 +130,8 @@ _WIDOW_SOURCE_TEXTS: tuple[str, ...] = (
 
 
 WIDOW = preset(
-    Ruleset(
+    make_ruleset(
+        WidowOptions,
         id="widow",
         version=1,
         name="Commerce, the widow game with tokens",
@@ -162,8 +164,7 @@ WIDOW = preset(
 
 
 POUNCE = preset(
-    dataclasses.replace(
-        WIDOW.ruleset,
+    WIDOW.ruleset.derive(
         id="pounce",
         name="Pounce Commerce",
         sources=(*_WIDOW_SOURCE_TEXTS,
@@ -185,8 +186,7 @@ POUNCE = preset(
 
 
 NO_PAIR_OR_POINT = preset(
-    dataclasses.replace(
-        WIDOW.ruleset,
+    WIDOW.ruleset.derive(
         id="no-pair-or-point",
         name="Commerce, No Pair or Point",
         sources=(*_WIDOW_SOURCE_TEXTS,

@@ -416,7 +416,7 @@ def legal_actions(s: WidowState) -> tuple[Action, ...]:
 
 
 def _swap_limit(s: WidowState) -> int:
-    return s.ruleset.max_exchange_per_turn
+    return int(s.ruleset.max_exchange_per_turn)
 
 
 def check(s: WidowState, action: Action) -> None:

@@ -147,7 +147,7 @@ def pool_value(state: WidowState, seat: Seat) -> float:
         open_ = state.horse_open and rules.buy_a_horse
     others = tuple(sorted(c for x, c in enumerate(tokens) if x != seat and c > 0))
     win, horses = survival(mine, others, open_, rules.horse_price)
-    return balance + win * pool + horses
+    return float(balance + win * pool + horses)
 
 
 @lru_cache(maxsize=100_000)
