@@ -21,7 +21,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Final
 
 from commerce.errors import RulesetError
 
@@ -145,17 +146,9 @@ class Ruleset:
     them as attributes of the ruleset (``rules.trade_cost``) or of ``rules.options``."""
 
     # -- helpers ------------------------------------------------------------------------
-    def __getattr__(self, name: str) -> Any:
-        """A family option, read through the ruleset (``rules.trade_cost``)."""
-        try:
-            options = object.__getattribute__(self, "options")
-        except AttributeError:
-            raise AttributeError(name) from None
-        try:
-            return getattr(options, name)
-        except AttributeError:
-            raise AttributeError(f"ruleset {self.id!r} ({self.family} family) has no option "
-                                 f"{name!r}") from None
+    if TYPE_CHECKING:  # at run time each family option is a property (register_family_options)
+        def __getattr__(self, name: str) -> Any:
+            """A family option, read through the ruleset (``rules.trade_cost``)."""
 
     def __post_init__(self) -> None:
         _check_choices(self)
@@ -265,6 +258,12 @@ def register_family_options(family: str, options_type: type[FamilyOptions],
     """Record a family's own options and its check of them together (called by
     :func:`commerce.family.register_family`)."""
     _FAMILY_OPTIONS[family] = _Family(options_type, validate)
+    for f in _fields_of(options_type):
+        if f.name not in _RULESET_FIELDS and not hasattr(Ruleset, f.name):
+            # rules.<option> reads rules.options.<option> (a C-level getter: the rules read
+            # options on every action)
+            setattr(Ruleset, f.name, property(attrgetter(f"options.{f.name}"),
+                                              doc=str(f.metadata.get("doc", ""))))
 
 
 def _fields_of(options_type: type[FamilyOptions]) -> tuple[dataclasses.Field[Any], ...]:
