@@ -65,7 +65,9 @@ def configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=None, help="seats at the table (default 4)")
     p.add_argument("--bot", default="heuristic",
                    help="computer players: random, heuristic, or a comma list (default heuristic)")
-    p.add_argument("--seed", type=int, default=None, help="make the whole session reproducible")
+    p.add_argument("--seed", type=int, default=None,
+                   help="make the whole session reproducible (default: an unpredictable seed, "
+                        "shown when the game is over)")
     p.add_argument("--name", default="Player", help="your name at the table (default Player)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where to save the record (default games/<rules>-<time>.json)")
@@ -111,13 +113,24 @@ def run_play(args: argparse.Namespace) -> int:
                                 f"{rules.max_players} players, not {players}")
         specs = [b.strip() for b in args.bot.split(",") if b.strip()] or ["heuristic"]
         bots = [make_bot(specs[i % len(specs)]) for i in range(players - 1)]
-        seed = args.seed if args.seed is not None else int(time.time() * 1000) % 2**31
         names = [args.name, *(_bot_name(i, b.name) for i, b in enumerate(bots, 1))]
-        driver = Driver(rules, [None, *bots], seed=seed, names=names)
+        # no --seed: the driver draws one from `secrets`; it never appears before the end
+        driver = Driver(rules, [None, *bots], seed=args.seed, names=names)
         human = 0
-        path = Path(args.save) if args.save else Path("games") / (
-            f"{rules.id}-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json")
+        path = Path(args.save) if args.save else _default_path(rules.id)
     return _session(driver, human, path)
+
+
+def _default_path(rules_id: str) -> Path:
+    """``games/<rules>-<date>-<time>.json``, numbered if taken; nothing in it comes from the
+    seed."""
+    stem = Path("games") / f"{rules_id}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path = stem.with_name(stem.name + ".json")
+    n = 2
+    while path.exists():
+        path = stem.with_name(f"{stem.name}-{n}.json")
+        n += 1
+    return path
 
 
 def _bot_name(i: int, kind: str) -> str:
@@ -146,8 +159,7 @@ def _session(driver: Any, human: int, path: Path) -> int:
         raise _Closed()
 
     previous = signal.signal(signal.SIGHUP, hangup) if hasattr(signal, "SIGHUP") else None
-    print(f"Commerce: {driver.rules.name}, {driver.players} players, seed {driver.seed}. "
-          f"Type ? for help.")
+    print(f"Commerce: {driver.rules.name}, {driver.players} players. Type ? for help.")
     print("Computer players: " + ", ".join(
         f"{names[i]} ({a.name})" for i, a in enumerate(driver.agents) if a is not None))
     try:
@@ -186,6 +198,8 @@ def _session(driver: Any, human: int, path: Path) -> int:
     print("Final result:")
     for seat, net in sorted(enumerate(result.payoffs), key=lambda x: -x[1]):
         print(f"  {names[seat]:<20} {net:+d}")
+    print(f"The seed was {driver.seed}: 'commerce play --seed {driver.seed}' with the same "
+          f"rules and players deals the same hands.")
     print(f"Record saved to {path}")
     return 0
 
