@@ -4,7 +4,7 @@ The CLI, the simulator and the tests all drive games through :class:`Driver`. Th
 every random number generator: one for chance (a fresh one for each deal) and one per seat, all
 derived from one seed, so a seed reproduces a whole game; the record it writes holds the
 actions, which are the truth. The seed predicts every card, so a game without one draws it from
-:mod:`secrets` (not the clock).
+:mod:`secrets` (not the clock), and the record keeps it in its hidden section.
 
 >>> from commerce.rules import find_ruleset
 >>> from commerce.bots import make_bot
@@ -24,7 +24,7 @@ from commerce import engine
 from commerce.bots import Bot
 from commerce.core import Action, Decision, Event, Outcome
 from commerce.errors import CommerceError, RecordError
-from commerce.record import GameRecord, SeatInfo
+from commerce.record import GameRecord, SeatInfo, replay_error
 from commerce.rules import Ruleset
 
 _NEW_DEAL = frozenset({"deal_started", "hand_started"})
@@ -185,7 +185,7 @@ class Driver:
                 action = engine.parse_action(state, text)
                 d = engine.decision(state)
                 if d is None:
-                    raise RecordError(f"action {i + 1} ({text!r}) comes after the end")
+                    raise replay_error(record, i, "it comes after the end")
                 if d.seat is None:
                     engine.sample_chance(state, driver.chance_rng)
                 elif (bot := driver.agents[d.seat]) is not None:
@@ -195,7 +195,7 @@ class Driver:
             except RecordError:
                 raise
             except CommerceError as exc:
-                raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
+                raise replay_error(record, i, exc) from None
         return driver
 
 
