@@ -24,7 +24,8 @@ EXIT_USAGE = 2
 _COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, help)
     "play": ("commerce.cli.play", "play a game against the computer in the terminal"),
-    "replay": ("commerce.cli.play", "step through a saved game with every hand visible"),
+    "replay": ("commerce.cli.play",
+               "step through a saved game: what its player saw, every hand once it is over"),
     "hand": ("commerce.cli.hands", "name a hand's category and strength"),
     "compare": ("commerce.cli.hands", "say which of two hands wins and why"),
     "odds": ("commerce.cli.hands", "exact count and probability of each category"),
