@@ -167,8 +167,8 @@ def test_record_with_an_illegal_action_is_refused_not_half_loaded(capsys, monkey
     run(capsys, "play", "--seed", "2", "--players", "3", "--save", str(path),
         stdin="q\n", monkeypatch=monkeypatch)
     data = json.loads(path.read_text())
-    data["actions"].append("trade AS")
-    data["actions"].append("trade AS")
+    data["hidden"]["actions"].append("trade AS")
+    data["hidden"]["actions"].append("trade AS")
     path.write_text(json.dumps(data))
     code, _, err = run(capsys, "play", "--resume", str(path))
     assert code == 2 and "does not replay" in err

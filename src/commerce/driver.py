@@ -3,7 +3,8 @@
 The CLI, the simulator and the tests all drive games through :class:`Driver`. The driver owns
 every random number generator: one for chance (a fresh one for each deal) and one per seat, all
 derived from one seed, so a seed reproduces a whole game; the record it writes holds the
-actions, which are the truth.
+actions, which are the truth. The seed predicts every card, so a game without one draws it from
+:mod:`secrets` (not the clock), and the record keeps it in its hidden section.
 
 >>> from commerce.rules import find_ruleset
 >>> from commerce.bots import make_bot
@@ -15,13 +16,14 @@ actions, which are the truth.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from commerce import engine
 from commerce.core import Action, Bot, Decision, Event, Outcome
 from commerce.errors import CommerceError, RecordError
-from commerce.record import GameRecord, SeatInfo
+from commerce.record import GameRecord, SeatInfo, replay_error
 from commerce.rules import Ruleset
 
 _NEW_DEAL = frozenset({"deal_started", "hand_started"})
@@ -33,6 +35,8 @@ class Driver:
 
     :param agents: one entry per seat: a bot, or None for a human who acts through
         :meth:`act`.
+    :param seed: the seed of every generator; None draws an unpredictable one from
+        :mod:`secrets` (a seed predicts every card: never show it while the game runs).
     :param dealer: the first dealer; drawn with the seed when None.
     """
 
@@ -41,7 +45,7 @@ class Driver:
         rules: Ruleset,
         agents: Sequence[Bot | None],
         *,
-        seed: int,
+        seed: int | None = None,
         dealer: int | None = None,
         names: Sequence[str] | None = None,
         on_events: Callable[[tuple[Event, ...]], None] | None = None,
@@ -49,6 +53,8 @@ class Driver:
         self.rules = rules
         self.agents = list(agents)
         self.players = len(self.agents)
+        if seed is None:
+            seed = new_seed()
         self.seed = seed
         master = random.Random(seed)
         self._deal_seeds = random.Random(master.getrandbits(64))
@@ -169,7 +175,8 @@ class Driver:
             raise RecordError(
                 f"the record has {record.players} seats, but {len(agents)} players were given"
             )
-        driver = cls(record.rules, agents, seed=record.seed or 0, dealer=record.dealer,
+        # a record without a seed continues with a fresh secret one (kept in its next save)
+        driver = cls(record.rules, agents, seed=record.seed, dealer=record.dealer,
                      names=names or [s.name for s in record.seats] or None)
         for i, text in enumerate(record.actions):
             state = driver.state
@@ -177,7 +184,7 @@ class Driver:
                 action = engine.parse_action(state, text)
                 d = engine.decision(state)
                 if d is None:
-                    raise RecordError(f"action {i + 1} ({text!r}) comes after the end")
+                    raise replay_error(record, i, "it comes after the end")
                 if d.seat is None:
                     engine.sample_chance(state, driver.chance_rng)
                 elif (bot := driver.agents[d.seat]) is not None:
@@ -187,8 +194,14 @@ class Driver:
             except RecordError:
                 raise
             except CommerceError as exc:
-                raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
+                raise replay_error(record, i, exc) from None
         return driver
+
+
+def new_seed() -> int:
+    """An unpredictable seed for a game whose cards must stay secret (63 bits from
+    :mod:`secrets`; a seed from the clock could be guessed from the time of the game)."""
+    return secrets.randbits(63)
 
 
 def play_game(

@@ -4,6 +4,14 @@ A record replays exactly: :func:`replay` rebuilds every state by applying the re
 through the checked engine. Loading is strict: a damaged, truncated or foreign file raises
 :class:`~commerce.errors.RecordError` with a one-line reason and never yields a half-loaded game.
 
+The file keeps what no player may see while the game runs in a section of its own,
+``hidden``: the actions (they name every card dealt, and the cards passed face down) and the
+seed (it fixes every deal). Outside it are the table and the result: the ruleset, the seats,
+the first dealer, whether the game is over and the payoffs. No command prints the hidden
+section of an unfinished game; the program must still keep it to resume the game, so a saved
+file is not a vault (see ``docs/records.md``). Version 1 files (the actions and the seed at
+the top level) still load.
+
 >>> from commerce.rules import find_ruleset
 >>> rec = GameRecord(rules=find_ruleset("peel"), players=3, dealer=0, seed=7)
 >>> GameRecord.from_json(rec.to_json()) == rec
@@ -27,8 +35,10 @@ from commerce.rules import Ruleset, find_ruleset
 
 FORMAT: Final = "commerce-record"
 """The value of the ``format`` key that marks a Commerce record."""
-FORMAT_VERSION: Final = 1
-"""The record layout version this code writes and reads."""
+FORMAT_VERSION: Final = 2
+"""The record layout version this code writes."""
+READ_VERSIONS: Final = (1, 2)
+"""The record layout versions this code reads (1: actions and seed at the top level)."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +62,8 @@ class GameRecord:
     dealer: int
     """The first dealer."""
     seed: int | None = None
-    """The driver's seed (informational: the actions, not the seed, are the truth)."""
+    """The driver's seed (informational: the actions, not the seed, are the truth). Kept in
+    the hidden section: it predicts every deal."""
     seats: tuple[SeatInfo, ...] = ()
     """Who sat where."""
     actions: tuple[str, ...] = ()
@@ -65,7 +76,8 @@ class GameRecord:
     """Free-form metadata (dates, client version); not used for replay."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form."""
+        """The JSON-ready form (layout version :data:`FORMAT_VERSION`): the table and the
+        result first, then ``hidden``: ``{"seed", "actions"}``."""
         return {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -76,12 +88,11 @@ class GameRecord:
             },
             "players": self.players,
             "dealer": self.dealer,
-            "seed": self.seed,
             "seats": [{"name": s.name, "agent": s.agent} for s in self.seats],
-            "actions": list(self.actions),
             "complete": self.complete,
             "payoffs": None if self.payoffs is None else list(self.payoffs),
             "extra": self.extra,
+            "hidden": {"seed": self.seed, "actions": list(self.actions)},
         }
 
     def to_json(self) -> str:
@@ -96,12 +107,20 @@ class GameRecord:
         """
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError("not a Commerce game record (no 'format': 'commerce-record')")
-        if data.get("format_version") != FORMAT_VERSION:
+        version = data.get("format_version")
+        if (not isinstance(version, int) or isinstance(version, bool)
+                or version not in READ_VERSIONS):
             raise RecordError(
-                f"record format version {data.get('format_version')!r} is not supported "
-                f"(this version reads {FORMAT_VERSION})"
+                f"record format version {version!r} is not supported "
+                f"(this version reads {', '.join(map(str, READ_VERSIONS))})"
             )
         try:
+            if version == 1:  # the seed and the actions at the top level
+                hidden = data
+            else:
+                hidden = data["hidden"]
+                if not isinstance(hidden, dict):
+                    raise RecordError("'hidden' must be an object")
             rules_data = data["rules"]
             base = find_ruleset(str(rules_data["id"]))
             if rules_data["version"] != base.version:
@@ -115,13 +134,13 @@ class GameRecord:
             rules = base.with_options(**options) if options else base
             players = _int(data, "players")
             dealer = _int(data, "dealer")
-            seed = data.get("seed")
+            seed = hidden.get("seed")
             if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
                 raise RecordError("'seed' must be an integer or null")
             seats = tuple(
                 SeatInfo(str(s["name"]), str(s.get("agent", "human"))) for s in data["seats"]
             )
-            actions = data["actions"]
+            actions = hidden["actions"]
             if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
                 raise RecordError("'actions' must be a list of strings")
             payoffs = data.get("payoffs")
@@ -224,9 +243,25 @@ def replay_steps(record: GameRecord) -> Iterator[tuple[Action, Transition]]:
             action = engine.parse_action(state, text)
             transition = engine.apply(state, action)
         except CommerceError as exc:
-            raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
+            raise replay_error(record, i, exc) from None
         yield action, transition
         state = transition.state
+
+
+def replay_error(record: GameRecord, index: int, reason: object) -> RecordError:
+    """The error for the action at *index* (from 0) that does not replay, for *reason*.
+
+    The action and the reason are quoted only for a finished game: in an unfinished one they
+    could name cards that no player may see yet (a deal, a card passed face down).
+    """
+    if record.complete:
+        return RecordError(
+            f"action {index + 1} ({record.actions[index]!r}) does not replay: {reason}"
+        )
+    return RecordError(
+        f"action {index + 1} does not replay: the record is damaged (the actions of an "
+        f"unfinished game are not shown)"
+    )
 
 
 def replay(record: GameRecord) -> Any:

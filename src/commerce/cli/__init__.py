@@ -32,7 +32,7 @@ def _commands() -> dict[str, tuple[str, Configure, Run]]:
     return {
         "play": ("play a game against the computer in the terminal",
                  play.configure_play, play.run_play),
-        "replay": ("step through a saved game with every hand visible",
+        "replay": ("step through a saved game: what its player saw, every hand once it is over",
                    play.configure_replay, play.run_replay),
         "hand": ("name a hand's category and strength", hands.configure_hand, hands.run_hand),
         "compare": ("say which of two hands wins and why",

@@ -3,6 +3,10 @@
 The user sits in seat 0 against computer players. The record is saved after every action the
 user makes and when the game ends, quits or the terminal closes, so ``--resume FILE`` always
 continues where it stopped.
+
+A game in progress shows nothing its player may not know: no seed (it predicts every card) in
+the banner or the file's name, and ``commerce replay`` of an unfinished game shows only what the
+saving player saw, unless asked for ``--reveal``.
 """
 
 from __future__ import annotations
@@ -65,7 +69,9 @@ def configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=None, help="seats at the table (default 4)")
     p.add_argument("--bot", default="heuristic",
                    help="computer players: random, heuristic, or a comma list (default heuristic)")
-    p.add_argument("--seed", type=int, default=None, help="make the whole session reproducible")
+    p.add_argument("--seed", type=int, default=None,
+                   help="make the whole session reproducible (default: an unpredictable seed, "
+                        "shown when the game is over)")
     p.add_argument("--name", default="Player", help="your name at the table (default Player)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where to save the record (default games/<rules>-<time>.json)")
@@ -77,6 +83,9 @@ def configure_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a saved game record")
     p.add_argument("--all", action="store_true",
                    help="print the whole game at once instead of stepping with Enter")
+    p.add_argument("--reveal", action="store_true",
+                   help="show every hand of an unfinished game: spoils it for the player who "
+                        "saved it (a finished game always shows every hand)")
 
 
 class _Closed(Exception):
@@ -111,13 +120,24 @@ def run_play(args: argparse.Namespace) -> int:
                                 f"{rules.max_players} players, not {players}")
         specs = [b.strip() for b in args.bot.split(",") if b.strip()] or ["heuristic"]
         bots = [make_bot(specs[i % len(specs)]) for i in range(players - 1)]
-        seed = args.seed if args.seed is not None else int(time.time() * 1000) % 2**31
         names = [args.name, *(_bot_name(i, b.name) for i, b in enumerate(bots, 1))]
-        driver = Driver(rules, [None, *bots], seed=seed, names=names)
+        # no --seed: the driver draws one from `secrets`; it never appears before the end
+        driver = Driver(rules, [None, *bots], seed=args.seed, names=names)
         human = 0
-        path = Path(args.save) if args.save else Path("games") / (
-            f"{rules.id}-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json")
+        path = Path(args.save) if args.save else _default_path(rules.id)
     return _session(driver, human, path)
+
+
+def _default_path(rules_id: str) -> Path:
+    """``games/<rules>-<date>-<time>.json``, numbered if taken; nothing in it comes from the
+    seed."""
+    stem = Path("games") / f"{rules_id}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path = stem.with_name(stem.name + ".json")
+    n = 2
+    while path.exists():
+        path = stem.with_name(f"{stem.name}-{n}.json")
+        n += 1
+    return path
 
 
 def _bot_name(i: int, kind: str) -> str:
@@ -146,8 +166,7 @@ def _session(driver: Any, human: int, path: Path) -> int:
         raise _Closed()
 
     previous = signal.signal(signal.SIGHUP, hangup) if hasattr(signal, "SIGHUP") else None
-    print(f"Commerce: {driver.rules.name}, {driver.players} players, seed {driver.seed}. "
-          f"Type ? for help.")
+    print(f"Commerce: {driver.rules.name}, {driver.players} players. Type ? for help.")
     print("Computer players: " + ", ".join(
         f"{names[i]} ({a.name})" for i, a in enumerate(driver.agents) if a is not None))
     try:
@@ -186,6 +205,8 @@ def _session(driver: Any, human: int, path: Path) -> int:
     print("Final result:")
     for seat, net in sorted(enumerate(result.payoffs), key=lambda x: -x[1]):
         print(f"  {names[seat]:<20} {net:+d}")
+    print(f"The seed was {driver.seed}: 'commerce play --seed {driver.seed}' with the same "
+          f"rules and players deals the same hands.")
     print(f"Record saved to {path}")
     return 0
 
@@ -308,18 +329,48 @@ def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """Step through a saved game, every hand visible."""
+    """Step through a saved game: every hand once it is over (or with ``--reveal``); of an
+    unfinished game, only what the player who saved it saw."""
     from commerce import engine
-    from commerce.cli.textview import describe_event, render
-    from commerce.record import GameRecord, replay_steps
+    from commerce.record import GameRecord, replay
 
     record = GameRecord.load(args.file)
     names = [s.name for s in record.seats] or [f"Seat {i}" for i in range(record.players)]
-    family = record.rules.family
     interactive = not args.all and sys.stdin.isatty()
-    print(f"{record.rules.name}: {record.players} players, {len(record.actions)} actions"
-          f"{'' if record.complete else ' (unfinished)'}. "
-          + ("Enter: next, q: quit." if interactive else ""))
+    over = engine.outcome(replay(record)) is not None
+    keys = " Enter: next, q: quit." if interactive else ""
+    if over or args.reveal:
+        note = "" if over else " (unfinished; every hand shown, as --reveal asks)"
+        seed = "" if record.seed is None else f", seed {record.seed}"
+        print(f"{record.rules.name}: {record.players} players{seed}, {len(record.actions)} "
+              f"actions{note}.{keys}")
+        return _replay_all(record, names, interactive)
+    viewer = _saving_seat(record)
+    who = "a spectator" if viewer is None else names[viewer]
+    print(f"{record.rules.name}: {record.players} players (unfinished: what {who} has seen)."
+          f"{keys}")
+    code = _replay_seen(record, names, viewer, interactive)
+    spoils = "" if viewer is None else f" for {who}"
+    print(f"The game is unfinished: this is what {who} has seen. "
+          f"'commerce replay --reveal {args.file}' shows every hand (and spoils the game"
+          f"{spoils}).")
+    return code
+
+
+def _saving_seat(record: Any) -> int | None:
+    """The seat whose view an unfinished record shows: its one human seat (who saved it), or
+    None (a spectator's view) when it has none or several."""
+    humans = [i for i, s in enumerate(record.seats) if s.agent == "human"]
+    return humans[0] if len(humans) == 1 else None
+
+
+def _replay_all(record: Any, names: list[str], interactive: bool) -> int:
+    """Every action and every event, every hand visible (a finished game, or --reveal)."""
+    from commerce import engine
+    from commerce.cli.textview import describe_event, render
+    from commerce.record import replay_steps
+
+    family = record.rules.family
     state = engine.new_game(record.rules, record.players, dealer=record.dealer)
     for e in getattr(state, "log", ()):
         line = describe_event(e, names, None, family)
@@ -336,13 +387,52 @@ def run_replay(args: argparse.Namespace) -> int:
         state = transition.state
         if interactive:
             print(render(engine.reveal_all(state), names))
-            try:
-                if input().strip().lower() in ("q", "quit"):
-                    return 0
-            except EOFError:
+            if _quit_asked():
                 return 0
     result = engine.outcome(state)
     if result is not None:
         print("Final result: " + ", ".join(
             f"{names[s]} {p:+d}" for s, p in enumerate(result.payoffs)))
     return 0
+
+
+def _replay_seen(record: Any, names: list[str], viewer: int | None, interactive: bool) -> int:
+    """What *viewer* saw, and nothing else: the events visible to that seat and its
+    observations. No action text, count or step number is shown, as those could tell of
+    others' cards (a deal) or of decisions the viewer never saw (a pounce declined)."""
+    from commerce import engine
+    from commerce.cli.textview import describe_event, render
+    from commerce.record import replay_steps
+
+    family = record.rules.family
+
+    def seen(events: Any) -> list[str]:
+        lines = (describe_event(e, names, viewer, family) for e in events if e.visible(viewer))
+        return [line for line in lines if line]
+
+    state = engine.new_game(record.rules, record.players, dealer=record.dealer)
+    for line in seen(getattr(state, "log", ())):
+        print(line)
+    for _, transition in replay_steps(record):
+        state = transition.state
+        lines = seen(transition.events)
+        if not lines:
+            continue
+        for line in lines:
+            print(line)
+        if interactive:
+            print(render(engine.observe(state, viewer), names))
+            if _quit_asked():
+                return 0
+    if not interactive:
+        print()
+        print(render(engine.observe(state, viewer), names))
+    return 0
+
+
+def _quit_asked() -> bool:
+    """Wait for Enter; True when the user typed q or the input ended."""
+    try:
+        return input().strip().lower() in ("q", "quit")
+    except EOFError:
+        return True
