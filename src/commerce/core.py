@@ -227,6 +227,10 @@ class Bot(Protocol):
     spec: str
     """The spec it was made from, e.g. ``search:iterations=200`` (stored in records)."""
 
+    # A bot may also set ``reads_observation = False``: it never looks at the observation, and
+    # the driver passes None in its place (building an observation costs more than a random
+    # bot's whole choice).
+
     def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
         """Choose one of *legal* given the observation *obs*."""
         ...

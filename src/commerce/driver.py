@@ -23,11 +23,30 @@ from typing import Any
 from commerce import engine
 from commerce.core import Action, Bot, Decision, Event, Outcome
 from commerce.errors import CommerceError, RecordError
+from commerce.family import family_spec
 from commerce.record import GameRecord, SeatInfo, replay_error
 from commerce.rules import Ruleset
 
 _NEW_DEAL = frozenset({"deal_started", "hand_started"})
 """The events with which every family begins a deal (Cox's game: a hand)."""
+
+_MASK64 = (1 << 64) - 1
+_CHANCE, _SEAT, _DEALER = 1, 2, 3
+"""The streams derived from a game's seed: chance (one per deal), each seat, the dealer."""
+
+
+def derive_seed(seed: int, stream: int, index: int) -> int:
+    """The seed of generator *index* of *stream* in a game of *seed*: a SplitMix64 mix, so
+    that every generator of a game is seeded from the game's seed directly (no generator is
+    drawn from to seed another).
+
+    >>> derive_seed(1, 1, 0) == derive_seed(1, 1, 0) != derive_seed(1, 1, 1)
+    True
+    """
+    z = (seed * 0x9E3779B97F4A7C15 + stream * 0xBF58476D1CE4E5B9 + index + 1) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
 
 
 class Driver:
@@ -38,6 +57,9 @@ class Driver:
     :param seed: the seed of every generator; None draws an unpredictable one from
         :mod:`secrets` (a seed predicts every card: never show it while the game runs).
     :param dealer: the first dealer; drawn with the seed when None.
+    :param fast: step the family's fast path (tested equal to the reference engine) where it
+        has one: for simulations, where nobody reads the states. A bot that declares
+        ``reads_observation = False`` is given None in place of the observation.
     """
 
     def __init__(
@@ -49,6 +71,7 @@ class Driver:
         dealer: int | None = None,
         names: Sequence[str] | None = None,
         on_events: Callable[[tuple[Event, ...]], None] | None = None,
+        fast: bool = False,
     ) -> None:
         self.rules = rules
         self.agents = list(agents)
@@ -56,34 +79,79 @@ class Driver:
         if seed is None:
             seed = new_seed()
         self.seed = seed
-        master = random.Random(seed)
-        self._deal_seeds = random.Random(master.getrandbits(64))
+        self._deals = 0
         self.chance_rng = self._deal_rng()
-        self.seat_rngs = [random.Random(master.getrandbits(64)) for _ in self.agents]
+        self._seat_rngs: list[random.Random | None] = [None] * self.players
         if dealer is None:
-            dealer = master.randrange(self.players)
+            dealer = derive_seed(seed, _DEALER, 0) % self.players
         self.dealer = dealer
-        self.state: Any = engine.new_game(rules, self.players, dealer=dealer)
-        self.actions: list[str] = []
+        spec = family_spec(rules.family)
+        self._fast = spec.fast if fast else None
+        if self._fast is not None:
+            path = self._fast
+            self.state: Any = path.new_game(rules, self.players, dealer)
+            self._decision: Callable[[Any], Decision | None] = path.decision
+            self._legal: Callable[[Any], tuple[Action, ...]] = path.legal_actions
+            self._observe: Callable[[Any, int | None], Any] = path.observe
+            self._sample: Callable[[Any, random.Random], Action] = path.sample_chance
+            self._step: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = path.apply
+            self._outcome: Callable[[Any], Outcome | None] = path.outcome
+        else:
+            self.state = engine.new_game(rules, self.players, dealer=dealer)
+            self._decision, self._legal = engine.decision, engine.legal_actions
+            self._observe, self._sample = engine.observe, engine.sample_chance
+            self._step, self._outcome = engine.apply, engine.outcome
+        self._format = spec.format_action
+        self._actions: list[Action] = []
+        self._texts: list[str] = []
         self.events: list[Event] = list(getattr(self.state, "log", ()))
         self.decisions = 0
         self.on_events = on_events
+        self._reads = [a is not None and getattr(a, "reads_observation", True)
+                       for a in self.agents]
         default = [("You" if a is None else f"{a.name} (seat {i})")
                    for i, a in enumerate(self.agents)]
         self.names = list(names) if names is not None else default
 
+    @property
+    def seat_rngs(self) -> list[random.Random]:
+        """Each seat's own generator (made when first asked for)."""
+        return [self._seat_rng(seat) for seat in range(self.players)]
+
+    def _seat_rng(self, seat: int) -> random.Random:
+        rng = self._seat_rngs[seat]
+        if rng is None:
+            rng = self._seat_rngs[seat] = random.Random(derive_seed(self.seed, _SEAT, seat))
+        return rng
+
+    @property
+    def actions(self) -> list[str]:
+        """Every action so far in the family's notation (formatted when first asked for)."""
+        texts, fmt = self._texts, self._format
+        texts.extend(fmt(a) for a in self._actions[len(texts):])
+        return list(texts)
+
+    def reference_state(self) -> Any:
+        """The game's state in the reference engine's terms (the driver may be stepping the
+        family's fast path, whose states stand for these)."""
+        return self._fast.to_reference(self.state) if self._fast is not None else self.state
+
+    def visible_events(self, seat: int | None) -> tuple[Event, ...]:
+        """The events of the game so far that *seat* may see (None: a spectator)."""
+        return engine.visible_events(self.events, seat)
+
     # -- queries ------------------------------------------------------------------------
     def decision(self) -> Decision | None:
         """Who must act now (None when the game is over)."""
-        return engine.decision(self.state)
+        return self._decision(self.state)
 
     def outcome(self) -> Outcome | None:
         """The game's result, once over."""
-        return engine.outcome(self.state)
+        return self._outcome(self.state)
 
     def waiting_for_human(self) -> int | None:
         """The human seat that must act now, if any."""
-        d = engine.decision(self.state)
+        d = self._decision(self.state)
         if d is not None and d.seat is not None and self.agents[d.seat] is None:
             return d.seat
         return None
@@ -93,37 +161,40 @@ class Driver:
         """Chance's generator for the next deal (or hand): its seed depends only on the game's
         seed and how many deals came before, never on how they were played, so games of one
         seed deal the same cards at the start of every deal whoever sits where."""
-        return random.Random(self._deal_seeds.getrandbits(64))
+        rng = random.Random(derive_seed(self.seed, _CHANCE, self._deals))
+        self._deals += 1
+        return rng
 
     def _apply(self, action: Action, seat: int | None) -> tuple[Event, ...]:
-        transition = engine.apply(self.state, action, seat=seat)
-        self.state = transition.state
-        for event in transition.events:
+        self.state, events = self._step(self.state, action)
+        for event in events:
             if event.kind in _NEW_DEAL:
                 self.chance_rng = self._deal_rng()
-        self.actions.append(engine.format_action(self.rules, action))
-        self.events.extend(transition.events)
+        self._actions.append(action)
+        self.events.extend(events)
         if seat is not None:
             self.decisions += 1
         if self.on_events is not None:
-            self.on_events(transition.events)
-        return transition.events
+            self.on_events(events)
+        return events
 
     def step(self) -> bool:
         """Make one chance or bot action; False if the game is over or a human must act."""
-        d = engine.decision(self.state)
+        state = self.state
+        d = self._decision(state)
         if d is None:
             return False
-        if d.seat is None:
-            self._apply(engine.sample_chance(self.state, self.chance_rng), None)
+        seat = d.seat
+        if seat is None:
+            self._apply(self._sample(state, self.chance_rng), None)
             return True
-        bot = self.agents[d.seat]
+        bot = self.agents[seat]
         if bot is None:
             return False
-        obs = engine.observe(self.state, d.seat)
-        legal = engine.legal_actions(self.state)
-        action = bot.act(obs, legal, self.seat_rngs[d.seat])
-        self._apply(action, d.seat)
+        obs = self._observe(state, seat) if self._reads[seat] else None
+        rng = self._seat_rngs[seat] or self._seat_rng(seat)
+        action = bot.act(obs, self._legal(state), rng)
+        self._apply(action, seat)
         return True
 
     def run(self) -> None:
@@ -136,12 +207,13 @@ class Driver:
 
         :raises IllegalActionError: saying why the action is refused.
         """
+        engine.check(self.reference_state(), action, seat=seat)
         return self._apply(action, seat)
 
     # -- records ------------------------------------------------------------------------
     def record(self) -> GameRecord:
         """The game so far as a record."""
-        result = engine.outcome(self.state)
+        result = self._outcome(self.state)
         return GameRecord(
             rules=self.rules,
             players=self.players,

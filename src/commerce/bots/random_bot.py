@@ -14,6 +14,8 @@ class RandomBot:
     """Plays a uniformly random legal action: the bottom of the ladder."""
 
     name = "random"
+    reads_observation = False
+    """It never looks at the observation (the driver then builds none)."""
 
     def __init__(self) -> None:
         self.spec = "random"
