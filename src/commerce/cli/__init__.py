@@ -91,8 +91,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommerceError as exc:
         print(f"commerce {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        # Ctrl-C: one line, e.g. "interrupted after 12 of 60 games" (commerce.tournament)
+        print(f"commerce {args.command}: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
