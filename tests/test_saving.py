@@ -4,6 +4,7 @@ full disk or a killed save never damages the previous save."""
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from commerce.bots import make_bot
+from commerce.cli import main
 from commerce.driver import play_game
 from commerce.errors import RecordError
 from commerce.record import GameRecord, SeatInfo, check_save_path
@@ -178,3 +180,79 @@ def test_check_save_path_accepts_a_new_file_in_a_new_directory(tmp_path):
     assert not (tmp_path / "new").exists()  # checking creates nothing
     _record().save(target)
     assert GameRecord.load(target) == _record()
+
+
+# The command line: refused before the game starts, and reported during it.
+
+def _play(capsys, monkeypatch, stdin: str | None, *argv: str) -> tuple[int, str, str]:
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(["play", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("where,needle", _NOT_FILES)
+def test_play_refuses_to_save_to_what_is_not_a_regular_file(capsys, monkeypatch, tmp_path,
+                                                             where, needle):
+    target, before = _not_a_file(monkeypatch, tmp_path, where)
+    code, out, err = _play(capsys, monkeypatch, None, "--seed", "1", "--players", "3",
+                           "--save", target)
+    assert code == 2 and out == ""
+    assert err.startswith("commerce play: error:") and needle in err and err.count("\n") == 1
+    _untouched(target, before)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root may write anywhere")
+def test_play_refuses_a_directory_that_cannot_be_written(capsys, monkeypatch, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        code, _, err = _play(capsys, monkeypatch, None, "--seed", "1",
+                             "--save", str(locked / "g.json"))
+    finally:
+        locked.chmod(0o700)
+    assert code == 2 and "is not writable" in err
+
+
+def test_a_full_disk_during_a_game_is_reported_and_loses_nothing(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "g.json"
+    code, _, _ = _play(capsys, monkeypatch, "q\n", "--seed", "5", "--players", "3",
+                       "--save", str(path))
+    assert code == 0
+    before = path.read_bytes()
+    saved = GameRecord.load(path)
+    # The disk fills after the save that opens the resumed game: the move's save and the
+    # save on quitting fail.
+    _full_disk(monkeypatch, after=1)
+    code, _, err = _play(capsys, monkeypatch, "2\nq\n", "--resume", str(path))
+    monkeypatch.undo()
+    lines = err.strip().splitlines()
+    assert code == 2 and "Traceback" not in err
+    assert len(lines) == 2
+    assert lines[0].startswith("commerce play: warning:") and "the game goes on" in lines[0]
+    assert lines[1].startswith("commerce play: error:")
+    assert all("No space left on device" in x and "previous save is intact" in x for x in lines)
+    assert path.read_bytes() == before and GameRecord.load(path) == saved
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+
+
+def test_resume_refuses_a_device_without_reading_it(capsys):
+    code = main(["play", "--resume", os.devnull])
+    _, err = capsys.readouterr()
+    assert code == 2 and "is not a regular file" in err
+    assert not Path(os.devnull).is_file()
+
+
+def test_a_full_disk_at_the_end_still_shows_the_result(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "g.json"
+    _play(capsys, monkeypatch, "q\n", "--seed", "5", "--players", "3", "--save", str(path))
+    before = path.read_bytes()
+    _full_disk(monkeypatch, after=1)
+    code, out, err = _play(capsys, monkeypatch, "1\n" * 300, "--resume", str(path))
+    monkeypatch.undo()
+    assert code == 2 and "Final result:" in out and "Record saved" not in out
+    assert err.strip().splitlines()[-1].startswith("commerce play: error:")
+    assert "previous save is intact" in err and path.read_bytes() == before
