@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
+import stat
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +34,11 @@ from commerce import engine
 from commerce.core import Action, Transition
 from commerce.errors import CommerceError, RecordError
 from commerce.rules import Ruleset, find_ruleset
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 FORMAT: Final = "commerce-record"
 """The value of the ``format`` key that marks a Commerce record."""
@@ -180,20 +187,39 @@ class GameRecord:
         return cls.from_dict(data)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write atomically (a crash mid-write never leaves a damaged file); return the path."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
+        """Write atomically and durably; return the path written (a symbolic link's target).
+
+        The record goes to a temporary file beside *path*, which is flushed to the disk
+        (``fsync``) and then renamed over *path*, and the directory is flushed too: a crash, a
+        kill or a full disk at any moment leaves either the previous file or the new one,
+        never a damaged one. Temporary files left by a save that was killed are removed.
+
+        :raises RecordError: if *path* is not a regular file in a writable directory (see
+            :func:`check_save_path`), or the write fails (e.g. the disk is full); the file
+            is then exactly as it was.
+        """
+        target = check_save_path(path)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(self.to_json())
-                fh.write("\n")
-            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; records are not
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            mode: int | None = stat.S_IMODE(target.stat().st_mode)
+        except OSError:
+            mode = None
+        data = self._encoded()
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _remove_stale_temps(target)
+            _write_replace(target, data, mode)
+        except OSError as exc:
+            kept = "nothing was saved" if mode is None else "the previous save is intact"
+            raise RecordError(f"{path}: could not save ({exc.strerror or exc}); {kept}") from None
         return target
+
+    def _encoded(self) -> bytes:
+        """The JSON as UTF-8; text that UTF-8 cannot hold (a lone surrogate in a name) is
+        written as a JSON escape instead, which reads back to the same string."""
+        try:
+            return (self.to_json() + "\n").encode("utf-8")
+        except UnicodeEncodeError:
+            return (json.dumps(self.to_dict(), indent=1) + "\n").encode("ascii")
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
@@ -212,10 +238,123 @@ class GameRecord:
         return record
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+_TEMP_SUFFIX: Final = ".tmp"
+
+
+def check_save_path(path: str | os.PathLike[str]) -> Path:
+    """The file a record may be saved to: *path*, or the file a symbolic link names.
+
+    It must be a regular file or not exist yet, in a directory that exists or can be
+    created, and that can be written: never a directory, a device or a pipe (renaming a
+    record over ``/dev/null`` would replace the device itself).
+
+    :raises RecordError: saying what is wrong with *path*.
+    """
+    text = os.fspath(path)
+    if not text.strip():
+        raise RecordError("no file name to save to")
+    if text.endswith(("/", os.sep)) or Path(text).name in ("", ".", ".."):
+        raise RecordError(f"{text}: names a directory, not a file to save to")
+    target = Path(os.path.realpath(text)) if os.path.islink(text) else Path(text)
+    try:
+        st = target.stat()
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise RecordError(f"{text}: cannot save there ({exc.strerror or exc})") from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise RecordError(f"{text}: is a directory; name a file to save to")
+        if not stat.S_ISREG(st.st_mode):
+            raise RecordError(f"{text}: is not a regular file (a device or a pipe); "
+                              f"name a file to save to")
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the directories that do not exist yet are created
+    if not folder.is_dir():
+        raise RecordError(f"{text}: {folder} is not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise RecordError(f"{text}: the directory {folder} is not writable")
+    return target
+
+
+def _write_replace(target: Path, data: bytes, mode: int | None) -> None:
+    """Write *data* to a fresh temporary file beside *target*, flush it to the disk, rename it
+    over *target* and flush the directory.
+
+    The temporary file is created with the umask's permissions (or given *mode*, the
+    permissions of the file it replaces), and locked while it lives, so that
+    :func:`_remove_stale_temps` can tell it from one left by a process that died.
+    """
+    while True:
+        tmp = target.parent / f".{target.name}.{secrets.token_hex(6)}{_TEMP_SUFFIX}"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                         0o666)
+            break
+        except FileExistsError:  # pragma: no cover - 48 random bits met an old name
+            continue
+    try:
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if mode is not None:
+                os.chmod(tmp, mode)
+            os.fsync(fd)
+            if fcntl is not None:  # renamed while still locked
+                os.replace(tmp, target)
+        finally:
+            os.close(fd)
+        if fcntl is None:  # pragma: no cover - where an open file cannot be renamed
+            os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_directory(target.parent)
+
+
+def _fsync_directory(folder: Path) -> None:
+    """Make a rename in *folder* durable (where the system can open a directory)."""
+    try:
+        dfd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:  # pragma: no cover - file systems that cannot flush a directory
+        pass
+    finally:
+        os.close(dfd)
+
+
+def _remove_stale_temps(target: Path) -> None:
+    """Remove the temporary files of earlier saves of *target* that were killed mid-write.
+
+    A save in progress holds a lock on its temporary file; one that nobody holds was left by
+    a process that died. Without file locks, only files older than an hour are removed.
+    """
+    import glob
+
+    pattern = glob.escape(str(target.parent / f".{target.name}.")) + "*" + _TEMP_SUFFIX
+    for name in glob.glob(pattern):
+        try:
+            if fcntl is None:  # pragma: no cover
+                if time.time() - os.stat(name).st_mtime > 3600:
+                    os.unlink(name)
+                continue
+            fd = os.open(name, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.unlink(name)
+        except OSError:  # locked: a save in progress (here or in another process)
+            pass
+        finally:
+            os.close(fd)
 
 
 def _int(data: dict[str, Any], key: str) -> int:

@@ -28,6 +28,7 @@ processes play them.
 from __future__ import annotations
 
 import math
+import signal
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -49,6 +50,27 @@ def block_lineups(bots: int, players: int) -> list[tuple[int, ...]]:
 
 
 _WORKER: dict[str, Any] = {}
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run_blocks` (or a tournament): how much was finished.
+
+    The results played so far are dropped; the message says how many there were, e.g.
+    ``interrupted after 12 of 60 games``.
+    """
+
+    def __init__(self, done: int, total: int, unit: str = "batches of games") -> None:
+        super().__init__(f"interrupted after {done} of {total} {unit}")
+        self.done = done
+        """How many were finished."""
+        self.total = total
+        """How many there were to play."""
+
+
+def _worker_init(init: Callable[..., None], *args: Any) -> None:
+    """A worker process: Ctrl-C is for the parent, which stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    init(*args)
 
 
 def _init(rules: Ruleset, players: int, specs: Sequence[str], seed: int) -> None:
@@ -77,27 +99,52 @@ def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int,
     """``[work(b) for b in range(blocks)]``, in *jobs* processes, in order.
 
     Each process runs ``init(*init_args)`` first. With one job everything runs here.
+
+    :raises Interrupted: on Ctrl-C (the worker processes are stopped quietly).
     """
     if jobs < 1:
         raise CommerceError("--jobs must be at least 1")
     results: list[Any] = []
-    if jobs == 1 or blocks <= 1:
-        init(*init_args)
-        for b in range(blocks):
-            results.append(work(b))
-            if progress is not None:
-                progress(b + 1)
-        return results
+    try:
+        if jobs == 1 or blocks <= 1:
+            init(*init_args)
+            for b in range(blocks):
+                results.append(work(b))
+                if progress is not None:
+                    progress(b + 1)
+            return results
+        _run_pool(init_args, blocks, jobs, work, init, progress, results)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:
+        raise Interrupted(len(results), blocks) from None
+    return results
+
+
+def _run_pool(init_args: tuple[Any, ...], blocks: int, jobs: int,
+              work: Callable[[int], Any], init: Callable[..., None],
+              progress: Callable[[int], None] | None, results: list[Any]) -> None:
+    """:func:`run_blocks` in a pool of worker processes, appending to *results*."""
     import multiprocessing
+    import threading
 
     init(*init_args)  # warm the tables here, so that forked workers share them
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(min(jobs, blocks), initializer=init, initargs=init_args) as pool:
+    # Workers ignore Ctrl-C from their start (they inherit the setting; their initializer
+    # sets it again); the parent gets it and stops them. Signals belong to the main thread.
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        pool = ctx.Pool(min(jobs, blocks), initializer=_worker_init,
+                        initargs=(init, *init_args))
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+    with pool:  # leaving it, on Ctrl-C too, terminates the workers
         for b, result in enumerate(pool.imap(work, range(blocks), chunksize=1)):
             results.append(result)
             if progress is not None:
                 progress(b + 1)
-    return results
 
 
 def tournament(
@@ -113,6 +160,7 @@ def tournament(
     """Play about *games* games (rounded up to whole blocks of ``len(bots)`` games).
 
     :raises CommerceError: for fewer than two bots, a repeated bot, a bad count.
+    :raises Interrupted: on Ctrl-C, saying how many games were finished.
     """
     from commerce.bots import make_bot
 
@@ -130,9 +178,12 @@ def tournament(
         make_bot(spec)  # validate before playing
     k = len(names)
     blocks = math.ceil(games / k)
-    results: list[BlockResult] = run_blocks(
-        (rules, players, names, seed), blocks, jobs, _play_block, _init,
-        None if progress is None else (lambda done: progress(min(done * k, blocks * k))))
+    try:
+        results: list[BlockResult] = run_blocks(
+            (rules, players, names, seed), blocks, jobs, _play_block, _init,
+            None if progress is None else (lambda done: progress(min(done * k, blocks * k))))
+    except Interrupted as exc:
+        raise Interrupted(exc.done * k, blocks * k, "games") from None
     return summarize(rules, players, names, seed, results)
 
 

@@ -12,44 +12,96 @@ from __future__ import annotations
 
 __all__ = ["Bot", "BotFactory", "bot_names", "make_bot", "parse_bot_list", "register_bot"]
 
+import re
 from collections.abc import Callable
 
 from commerce.core import Bot
 from commerce.errors import CommerceError
 
 BotFactory = Callable[[dict[str, str]], Bot]
-_FACTORIES: dict[str, BotFactory] = {}
+"""Builds a bot from its spec's options (``{"iterations": "200"}``); a bot class whose
+constructor takes the options dict is one."""
+
+_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*")
+
+
+def _random(options: dict[str, str]) -> Bot:
+    from commerce.bots.random_bot import RandomBot
+
+    return RandomBot.from_options(options)
+
+
+def _heuristic(options: dict[str, str]) -> Bot:
+    from commerce.bots.heuristic import HeuristicBot
+
+    return HeuristicBot.from_options(options)
+
+
+def _search(options: dict[str, str]) -> Bot:
+    from commerce.bots.search import SearchBot
+
+    return SearchBot.from_options(options)
+
+
+# The built-in levels are registered from the start (their modules load when one is built),
+# so a register_bot() call adds to them rather than taking their place.
+_FACTORIES: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic,
+                                     "search": _search}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:
-    """Make ``make_bot(name[:k=v,...])`` build a bot with *factory*(options)."""
-    _FACTORIES[name] = factory
+    """Make ``make_bot(name[:k=v,...])`` build a bot with *factory*(options).
+
+    *name* is matched without regard to case; a bot built without a ``name`` of its own is
+    given this one.
+
+    :raises CommerceError: for a name that a spec cannot hold (letters, digits and ``_.-``
+        only), a factory that is not callable, or a bot class with no ``act`` method.
+    """
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if not _NAME.fullmatch(key):
+        raise CommerceError(f"bot name {name!r}: use letters, digits, '_', '.' or '-'")
+    if not callable(factory):
+        raise CommerceError(f"bot {key!r}: the factory must be callable, not {factory!r}")
+    if isinstance(factory, type) and not callable(getattr(factory, "act", None)):
+        raise CommerceError(f"bot {key!r}: class {factory.__name__} has no "
+                            f"act(obs, legal, rng) method")
+    _FACTORIES[key] = factory
 
 
 def bot_names() -> list[str]:
     """Names of every bot level."""
-    _load()
     return sorted(_FACTORIES)
 
 
 def make_bot(spec: str) -> Bot:
     """Build a bot from a spec such as ``random``, ``heuristic`` or ``search:iterations=200``.
 
-    :raises CommerceError: for an unknown bot or option, listing the valid ones.
+    :raises CommerceError: for an unknown bot or option, listing the valid ones, or a
+        registered factory that does not make a usable bot.
     """
-    _load()
     name, _, rest = spec.strip().partition(":")
-    factory = _FACTORIES.get(name.strip().lower())
+    key = name.strip().lower()
+    factory = _FACTORIES.get(key)
     if factory is None:
         raise CommerceError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}")
     options: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, sep, value = part.partition("=")
+        key_, sep, value = part.partition("=")
         if not sep:
             raise CommerceError(f"bot option {part!r}: write name=value")
-        options[key.strip()] = value.strip()
+        options[key_.strip()] = value.strip()
     bot = factory(options)
-    bot.spec = spec.strip()
+    if not callable(getattr(bot, "act", None)):
+        raise CommerceError(f"bot {key!r}: its factory made a {type(bot).__name__}, which has "
+                            f"no act(obs, legal, rng) method")
+    try:
+        if not isinstance(getattr(bot, "name", None), str) or not bot.name:
+            bot.name = key
+        bot.spec = spec.strip()
+    except AttributeError:
+        raise CommerceError(f"bot {key!r}: a {type(bot).__name__} cannot be given its name "
+                            f"and spec (make 'name' and 'spec' writable attributes)") from None
     return bot
 
 
@@ -62,12 +114,3 @@ def parse_bot_list(text: str, players: int) -> list[Bot]:
     if not specs:
         raise CommerceError("give at least one bot, e.g. --bots random,heuristic")
     return [make_bot(specs[i % len(specs)]) for i in range(players)]
-
-
-def _load() -> None:
-    if not _FACTORIES:
-        from commerce.bots import heuristic, random_bot, search
-
-        register_bot("random", random_bot.RandomBot.from_options)
-        register_bot("heuristic", heuristic.HeuristicBot.from_options)
-        register_bot("search", search.SearchBot.from_options)

@@ -8,9 +8,12 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
+import io
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 from commerce.errors import CommerceError
 
@@ -63,15 +66,23 @@ def add_rules_arguments(p: argparse.ArgumentParser, *, default: str | None = "pe
                    help="shorthand for --set pack=N")
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: ``commerce COMMAND: error: ...``."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the one-line error and exit with status 2."""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="commerce",
         description="Commerce, the old round game of trading three-card hands: play it, "
                     "score hands, simulate and analyse.",
     )
     parser.add_argument("--version", action="version", version=_version())
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (help_text, configure, run) in _commands().items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
         sp.set_defaults(_run=run)
@@ -87,22 +98,71 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "command", None):
-        parser.print_help()
-        return 0
+    with tolerant_stdio():
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "command", None):
+            parser.print_help()
+            return 0
+        try:
+            status: int = args._run(args)
+        except CommerceError as exc:
+            print(f"commerce {args.command}: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        except KeyboardInterrupt as exc:
+            # Ctrl-C: one line, e.g. "interrupted after 12 of 60 games" (commerce.tournament)
+            print(f"commerce {args.command}: {str(exc) or 'interrupted'}", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            return 0
+        return status
+
+
+_FALLBACK: dict[str, str] = {
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C",
+    "—": "-", "–": "-", "−": "-", "…": "...", "←": "<-", "→": "->",
+}
+"""What a terminal that cannot draw a character shows instead (``A♠`` becomes ``AS``)."""
+
+_FALLBACK_ERRORS = "commerce-fallback"
+
+
+def _fallback(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: letters for suits, ASCII for dashes and arrows, ``?`` otherwise."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    text = exc.object[exc.start:exc.end]
+    return "".join(_FALLBACK.get(ch, "?") for ch in text), exc.end
+
+
+codecs.register_error(_FALLBACK_ERRORS, _fallback)
+
+
+@contextlib.contextmanager
+def tolerant_stdio() -> Iterator[None]:
+    """No character ever crashes the output or the input, whatever the terminal's encoding.
+
+    Standard output draws what its encoding cannot through :data:`_FALLBACK` (so a terminal
+    set to ASCII shows ``AS`` for ``A♠``); standard input reads undecodable bytes as U+FFFD,
+    which the commands then refuse as bad input. Both are restored on the way out.
+    """
+    changed: list[tuple[io.TextIOWrapper, str]] = []
+    plan = ((sys.stdout, _FALLBACK_ERRORS, ("strict", "surrogateescape")),
+            (sys.stdin, "replace", ("strict",)))
+    for stream, errors, replaced in plan:
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in replaced:
+            before = str(stream.errors)
+            try:
+                stream.reconfigure(errors=errors)
+            except (OSError, ValueError):  # pragma: no cover - a stream that cannot change
+                continue
+            changed.append((stream, before))
     try:
-        status: int = args._run(args)
-    except CommerceError as exc:
-        print(f"commerce {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
-    return status
+        yield
+    finally:
+        for stream, errors in changed:  # reconfigure() flushes first, with the tolerant errors
+            with contextlib.suppress(OSError, ValueError):
+                stream.reconfigure(errors=errors)
 
 
 def resolve_rules(args: argparse.Namespace) -> Ruleset:

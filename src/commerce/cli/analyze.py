@@ -76,16 +76,19 @@ def run_analyze(args: argparse.Namespace) -> int:
 
     print_table(title, [_SHORT.get(h, h) for h in header], [_cells(r) for r in rows], left=2)
     if kind == "dealer-advantage":
+        from commerce.cli.report import interval
+
         a = result["advantage"]
         role = result["seats"][0]["role"].capitalize()
         unit = result.get("unit", "stakes")
+        # one game is one sample: no interval (the JSON gives null)
+        ci = ("no 95% interval from a single game" if None in a["ci95"]
+              else f"95% interval {interval(*a['ci95'])}")
         if unit == "stakes":
-            print(f"{role}'s advantage: {a['payoff']:+.3f} {unit} per deal, 95% interval "
-                  f"[{a['ci95'][0]:+.3f}, {a['ci95'][1]:+.3f}]")
+            print(f"{role}'s advantage: {a['payoff']:+.3f} {unit} per deal, {ci}")
         else:  # not zero-sum (Cox's points): the column 'vs dealer' is the comparison
-            print(f"{role}: {a['payoff']:+.3f} {unit} per hand, 95% interval "
-                  f"[{a['ci95'][0]:+.3f}, {a['ci95'][1]:+.3f}]; 'vs dealer' compares each "
-                  f"place with the {role.lower()}")
+            print(f"{role}: {a['payoff']:+.3f} {unit} per hand, {ci}; 'vs dealer' compares "
+                  f"each place with the {role.lower()}")
     elif kind == "stand-threshold":
         for p in result["positions"]:
             print(f"{p['role']}: stand on {p['threshold'] or '— (too few samples)'} or better")

@@ -1,8 +1,9 @@
 """``commerce play`` and ``commerce replay``: the game in the terminal.
 
 The user sits in seat 0 against computer players. The record is saved after every action the
-user makes and when the game ends, quits or the terminal closes, so ``--resume FILE`` always
-continues where it stopped.
+user makes and when the game ends, quits, is interrupted (Ctrl-C), stopped (SIGTERM) or the
+terminal closes (SIGHUP), so ``--resume FILE`` always continues where it stopped. A signal is
+acted on between two moves, never in the middle of one.
 
 A game in progress shows nothing its player may not know: no seed (it predicts every card) in
 the banner or the file's name, and ``commerce replay`` of an unfinished game shows only what the
@@ -12,14 +13,18 @@ saving player saw, unless asked for ``--reveal``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import signal
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from commerce.cli import add_rules_arguments, resolve_rules
+from commerce.cli import EXIT_USAGE, add_rules_arguments, resolve_rules
 
 _COMMON_HELP = """  hint                      the search bot's choice and how it rates each move
   help | ?                  this help;   quit | q   save and stop
@@ -63,16 +68,41 @@ _SHORT = {
 }
 
 
+SEED_MAX = 2**63 - 1
+"""The largest ``--seed``."""
+NAME_MAX = 40
+"""The longest ``--name``, in characters."""
+
+
+def _seed(text: str) -> int:
+    """``--seed``: a whole number from 0 to :data:`SEED_MAX`."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 19 or int(digits) > SEED_MAX:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {SEED_MAX}")
+    return int(digits)
+
+
+def _players(text: str) -> int:
+    """``--players``: a whole number (the ruleset's range is checked once it is known)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 3:
+        raise argparse.ArgumentTypeError("must be a whole number of seats, e.g. 4")
+    return int(digits)
+
+
 def configure_play(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce play``."""
     add_rules_arguments(p)
-    p.add_argument("--players", type=int, default=None, help="seats at the table (default 4)")
+    p.add_argument("--players", type=_players, default=None,
+                   help="seats at the table, within the ruleset's range (default 4)")
     p.add_argument("--bot", default="heuristic",
                    help="computer players: random, heuristic, or a comma list (default heuristic)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="make the whole session reproducible (default: an unpredictable seed, "
-                        "shown when the game is over)")
-    p.add_argument("--name", default="Player", help="your name at the table (default Player)")
+    p.add_argument("--seed", type=_seed, default=None,
+                   help=f"make the whole session reproducible (0 to {SEED_MAX}; default: an "
+                        "unpredictable seed, shown when the game is over)")
+    p.add_argument("--name", default="Player",
+                   help=f"your name at the table, 1 to {NAME_MAX} printable characters "
+                        f"(default Player)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where to save the record (default games/<rules>-<time>.json)")
     p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game")
@@ -89,7 +119,64 @@ def configure_replay(p: argparse.ArgumentParser) -> None:
 
 
 class _Closed(Exception):
-    """The terminal went away (hang-up)."""
+    """A signal asked the session to stop: Ctrl-C, SIGTERM, or the terminal went away."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                      if hasattr(signal, name))
+
+
+class _Stop:
+    """Turns SIGINT, SIGTERM and SIGHUP into :class:`_Closed`, raised only where the session
+    is consistent: while it waits for the user (:meth:`waiting`), or at :meth:`check`, which
+    the session calls between two moves. A signal during a move, a bot's thinking or a save
+    waits for that to finish."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self._waiting = False
+
+    def handler(self, signum: int, frame: FrameType | None) -> None:
+        """The signal handler."""
+        if self.signum is None:
+            self.signum = signum
+        if self._waiting:
+            self._waiting = False
+            raise _Closed(signum)
+
+    def check(self) -> None:
+        """Raise :class:`_Closed` if a signal came."""
+        if self.signum is not None:
+            raise _Closed(self.signum)
+
+    @contextlib.contextmanager
+    def waiting(self) -> Iterator[None]:
+        """While the user is being asked: a signal stops the session at once."""
+        self._waiting = True
+        try:
+            self.check()
+            yield
+        finally:
+            self._waiting = False
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        """The handlers, in place for the session (in the main thread only: elsewhere a
+        program's own handling stays)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = {s: signal.signal(s, self.handler) for s in _STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for s, handler in previous.items():
+                if handler is not None:  # None: set outside Python, cannot be put back
+                    signal.signal(s, handler)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -97,9 +184,11 @@ def run_play(args: argparse.Namespace) -> int:
     from commerce.bots import make_bot
     from commerce.driver import Driver
     from commerce.errors import CommerceError
-    from commerce.record import GameRecord
+    from commerce.record import GameRecord, check_save_path
 
     if args.resume:
+        if os.path.lexists(args.resume):
+            check_save_path(args.resume)  # a device or a pipe is neither read nor replaced
         record = GameRecord.load(args.resume)
         if record.complete:
             raise CommerceError(f"{args.resume}: that game is over; see it with "
@@ -112,6 +201,9 @@ def run_play(args: argparse.Namespace) -> int:
         human = humans[0]
         path = Path(args.resume)
     else:
+        name = args.name.strip()
+        if not name or len(name) > NAME_MAX or not name.isprintable():
+            raise CommerceError(f"--name: use 1 to {NAME_MAX} printable characters")
         rules = resolve_rules(args)
         players = args.players if args.players is not None else max(
             min(4, rules.max_players), rules.min_players)
@@ -120,11 +212,13 @@ def run_play(args: argparse.Namespace) -> int:
                                 f"{rules.max_players} players, not {players}")
         specs = [b.strip() for b in args.bot.split(",") if b.strip()] or ["heuristic"]
         bots = [make_bot(specs[i % len(specs)]) for i in range(players - 1)]
-        names = [args.name, *(_bot_name(i, b.name) for i, b in enumerate(bots, 1))]
+        names = [name, *(_bot_name(i, b.name) for i, b in enumerate(bots, 1))]
         # no --seed: the driver draws one from `secrets`; it never appears before the end
         driver = Driver(rules, [None, *bots], seed=args.seed, names=names)
         human = 0
-        path = Path(args.save) if args.save else _default_path(rules.id)
+        if args.save is not None:
+            check_save_path(args.save)  # as typed: 'name/' is a directory
+        path = Path(args.save) if args.save is not None else _default_path(rules.id)
     return _session(driver, human, path)
 
 
@@ -148,9 +242,11 @@ def _bot_name(i: int, kind: str) -> str:
 def _session(driver: Any, human: int, path: Path) -> int:
     from commerce import engine
     from commerce.cli.textview import describe_event, render
+    from commerce.errors import RecordError
 
     names = driver.names
     family = driver.rules.family
+    stop = _Stop()
 
     def show(events: tuple[Any, ...]) -> None:
         for e in events:
@@ -158,48 +254,60 @@ def _session(driver: Any, human: int, path: Path) -> int:
                 line = describe_event(e, names, human, family)
                 if line:
                     print(line)
+        stop.check()  # the driver calls this once a move is complete
 
     def save() -> None:
-        driver.record().save(path)
+        """Save, or say why not and go on: the next save catches up."""
+        try:
+            driver.record().save(path)
+        except RecordError as exc:
+            print(f"commerce play: warning: {exc}; the game goes on", file=sys.stderr)
 
-    def hangup(signum: int, frame: FrameType | None) -> None:
-        raise _Closed()
+    def resume_line() -> str:
+        return f"Saved to {path}. Continue with: commerce play --resume {path}"
 
-    previous = signal.signal(signal.SIGHUP, hangup) if hasattr(signal, "SIGHUP") else None
+    driver.record().save(path)  # a file that cannot be saved is refused before the game starts
+
     print(f"Commerce: {driver.rules.name}, {driver.players} players. Type ? for help.")
     print("Computer players: " + ", ".join(
         f"{names[i]} ({a.name})" for i, a in enumerate(driver.agents) if a is not None))
-    try:
-        show(tuple(driver.events))
-        driver.on_events = show
-        while True:
-            driver.run()
-            if driver.outcome() is not None:
-                break
-            seat = driver.waiting_for_human()
-            assert seat == human
-            forced = _forced(driver)
-            if forced is not None:
-                driver.act(human, forced)
-                continue
-            print()
-            print(render(engine.observe(driver.state, human), names))
-            action = _ask(driver, human)
-            if action is None:
+    with stop.installed():
+        try:
+            show(tuple(driver.events))
+            driver.on_events = show
+            while True:
+                driver.run()
+                if driver.outcome() is not None:
+                    break
+                seat = driver.waiting_for_human()
+                assert seat == human
+                forced = _forced(driver)
+                if forced is not None:
+                    driver.act(human, forced)
+                    continue
+                print()
+                print(render(engine.observe(driver.state, human), names))
+                action = _ask(driver, human, stop.waiting)
+                if action is None:
+                    driver.record().save(path)
+                    print(resume_line())
+                    return 0
+                driver.act(human, action)
                 save()
-                print(f"Saved to {path}. Continue with: commerce play --resume {path}")
-                return 0
-            driver.act(human, action)
-            save()
-    except (_Closed, EOFError, KeyboardInterrupt):
-        save()
-        print(f"\nSaved to {path}. Continue with: commerce play --resume {path}",
-              file=sys.stderr)
-        return 130 if not isinstance(sys.exc_info()[1], EOFError) else 0
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGHUP, previous)
-    save()
+        except (_Closed, EOFError) as exc:
+            driver.on_events = None
+            status = 128 + exc.signum if isinstance(exc, _Closed) else 0
+            return _stopped(driver, path, status, resume_line)
+        except OSError as exc:  # the terminal is unreadable or unwritable (gone)
+            driver.on_events = None
+            return _stopped(driver, path, 1, resume_line,
+                            f"commerce play: the terminal failed ({exc.strerror or exc}). ")
+        driver.on_events = None
+        try:
+            driver.record().save(path)
+            failed = None
+        except RecordError as exc:
+            failed = exc
     result = driver.outcome()
     print()
     print("Final result:")
@@ -207,8 +315,44 @@ def _session(driver: Any, human: int, path: Path) -> int:
         print(f"  {names[seat]:<20} {net:+d}")
     print(f"The seed was {driver.seed}: 'commerce play --seed {driver.seed}' with the same "
           f"rules and players deals the same hands.")
+    if failed is not None:  # the result is shown all the same
+        print(f"commerce play: error: {failed}", file=sys.stderr)
+        return EXIT_USAGE
     print(f"Record saved to {path}")
     return 0
+
+
+def _stopped(driver: Any, path: Path, status: int, resume_line: Callable[[], str],
+             why: str = "") -> int:
+    """Save after end of input or a signal, and say so in one line on standard error.
+
+    The terminal may be gone (a hang-up): then nothing can be printed, and nothing more is
+    tried, so that no error about the lost terminal follows at exit.
+    """
+    from commerce.errors import RecordError
+
+    try:
+        driver.record().save(path)
+        line = why + resume_line()
+    except RecordError as exc:
+        line, status = f"commerce play: error: {exc}", EXIT_USAGE
+    try:
+        print(f"\n{line}", file=sys.stderr)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _silence_output()
+    return status
+
+
+def _silence_output() -> None:
+    """Point standard output and error at the null device (the terminal has gone)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            os.dup2(devnull, fd)
+        os.close(devnull)
+    except OSError:  # pragma: no cover
+        pass
 
 
 def _forced(driver: Any) -> Any:
@@ -222,8 +366,12 @@ def _forced(driver: Any) -> Any:
     return None
 
 
-def _ask(driver: Any, seat: int) -> Any:
-    """Prompt until the user names a legal action; None to quit."""
+def _ask(driver: Any, seat: int,
+         waiting: Callable[[], contextlib.AbstractContextManager[None]]) -> Any:
+    """Prompt until the user names a legal action; None to quit.
+
+    *waiting* is held while the prompt waits for a line (see :meth:`_Stop.waiting`).
+    """
     from commerce import engine
     from commerce.errors import CommerceError
 
@@ -234,7 +382,8 @@ def _ask(driver: Any, seat: int) -> Any:
     menu = "  ".join(f"{i}) {label}" for i, label in enumerate(labels, 1))
     while True:
         print(menu)
-        text = input("Your move> ").strip()
+        with waiting():
+            text = input("Your move> ").strip()
         if not text:
             continue
         low = text.lower()
@@ -250,10 +399,12 @@ def _ask(driver: Any, seat: int) -> Any:
                 print(f"Hints are not available for {driver.rules.name} yet.")
             continue
         if low.isdigit():
-            n = int(low)
+            # int() only of a short string of ASCII digits: '²' is a digit to isdigit(), and
+            # int() refuses thousands of digits
+            n = int(low) if low.isascii() and len(low) <= 6 else 0
             if 1 <= n <= len(legal):
                 return legal[n - 1]
-            print(f"Choose a number from 1 to {len(legal)}.")
+            print(f"No such option: choose a number from 1 to {len(legal)}.")
             continue
         text = _phrase(driver, legal, text)
         words = text.split()
