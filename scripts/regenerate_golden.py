@@ -4,6 +4,10 @@
 
 Each golden record is a whole game between fixed bots from a fixed seed. The test suite replays
 every record and plays the same game again from the seed; review the diff like code.
+
+It also writes the texts that do not depend on the bots (``tests/harness/golden.py``): a
+playthrough of every ruleset in ``tests/golden/playthroughs/`` and its perft-style counts in
+``tests/golden/counts/``.
 """
 
 from __future__ import annotations
@@ -11,9 +15,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from commerce.bots import make_bot
-from commerce.driver import play_game
-from commerce.rules import find_ruleset, rulesets
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from commerce.bots import make_bot  # noqa: E402
+from commerce.driver import play_game  # noqa: E402
+from commerce.rules import find_ruleset, rulesets  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 BOTS = ("heuristic", "random", "heuristic", "random")
@@ -35,6 +41,10 @@ def main() -> int:
         record = play_game(find_ruleset(rules_id), bots, seed=seed)
         record.save(GOLDEN / name)
         print(f"wrote {name}: {len(record.actions)} actions, payoffs {record.payoffs}")
+    from tests.harness.golden import write_all
+
+    for name in write_all():
+        print(f"wrote {name}")
     return 0
 
 

@@ -351,13 +351,7 @@ def play(n: int, seed: int, rules: Any = COX, every: int = 0) -> tuple[Any, list
 
 
 def check_places(s: Any) -> None:
-    places: list[int] = [*s.unseen, *s.discards]
-    places += [c for b in s.bases for c in b]
-    places += [c for r in s.racks for c in r]
-    places += [c for seat in s.laid for g in seat for c in g]
-    places += [c for g in s.greenbacks for c in g]
-    if s.phase is not cox.Phase.DIRECTORS:
-        assert sorted(places) == list(range(80))
+    """No Greenback stays in a rack (card conservation: tests/test_generic_invariants.py)."""
     for seat in range(s.players):
         assert not any(is_greenback(c) for c in s.racks[seat])
 
@@ -404,23 +398,12 @@ def test_random_games_under_options(options: dict[str, Any]) -> None:
         assert s.hand_number == rules.hands_per_game
 
 
-def test_determinism() -> None:
-    s1, a1 = play(3, 42)
-    s2, a2 = play(3, 42)
-    assert a1 == a2 and engine.outcome(s1) == engine.outcome(s2)
-    assert [engine.format_action(s1, a) for a in a1] == [engine.format_action(s2, a) for a in a2]
-
-
-def test_replay_from_notation() -> None:
-    s, actions = play(2, 5)
-    r = engine.new_game(COX, 2, dealer=1)
-    for a in actions:
-        r = engine.apply(r, engine.parse_action(r, engine.format_action(r, a))).state
-    assert engine.outcome(r) == engine.outcome(s)
-
-
 def test_no_leak() -> None:
-    """A seat's view does not change when the other racks and the supply are permuted."""
+    """A seat's view does not change when the other racks and the supply are permuted.
+
+    The generic harness (tests/test_no_leak.py) also renumbers the copies of a face, which
+    Cox's observation still shows; until it no longer does, this keeps the places checked.
+    """
     rng = random.Random(1)
     s, actions = play(4, 3)
     r = engine.new_game(COX, 4, dealer=3)

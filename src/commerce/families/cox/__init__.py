@@ -10,6 +10,7 @@ hooks.
 from __future__ import annotations
 
 from commerce.families.cox import deals, heuristic, options, presets, rules, sample, search
+from commerce.families.cox import testing as testing_
 from commerce.families.cox import text as text_
 from commerce.family import FamilySpec
 
@@ -38,6 +39,7 @@ FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
     heuristic=heuristic.cox_heuristic,
     sampler=sample.prepare,
     search=search.SEARCH,
+    cards_in_play=testing_.cards_in_play, permute_hidden=testing_.permute_hidden,
     deal_reader=deals.read_cox_deals,
     role_name=deals.cox_role,
     unit="points",

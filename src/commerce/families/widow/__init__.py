@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from commerce.core import Action, ActionKind
 from commerce.families.widow import deals, heuristic, options, presets, rules, sample, search
+from commerce.families.widow import testing as testing_
 from commerce.families.widow import text as text_
 from commerce.family import FamilySpec
 from commerce.rules import Ruleset
@@ -49,6 +50,7 @@ FAMILY: FamilySpec[rules.WidowState, rules.WidowObservation] = FamilySpec(
     heuristic=heuristic.widow_action,
     sampler=sample.prepare,
     search=search.SEARCH,
+    cards_in_play=testing_.cards_in_play, permute_hidden=testing_.permute_hidden,
     deal_reader=deals.read_widow_deals,
     stand_action=_stand_action,
 )

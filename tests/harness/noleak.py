@@ -1,0 +1,344 @@
+"""The no-leak harness: one tool over every surface a seat is shown.
+
+For sampled states of a ruleset and each seat, the family's ``permute_hidden`` relabels what
+that seat cannot know (other hands, the stock, copy numbers ...) and every surface built for
+that seat must come out the same from the state and from its twin:
+
+``observe``
+    the observation itself;
+``json``
+    the observation's JSON form (``to_dict``), where the family has one;
+``render``
+    the observation as terminal text (``render``);
+``event_text``
+    every event in the observation in words (``describe_event``);
+``legal``
+    when the seat is to act: the legal actions in notation, and their menu labels;
+``events``
+    the events the seat sees of the next action (the seat's own, by notation; chance's and
+    another seat's, with the twin's cards in place of the relabelled ones), as tuples, words
+    and JSON. A transition that shows the seat a relabelled card (a deal to it, a showdown)
+    is legitimately different and is counted as *revealing*, not compared;
+``heuristic``, ``search``
+    when the seat is to act: the bots' choices (notation) with the same generator seed
+    (search at a tiny budget);
+``hint``
+    when the seat is to act: :func:`commerce.bots.search.search_hint` at a tiny budget, every
+    action's estimate.
+
+Every surface is a field of :class:`Surfaces`, so a test can wrap one with a deliberate leak
+and see the harness catch it (``tests/test_no_leak.py``). Written only against the engine API
+and the family contract: a new family is checked by registering it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from commerce import engine
+from commerce.bots import make_bot
+from commerce.bots.search import search_hint
+from commerce.core import Action, Event, Seat, Transition
+from commerce.family import FamilySpec, family_spec
+from commerce.rules import Ruleset
+from tests.harness import random_game
+
+SURFACES = ("observe", "json", "render", "event_text", "legal", "events", "heuristic",
+            "search", "hint")
+"""Every surface the harness compares, in report order."""
+
+SEARCH_BUDGET = 8
+"""Playouts per decision for the search bot and the hint (tiny: the harness compares choices,
+not their quality)."""
+
+
+def _names(players: int) -> list[str]:
+    return [f"seat {i}" for i in range(players)]
+
+
+def _observation(state: Any, seat: Seat) -> Any:
+    return engine.observe(state, seat)
+
+
+def _json(_state: Any, obs: Any) -> str | None:
+    to_dict = getattr(obs, "to_dict", None)
+    return None if to_dict is None else json.dumps(to_dict(), sort_keys=True, default=repr)
+
+
+def _render(spec: FamilySpec[Any, Any], _state: Any, obs: Any, names: Sequence[str]) -> str:
+    return spec.render(obs, names)
+
+
+def _event_text(spec: FamilySpec[Any, Any], _state: Any, events: Sequence[Event],
+                names: Sequence[str], seat: Seat) -> tuple[str | None, ...]:
+    return tuple(spec.describe_event(e, names, seat) for e in events)
+
+
+def _legal(spec: FamilySpec[Any, Any], state: Any, obs: Any) -> tuple[str, ...]:
+    legal = engine.legal_actions(state)
+    out = [engine.format_action(state, a) for a in legal]
+    if spec.action_label is not None:
+        out += [spec.action_label(a, obs) for a in legal]
+    return tuple(out)
+
+
+def _heuristic(state: Any, obs: Any, legal: Sequence[Action], rng: random.Random) -> str:
+    return engine.format_action(state, make_bot("heuristic").act(obs, legal, rng))
+
+
+def _search(state: Any, obs: Any, legal: Sequence[Action], rng: random.Random) -> str:
+    bot = make_bot(f"search:iterations={SEARCH_BUDGET}")
+    return engine.format_action(state, bot.act(obs, legal, rng))
+
+
+def _hint(state: Any, obs: Any, legal: Sequence[Action], rng: random.Random) -> str:
+    hint = search_hint(obs, legal, rng, iterations=SEARCH_BUDGET)
+    return repr([(engine.format_action(state, a), tuple(e)) for a, e in hint])
+
+
+def _apply(state: Any, action: Action) -> Transition:
+    return engine.apply(state, action)
+
+
+@dataclass(frozen=True)
+class Surfaces:
+    """The functions that build what a seat is shown; the self-test wraps one with a leak."""
+
+    observe: Callable[[Any, Seat], Any] = _observation
+    """``observe(state, seat)``."""
+    json: Callable[[Any, Any], str | None] = _json
+    """``json(state, obs)``: the observation's JSON text (None: the family has none)."""
+    render: Callable[[FamilySpec[Any, Any], Any, Any, Sequence[str]], str] = _render
+    """``render(spec, state, obs, names)``: the observation as terminal text."""
+    event_text: Callable[[FamilySpec[Any, Any], Any, Sequence[Event], Sequence[str], Seat],
+                         tuple[str | None, ...]] = _event_text
+    """``event_text(spec, state, events, names, seat)``: events in words, for the seat."""
+    legal: Callable[[FamilySpec[Any, Any], Any, Any], tuple[str, ...]] = _legal
+    """``legal(spec, state, obs)``: the legal actions in notation and as menu entries."""
+    apply: Callable[[Any, Action], Transition] = _apply
+    """The transition of the next action."""
+    heuristic: Callable[[Any, Any, Sequence[Action], random.Random], str] = _heuristic
+    """The heuristic bot's choice in notation."""
+    search: Callable[[Any, Any, Sequence[Action], random.Random], str] = _search
+    """The search bot's choice in notation."""
+    hint: Callable[[Any, Any, Sequence[Action], random.Random], str] = _hint
+    """The search hint, every action's estimate."""
+
+
+@dataclass
+class Report:
+    """What the harness compared for one ruleset, and every difference found."""
+
+    rules: str
+    """The ruleset's id."""
+    states: int = 0
+    """States sampled."""
+    checks: Counter[str] = field(default_factory=Counter)
+    """Comparisons made, by surface."""
+    revealing: int = 0
+    """Next actions that showed the seat a relabelled card (not compared)."""
+    leaks: dict[str, list[str]] = field(default_factory=dict)
+    """Differences found, by surface: a line each (the first few)."""
+    errors: Counter[str] = field(default_factory=Counter)
+    """Exceptions a surface raised (compared like any output), by surface and message."""
+
+    def leak(self, surface: str, where: str) -> None:
+        """Record a difference on *surface*."""
+        found = self.leaks.setdefault(surface, [])
+        if len(found) < 5:
+            found.append(where)
+        else:
+            found[-1] = f"... and more ({where})"
+
+    def leaking(self) -> list[str]:
+        """The surfaces where a difference was found, in report order."""
+        return [s for s in SURFACES if s in self.leaks]
+
+    def line(self) -> str:
+        """One line: states, comparisons by surface, leaking surfaces."""
+        counts = " ".join(f"{s}={self.checks[s]}" for s in SURFACES)
+        leaking = ", ".join(self.leaking()) or "none"
+        errors = f"; {sum(self.errors.values())} surface errors" if self.errors else ""
+        return (f"{self.rules}: {self.states} states, {sum(self.checks.values())} comparisons "
+                f"({counts}; {self.revealing} revealing next actions skipped); "
+                f"leaks: {leaking}{errors}")
+
+
+def _ints(value: Any) -> set[int]:
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, tuple | list):
+        return set().union(*(_ints(v) for v in value)) if value else set()
+    return set()
+
+
+def _mentions(events: Sequence[Event], cards: set[int]) -> bool:
+    return any(_ints(v) & cards for e in events for _, v in e.data)
+
+
+class _Checker:
+    """Compares one state with its twin for one seat, surface by surface."""
+
+    def __init__(self, rules: Ruleset, players: int, surfaces: Surfaces, report: Report,
+                 rng: random.Random) -> None:
+        self.spec = family_spec(rules.family)
+        assert self.spec.permute_hidden is not None and self.spec.cards_in_play is not None, \
+            f"the {rules.family} family must provide permute_hidden and cards_in_play"
+        self.permute: Callable[[Any, Seat, random.Random], Any] = self.spec.permute_hidden
+        self.places: Callable[[Any], tuple[int, ...]] = self.spec.cards_in_play
+        self.names = _names(players)
+        self.surfaces = surfaces
+        self.report = report
+        self.rng = rng
+
+    def same(self, surface: str, a: Any, b: Any, where: str) -> None:
+        self.report.checks[surface] += 1
+        if a != b:
+            self.report.leak(surface, f"{where}: {_short(a)} / twin: {_short(b)}")
+
+    def call(self, surface: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """*fn(args)*, or the exception it raised as text (compared like any output)."""
+        try:
+            return fn(*args)
+        except Exception as exc:  # noqa: BLE001 - an error is an output to compare
+            text = f"raised {type(exc).__name__}: {exc}"
+            self.report.errors[f"{surface}: {text}"] += 1
+            return text
+
+    def check(self, state: Any, seat: Seat, where: str) -> None:
+        s = self.surfaces
+        twin = self.permute(state, seat, self.rng)
+        obs, tobs = s.observe(state, seat), s.observe(twin, seat)
+        self.same("observe", obs, tobs, where)
+        text = s.json(state, obs)
+        if text is not None:
+            self.same("json", text, s.json(twin, tobs), where)
+        self.same("render", self.call("render", s.render, self.spec, state, obs, self.names),
+                  self.call("render", s.render, self.spec, twin, tobs, self.names), where)
+        logged = [*getattr(obs, "events", ()), *getattr(obs, "last_deal", ()),
+                  *getattr(obs, "last_hand", ())]
+        tlogged = [*getattr(tobs, "events", ()), *getattr(tobs, "last_deal", ()),
+                   *getattr(tobs, "last_hand", ())]
+        self.same("event_text",
+                  self.call("event_text", s.event_text, self.spec, state, logged, self.names,
+                            seat),
+                  self.call("event_text", s.event_text, self.spec, twin, tlogged, self.names,
+                            seat),
+                  where)
+        d = engine.decision(state)
+        if d is None:
+            return
+        if d.seat == seat:
+            self.same("legal", s.legal(self.spec, state, obs), s.legal(self.spec, twin, tobs),
+                      where)
+            legal, tlegal = engine.legal_actions(state), engine.legal_actions(twin)
+            seed = self.rng.getrandbits(32)
+            for name, choose in (("heuristic", s.heuristic), ("search", s.search),
+                                 ("hint", s.hint)):
+                self.same(name, self.call(name, choose, state, obs, legal, random.Random(seed)),
+                          self.call(name, choose, twin, tobs, tlegal, random.Random(seed)),
+                          where)
+        self.next_events(state, twin, seat, where)
+
+    def next_events(self, state: Any, twin: Any, seat: Seat, where: str) -> None:
+        """The seat's events of the same next action in the state and in its twin."""
+        d = engine.decision(state)
+        assert d is not None
+        pairs = list(zip(self.places(state), self.places(twin), strict=True))
+        pi = dict(pairs)
+        moved = {a for a, b in pairs if a != b} | {b for a, b in pairs if a != b}
+        if d.seat is None:
+            action = engine.sample_chance(state, random.Random(self.rng.getrandbits(32)))
+        else:
+            legal = engine.legal_actions(state)
+            action = legal[self.rng.randrange(len(legal))]
+        if d.seat == seat:
+            text = engine.format_action(state, action)
+            mapped = next((a for a in engine.legal_actions(twin)
+                           if engine.format_action(twin, a) == text), None)
+        else:
+            mapped = Action(action.kind, tuple(pi.get(c, c) for c in action.cards))
+        if mapped is None or not engine.is_legal(twin, mapped):
+            return
+        mine = engine.visible_events(self.surfaces.apply(state, action).events, seat)
+        theirs = engine.visible_events(self.surfaces.apply(twin, mapped).events, seat)
+        if _mentions(mine, moved) or _mentions(theirs, moved):
+            self.report.revealing += 1
+            return
+        what = f"{where}, next {engine.format_action(state, action)}"
+        shown = (mine, self.surfaces.event_text(self.spec, state, mine, self.names, seat),
+                 [_json_event(self.spec, e) for e in mine])
+        tshown = (theirs, self.surfaces.event_text(self.spec, twin, theirs, self.names, seat),
+                  [_json_event(self.spec, e) for e in theirs])
+        self.same("events", shown, tshown, what)
+
+
+def _json_event(spec: FamilySpec[Any, Any], event: Event) -> str:
+    """An event's JSON form where the family has one (``event_to_dict``), else its repr."""
+    to_dict = spec.extras.get("event_to_dict")
+    if to_dict is None:
+        return repr(event)
+    return json.dumps(to_dict(event), sort_keys=True, default=repr)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _sample(rules: Ruleset, players: int, seed: int, every: int,
+            limit: int) -> list[tuple[int, Any]]:
+    """Every *every*-th state of a random game (step, state), at most *limit* of them."""
+    sampled: list[tuple[int, Any]] = []
+    step = 0
+
+    def keep(state: Any) -> None:
+        nonlocal step
+        if step % every == every - 1 and len(sampled) < limit:
+            sampled.append((step, state))
+        step += 1
+
+    random_game(rules, players, seed, keep)
+    return sampled
+
+
+def check_ruleset(rules: Ruleset, *, states: int = 40, players: int | None = None,
+                  seed: int = 0, surfaces: Surfaces | None = None, every: int = 5,
+                  per_game: int = 8) -> Report:
+    """Compare every surface for *states* sampled states of random games of *rules* (every
+    *every*-th state, at most *per_game* of a game, all seats at each), with each seat's
+    twin."""
+    if players is None:
+        players = min(max(4, rules.min_players), rules.max_players)
+    report = Report(rules.id)
+    rng = random.Random(seed)
+    checker = _Checker(rules, players, surfaces or Surfaces(), report, rng)
+    game = 0
+    while report.states < states:
+        limit = min(per_game, states - report.states)
+        for i, state in _sample(rules, players, seed * 1000 + game, every, limit):
+            report.states += 1
+            for seat in range(players):
+                checker.check(state, seat, f"game {game} step {i} seat {seat}")
+        game += 1
+    return report
+
+
+def with_leak(surfaces: Surfaces, name: str, wrapper: Callable[[Any], Any]) -> Surfaces:
+    """*surfaces* with surface *name* replaced by ``wrapper(original)``."""
+    return replace(surfaces, **{name: wrapper(getattr(surfaces, name))})
+
+
+def hidden_bit(state: Any) -> str:
+    """One bit of what is hidden in *state* (a parity over where every card lies): what a
+    deliberate leak shows, for the harness's self-test."""
+    cards = family_spec(state.ruleset.family).cards_in_play
+    assert cards is not None
+    return "odd" if sum(i * c for i, c in enumerate(cards(state))) % 2 else "even"
