@@ -249,11 +249,10 @@ def _session(driver: Any, human: int, path: Path) -> int:
     stop = _Stop()
 
     def show(events: tuple[Any, ...]) -> None:
-        for e in events:
-            if e.visible(human):
-                line = describe_event(e, names, human, family)
-                if line:
-                    print(line)
+        for e in engine.visible_events(events, human):
+            line = describe_event(e, names, human, family)
+            if line:
+                print(line)
         stop.check()  # the driver calls this once a move is complete
 
     def save() -> None:
@@ -558,7 +557,8 @@ def _replay_seen(record: Any, names: list[str], viewer: int | None, interactive:
     family = record.rules.family
 
     def seen(events: Any) -> list[str]:
-        lines = (describe_event(e, names, viewer, family) for e in events if e.visible(viewer))
+        lines = (describe_event(e, names, viewer, family)
+                 for e in engine.visible_events(events, viewer))
         return [line for line in lines if line]
 
     state = engine.new_game(record.rules, record.players, dealer=record.dealer)
