@@ -9,7 +9,7 @@ hooks.
 
 from __future__ import annotations
 
-from commerce.families.cox import deals, heuristic, options, presets, rules, sample, search
+from commerce.families.cox import deals, heuristic, hidden, options, presets, rules, sample, search
 from commerce.families.cox import text as text_
 from commerce.family import FamilySpec
 
@@ -41,6 +41,8 @@ FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
     deal_reader=deals.read_cox_deals,
     role_name=deals.cox_role,
     unit="points",
+    cards_in_play=hidden.cards_in_play,
+    permute_hidden=hidden.permute_hidden,
     extras={"no_stand_reason": "stand-threshold has no meaning in Cox's game ({id}): nobody "
                                "stands, a hand ends when a player sells out or the supply runs "
                                "out; try dealer-advantage or variants"},

@@ -496,7 +496,7 @@ class _Work:
         card = self.bases[index].pop()
         self.racks[seat].append(card)
         self.emit(Event("replaced", seat, (("base", index + 1),)))
-        self.emit(Event("replacement", seat, (("card", card),), _ONLY[seat]))
+        self.emit(Event("replacement", seat, (("card", face_card(card)),), _ONLY[seat]))
 
     def settle(self, seat: Seat) -> None:
         """Lay out Greenbacks, threes and fourths as the rules require, with replacements."""
@@ -508,7 +508,7 @@ class _Work:
                 for c in gbs:
                     rack.remove(c)
                     self.greenbacks[seat].append(c)
-                    self.emit(Event("greenback_laid", seat, (("card", c),)))
+                    self.emit(Event("greenback_laid", seat, (("card", face_card(c)),)))
                 for _ in gbs:
                     self.take_replacement(seat)
                 continue
@@ -522,7 +522,7 @@ class _Work:
             for c in group:
                 rack.remove(c)
             self.laid[seat].append(group)
-            self.emit(Event("laid_out", seat, (("cards", group),)))
+            self.emit(Event("laid_out", seat, (("cards", _faces(group)),)))
 
     def _lay_fourth(self, seat: Seat, cap4: bool) -> bool:
         rack = self.racks[seat]
@@ -538,7 +538,7 @@ class _Work:
                 continue
             rack.remove(card)
             self.laid[seat][gi] = (*group, card)
-            self.emit(Event("fourth_laid", seat, (("card", card),)))
+            self.emit(Event("fourth_laid", seat, (("card", face_card(card)),)))
             self.take_replacement(seat)
             return True
         return False
@@ -549,7 +549,7 @@ class _Work:
         card = self.bases[self.current_base].pop(0)
         self.racks[seat].append(card)
         self.emit(Event("drew", seat, (("base", self.current_base + 1),)))
-        self.emit(Event("drew_card", seat, (("card", card),), _ONLY[seat]))
+        self.emit(Event("drew_card", seat, (("card", face_card(card)),), _ONLY[seat]))
         self.settle(seat)
 
     def state(self, **changes: Any) -> CoxState:
@@ -588,9 +588,10 @@ def apply_unchecked(s: CoxState, action: Action) -> Transition:
     if kind is _K_DRAW or kind is _K_DECLINE:
         if s.phase is _P_TURN:
             if s.live is not None:
-                w.emit(Event("declined", seat, (("card", s.live),)))
+                w.emit(Event("declined", seat, (("card", face_card(s.live)),), _ONLY[seat]))
             return _after_turn_choice(w, pending_draw=kind is _K_DRAW)
-        w.emit(Event("declined", seat, (("card", s.live),)))
+        assert s.live is not None
+        w.emit(Event("declined", seat, (("card", face_card(s.live)),), _ONLY[seat]))
         queue = s.offer_queue[1:]
         if queue:
             return _finish(w, actor=queue[0], offer_queue=queue)
@@ -602,9 +603,9 @@ def apply_unchecked(s: CoxState, action: Action) -> Transition:
     rack.remove(card)
     discards = (*s.discards, card)
     if kind is _K_SELL_OUT:
-        w.emit(Event("sold_out", seat, (("card", card),)))
+        w.emit(Event("sold_out", seat, (("card", face_card(card)),)))
         return _end_hand(w, discards=discards, reason="sold_out", seller=seat)
-    w.emit(Event("discarded", seat, (("card", card),)))
+    w.emit(Event("discarded", seat, (("card", face_card(card)),)))
     nxt = (seat + s.step) % s.players
     return _begin_turn(w, nxt, live=card, discarder=seat, discards=discards)
 
@@ -667,7 +668,7 @@ def _place(s: CoxState, faces: tuple[int, ...]) -> Transition:
     w.current_base = base if w.bases[base] else base + 1
     w.emit(Event("dealt", retailer, (("cards_each", HAND_SIZE),)))
     for seat in order:
-        w.emit(Event("dealt_cards", seat, (("cards", tuple(w.racks[seat])),), _ONLY[seat]))
+        w.emit(Event("dealt_cards", seat, (("cards", _faces(w.racks[seat])),), _ONLY[seat]))
     for i in range(n):
         w.settle((retailer + s.step * i) % n)
     return _begin_turn(w, retailer, live=None, discarder=None, discards=())
@@ -746,7 +747,7 @@ def _buy(w: _Work, seat: Seat) -> Transition:
     while other != seat:
         lost.append(other)
         other = (other + s.step) % s.players
-    w.emit(Event("bought", seat, (("card", card), ("from", s.discarder),
+    w.emit(Event("bought", seat, (("card", face_card(card)), ("from", s.discarder),
                                   ("lost_turns", tuple(lost)))))
     rack = w.racks[seat]
     kind = _pair_kind(s.racks[seat], card) if mode == "pair" else None
@@ -755,7 +756,7 @@ def _buy(w: _Work, seat: Seat) -> Transition:
         for c in group[:2]:
             rack.remove(c)
         w.laid[seat].append(group)
-        w.emit(Event("laid_out", seat, (("cards", group),)))
+        w.emit(Event("laid_out", seat, (("cards", _faces(group)),)))
     else:
         rack.append(card)
     w.settle(seat)
@@ -784,7 +785,7 @@ def _end_hand(w: _Work, *, discards: tuple[CoxCard, ...], reason: str,
     w.emit(Event("hand_scored", seller, (
         ("hand", s.hand_number),
         ("reason", reason),
-        ("racks", tuple(tuple(sorted(r)) for r in w.racks)),
+        ("racks", tuple(_faces(sorted(r)) for r in w.racks)),
         ("scores", points),
         ("breakdowns", tuple(sc.to_dict() for sc in scores)),
         ("totals", totals),
@@ -952,32 +953,70 @@ def event_to_dict(e: Event) -> dict[str, Any]:
     return out
 
 
+def _faces(cards: Sequence[CoxCard]) -> tuple[CoxCard, ...]:
+    """*cards* by face: what an event may say of them (copies are alike)."""
+    return tuple(face_card(c) for c in cards)
+
+
+class _Copies:
+    """Renumbers copies for one view: the first A1 the view shows is copy 0, the next copy 1.
+
+    Places are walked in a fixed order (the discards, each seat's laid-out combinations and
+    Greenbacks, then the racks shown), so the numbers depend only on the faces in each place:
+    a view never tells which of four alike cards it shows.
+    """
+
+    __slots__ = ("used",)
+
+    def __init__(self) -> None:
+        self.used = [0] * 80
+
+    def place(self, cards: Sequence[CoxCard]) -> tuple[CoxCard, ...]:
+        """The cards of one place, renumbered."""
+        used = self.used
+        out = []
+        for c in cards:
+            f = face_card(c)
+            out.append(f + used[f])
+            used[f] += 1
+        return tuple(out)
+
+
 def _view(s: CoxState, seat: Seat | None, everything: bool) -> CoxObservation:
     n = s.players
     seats = [(s.director_dealer + s.step * (i + 1)) % n for i in range(len(s.directors))]
     current = s.current_base
     while current < 4 and not s.bases[current]:
         current += 1
+    copies = _Copies()
+    discards = copies.place(s.discards)
+    laid = tuple(tuple(copies.place(g) for g in groups) for groups in s.laid)
+    greenbacks = tuple(copies.place(g) for g in s.greenbacks)
+    racks = tuple(copies.place(sorted(r, key=face_card)) if (everything or i == seat) else None
+                  for i, r in enumerate(s.racks))
+    d = decision(s)
+    if s.phase is _P_OFFER and not everything and seat != s.actor:
+        # A buy offer is made to one seat alone: every other seat sees the turn as it stood.
+        d = _DECISIONS[_P_TURN, s.turn]
     return CoxObservation(
         seat=seat,
         ruleset=s.ruleset,
         players=n,
         hand_number=s.hand_number,
         hands_total=s.ruleset.hands_per_game,
-        decision=decision(s),
+        decision=d,
         turn=s.turn,
         wholesaler=s.wholesaler,
         retailer=s.retailer,
-        directors=tuple((seats[i], _DIRECTOR_NAMES[d]) for i, d in enumerate(s.directors)),
+        directors=tuple((seats[i], _DIRECTOR_NAMES[x]) for i, x in enumerate(s.directors)),
         base_numbers=s.base_numbers,
-        rack=tuple(sorted(s.racks[seat])) if seat is not None else (),
-        racks=tuple(tuple(sorted(r)) if (everything or i == seat) else None
-                    for i, r in enumerate(s.racks)),
+        rack=(racks[seat] or ()) if seat is not None else (),
+        racks=racks,
         rack_sizes=tuple(len(r) for r in s.racks),
-        laid=s.laid,
-        greenbacks=s.greenbacks,
-        discards=s.discards,
-        live=s.live,
+        laid=laid,
+        greenbacks=greenbacks,
+        discards=discards,
+        live=discards[-1] if s.live is not None else None,
         discarder=s.discarder if s.live is not None else None,
         supply=tuple(len(b) for b in s.bases) if s.phase is not _P_SHUFFLE else (0,) * 4,
         current_base=current + 1,

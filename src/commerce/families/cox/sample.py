@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 
 from commerce.core import DecisionKind, Event, Seat
 from commerce.errors import CommerceError
-from commerce.families.cox.cards import CoxCard, is_greenback, is_wild, kind_of, pack
+from commerce.families.cox.cards import CoxCard, face_card, is_greenback, is_wild, kind_of, pack
 from commerce.families.cox.rules import (
     BLANK,
     RETAILER,
@@ -84,17 +84,25 @@ def prepare(obs: CoxObservation) -> Callable[[random.Random], CoxState]:
     # -- where the hidden cards may lie -----------------------------------------------------
     racks_known: list[tuple[CoxCard, ...] | None] = [None] * n
     racks_known[seat] = obs.rack
-    if phase is Phase.OVER:
-        scored = next(e for e in reversed(events) if e.kind == "hand_scored")
-        for q, r in enumerate(scored.get("racks")):
-            racks_known[q] = tuple(r)
     known: set[CoxCard] = set(obs.discards)
     for q in range(n):
         known.update(c for g in obs.laid[q] for c in g)
         known.update(obs.greenbacks[q])
-        rack = racks_known[q]
-        if rack is not None:
-            known.update(rack)
+    known.update(obs.rack)
+    if phase is Phase.OVER:
+        # The count shows every rack by face: give the other racks the copies left.
+        scored = next(e for e in reversed(events) if e.kind == "hand_scored")
+        used = Counter(face_card(c) for c in known)
+        for q, r in enumerate(scored.get("racks")):
+            if q == seat:
+                continue
+            rack_q = []
+            for c in r:
+                f = face_card(c)
+                rack_q.append(f + used[f])
+                used[f] += 1
+            racks_known[q] = tuple(rack_q)
+            known.update(rack_q)
     full = pack()
     hidden = [c for c in full if c not in known] if phase is not Phase.DIRECTORS else []
     sizes = [0 if racks_known[q] is not None else obs.rack_sizes[q] for q in range(n)]
