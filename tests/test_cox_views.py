@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
 from commerce import engine
 from commerce.families.cox.cards import face_card, pack
-from commerce.families.cox.rules import CoxState, Phase
+from commerce.families.cox.state import CoxState, Phase
 from commerce.family import family_spec
 from commerce.rules import find_ruleset
 
@@ -99,24 +100,24 @@ def test_views_and_events_carry_faces_not_copies(rules, players, seed):
 def test_a_view_shows_the_lowest_copies_whatever_is_held():
     state = engine.new_game(COX, 4, dealer=0)
     rng = random.Random(1)
-    while state.phase is not Phase.TURN:
+    while state.turn.phase is not Phase.TURN:
         state = engine.apply(state, engine.sample_chance(state, rng)).state
-    seat = state.turn
+    seat = state.turn.player
     # Give the seat copy 3 of Ship 2 (card 27) while copy 1 (card 25) lies elsewhere.
-    where = {c: q for q in range(4) for c in state.racks[q]}
-    for b, base in enumerate(state.bases):
+    where = {c: q for q in range(4) for c in state.deal.racks[q]}
+    for b, base in enumerate(state.deal.bases):
         for c in base:
             where[c] = ("base", b)
-    mine = next(c for c in state.racks[seat] if 0 <= c < 60 and c % 4 == 0
+    mine = next(c for c in state.deal.racks[seat] if 0 <= c < 60 and c % 4 == 0
                 and where.get(c + 3) != seat and where.get(c + 1) != seat)
     swap = {mine: mine + 3, mine + 3: mine}
 
     def m(cards):
         return tuple(swap.get(c, c) for c in cards)
 
-    moved = state._replace(racks=tuple(m(r) for r in state.racks),
-                           bases=tuple(m(b) for b in state.bases))
-    assert mine + 3 in moved.racks[seat] and mine not in moved.racks[seat]
+    moved = replace(state, deal=replace(state.deal, racks=tuple(m(r) for r in state.deal.racks),
+                                        bases=tuple(m(b) for b in state.deal.bases)))
+    assert mine + 3 in moved.deal.racks[seat] and mine not in moved.deal.racks[seat]
     obs = engine.observe(moved, seat)
     assert obs == engine.observe(state, seat)
     assert mine in obs.rack and mine + 3 not in obs.rack
@@ -130,19 +131,19 @@ def test_a_buy_offer_to_one_seat_shows_the_others_the_turn_as_it_stood(options, 
     for seed in range(3):
         turn_start: CoxState | None = None
         for state in _states(rules, players, 100 + seed):
-            if state.phase is Phase.TURN:
+            if state.turn.phase is Phase.TURN:
                 turn_start = state
-            if state.phase is not Phase.OFFER:
+            if state.turn.phase is not Phase.OFFER:
                 continue
-            assert turn_start is not None and turn_start.turn == state.turn
+            assert turn_start is not None and turn_start.turn.player == state.turn.player
             offers += 1
-            before = len(turn_start.log)
+            before = len(turn_start.deal.log)
             for seat in range(players):
-                if seat == state.actor:
+                if seat == state.turn.actor:
                     continue
                 obs = engine.observe(state, seat)
                 stood = engine.observe(turn_start, seat)
-                own = tuple(e for e in state.log[before:] if e.visible_to == frozenset({seat}))
+                own = tuple(e for e in state.deal.log[before:] if e.visible_to == frozenset({seat}))
                 assert obs.events == stood.events + own
                 assert all(e.kind == "declined" for e in own)
                 assert obs.decision == stood.decision

@@ -9,21 +9,23 @@ seat's observation must not change.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from commerce.core import Seat
 from commerce.families.cox.cards import CoxCard
-from commerce.families.cox.rules import CoxState, Phase
+from commerce.families.cox.state import CoxState, Phase
 
 
 def cards_in_play(s: CoxState) -> tuple[CoxCard, ...]:
     """Every card of the pack where it lies: discards, cards not yet placed in the supply,
     each seat's rack, laid-out combinations and Greenbacks, then the four Supply Bases."""
-    cards: list[CoxCard] = [*s.discards, *s.unseen]
+    deal = s.deal
+    cards: list[CoxCard] = [*deal.discards, *deal.unseen]
     for q in range(s.players):
-        cards += s.racks[q]
-        cards += (c for g in s.laid[q] for c in g)
-        cards += s.greenbacks[q]
-    for b in s.bases:
+        cards += deal.racks[q]
+        cards += (c for g in deal.laid[q] for c in g)
+        cards += deal.greenbacks[q]
+    for b in deal.bases:
         cards += b
     return tuple(cards)
 
@@ -39,15 +41,20 @@ def _relabel_copies(s: CoxState, rng: random.Random) -> CoxState:
     def m(cards: tuple[CoxCard, ...]) -> tuple[CoxCard, ...]:
         return tuple(table[c] for c in cards)
 
-    return s._replace(
-        unseen=tuple(sorted(m(s.unseen))),
-        bases=tuple(m(b) for b in s.bases),
-        racks=tuple(m(r) for r in s.racks),
-        laid=tuple(tuple(m(g) for g in groups) for groups in s.laid),
-        greenbacks=tuple(m(g) for g in s.greenbacks),
-        discards=m(s.discards),
-        live=None if s.live is None else table[s.live],
-        bought=None if s.bought is None else table[s.bought],
+    deal, turn = s.deal, s.turn
+    return replace(
+        s,
+        deal=replace(
+            deal,
+            unseen=tuple(sorted(m(deal.unseen))),
+            bases=tuple(m(b) for b in deal.bases),
+            racks=tuple(m(r) for r in deal.racks),
+            laid=tuple(tuple(m(g) for g in groups) for groups in deal.laid),
+            greenbacks=tuple(m(g) for g in deal.greenbacks),
+            discards=m(deal.discards),
+        ),
+        turn=replace(turn, live=None if turn.live is None else table[turn.live],
+                     bought=None if turn.bought is None else table[turn.bought]),
     )
 
 
@@ -56,12 +63,14 @@ def permute_hidden(s: CoxState, seat: Seat, rng: random.Random) -> CoxState:
     the hidden cards dealt anew among the other racks (until the count shows them), the
     Supply Bases and the cards not yet placed, each place keeping its size."""
     s = _relabel_copies(s, rng)
-    if s.phase is Phase.DIRECTORS:
+    phase = s.turn.phase
+    if phase is Phase.DIRECTORS:
         return s
-    others = [q for q in range(s.players) if q != seat] if s.phase is not Phase.OVER else []
-    pool: list[CoxCard] = [*s.unseen, *(c for b in s.bases for c in b)]
+    deal = s.deal
+    others = [q for q in range(s.players) if q != seat] if phase is not Phase.OVER else []
+    pool: list[CoxCard] = [*deal.unseen, *(c for b in deal.bases for c in b)]
     for q in others:
-        pool += s.racks[q]
+        pool += deal.racks[q]
     rng.shuffle(pool)
     at = 0
 
@@ -71,10 +80,10 @@ def permute_hidden(s: CoxState, seat: Seat, rng: random.Random) -> CoxState:
         at += size
         return part
 
-    unseen = tuple(sorted(take(len(s.unseen))))
-    bases = tuple(take(len(b)) for b in s.bases)
-    racks = list(s.racks)
+    unseen = tuple(sorted(take(len(deal.unseen))))
+    bases = tuple(take(len(b)) for b in deal.bases)
+    racks = list(deal.racks)
     for q in others:
-        racks[q] = take(len(s.racks[q]))
-    return s._replace(unseen=unseen, bases=bases, racks=tuple(racks))
+        racks[q] = take(len(deal.racks[q]))
+    return replace(s, deal=replace(deal, unseen=unseen, bases=bases, racks=tuple(racks)))
 

@@ -30,18 +30,22 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from commerce.core import DecisionKind, Event, Seat
 from commerce.errors import CommerceError
 from commerce.families.cox.cards import CoxCard, face_card, is_greenback, is_wild, kind_of, pack
-from commerce.families.cox.rules import (
+from commerce.families.cox.choices import buy_mode
+from commerce.families.cox.observe import CoxObservation
+from commerce.families.cox.state import (
     BLANK,
     RETAILER,
     WHOLESALER,
-    CoxObservation,
     CoxState,
+    Deal,
     Phase,
-    _buy_mode,
+    Session,
+    Turn,
 )
 
 _PHASE_OF = {
@@ -127,16 +131,19 @@ def prepare(obs: CoxObservation) -> Callable[[random.Random], CoxState]:
     eligible_only = rules.buy_offers == "eligible_only"
 
     base = CoxState(
-        ruleset=rules, players=n, director_dealer=dealer, hand_number=obs.hand_number,
-        totals=obs.totals, hand_scores=obs.hand_scores, phase=phase,
-        directors=tuple(_DIRECTOR_CODE[name] for _, name in obs.directors),
-        wholesaler=obs.wholesaler, retailer=obs.retailer, base_numbers=obs.base_numbers,
-        unseen=full if phase is Phase.DIRECTORS else (), bases=((),) * 4,
-        current_base=obs.current_base - 1, racks=((),) * n, laid=obs.laid,
-        greenbacks=obs.greenbacks, discards=obs.discards, live=obs.live,
-        discarder=obs.discarder, turn=obs.turn, actor=actor, offer_queue=(),
-        pending_draw=pending_draw, bought=bought, must_sell_out=must_sell_out, log=events,
-        last_hand=obs.last_hand,
+        ruleset=rules, players=n,
+        session=Session(director_dealer=dealer, hand_number=obs.hand_number,
+                        totals=obs.totals, hand_scores=obs.hand_scores,
+                        last_hand=obs.last_hand),
+        deal=Deal(directors=tuple(_DIRECTOR_CODE[name] for _, name in obs.directors),
+                  wholesaler=obs.wholesaler, retailer=obs.retailer,
+                  base_numbers=obs.base_numbers,
+                  unseen=full if phase is Phase.DIRECTORS else (), bases=((),) * 4,
+                  current_base=obs.current_base - 1, racks=((),) * n, laid=obs.laid,
+                  greenbacks=obs.greenbacks, discards=obs.discards, log=events),
+        turn=Turn(phase=phase, player=obs.turn, actor=actor, live=obs.live,
+                  discarder=obs.discarder, offer_queue=(), pending_draw=pending_draw,
+                  bought=bought, must_sell_out=must_sell_out),
     )
 
     def draw(rng: random.Random) -> CoxState:
@@ -151,11 +158,12 @@ def prepare(obs: CoxObservation) -> Callable[[random.Random], CoxState]:
         for size in supply:
             bases.append(tuple(rest[at:at + size]))
             at += size
-        state = base._replace(racks=tuple(tuple(r) for r in racks), bases=tuple(bases))
+        state = replace(base, deal=replace(base.deal, racks=tuple(tuple(r) for r in racks),
+                                           bases=tuple(bases)))
         if phase is Phase.OFFER:
-            queue = [q for q in queue_after if _buy_mode(state, q)] if eligible_only \
+            queue = [q for q in queue_after if buy_mode(state, q)] if eligible_only \
                 else queue_after
-            state = state._replace(offer_queue=(actor, *queue))
+            state = replace(state, turn=replace(state.turn, offer_queue=(actor, *queue)))
         return state
 
     return draw
