@@ -38,7 +38,7 @@ from commerce.families.cox.cards import (
     pack,
     transport_suit,
 )
-from commerce.families.cox.observe import Copies, CoxObservation
+from commerce.families.cox.observe import CoxObservation
 from commerce.families.cox.scoring import (
     CoxScore,
     is_complete,
@@ -814,17 +814,34 @@ def _faces(cards: Sequence[CoxCard]) -> tuple[CoxCard, ...]:
     return tuple(face_card(c) for c in cards)
 
 
+_FACE: Final = tuple(face_card(c) for c in range(80))
+_face: Final = _FACE.__getitem__
+
+
+def _renumber(cards: Sequence[CoxCard], used: list[int]) -> tuple[CoxCard, ...]:
+    """:meth:`Copies.place` for the fast path: only transport cards have copies."""
+    out = []
+    for c in cards:
+        if c < 60:
+            f = c - c % 4
+            out.append(f + used[f])
+            used[f] += 1
+        else:
+            out.append(c)
+    return tuple(out)
+
+
 def _view(s: FastCoxState, seat: Seat | None, everything: bool) -> CoxObservation:
     n = s.players
     seats = [(s.director_dealer + s.step * (i + 1)) % n for i in range(len(s.directors))]
     current = s.current_base
     while current < 4 and not s.bases[current]:
         current += 1
-    copies = Copies()
-    discards = copies.place(s.discards)
-    laid = tuple(tuple(copies.place(g) for g in groups) for groups in s.laid)
-    greenbacks = tuple(copies.place(g) for g in s.greenbacks)
-    racks = tuple(copies.place(sorted(r, key=face_card)) if (everything or i == seat) else None
+    used = [0] * 60
+    discards = _renumber(s.discards, used)
+    laid = tuple(tuple(_renumber(g, used) for g in groups) for groups in s.laid)
+    greenbacks = s.greenbacks  # Greenbacks have no copies.
+    racks = tuple(_renumber(sorted(r, key=_face), used) if (everything or i == seat) else None
                   for i, r in enumerate(s.racks))
     d = decision(s)
     if s.phase is _P_OFFER and not everything and seat != s.actor:
@@ -858,6 +875,30 @@ def _view(s: FastCoxState, seat: Seat | None, everything: bool) -> CoxObservatio
         last_hand=s.last_hand,
         over=s.phase is _P_OVER,
     )
+
+
+class HeuristicView(NamedTuple):
+    """What the heuristic reads of an observation (:func:`heuristic_view`)."""
+
+    seat: Seat
+    ruleset: Ruleset
+    rack: tuple[CoxCard, ...]
+    laid: tuple[tuple[tuple[CoxCard, ...], ...], ...]
+    greenbacks: tuple[tuple[CoxCard, ...], ...]
+    base_numbers: tuple[int | None, ...]
+    discards: tuple[CoxCard, ...]
+    live: CoxCard | None
+
+
+def heuristic_view(s: FastCoxState, seat: Seat) -> HeuristicView:
+    """The fields of ``observe(s, seat)`` that the heuristic reads, each equal to the
+    observation's (``tests/test_cox_search.py`` checks it), built without the rest."""
+    used = [0] * 60
+    discards = _renumber(s.discards, used)
+    laid = tuple(tuple(_renumber(g, used) for g in groups) for groups in s.laid)
+    rack = _renumber(sorted(s.racks[seat], key=_face), used)
+    return HeuristicView(seat, s.ruleset, rack, laid, s.greenbacks, s.base_numbers, discards,
+                         discards[-1] if s.live is not None else None)
 
 
 def observe(s: FastCoxState, seat: Seat | None) -> CoxObservation:

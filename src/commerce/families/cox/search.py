@@ -40,13 +40,13 @@ def playout(state: CoxState, action: Action, seat: Seat,
             rng: random.Random) -> tuple[float, float]:
     """Play *action*, then heuristics to the hand's end: (lead in the hand, won).
 
-    The drawn (reference) state is played on the fast path. Each seat decides on its real
-    observation (:func:`commerce.families.cox.fast.observe`, equal to the reference's) of a
-    state whose log is kept empty: no rule and no rule of thumb reads the events.
+    The drawn (reference) state is played on the fast path. Each seat decides on what the
+    heuristic reads of its own observation (:func:`commerce.families.cox.fast.heuristic_view`,
+    field for field the observation's); no rule reads the events, so the log is kept empty.
     """
     apply = fast.apply_unchecked
     legal_actions = fast.legal_actions
-    observe = fast.observe
+    view = fast.heuristic_view
     # Asking only the seats that may buy a discard (those who cannot may only decline)
     # changes nothing but the number of steps.
     s = fast.from_reference(state)
@@ -60,8 +60,7 @@ def playout(state: CoxState, action: Action, seat: Seat,
         if len(legal) == 1:
             t = apply(s, legal[0])
             continue
-        s = s._replace(log=())
-        t = apply(s, cox_heuristic(observe(s, s.actor), legal, rng, 0.5))
+        t = apply(s._replace(log=()), cox_heuristic(view(s, s.actor), legal, rng, 0.5))
 
 
 @lru_cache(maxsize=32)
