@@ -20,6 +20,7 @@ from commerce.family import family_spec
 from commerce.rules import find_ruleset
 
 SPEC = family_spec("cox")
+FAST = SPEC.fast
 VARIANTS = [
     {},
     {"buy_offers": "eligible_only", "last_discard_buyable": "yes"},
@@ -53,26 +54,27 @@ def test_fast_path_equals_reference_step_for_step(rules_id, options, players, se
     ruleset = find_ruleset(rules_id).with_options(hands_per_game=2, **options)
     rng = random.Random(seed)
     ref = rules.new_game(ruleset, players, seed % players)
-    quick = fast.FAST.new_game(ruleset, players, seed % players)
-    assert fast.to_reference(quick) == ref
-    assert fast.from_reference(ref) == quick
+    assert FAST is fast.FAST and SPEC.apply is rules.apply
+    quick = FAST.new_game(ruleset, players, seed % players)
+    assert FAST.to_reference(quick) == ref
+    assert FAST.from_reference(ref) == quick
     steps = 0
     while True:
         d = rules.decision(ref)
-        assert fast.FAST.decision(quick) == d
-        assert fast.FAST.outcome(quick) == rules.outcome(ref)
+        assert FAST.decision(quick) == d
+        assert FAST.outcome(quick) == rules.outcome(ref)
         if d is None:
             break
         legal = rules.legal_actions(ref)
-        assert fast.FAST.legal_actions(quick) == legal
+        assert FAST.legal_actions(quick) == legal
         for seat in [None, *range(players)]:
-            assert fast.FAST.observe(quick, seat) == rules.observe(ref, seat)
+            assert FAST.observe(quick, seat) == rules.observe(ref, seat)
         assert fast.reveal_all(quick) == rules.reveal_all(ref)
         if steps % 7 == 0:
             for probe in _PROBES:
-                assert _error(fast.FAST.apply, quick, probe) == _error(rules.apply, ref, probe)
+                assert _error(FAST.apply, quick, probe) == _error(rules.apply, ref, probe)
         if d.seat is None:
-            assert fast.FAST.sample_chance(quick, random.Random(steps)) == \
+            assert FAST.sample_chance(quick, random.Random(steps)) == \
                 rules.sample_chance(ref, random.Random(steps))
             # Now and then one card (or Directors card) at a time.
             action = rng.choice(legal) if rng.random() < 0.3 else rules.sample_chance(ref, rng)
@@ -80,9 +82,9 @@ def test_fast_path_equals_reference_step_for_step(rules_id, options, players, se
             buys = [a for a in legal if a.kind is ActionKind.BUY]
             action = buys[0] if buys and rng.random() < 0.6 else rng.choice(legal)
         t_ref = rules.apply(ref, action)
-        t_fast = fast.FAST.apply(quick, action)
+        t_fast = FAST.apply(quick, action)
         assert t_fast.events == t_ref.events
         ref, quick = t_ref.state, t_fast.state
-        assert fast.to_reference(quick) == ref
+        assert FAST.to_reference(quick) == ref
         steps += 1
     assert steps > 50

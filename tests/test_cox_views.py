@@ -17,6 +17,7 @@ import pytest
 from commerce import engine
 from commerce.families.cox.cards import face_card, pack
 from commerce.families.cox.state import CoxState, Phase
+from commerce.families.cox.text import render_observation
 from commerce.family import family_spec
 from commerce.rules import find_ruleset
 
@@ -59,6 +60,7 @@ def test_permuting_what_a_seat_cannot_know_leaves_its_view_unchanged(rules, play
     rng = random.Random(seed)
     changed = 0
     for state in _states(rules, players, seed):
+        assert sorted(SPEC.cards_in_play(state)) == list(pack())
         for seat in range(players):
             other = SPEC.permute_hidden(state, seat, rng)
             assert sorted(SPEC.cards_in_play(other)) == list(pack())
@@ -150,3 +152,16 @@ def test_a_buy_offer_to_one_seat_shows_the_others_the_turn_as_it_stood(options, 
                 fields = [f for f in obs.__slots__ if f != "events"]
                 assert [getattr(obs, f) for f in fields] == [getattr(stood, f) for f in fields]
     assert offers > 0
+
+
+def test_the_turn_player_waiting_on_the_offers_is_not_asked_again():
+    rules = COX.with_options(hands_per_game=1)
+    for state in _states(rules, 4, 7):
+        if state.turn.phase is Phase.OFFER and state.turn.actor != state.turn.player:
+            me = state.turn.player
+            obs = engine.observe(state, me)
+            text = render_observation(obs)
+            assert "the other players are asked whether they buy" in text
+            assert "Your turn" not in text
+            return
+    raise AssertionError("no buy offer in the game")

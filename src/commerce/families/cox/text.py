@@ -240,6 +240,17 @@ def _may_buy(obs: CoxObservation) -> bool:
         for f in sorted({face_card(c) for c in obs.rack}))
 
 
+def _declined_live(obs: CoxObservation) -> bool:
+    """Whether the viewer, the turn player, has already declined the live discard (the others
+    are being asked: his view shows the turn as it stood)."""
+    for e in reversed(obs.events):
+        if e.kind == "discarded":
+            return False
+        if e.kind == "declined" and e.seat == obs.seat:
+            return True
+    return False
+
+
 def _prompt(obs: CoxObservation, names: Sequence[str] | None) -> str | None:
     """What the viewer is asked, in words, when it is his decision."""
     d = obs.decision
@@ -249,6 +260,8 @@ def _prompt(obs: CoxObservation, names: Sequence[str] | None) -> str | None:
     discarder = None if obs.discarder is None else _seat_label(obs, obs.discarder, names)
     empty = not any(obs.supply)
     if d.kind is DecisionKind.DRAW_OR_BUY:
+        if live is not None and _declined_live(obs):
+            return f"You did not buy {live}: the other players are asked whether they buy it."
         take = "the supply is empty" if empty else f"draw from base {obs.current_base}"
         if live is None or not _may_buy(obs):
             return f"Your turn: {take}."
