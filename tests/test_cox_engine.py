@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from commerce.core import Action, ActionKind, DecisionKind
 from commerce.errors import IllegalActionError, IllegalReason, RulesetError
 from commerce.families.cox import rules as cox
 from commerce.families.cox.cards import face_card, format_cox_cards, is_greenback, parse_cox_cards
+from commerce.families.cox.text import render_observation
 from commerce.rules import find_ruleset
 
 COX = find_ruleset("cox")
@@ -106,7 +108,7 @@ def test_deal_and_base_numbers(n: int, numbers: dict[int, int], supply: tuple[in
     obs = engine.observe(s, 0)
     assert obs.retailer == retailer and obs.wholesaler == (retailer + 1) % n
     assert len(obs.directors) == 2 * n
-    assert s.base_numbers == tuple(numbers.get(i) for i in range(n))
+    assert s.deal.base_numbers == tuple(numbers.get(i) for i in range(n))
     # a hand of the same eight faces for everyone, no Greenbacks or threes
     s = act(s, supply_for(n, retailer, {i: FILLER[i] for i in range(n)}))
     obs = engine.observe(s, None)
@@ -128,18 +130,18 @@ def test_deal_goes_to_the_right_one_at_a_time() -> None:
     rest = rest[:20] + [76, 77, 78, 79] + rest[20:]
     s = act(s, "deal " + format_cox_cards(order + rest))
     # the Retailer (seat 2) deals to his right: seat 1 first, then 0, 3 and himself last
-    assert format_cox_cards(sorted(s.racks[1])) == "A1 A1 S1 S1 P1 P1 F1 G1"
-    assert format_cox_cards(sorted(s.racks[2])) == "A4 A4 S4 S4 P4 P4 F4 G4"
+    assert format_cox_cards(sorted(s.deal.racks[1])) == "A1 A1 S1 S1 P1 P1 F1 G1"
+    assert format_cox_cards(sorted(s.deal.racks[2])) == "A4 A4 S4 S4 P4 P4 F4 G4"
 
 
 def test_greenbacks_in_the_deal_are_replaced_from_base_four() -> None:
     racks = dict(FILLER)
     racks[3] = "A1 A2 A3 A4 S1 S2 S3 M4"
     s = start(4, 0, racks)
-    assert s.greenbacks[3] == (79,)
-    assert len(s.racks[3]) == 8
-    assert [len(b) for b in s.bases] == [0, 8, 20, 19]
-    kinds = [e.kind for e in s.log]
+    assert s.deal.greenbacks[3] == (79,)
+    assert len(s.deal.racks[3]) == 8
+    assert [len(b) for b in s.deal.bases] == [0, 8, 20, 19]
+    kinds = [e.kind for e in s.deal.log]
     assert "greenback_laid" in kinds and "replaced" in kinds
 
 
@@ -147,8 +149,8 @@ def test_threes_are_laid_out_at_once() -> None:
     racks = dict(FILLER)
     racks[0] = "P5 P5 P5 A4 S1 S2 S3 S4"
     s = start(4, 0, racks)
-    assert [format_cox_cards(g) for g in s.laid[0]] == ["P5 P5 P5"]
-    assert len(s.racks[0]) == 5
+    assert [format_cox_cards(g) for g in s.deal.laid[0]] == ["P5 P5 P5"]
+    assert len(s.deal.racks[0]) == 5
 
 
 def test_drawn_fourth_is_laid_out_and_replaced() -> None:
@@ -156,11 +158,12 @@ def test_drawn_fourth_is_laid_out_and_replaced() -> None:
     racks[0] = "P5 P5 P5 A4 S1 S2 S3 S4"
     s = start(4, 0, racks, draws="P5")
     s = act(s, "draw")
-    assert [format_cox_cards(g) for g in s.laid[0]] == ["P5 P5 P5 P5"]
-    assert len(s.racks[0]) == 6  # five, plus the replacement from the bottom of Base 4
+    assert [format_cox_cards(g) for g in s.deal.laid[0]] == ["P5 P5 P5 P5"]
+    assert len(s.deal.racks[0]) == 6  # five, plus the replacement from the bottom of Base 4
     assert engine.decision(s).kind is DecisionKind.DISCARD
     s = act(s, "discard A4")
-    assert len(s.racks[0]) + sum(len(g) for g in s.laid[0]) == 9  # one more card for the four
+    # one more card for the four
+    assert len(s.deal.racks[0]) + sum(len(g) for g in s.deal.laid[0]) == 9
 
 
 # -- buying ----------------------------------------------------------------------------------
@@ -192,10 +195,10 @@ def test_nearest_claimant_buys_and_skipped_players_lose_their_turn() -> None:
     s = t.state
     bought = next(e for e in t.events if e.kind == "bought")
     assert bought.seat == 2 and bought.get("lost_turns") == (3,)
-    assert [format_cox_cards(g) for g in s.laid[2]] == ["S5 S5 S5"]
+    assert [format_cox_cards(g) for g in s.deal.laid[2]] == ["S5 S5 S5"]
     assert engine.decision(s) == engine.Decision(2, DecisionKind.DISCARD)
-    assert s.discards == ()
-    assert len(s.racks[3]) == 8  # seat 3 never drew
+    assert s.deal.discards == ()
+    assert len(s.deal.racks[3]) == 8  # seat 3 never drew
     s = act(s, "discard A1")
     assert engine.decision(s).seat == 1  # play goes on to the buyer's right
 
@@ -215,8 +218,8 @@ def test_nobody_buys_then_the_turn_player_draws() -> None:
     s = act(s, "decline")
     s = act(s, "decline")
     assert engine.decision(s) == engine.Decision(3, DecisionKind.DISCARD)
-    assert len(s.racks[3]) == 9
-    assert s.live is None
+    assert len(s.deal.racks[3]) == 9
+    assert s.turn.live is None
 
 
 def test_every_seat_is_asked_unless_eligible_only() -> None:
@@ -243,7 +246,7 @@ def test_turn_player_may_buy_instead_of_drawing() -> None:
     assert engine.legal_actions(s) == (Action(ActionKind.DRAW), Action(ActionKind.BUY))
     t = engine.apply(s, Action(ActionKind.BUY))
     assert next(e for e in t.events if e.kind == "bought").get("lost_turns") == ()
-    assert [format_cox_cards(g) for g in t.state.laid[3]] == ["P5 P5 P5"]
+    assert [format_cox_cards(g) for g in t.state.deal.laid[3]] == ["P5 P5 P5"]
     # the freshly bought card's face may not be discarded (here he holds no other P5 anyway)
     with pytest.raises(IllegalActionError):
         engine.apply(t.state, engine.parse_action(t.state, "discard P5"))
@@ -259,7 +262,7 @@ def test_captain_buying_conditions() -> None:
     s2 = act(s, "draw")
     assert engine.legal_actions(s2) == (Action(ActionKind.DECLINE),)  # seat 2
     s = act(s, "buy")
-    assert [format_cox_cards(g) for g in s.laid[3]] == ["P2 P2 PC"]
+    assert [format_cox_cards(g) for g in s.deal.laid[3]] == ["P2 P2 PC"]
 
 
 def test_honour_buying_needs_two_of_the_suit() -> None:
@@ -287,7 +290,7 @@ def test_waiting_hand_may_buy_to_sell_out() -> None:
     racks[3] = "S1 S1 S1 S2 S2 S2 S4 G1"
     racks[0] = "A1 A2 A3 A4 P1 P2 P3 P4"
     s = start(4, 0, racks, draws="S4")
-    assert len(s.racks[3]) == 2
+    assert len(s.deal.racks[3]) == 2
     s = act(act(s, "draw"), "discard S4")
     assert Action(ActionKind.BUY) in engine.legal_actions(s)
     s = act(s, "buy")
@@ -297,7 +300,7 @@ def test_waiting_hand_may_buy_to_sell_out() -> None:
     assert any(e.kind == "sold_out" for e in t.events)
     scored = next(e for e in t.events if e.kind == "hand_scored")
     assert scored.get("scores")[3] == 3 + 3   # two threes (the suit pair scores nothing)
-    assert t.state.hand_number == 2
+    assert t.state.session.hand_number == 2
 
 
 def test_sell_out_detection_after_draw() -> None:
@@ -353,7 +356,7 @@ def play(n: int, seed: int, rules: Any = COX, every: int = 0) -> tuple[Any, list
 def check_places(s: Any) -> None:
     """No Greenback stays in a rack (card conservation: tests/test_generic_invariants.py)."""
     for seat in range(s.players):
-        assert not any(is_greenback(c) for c in s.racks[seat])
+        assert not any(is_greenback(c) for c in s.deal.racks[seat])
 
 
 CANDIDATES = [Action(kind) for kind in ActionKind] + [
@@ -395,7 +398,7 @@ def test_random_games_under_options(options: dict[str, Any]) -> None:
     for n in (2, 4):
         s, _ = play(n, 7, rules=rules, every=50)
         assert engine.outcome(s) is not None
-        assert s.hand_number == rules.hands_per_game
+        assert s.session.hand_number == rules.hands_per_game
 
 
 def test_no_leak() -> None:
@@ -410,17 +413,17 @@ def test_no_leak() -> None:
     checked = 0
     for i, a in enumerate(actions):
         r = engine.apply(r, a).state
-        if i % 41 or r.phase not in (cox.Phase.TURN, cox.Phase.OFFER, cox.Phase.DISCARD):
+        if i % 41 or r.turn.phase not in (cox.Phase.TURN, cox.Phase.OFFER, cox.Phase.DISCARD):
             continue
         seat = rng.randrange(4)
-        hidden = [c for b in r.bases for c in b]
-        hidden += [c for other, rack in enumerate(r.racks) if other != seat for c in rack]
+        hidden = [c for b in r.deal.bases for c in b]
+        hidden += [c for other, rack in enumerate(r.deal.racks) if other != seat for c in rack]
         rng.shuffle(hidden)
         it = iter(hidden)
-        bases = tuple(tuple(next(it) for _ in b) for b in r.bases)
+        bases = tuple(tuple(next(it) for _ in b) for b in r.deal.bases)
         racks = tuple(rack if other == seat else tuple(next(it) for _ in rack)
-                      for other, rack in enumerate(r.racks))
-        other = r._replace(bases=bases, racks=racks)
+                      for other, rack in enumerate(r.deal.racks))
+        other = replace(r, deal=replace(r.deal, bases=bases, racks=racks))
         assert engine.observe(other, seat) == engine.observe(r, seat)
         assert engine.observe(other, seat).to_dict() == engine.observe(r, seat).to_dict()
         if engine.decision(r).seat == seat:
@@ -441,7 +444,7 @@ def test_observation_hides_racks_and_supply() -> None:
     assert all(e.visible(1) for e in obs.events)
     assert not any(e.kind in ("dealt_cards", "drew_card", "replacement") and e.seat != 1
                    for e in obs.events)
-    text = cox.render_observation(obs)
+    text = render_observation(obs)
     assert "seat 1 (you)" in text and "Supply left" in text
     spectator = engine.observe(r, None)
     assert spectator.rack == () and all(x is None for x in spectator.racks)

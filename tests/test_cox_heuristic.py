@@ -15,9 +15,8 @@ import pytest
 from commerce import engine
 from commerce.bots import make_bot
 from commerce.cli import main
-from commerce.core import Action, ActionKind, DecisionKind
+from commerce.core import Action, ActionKind, Decision, DecisionKind, Event
 from commerce.driver import Driver
-from commerce.families.cox import rules as cox
 from commerce.families.cox.cards import (
     BANK,
     format_cox_card,
@@ -27,7 +26,7 @@ from commerce.families.cox.cards import (
 )
 from commerce.families.cox.heuristic import choose_discard, choose_suit, cox_heuristic, wants_to_buy
 from commerce.families.cox.scoring import score_holding
-from commerce.families.cox.text import KINDS, SILENT_KINDS, describe_event
+from commerce.families.cox.text import KINDS, SILENT_KINDS, describe_event, render_observation
 from commerce.record import GameRecord, replay
 from commerce.rules import find_ruleset
 
@@ -39,7 +38,7 @@ def heuristic_game(players: int, seed: int) -> tuple[Any, list[Any]]:
     that wild cards are kept while anything else may be discarded."""
     rng = random.Random(seed)
     s = engine.new_game(COX, players, dealer=seed % players)
-    events = list(s.log)
+    events = list(s.deal.log)
     while (d := engine.decision(s)) is not None:
         if d.seat is None:
             action = engine.sample_chance(s, rng)
@@ -123,7 +122,7 @@ def test_heuristic_plays_the_discard_offer_through_the_bot_interface():
     bot = make_bot("heuristic")
     obs = dataclasses.replace(discard_view("A1 A1 A3 G1 G2 F4 S2 S2"),
                               live=parse_cox_card("A1"), discarder=1,
-                              decision=cox.Decision(0, DecisionKind.BUY_OFFER))
+                              decision=Decision(0, DecisionKind.BUY_OFFER))
     buy, decline = Action(ActionKind.BUY), Action(ActionKind.DECLINE)
     assert bot.act(obs, [buy, decline], random.Random(1)) == buy
     obs = dataclasses.replace(obs, live=parse_cox_card("P4"))
@@ -194,15 +193,15 @@ def test_every_event_gets_a_line_or_an_explicit_none(players, seed):
 
 def test_public_lines_name_no_drawn_card():
     names = ["Alice", "Bob", "Carol", "Dan"]
-    drew = cox.Event("drew", 2, (("base", 2),))
+    drew = Event("drew", 2, (("base", 2),))
     assert describe_event(drew, names, 0) == "Carol draws from base 2."
     assert describe_event(drew, names, 2) == "You draw from base 2."
-    bought = cox.Event("bought", 1, (("card", parse_cox_card("S2")), ("from", 3),
+    bought = Event("bought", 1, (("card", parse_cox_card("S2")), ("from", 3),
                                      ("lost_turns", (2,))))
     assert describe_event(bought, names, 0) == "Bob buys S2 from Dan — Carol's turn is skipped."
-    laid = cox.Event("laid_out", 2, (("cards", parse_cox_cards("A1 A1 A1")),))
+    laid = Event("laid_out", 2, (("cards", parse_cox_cards("A1 A1 A1")),))
     assert describe_event(laid, names, None) == "Carol lays out three A1."
-    sold = cox.Event("sold_out", 0, (("card", parse_cox_card("F2")),))
+    sold = Event("sold_out", 0, (("card", parse_cox_card("F2")),))
     assert describe_event(sold, names, 0) == "You discard F2 and sell out!"
 
 
@@ -212,8 +211,8 @@ def test_public_lines_name_no_drawn_card():
 def test_render_groups_the_rack_and_says_i_buy():
     obs = dataclasses.replace(discard_view("A1 A1 S3 AC G1 F2 BK"),
                               live=parse_cox_card("A1"), discarder=1,
-                              decision=cox.Decision(0, DecisionKind.BUY_OFFER))
-    text = cox.render_observation(obs, ["Ann", "Bob"])
+                              decision=Decision(0, DecisionKind.BUY_OFFER))
+    text = render_observation(obs, ["Ann", "Bob"])
     assert "Automobiles: A1 A1 AC | Ships: S3 | Honours: F2 G1 | Bank" in text
     assert "I buy" in text and "Bob discarded A1" in text
     assert "Supply left" in text and "Your holding would count" in text
@@ -236,11 +235,12 @@ def test_scripted_cox_game_in_the_terminal_plays_to_the_end(capsys, monkeypatch,
     assert len(hands) == COX.hands_per_game
     assert tuple(sum(h[i] for h in hands) for i in range(3)) == record.payoffs
     # the last hand's count is what the scoring says of each holding
-    scored = [e for e in state.log if e.kind == "hand_scored"][-1]
+    scored = [e for e in state.deal.log if e.kind == "hand_scored"][-1]
     for seat, bd in enumerate(scored.get("breakdowns")):
         assert sum(item["points"] for item in bd["breakdown"]) == bd["score"] == hands[-1][seat]
-    held = [(*state.racks[i], *(c for g in state.laid[i] for c in g), *state.greenbacks[i])
+    deal = state.deal
+    held = [(*deal.racks[i], *(c for g in deal.laid[i] for c in g), *deal.greenbacks[i])
             for i in range(3)]
-    assert tuple(score_holding(h, state.base_numbers[i]).score
+    assert tuple(score_holding(h, state.deal.base_numbers[i]).score
                  for i, h in enumerate(held)) == hands[-1]
     assert "declined" not in out and "Hand 4 is over" in out

@@ -15,8 +15,8 @@ from commerce.bots.search import default_iterations, playout_for, search_hint
 from commerce.determinize import sample_state, state_sampler
 from commerce.driver import Driver, play_game
 from commerce.errors import CommerceError
-from commerce.families.cox.cards import is_greenback, is_wild, kind_of, pack
-from commerce.families.cox.rules import CoxState, Phase
+from commerce.families.cox.cards import face_card, is_greenback, is_wild, kind_of, pack
+from commerce.families.cox.state import CoxState, Phase
 from commerce.rules import find_ruleset
 from tests.invariants import random_game
 
@@ -24,30 +24,30 @@ COX = find_ruleset("cox")
 
 
 def _all_cards(s: CoxState) -> list[int]:
-    cards = [*s.discards, *s.unseen]
+    cards = [*s.deal.discards, *s.deal.unseen]
     for q in range(s.players):
-        cards += [*s.racks[q], *(c for g in s.laid[q] for c in g), *s.greenbacks[q]]
-    for b in s.bases:
+        cards += [*s.deal.racks[q], *(c for g in s.deal.laid[q] for c in g), *s.deal.greenbacks[q]]
+    for b in s.deal.bases:
         cards += b
     return sorted(cards)
 
 
 def _at_rest(s: CoxState, q: int) -> bool:
     """The rack holds no Greenback, no three like naturals, no fourth of a natural three."""
-    rack = s.racks[q]
+    rack = s.deal.racks[q]
     if any(is_greenback(c) for c in rack):
         return False
     counts = Counter(kind_of(c) for c in rack if 0 <= kind_of(c) < 18)
     if any(v >= 3 for v in counts.values()):
         return False
-    for g in s.laid[q]:
+    for g in s.deal.laid[q]:
         if len(g) == 3 and all(not is_wild(c) for c in g) and counts[kind_of(g[0])]:
             return False
     return True
 
 
 def _check_sampler(state: CoxState, rng: random.Random) -> None:
-    if state.phase is Phase.SHUFFLE:
+    if state.turn.phase is Phase.SHUFFLE:
         return
     d = engine.decision(state)
     for seat in range(state.players):
@@ -55,18 +55,21 @@ def _check_sampler(state: CoxState, rng: random.Random) -> None:
         sampled = sample_state(obs, rng)
         assert engine.observe(sampled, seat) == obs
         assert _all_cards(sampled) == list(pack())
-        assert [len(r) for r in sampled.racks] == [len(r) for r in state.racks]
-        assert [len(b) for b in sampled.bases] == [len(b) for b in state.bases]
-        assert sampled.racks[seat] == tuple(sorted(state.racks[seat])) or \
-            sorted(sampled.racks[seat]) == sorted(state.racks[seat])
-        assert engine.decision(sampled) == d
-        if state.phase is not Phase.OVER:
+        assert [len(r) for r in sampled.deal.racks] == [len(r) for r in state.deal.racks]
+        assert [len(b) for b in sampled.deal.bases] == [len(b) for b in state.deal.bases]
+        assert sorted(map(face_card, sampled.deal.racks[seat])) == \
+            sorted(map(face_card, state.deal.racks[seat]))
+        # A buy offer to another seat is not shown: the drawn state is the turn as it stood.
+        assert engine.decision(sampled) == obs.decision
+        if state.turn.phase is not Phase.OVER:
             assert all(_at_rest(sampled, q) for q in range(state.players) if q != seat)
         if d is not None and d.seat == seat:
             assert engine.legal_actions(sampled) == engine.legal_actions(state)
-            assert sampled.offer_queue == state.offer_queue
-            assert (sampled.bought, sampled.must_sell_out) == (state.bought,
-                                                               state.must_sell_out)
+            assert sampled.turn.offer_queue == state.turn.offer_queue
+            assert sampled.turn.must_sell_out == state.turn.must_sell_out
+            assert (sampled.turn.bought is None) == (state.turn.bought is None)
+            if state.turn.bought is not None:
+                assert face_card(sampled.turn.bought) == face_card(state.turn.bought)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -97,10 +100,10 @@ def test_sampler_keeps_unseen_greenbacks_in_the_supply_and_refuses_a_spectator()
         state = engine.apply(state, engine.sample_chance(state, random.Random(3))).state
     seat = engine.decision(state).seat
     draw = state_sampler(engine.observe(state, seat))
-    seen = {c for q in range(4) for c in state.greenbacks[q]}
+    seen = {c for q in range(4) for c in state.deal.greenbacks[q]}
     for i in range(10):
         s = draw(random.Random(i))
-        in_bases = {c for b in s.bases for c in b if is_greenback(c)}
+        in_bases = {c for b in s.deal.bases for c in b if is_greenback(c)}
         assert in_bases == {c for c in pack() if is_greenback(c)} - seen
     with pytest.raises(CommerceError):
         sample_state(engine.observe(state, None), random.Random(0))
@@ -205,3 +208,30 @@ def test_cox_search_keeps_to_the_heuristic_unless_it_sees_a_clear_gain(monkeypat
                 seen += len(legal) > 1
             driver.step()
     assert seen > 5
+
+
+def test_playouts_decide_on_what_the_heuristic_reads_of_the_real_observation():
+    """The playout's view (the fast path's projection) equals the observation field for field,
+    and the heuristic reads nothing else: its choice is the same on both."""
+    from commerce.families.cox import fast
+    from commerce.families.cox.heuristic import cox_heuristic
+
+    read = fast.HeuristicView._fields
+    checked = 0
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        rng = random.Random(seed)
+        state = engine.new_game(COX.with_options(hands_per_game=1), players, dealer=0)
+        while engine.decision(state) is not None:
+            d = engine.decision(state)
+            legal = engine.legal_actions(state)
+            if d.seat is not None and len(legal) > 1:
+                quick = fast.from_reference(state)
+                obs = engine.observe(state, d.seat)
+                view = fast.heuristic_view(quick._replace(log=()), d.seat)
+                assert tuple(getattr(obs, f) for f in read) == tuple(view)
+                assert cox_heuristic(view, legal, random.Random(checked), 0.5) == \
+                    cox_heuristic(obs, legal, random.Random(checked), 0.5)
+                checked += 1
+            action = engine.sample_chance(state, rng) if d.seat is None else rng.choice(legal)
+            state = engine.apply(state, action).state
+    assert checked > 30

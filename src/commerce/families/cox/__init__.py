@@ -1,16 +1,28 @@
 """Cox's patented Commerce (1925): 80 cards, Supply Bases, "I buy", "I sell out".
 
 This package holds the game whole: ``presets`` and ``options``, ``cards`` (the 80-card pack and
-its notation), ``scoring``, ``rules`` (the state, every rule step, observation, notation),
-``text`` (words for people), ``deals`` (hand summaries for the analyses), ``heuristic``,
-``sample`` and ``search`` (what the bots use). :data:`FAMILY` is the one place that names its
-hooks.
+its notation), ``scoring``; the reference rules (``rules`` names the entry points and the
+stage modules in the order of play: ``state``, ``game``, ``deal``, ``layout``, ``turn``,
+``settle``, ``choices``, ``observe``, ``notation``); ``fast`` (the same rules written for
+speed); ``text`` (words for people), ``deals`` (hand summaries for the analyses),
+``heuristic``, ``sample`` and ``search`` (what the bots use), ``hidden`` (test hooks).
+:data:`FAMILY` is the one place that names its hooks.
 """
 
 from __future__ import annotations
 
-from commerce.families.cox import deals, heuristic, options, presets, rules, sample, search
-from commerce.families.cox import testing as testing_
+from commerce.families.cox import (
+    deals,
+    fast,
+    heuristic,
+    hidden,
+    notation,
+    options,
+    presets,
+    rules,
+    sample,
+    search,
+)
 from commerce.families.cox import text as text_
 from commerce.family import FamilySpec
 
@@ -31,18 +43,20 @@ FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
     observe=rules.observe,
     reveal_all=rules.reveal_all,
     outcome=rules.outcome,
-    format_action=rules.format_action,
-    parse_action=rules.parse_action,
+    format_action=notation.format_action,
+    parse_action=notation.parse_action,
     describe_event=text_.describe_event,
-    render=rules.render_observation,
-    action_label=rules.action_label,
+    render=text_.render_observation,
+    action_label=notation.action_label,
     heuristic=heuristic.cox_heuristic,
     sampler=sample.prepare,
     search=search.SEARCH,
-    cards_in_play=testing_.cards_in_play, permute_hidden=testing_.permute_hidden,
     deal_reader=deals.read_cox_deals,
     role_name=deals.cox_role,
     unit="points",
+    cards_in_play=hidden.cards_in_play,
+    permute_hidden=hidden.permute_hidden,
+    fast=fast.FAST,
     extras={"no_stand_reason": "stand-threshold has no meaning in Cox's game ({id}): nobody "
                                "stands, a hand ends when a player sells out or the supply runs "
                                "out; try dealer-advantage or variants"},

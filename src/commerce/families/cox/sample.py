@@ -30,18 +30,22 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from commerce.core import DecisionKind, Event, Seat
 from commerce.errors import CommerceError
-from commerce.families.cox.cards import CoxCard, is_greenback, is_wild, kind_of, pack
-from commerce.families.cox.rules import (
+from commerce.families.cox.cards import CoxCard, face_card, is_greenback, is_wild, kind_of, pack
+from commerce.families.cox.choices import buy_mode
+from commerce.families.cox.observe import CoxObservation
+from commerce.families.cox.state import (
     BLANK,
     RETAILER,
     WHOLESALER,
-    CoxObservation,
     CoxState,
+    Deal,
     Phase,
-    _buy_mode,
+    Session,
+    Turn,
 )
 
 _PHASE_OF = {
@@ -84,17 +88,25 @@ def prepare(obs: CoxObservation) -> Callable[[random.Random], CoxState]:
     # -- where the hidden cards may lie -----------------------------------------------------
     racks_known: list[tuple[CoxCard, ...] | None] = [None] * n
     racks_known[seat] = obs.rack
-    if phase is Phase.OVER:
-        scored = next(e for e in reversed(events) if e.kind == "hand_scored")
-        for q, r in enumerate(scored.get("racks")):
-            racks_known[q] = tuple(r)
     known: set[CoxCard] = set(obs.discards)
     for q in range(n):
         known.update(c for g in obs.laid[q] for c in g)
         known.update(obs.greenbacks[q])
-        rack = racks_known[q]
-        if rack is not None:
-            known.update(rack)
+    known.update(obs.rack)
+    if phase is Phase.OVER:
+        # The count shows every rack by face: give the other racks the copies left.
+        scored = next(e for e in reversed(events) if e.kind == "hand_scored")
+        used = Counter(face_card(c) for c in known)
+        for q, r in enumerate(scored.get("racks")):
+            if q == seat:
+                continue
+            rack_q = []
+            for c in r:
+                f = face_card(c)
+                rack_q.append(f + used[f])
+                used[f] += 1
+            racks_known[q] = tuple(rack_q)
+            known.update(rack_q)
     full = pack()
     hidden = [c for c in full if c not in known] if phase is not Phase.DIRECTORS else []
     sizes = [0 if racks_known[q] is not None else obs.rack_sizes[q] for q in range(n)]
@@ -119,16 +131,19 @@ def prepare(obs: CoxObservation) -> Callable[[random.Random], CoxState]:
     eligible_only = rules.buy_offers == "eligible_only"
 
     base = CoxState(
-        ruleset=rules, players=n, director_dealer=dealer, hand_number=obs.hand_number,
-        totals=obs.totals, hand_scores=obs.hand_scores, phase=phase,
-        directors=tuple(_DIRECTOR_CODE[name] for _, name in obs.directors),
-        wholesaler=obs.wholesaler, retailer=obs.retailer, base_numbers=obs.base_numbers,
-        unseen=full if phase is Phase.DIRECTORS else (), bases=((),) * 4,
-        current_base=obs.current_base - 1, racks=((),) * n, laid=obs.laid,
-        greenbacks=obs.greenbacks, discards=obs.discards, live=obs.live,
-        discarder=obs.discarder, turn=obs.turn, actor=actor, offer_queue=(),
-        pending_draw=pending_draw, bought=bought, must_sell_out=must_sell_out, log=events,
-        last_hand=obs.last_hand,
+        ruleset=rules, players=n,
+        session=Session(director_dealer=dealer, hand_number=obs.hand_number,
+                        totals=obs.totals, hand_scores=obs.hand_scores,
+                        last_hand=obs.last_hand),
+        deal=Deal(directors=tuple(_DIRECTOR_CODE[name] for _, name in obs.directors),
+                  wholesaler=obs.wholesaler, retailer=obs.retailer,
+                  base_numbers=obs.base_numbers,
+                  unseen=full if phase is Phase.DIRECTORS else (), bases=((),) * 4,
+                  current_base=obs.current_base - 1, racks=((),) * n, laid=obs.laid,
+                  greenbacks=obs.greenbacks, discards=obs.discards, log=events),
+        turn=Turn(phase=phase, player=obs.turn, actor=actor, live=obs.live,
+                  discarder=obs.discarder, offer_queue=(), pending_draw=pending_draw,
+                  bought=bought, must_sell_out=must_sell_out),
     )
 
     def draw(rng: random.Random) -> CoxState:
@@ -143,11 +158,12 @@ def prepare(obs: CoxObservation) -> Callable[[random.Random], CoxState]:
         for size in supply:
             bases.append(tuple(rest[at:at + size]))
             at += size
-        state = base._replace(racks=tuple(tuple(r) for r in racks), bases=tuple(bases))
+        state = replace(base, deal=replace(base.deal, racks=tuple(tuple(r) for r in racks),
+                                           bases=tuple(bases)))
         if phase is Phase.OFFER:
-            queue = [q for q in queue_after if _buy_mode(state, q)] if eligible_only \
+            queue = [q for q in queue_after if buy_mode(state, q)] if eligible_only \
                 else queue_after
-            state = state._replace(offer_queue=(actor, *queue))
+            state = replace(state, turn=replace(state.turn, offer_queue=(actor, *queue)))
         return state
 
     return draw

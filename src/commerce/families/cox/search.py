@@ -1,8 +1,9 @@
 """Fast playouts of Cox's game (family ``cox``) for the search bot.
 
 Inside a drawn (determinised) state every seat plays the heuristic bot's rules of thumb
-(:mod:`commerce.families.cox.heuristic`) on what it may see, through the family's unchecked
-transition (each action comes from ``legal_actions``), to the end of the current hand.
+(:mod:`commerce.families.cox.heuristic`) on its own observation, through the fast path's
+unchecked transition (each action comes from ``legal_actions``), to the end of the current
+hand.
 
 Cox's payoffs are points, and not zero-sum: every seat scores its own holding. What the
 search maximises is the seat's lead in the hand: its score for the hand minus the mean of the
@@ -20,13 +21,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from functools import lru_cache
+from typing import Any
 
 from commerce.core import Action, ActionKind, Seat
-from commerce.families.cox import rules as cox
-from commerce.families.cox.cards import CoxCard
+from commerce.families.cox import fast
 from commerce.families.cox.heuristic import cox_heuristic, rank_discards
-from commerce.families.cox.rules import CoxState
+from commerce.families.cox.state import CoxState
 from commerce.family import SearchHooks
 from commerce.rules import Ruleset
 
@@ -35,27 +36,21 @@ DEFAULT_ITERATIONS = 64
 that a decision stays within 200 ms (``scripts/bench_search.py --rules cox``)."""
 
 
-class _View(NamedTuple):
-    """The part of an observation the heuristic reads."""
-
-    seat: Seat
-    ruleset: Ruleset
-    rack: tuple[CoxCard, ...]
-    laid: tuple[tuple[tuple[CoxCard, ...], ...], ...]
-    greenbacks: tuple[tuple[CoxCard, ...], ...]
-    base_numbers: tuple[int | None, ...]
-    discards: tuple[CoxCard, ...]
-    live: CoxCard | None
-
-
 def playout(state: CoxState, action: Action, seat: Seat,
             rng: random.Random) -> tuple[float, float]:
-    """Play *action*, then heuristics to the hand's end: (lead in the hand, won)."""
-    apply = cox.apply_unchecked
-    legal_actions = cox.legal_actions
-    # No rule reads the log: keep it short. Asking only the seats that may buy a discard
-    # (those who cannot may only decline) changes nothing but the number of steps.
-    t = apply(state._replace(log=(), ruleset=_eligible_only(state.ruleset)), action)
+    """Play *action*, then heuristics to the hand's end: (lead in the hand, won).
+
+    The drawn (reference) state is played on the fast path. Each seat decides on what the
+    heuristic reads of its own observation (:func:`commerce.families.cox.fast.heuristic_view`,
+    field for field the observation's); no rule reads the events, so the log is kept empty.
+    """
+    apply = fast.apply_unchecked
+    legal_actions = fast.legal_actions
+    view = fast.heuristic_view
+    # Asking only the seats that may buy a discard (those who cannot may only decline)
+    # changes nothing but the number of steps.
+    s = fast.from_reference(state)
+    t = apply(s._replace(log=(), ruleset=_eligible_only(s.ruleset)), action)
     while True:
         for e in t.events:
             if e.kind == "hand_scored":
@@ -65,20 +60,13 @@ def playout(state: CoxState, action: Action, seat: Seat,
         if len(legal) == 1:
             t = apply(s, legal[0])
             continue
-        actor = s.actor
-        view: Any = _View(actor, s.ruleset, tuple(sorted(s.racks[actor])), s.laid,
-                          s.greenbacks, s.base_numbers, s.discards, s.live)
-        t = apply(s._replace(log=()), cox_heuristic(view, legal, rng, 0.5))
+        t = apply(s._replace(log=()), cox_heuristic(view(s, s.actor), legal, rng, 0.5))
 
 
-_FAST: dict[Ruleset, Ruleset] = {}
-
-
+@lru_cache(maxsize=32)
 def _eligible_only(rules: Ruleset) -> Ruleset:
-    fast = _FAST.get(rules)
-    if fast is None:
-        fast = _FAST[rules] = rules.with_options(buy_offers="eligible_only")
-    return fast
+    """*rules* asking only the seats that may buy a discard."""
+    return rules.with_options(buy_offers="eligible_only")
 
 
 def _settle(scores: tuple[int, ...], seat: Seat) -> tuple[float, float]:

@@ -17,16 +17,26 @@ seat alone, or to everybody in a review, where the viewer is None); it names the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
-from commerce.core import Event
+from commerce.core import DecisionKind, Event, Seat
 from commerce.families.cox.cards import (
+    TRANSPORT_NAMES,
+    CoxCard,
+    face_card,
     format_cox_card,
     format_cox_cards,
+    is_bank,
+    is_black,
     is_wild,
     kind_name,
     kind_of,
+    transport_suit,
 )
+from commerce.families.cox.choices import pair_kind as _pair_kind
+from commerce.families.cox.choices import without_face as _without_face
+from commerce.families.cox.observe import CoxObservation
+from commerce.families.cox.scoring import is_complete, score_holding
 
 SILENT_KINDS = frozenset({"director", "declined"})
 """Event kinds that get no line: each Directors card (``directors_dealt`` sums them up) and
@@ -166,3 +176,164 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
         return f"Game over: {_seats(names, winners, viewer)} share the win with {best} " \
                "points each."
     return f"{who}: {k.replace('_', ' ')}."
+
+
+_RACK_GROUPS: Final = (*TRANSPORT_NAMES, "Honours", "Bank")
+
+
+def group_rack(rack: tuple[CoxCard, ...]) -> str:
+    """A rack grouped by kind: ``Automobiles: A1 A1 AC | Ships: S3 | Honours: F2 G1 | Bank``.
+
+    >>> from commerce.families.cox.cards import parse_cox_cards
+    >>> group_rack(parse_cox_cards("G1 A1 S3 BK A1 F2 AC"))
+    'Automobiles: A1 A1 AC | Ships: S3 | Honours: F2 G1 | Bank'
+    """
+    groups: dict[str, list[str]] = {}
+    for c in sorted(rack):
+        if is_bank(c):
+            label = "Bank"
+        elif is_black(c):
+            label = TRANSPORT_NAMES[transport_suit(c)]
+        else:
+            label = "Honours"
+        groups.setdefault(label, []).append(format_cox_card(c))
+    parts = []
+    for label in _RACK_GROUPS:
+        if label in groups:
+            parts.append("Bank" if label == "Bank" else f"{label}: {' '.join(groups[label])}")
+    return " | ".join(parts) or "-"
+
+
+def _seat_label(obs: CoxObservation, seat: Seat, names: Sequence[str] | None) -> str:
+    name = names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat}"
+    if seat == obs.seat:
+        return "You" if names is not None else f"{name} (you)"
+    return name
+
+
+def _can_sell_out(obs: CoxObservation) -> list[CoxCard]:
+    """The faces whose discard leaves the viewer a complete hand."""
+    if obs.seat is None:
+        return []
+    held = [*obs.rack, *(c for g in obs.laid[obs.seat] for c in g)]
+    cap4 = obs.ruleset.captain_can_be_fourth
+    return [f for f in sorted({face_card(c) for c in obs.rack})
+            if is_complete(_without_face(held, f), captain_can_be_fourth=cap4)]
+
+
+def _may_buy(obs: CoxObservation) -> bool:
+    """Whether the viewer may buy the live discard (the engine's rule, from the view)."""
+    card = obs.live
+    if card is None or obs.seat is None or obs.seat == obs.discarder:
+        return False
+    rules = obs.ruleset
+    empty = not any(obs.supply)
+    if empty and rules.last_discard_buyable == "no":
+        return False
+    if not (empty and rules.last_discard_buyable == "sell_out_only") and \
+            _pair_kind(obs.rack, card) is not None:
+        return True
+    held = [*obs.rack, *(c for g in obs.laid[obs.seat] for c in g), card]
+    return any(
+        f != face_card(card) and is_complete(
+            _without_face(held, f), captain_can_be_fourth=rules.captain_can_be_fourth)
+        for f in sorted({face_card(c) for c in obs.rack}))
+
+
+def _declined_live(obs: CoxObservation) -> bool:
+    """Whether the viewer, the turn player, has already declined the live discard (the others
+    are being asked: his view shows the turn as it stood)."""
+    for e in reversed(obs.events):
+        if e.kind == "discarded":
+            return False
+        if e.kind == "declined" and e.seat == obs.seat:
+            return True
+    return False
+
+
+def _prompt(obs: CoxObservation, names: Sequence[str] | None) -> str | None:
+    """What the viewer is asked, in words, when it is his decision."""
+    d = obs.decision
+    if d is None or obs.seat is None or d.seat != obs.seat:
+        return None
+    live = None if obs.live is None else format_cox_card(obs.live)
+    discarder = None if obs.discarder is None else _seat_label(obs, obs.discarder, names)
+    empty = not any(obs.supply)
+    if d.kind is DecisionKind.DRAW_OR_BUY:
+        if live is not None and _declined_live(obs):
+            return f"You did not buy {live}: the other players are asked whether they buy it."
+        take = "the supply is empty" if empty else f"draw from base {obs.current_base}"
+        if live is None or not _may_buy(obs):
+            return f"Your turn: {take}."
+        return f"Your turn: {take}, or say \"I buy\" to take {discarder}'s {live}."
+    if d.kind is DecisionKind.BUY_OFFER:
+        return (f"{discarder} discarded {live}. Do you buy it? Say \"I buy\" (buy) or "
+                "decline.")
+    if d.kind is DecisionKind.DISCARD:
+        sells = _can_sell_out(obs)
+        if sells:
+            cards = " or ".join(format_cox_card(f) for f in sells)
+            return (f"Your hand is complete if you discard {cards}: say \"I sell out\" "
+                    f"(sell out {format_cox_card(sells[0])}) or discard a card.")
+        return "Discard a card (e.g. 'discard " + format_cox_card(obs.rack[0]) + "')." \
+            if obs.rack else "Discard a card."
+    return None
+
+
+def render_observation(obs: CoxObservation, names: Sequence[str] | None = None) -> str:
+    """A plain-text picture of *obs* for a terminal: the viewer's rack grouped by kind, every
+    player's laid-out combinations and Greenbacks, the discard, the supply, the scores and
+    what the viewer is asked. *names* are the players' names (default "seat N")."""
+    lines = [
+        f"{obs.ruleset.name} — hand {obs.hand_number} of {obs.hands_total}"
+        + ("  (game over)" if obs.over else ""),
+    ]
+    if obs.retailer is not None:
+        lines.append(f"Retailer: {_seat_label(obs, obs.retailer, names)} (base 1)   "
+                     f"Wholesaler: {_seat_label(obs, obs.wholesaler, names)}"
+                     if obs.wholesaler is not None else "")
+    width = max(len(_seat_label(obs, i, names)) for i in range(obs.players))
+    for i in range(obs.players):
+        base = obs.base_numbers[i]
+        mark = ">" if obs.decision is not None and obs.decision.seat == i else " "
+        rack = obs.racks[i]
+        shown = group_rack(rack) if rack is not None else f"{obs.rack_sizes[i]} cards"
+        laid = " | ".join(format_cox_cards(g) for g in obs.laid[i]) or "-"
+        money = format_cox_cards(obs.greenbacks[i]) or "-"
+        lines.append(
+            f"{mark} {_seat_label(obs, i, names):<{width}}  base "
+            f"{base if base is not None else '-'}  total {obs.totals[i]:+d}   rack: {shown}"
+        )
+        lines.append(f"  {'':<{width}}  laid out: {laid}   Greenbacks: {money}")
+    if obs.seat is not None:
+        rules = obs.ruleset
+        held = [*obs.rack, *(c for g in obs.laid[obs.seat] for c in g),
+                *obs.greenbacks[obs.seat]]
+        now = score_holding(held, obs.base_numbers[obs.seat],
+                            captain_can_be_fourth=rules.captain_can_be_fourth,
+                            bank_double_order=rules.bank_double_order,
+                            bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand)
+        items = ", ".join(f"{item.what} {item.points:+d}" for item in now.breakdown)
+        lines.append(f"Your holding would count {now.score:+d} now"
+                     + (f" ({items})" if items else "") + ".")
+    top = format_cox_card(obs.discards[-1]) if obs.discards else "-"
+    live = "" if obs.live is None or obs.discarder is None else \
+        f" ({_seat_label(obs, obs.discarder, names)}'s, may be bought)"
+    lines.append(f"Discard: {top}{live}   pile: {len(obs.discards)}")
+    supply = "  ".join(f"{i + 1}:{n}" for i, n in enumerate(obs.supply))
+    drawing = f"drawing from base {obs.current_base}" if obs.current_base <= 4 else "empty"
+    lines.append(f"Supply left (base:cards): {supply}   {drawing}")
+    if obs.hand_scores:
+        hands = "; ".join(f"hand {h}: " + ", ".join(
+            f"{_seat_label(obs, i, names)} {p:+d}" for i, p in enumerate(scores))
+            for h, scores in enumerate(obs.hand_scores, 1))
+        lines.append(f"Scores so far: {hands}")
+    prompt = _prompt(obs, names)
+    if prompt is not None:
+        lines.append(prompt)
+    elif obs.decision is not None and obs.decision.seat is not None:
+        lines.append(f"To act: {_seat_label(obs, obs.decision.seat, names)} "
+                     f"({obs.decision.kind.value})")
+    return "\n".join(line for line in lines if line)
+
+
