@@ -10,7 +10,8 @@ from commerce.rules import COMMON_OPTIONS, RANKING_OPTIONS, Ruleset
 OPTIONS: Final = COMMON_OPTIONS | RANKING_OPTIONS | frozenset({
     "ante", "dealer_ante", "trade_cost", "dealer_may_trade", "dealer_trade_cost", "may_barter",
     "barter_direction", "barter_partner_may_stand", "barter_return_from_original_hand",
-    "stand_allowed", "stand_after_trade", "stander_penalty", "dealer_pays_winner",
+    "stand_allowed", "stand_after_trade", "stander_penalty", "stander_pays_equal_hands",
+    "dealer_pays_winner",
     "best_tie_rule", "max_rounds_per_deal", "deals_each",
 })
 """Every option a trading ruleset may set (``commerce rules show peel`` lists them)."""

@@ -666,6 +666,8 @@ def _showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) 
     if stander is not None and stander not in winners and rules.stander_penalty != "none":
         better = [winners[0]] if rules.stander_penalty == "best_hand_only" else (
             ranking[: ranking.index(stander)])
+        if not rules.stander_pays_equal_hands:  # Peel: only the *better* hands are paid
+            better = [seat for seat in better if ranks[seat] > ranks[stander]]
         for seat in better:
             balances[stander] -= 1
             balances[seat] += 1
