@@ -12,6 +12,7 @@ from commerce.bots import make_bot
 from commerce.cards import pack
 from commerce.core import Action, ActionKind
 from commerce.driver import Driver, play_game
+from commerce.families.trading import FAMILY
 from commerce.families.trading.rules import Phase, TradingState
 from commerce.record import GameRecord, replay
 from commerce.rules import find_ruleset, rulesets
@@ -92,24 +93,6 @@ def test_resume_continues_exactly_where_the_game_stopped():
         assert resumed.actions == whole.actions
 
 
-def _permute_hidden(state: TradingState, seat: int, rng: random.Random) -> TradingState:
-    """The same state with every card *seat* cannot see shuffled among the hidden places."""
-    others = [s for s in range(state.players) if s != seat]
-    hidden = [c for s in others for c in state.hands[s]] + list(state.unseen)
-    rng.shuffle(hidden)
-    hands = list(state.hands)
-    i = 0
-    for s in others:
-        k = len(state.hands[s])
-        hands[s] = tuple(hidden[i:i + k])
-        i += k
-    unseen = tuple(sorted(hidden[i:]))
-    # Other seats' private events name hidden cards too: scramble them as well.
-    log = tuple(e if e.visible(seat) else e._replace(data=(("card", rng.randrange(52)),))
-                for e in state.log)
-    return state._replace(hands=tuple(hands), unseen=unseen, log=log)
-
-
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_observation_does_not_depend_on_hidden_cards(players):
     rng = random.Random(players)
@@ -117,10 +100,8 @@ def test_observation_does_not_depend_on_hidden_cards(players):
 
     def each(state):
         nonlocal checked
-        if state.phase in (Phase.OVER, Phase.DEAL) or state.offered is not None:
-            return
         for seat in range(players):
-            other = _permute_hidden(state, seat, rng)
+            other = FAMILY.permute_hidden(state, seat, rng)
             assert engine.observe(other, seat) == engine.observe(state, seat)
             checked += 1
 

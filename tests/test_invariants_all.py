@@ -21,6 +21,7 @@ from commerce import engine
 from commerce.cards import pack
 from commerce.core import Action, ActionKind
 from commerce.errors import IllegalActionError, IllegalReason
+from commerce.family import family_spec
 from commerce.rules import Ruleset, rulesets
 
 PRESETS = [r.id for r in rulesets()]
@@ -29,6 +30,9 @@ KINDS = list(ActionKind)
 
 def _cards_in_play(s: Any) -> list[int] | None:
     family = s.ruleset.family
+    hook = family_spec(family).cards_in_play
+    if hook is not None:
+        return sorted(hook(s))
     if family == "trading":
         return sorted(chain(*s.hands, s.unseen, s.bottom))
     if family == "widow":
@@ -57,6 +61,9 @@ def _check_conservation(s: Any, players: int) -> None:
 def _permuted(s: Any, seat: int, rng: random.Random) -> Any | None:
     """*s* with the cards *seat* may not see shuffled among their places, or None."""
     family = s.ruleset.family
+    hook = family_spec(family).permute_hidden
+    if hook is not None:
+        return hook(s, seat, rng)
     others = [x for x in range(s.players) if x != seat]
     hidden = [c for x in others for c in s.hands[x]] + list(s.unseen)
     rng.shuffle(hidden)
