@@ -15,10 +15,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any
 
 from commerce.cards import Card, pack
-from commerce.core import Action, ActionKind, Decision, DecisionKind, Seat
+from commerce.core import Action, ActionKind, DecisionKind, Seat
 from commerce.determinize import state_sampler
 from commerce.families.trading import fast
 from commerce.families.trading.heuristic import trading_action
@@ -30,19 +30,12 @@ from commerce.rules import Ruleset
 from commerce.strength import card_to_replace, strength_table, win_chance
 
 
-class _View(NamedTuple):
-    """The part of an observation the heuristic reads: the actor's own cards."""
-
-    ruleset: Ruleset
-    players: int
-    hand: tuple[int, ...]
-    decision: Decision | None
-    offered: int | None
-
-
 def playout(state: TradingState, action: Action, seat: Seat,
             rng: random.Random) -> tuple[float, float]:
-    """Play *action*, then heuristics to the deal's end: (gain in stakes from now, won)."""
+    """Play *action*, then heuristics to the deal's end: (gain in stakes from now, won).
+
+    The playout runs on the fast path; each seat decides from its own observation, as the
+    heuristic bot does at the table."""
     start = state.balances[seat]
     apply = fast.apply_unchecked
     t = apply(fast.from_reference(state), action)
@@ -59,9 +52,7 @@ def playout(state: TradingState, action: Action, seat: Seat,
         if len(legal) == 1:
             t = apply(s, legal[0])
             continue
-        actor = s.actor
-        view: Any = _View(s.ruleset, s.players, s.hands[actor], fast.decision(s), s.offered)
-        t = apply(s, trading_action(view, legal, rng, 0.5))
+        t = apply(s, trading_action(fast.observe(s, s.actor), legal, rng, 0.5))
 
 
 def plausible(state: TradingState, seat: Seat) -> bool:
