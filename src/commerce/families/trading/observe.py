@@ -95,10 +95,10 @@ def event_to_dict(e: Event) -> dict[str, Any]:
 def observe(s: TradingState, seat: Seat | None) -> TradingObservation:
     """The view of *seat*: its own cards, public facts and the events it may see.
 
-    A player sees his own hand and not the others' until the hands are shown at the end (Peel
-    p. 71: the cards are exposed at the showdown); the card offered in a barter is known to
-    the two players of the barter; the traded-in and drawn cards to the trader alone
-    (RULES-DOSSIER.md section 3, what each seat sees).
+    A player sees his own hand and not the others' until the hands are shown at the end (Peel,
+    RULES-DOSSIER.md 1.1 step 3: the cards are dealt face down; when one stands, everyone
+    exposes); the card offered in a barter is known to the two players of the barter, the
+    traded-in and drawn cards to the trader alone (they pass face down).
     """
     events = tuple(e for e in s.log if e.visible(seat))
     shown = s.phase is Phase.OVER

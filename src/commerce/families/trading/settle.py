@@ -1,6 +1,6 @@
 """The showdown and the settlement of a deal, then the next deal or the end of the session.
 
-Peel p. 71-72 (RULES-DOSSIER.md 1.1 step 5): "the best hand takes the whole pool and one stake
+Peel (RULES-DOSSIER.md 1.1 step 5): "the best hand takes the whole pool and one stake
 from the dealer"; a stander beaten by anyone "pays an additional stake to the holders of the
 better hands". The session ends "just before the first dealer would deal again" (Peel; option
 ``deals_each``).
@@ -63,10 +63,10 @@ def dealer_payments(s: TradingState, won: list[Seat]) -> list[Event]:
 
 def stander_payments(s: TradingState, stander: Seat | None, won: list[Seat],
                      order: list[Seat], ranks: list[int]) -> list[Event]:
-    """A beaten stander pays one stake "to the holders of the better hands" (Peel p. 72;
-    dossier #14): to each better hand, or to the best hand only (``stander_penalty``). A hand
-    only equal to his is not better, even where the tie rule places it ahead of him (unless
-    ``stander_pays_equal_hands``, the behaviour of version 1 of the presets)."""
+    """A beaten stander pays one stake "to the holders of the better hands" (Peel; dossier
+    1.1 step 5, #14): to each better hand, or to the best hand only (``stander_penalty``).
+    A hand only equal to his is not better, even where the tie rule places it ahead of him
+    (unless ``stander_pays_equal_hands``, the behaviour of version 1 of the presets)."""
     rules = s.ruleset
     if stander is None or stander in won or rules.stander_penalty == "none":
         return []
@@ -81,8 +81,8 @@ def stander_payments(s: TradingState, stander: Seat | None, won: list[Seat],
 
 
 def showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) -> Transition:
-    """Every hand is shown and the deal is settled (Peel p. 71-72); then the deal passes to
-    the next player and everyone antes again, or the session ends.
+    """Every hand is shown and the deal is settled (Peel, dossier 1.1 step 5); then the deal
+    passes to the next player and everyone antes again, or the session ends.
 
     *events* are what led to the showdown (a stand, the round limit). Every event of the
     settlement is public: it is what the next deal's view shows as the last deal.

@@ -61,7 +61,8 @@ class Deal:
     """What lasts one deal."""
 
     hands: tuple[tuple[Card, ...], ...]
-    """Each seat's cards, in the order they came to him."""
+    """Each seat's cards: a drawn card goes last, a card got in barter takes the place of the
+    card given."""
     unseen: tuple[Card, ...]
     """Cards of the stock nobody has seen, in card order (their order is chance's)."""
     bottom: tuple[Card, ...]

@@ -1,6 +1,6 @@
 """A player's turn: stand, trade for ready money, or barter with a neighbour.
 
-Peel p. 70-71 (RULES-DOSSIER.md 1.1 step 3): from the eldest, each player in turn must do
+Peel (RULES-DOSSIER.md 1.1 steps 3-4): from the eldest, each player in turn must do
 exactly one of: stand; trade one card for ready money (it goes face down to the bottom of the
 pack, he pays the dealer and takes the top card); barter one card with his neighbour, who must
 give one back unless he stands at once. Only one card a turn. After his own trade or barter a
@@ -67,7 +67,8 @@ def barter_returns(s: TradingState) -> tuple[Card, ...]:
 
 
 def stand(s: TradingState) -> Transition:
-    """The player to act stands: trading stops and every hand is shown (Peel p. 71)."""
+    """The player to act stands: trading stops and every hand is shown (Peel, dossier 1.1
+    step 3)."""
     seat = s.actor
     return showdown(s, stander=seat, events=(Event("stood", seat),))
 
@@ -107,7 +108,7 @@ def trade(s: TradingState, card: Card) -> Transition:
 
 def draw(s: TradingState, card: Card) -> Transition:
     """The trader takes the top card of the stock, *card*, drawn by chance from the unseen
-    cards (Peel p. 71: "receive the top card of the pack"); only he sees it."""
+    cards (Peel, dossier 1.1 step 3: "receive the top card of the pack"); only he sees it."""
     state = replace(s, deal=replace(s.deal, unseen=without(s.unseen, (card,))))
     return _take(state, card, ())
 
@@ -123,8 +124,9 @@ def _take(s: TradingState, card: Card, before: tuple[Event, ...]) -> Transition:
 
 
 def offer_barter(s: TradingState, card: Card) -> Transition:
-    """Offer *card* in barter to the neighbour (Peel p. 71): everyone sees the offer, only
-    the two players see the card. The neighbour answers (:func:`give_back`, or stands)."""
+    """Offer *card* in barter to the neighbour (Peel, dossier 1.1 step 3): everyone sees the
+    offer, only the two players see the card. The neighbour answers (:func:`give_back`), or
+    stands."""
     seat = s.actor
     partner = barter_partner(s, seat)
     events = (Event("barter_offered", seat, (("partner", partner),)),
@@ -139,7 +141,7 @@ def offer_barter(s: TradingState, card: Card) -> Transition:
 
 def give_back(s: TradingState, card: Card) -> Transition:
     """The partner gives *card* back for the offered card: "he must exchange one of his cards
-    for it" (Peel p. 71; who chooses the card, dossier #13). Handing back the offered card
+    for it" (Peel, dossier 1.1 step 3; who chooses the card, #13). Handing back the offered card
     itself (where allowed) leaves both hands as they were."""
     offerer, partner, offered = s.turn, s.actor, s.offered
     assert offered is not None, "a barter is pending"
