@@ -107,7 +107,7 @@ def play_side_by_side(ruleset: Ruleset, players: int, seed: int) -> int:
 
 @pytest.mark.parametrize("ruleset,players", CASES)
 def test_fast_path_equals_reference(ruleset, players):
-    steps = sum(play_side_by_side(ruleset, players, seed) for seed in range(3))
+    steps = sum(play_side_by_side(ruleset, players, seed) for seed in range(2))
     assert steps > 30
 
 
