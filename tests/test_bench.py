@@ -52,5 +52,5 @@ def test_run_bench_without_batch_or_playout() -> None:
     assert report["naive_eval_per_s"] > 0
     assert all(v is None or isinstance(v, int | float) for v in report.values())
     env = bench_environment(short)
-    assert env["rules"] == "peel@1+"
+    assert env["rules"] == "peel@2+"
     assert {"python", "machine", "numpy"} <= set(env)

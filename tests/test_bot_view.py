@@ -173,8 +173,7 @@ def module_states(family: str) -> list[str]:
 
 
 @pytest.mark.parametrize("family", [
-    pytest.param("trading", marks=pytest.mark.xfail(
-        strict=True, reason="removed by the reference-engine rewrite")),
+    "trading",
     "widow",
     "cox",
 ])

@@ -57,8 +57,8 @@ def test_peel_percentages() -> None:
     percent = {k: round(100 * p, 4) for k, p in odds["probabilities"].items()}
     assert percent == {"tricon": 0.2353, "sequence": 0.2172, "flush": 4.9593, "pair": 16.9412,
                        "point": 77.6471}
-    assert odds["label"] == "peel@1"
-    assert category_odds(PEEL.with_options(pack=32, max_players=7))["label"] == "peel@1+"
+    assert odds["label"] == "peel@2"
+    assert category_odds(PEEL.with_options(pack=32, max_players=7))["label"] == "peel@2+"
 
 
 def test_rules_core_does_not_import_numpy() -> None:

@@ -145,15 +145,17 @@ def test_complete_tie_goes_to_the_eldest_dealer_last():
     assert next(e for e in t.events if e.kind == "showdown").get("winners") == (1,)
 
 
-def test_tie_beaten_stander_pays_only_hands_that_beat_him():
-    # Seat 2 stands holding the same ranks as eldest seat 1: seat 1 wins the tie, so seat 2 is
-    # beaten by seat 1 only.
-    s = dealt(["2C 3D 5H", "QH JC 9D", "QS JD 9C"], dealer=0)
+@pytest.mark.parametrize("equal_paid", [False, True])
+def test_tie_beaten_stander_pays_only_hands_that_beat_him(equal_paid):
+    # Seat 2 stands holding the same ranks as eldest seat 1: seat 1 wins the tie, but his hand
+    # is not better, so seat 2 pays no one (version 1 of peel paid him).
+    rules = PEEL.with_options(stander_pays_equal_hands=equal_paid)
+    s = dealt(["2C 3D 5H", "QH JC 9D", "QS JD 9C"], dealer=0, rules=rules)
     s = act(act(s, "trade 9D"), "deal 9H")  # seat 1 keeps the same ranks
     s = act(s, "done")
     t = engine.apply(s, engine.parse_action(s, "stand"))  # seat 2 stands
     paid = [(e.seat, e.get("to")) for e in t.events if e.get("why") == "beaten stander"]
-    assert paid == [(2, 1)]
+    assert paid == ([(2, 1)] if equal_paid else [])
 
 
 def test_stand_after_own_trade_in_the_same_turn():

@@ -53,7 +53,7 @@ def test_every_option_is_documented() -> None:
 
 def test_peel_is_unchanged() -> None:
     peel = find_ruleset("peel")
-    assert peel.version == 1 and peel.family == "trading"
+    assert peel.version == 2 and peel.family == "trading"
     assert peel.changed_options() == {}
 
 

@@ -12,9 +12,11 @@ from commerce.cards import pack
 from commerce.core import Action, ActionKind
 from commerce.determinize import state_sampler
 from commerce.driver import Driver, play_game
+from commerce.families.trading import fast, rules, search
 from commerce.families.trading.search import candidates, replayed_states
 from commerce.hands import Category, evaluator_for
 from commerce.rules import find_ruleset
+from tests.invariants import random_game
 
 TB = find_ruleset("trade-and-barter")
 PEEL = find_ruleset("peel")
@@ -144,3 +146,36 @@ def test_search_bot_never_barters_in_trade_and_barter():
                        seed=5)
     assert record.complete and sum(record.payoffs) == 0
     assert not any(a.startswith("barter") for a in record.actions)
+
+def _trading_states(ruleset, players: int, seeds: range) -> list:
+    out: list = []
+    for seed in seeds:
+        random_game(ruleset, players, seed, each=out.append)
+    return out
+
+
+def test_playouts_decide_from_the_seats_observation(monkeypatch):
+    seen: list = []
+    decide = search.trading_action
+
+    def spy(obs, legal, rng, boldness):
+        seen.append(obs)
+        return decide(obs, legal, rng, boldness)
+
+    real: list = []
+    apply = fast.apply_unchecked
+
+    def spy_apply(s, action):
+        if s.phase in (rules.Phase.TURN, rules.Phase.AFTER_TRADE, rules.Phase.BARTER_REPLY):
+            real.append(rules.observe(fast.to_reference(s), s.actor))
+        return apply(s, action)
+
+    monkeypatch.setattr(search, "trading_action", spy)
+    monkeypatch.setattr(fast, "apply_unchecked", spy_apply)
+    rng = random.Random(3)
+    turns = [s for s in _trading_states(PEEL, 4, range(3)) if s.phase is rules.Phase.TURN]
+    for state in turns[:20]:
+        search.playout(state, rules.legal_actions(state)[-1], state.actor, rng)
+    assert len(seen) > 10
+    # every heuristic decision saw exactly the observation the reference gives that seat
+    assert all(obs in real for obs in seen)

@@ -24,6 +24,7 @@ commerce.errors.RulesetError: unknown family 'whist'; families are: cox, trading
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
@@ -44,6 +45,7 @@ __all__ = [
     "SearchHooks",
     "family_names",
     "family_spec",
+    "older_version",
     "preset",
     "register_family",
     "spec_of",
@@ -114,11 +116,25 @@ class Preset:
     """The preset."""
     aliases: tuple[str, ...] = ()
     """Other ids accepted by :func:`commerce.rules.find_ruleset`."""
+    history: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """For each older version of the preset, the options that give its behaviour back
+    (records of that version replay with them, see :mod:`commerce.record`)."""
 
 
-def preset(ruleset: Ruleset, *aliases: str) -> Preset:
-    """A :class:`Preset` of *ruleset* under its id and *aliases*."""
-    return Preset(ruleset, tuple(aliases))
+def preset(ruleset: Ruleset, *aliases: str,
+           history: dict[int, dict[str, Any]] | None = None) -> Preset:
+    """A :class:`Preset` of *ruleset* under its id and *aliases*, with its *history*."""
+    return Preset(ruleset, tuple(aliases), dict(history or {}))
+
+
+def older_version(ruleset: Ruleset, version: int) -> Ruleset | None:
+    """The preset *ruleset* as it played in its older *version*, or None if unknown."""
+    spec = _FAMILIES.get(ruleset.family)
+    for p in spec.presets if spec is not None else ():
+        if p.ruleset.id == ruleset.id and version in p.history:
+            return dataclasses.replace(ruleset.with_options(**p.history[version]),
+                                       version=version)
+    return None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

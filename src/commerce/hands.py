@@ -170,7 +170,7 @@ class HandValue:
     rank: int
     """Dense strength, 0 = weakest hand of the pack; equal exactly when hands tie."""
     points: int
-    """Pip total of all its cards (ace 11, courts and tens 10)."""
+    """Its point as the ruleset counts it (:func:`points_of`; ace 11, courts and tens 10)."""
     key: HandKey
     """The reference key (category level first)."""
 
@@ -252,7 +252,27 @@ class Evaluator:
                 f"{format_cards(hand)} is not a hand of the {self.rules.pack}-card pack"
             )
         key = self.keys[rank]
-        return HandValue(category_of_key(key), rank, sum(PIPS[c] for c in hand), key)
+        return HandValue(category_of_key(key), rank, points_of(hand, self.rules), key)
+
+
+def points_of(cards: Sequence[Card], rules: Ruleset) -> int:
+    """A hand's point as *rules* count it: the pip total of all its cards, or under the
+    'suit_point' ranking (Hoyle; Trade and Barter: "the cards of one suit, at least two") the
+    pip total of its cards of one suit, at least two (0 where no two share a suit).
+
+    >>> from commerce.rules import find_ruleset
+    >>> from commerce.cards import parse_cards
+    >>> points_of(parse_cards("7C AD 5C"), find_ruleset("peel"))
+    23
+    >>> points_of(parse_cards("7C AD 5C"), find_ruleset("trade-and-barter"))
+    12
+    """
+    if rules.ranking != "suit_point":
+        return sum(PIPS[c] for c in cards)
+    by_suit: dict[int, list[int]] = {}
+    for c in cards:
+        by_suit.setdefault(c & 3, []).append(PIPS[c])
+    return max((sum(p) for p in by_suit.values() if len(p) >= 2), default=0)
 
 
 def _rank_function(table: list[list[list[int]]], ev: Evaluator) -> Callable[[Sequence[Card]], int]:

@@ -39,7 +39,7 @@ def category_odds(rules: Ruleset) -> dict[str, Any]:
     Every three-card hand of the pack is evaluated once (22,100 or 4,960 hands). The result
     is JSON-ready::
 
-        {"rules": "peel", "label": "peel@1", "pack": 52, "total": 22100,
+        {"rules": "peel", "label": "peel@2", "pack": 52, "total": 22100,
          "categories": {"tricon": 52, "sequence": 48, ...},
          "probabilities": {"tricon": 0.00235..., ...}}
 

@@ -33,6 +33,7 @@ from typing import Any, Final
 from commerce import engine
 from commerce.core import Action, Transition
 from commerce.errors import CommerceError, RecordError
+from commerce.family import older_version
 from commerce.rules import Ruleset, find_ruleset
 
 try:
@@ -130,6 +131,8 @@ class GameRecord:
                     raise RecordError("'hidden' must be an object")
             rules_data = data["rules"]
             base = find_ruleset(str(rules_data["id"]))
+            if rules_data["version"] != base.version:
+                base = older_version(base, rules_data["version"]) or base
             if rules_data["version"] != base.version:
                 raise RecordError(
                     f"the record was played under {base.id} version {rules_data['version']};"

@@ -7,7 +7,7 @@ documented meaning. A preset is a :class:`Ruleset` value registered under the id
 
 >>> peel = find_ruleset("peel")
 >>> peel.id, peel.version, peel.pack
-('peel', 1, 52)
+('peel', 2, 52)
 >>> peel.with_options(flush_compare="high_card").flush_compare
 'high_card'
 >>> find_ruleset("peel").with_options(pack=33)

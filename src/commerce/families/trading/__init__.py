@@ -2,18 +2,31 @@
 
 Each player buys from the dealer for ready money or barters with a neighbour until someone
 stands. This package holds the family whole: ``presets`` and ``options`` (the rulesets and the
-options they read), ``rules`` (the state, every rule step, observation, notation), ``text``
-(words for people), ``deals`` (deal summaries for the analyses), ``heuristic``, ``sample`` and
-``search`` (what the bots use). :data:`FAMILY` is the one place that names its hooks.
+options they read); the reference rules, ``rules`` (the hooks the engine calls) over ``state``,
+``deal``, ``turn`` and ``settle`` (one function per rule step, in the order of play),
+``observe`` (what each seat sees) and ``notation``; ``fast`` (the same rules for whole-game
+loops, tested equal to the reference); ``text`` (words for people), ``deals`` (deal summaries
+for the analyses), ``heuristic``, ``sample`` and ``search`` (what the bots use).
+:data:`FAMILY` is the one place that names its hooks.
 """
 
 from __future__ import annotations
 
 from commerce.core import Action, ActionKind
-from commerce.families.trading import deals, heuristic, options, presets, rules, sample, search
-from commerce.families.trading import testing as testing_
+from commerce.families.trading import (
+    deals,
+    fast,
+    heuristic,
+    hidden,
+    notation,
+    options,
+    presets,
+    rules,
+    sample,
+    search,
+)
 from commerce.families.trading import text as text_
-from commerce.family import FamilySpec
+from commerce.family import FamilySpec, FastPath
 from commerce.rules import Ruleset
 
 
@@ -38,15 +51,27 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
     observe=rules.observe,
     reveal_all=rules.reveal_all,
     outcome=rules.outcome,
-    format_action=rules.format_action,
-    parse_action=rules.parse_action,
+    format_action=notation.format_action,
+    parse_action=notation.parse_action,
     describe_event=text_.describe_event,
     render=text_.render,
     heuristic=heuristic.trading_action,
     sampler=sample.prepare,
     search=search.SEARCH,
-    cards_in_play=testing_.cards_in_play, permute_hidden=testing_.permute_hidden,
     deal_reader=deals.read_trading_deals,
     stand_action=_stand_action,
+    cards_in_play=hidden.cards_in_play,
+    permute_hidden=hidden.permute_hidden,
+    fast=FastPath(
+        new_game=fast.new_game,
+        decision=fast.decision,
+        legal_actions=fast.legal_actions,
+        apply=fast.apply,
+        sample_chance=fast.sample_chance,
+        observe=fast.observe,
+        outcome=fast.outcome,
+        to_reference=fast.to_reference,
+        from_reference=fast.from_reference,
+    ),
 )
 """The trading family's contract (see :class:`commerce.family.FamilySpec`)."""

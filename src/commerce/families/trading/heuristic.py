@@ -26,8 +26,8 @@ def trading_action(obs: TradingObservation, legal: Sequence[Action], rng: random
                    boldness: float) -> Action:
     """The heuristic's choice in a trading-family game.
 
-    Reads only ``ruleset``, ``players``, ``hand``, ``decision`` and ``offered`` of *obs*, so
-    the search bot's playouts can call it with a light view of a drawn state.
+    Reads ``ruleset``, ``players``, ``hand``, ``decision`` and ``offered`` of *obs* (the search
+    bot's playouts pass the fast path's observation, equal to the reference's).
     """
     rules: Ruleset = obs.ruleset
     hand = tuple(obs.hand)

@@ -43,6 +43,11 @@ class TradingOptions(RoundOptions):
         "or nothing.",
         ("each_better_hand", "best_hand_only", "none"),
     )
+    stander_pays_equal_hands: bool = option(
+        False,
+        "A beaten stander also pays a hand only equal to his that the tie rule places ahead of "
+        "him (the behaviour of trading presets of version 1; Peel: 'the better hands').",
+    )
     dealer_pays_winner: int = option(
         1, "Stakes the dealer pays the best hand when someone else wins."
     )

@@ -10,7 +10,7 @@ PEEL = preset(
     make_ruleset(
         TradingOptions,
         id="peel",
-        version=1,
+        version=2,
         name="Commerce, Peel's new mode",
         family="trading",
         sources=(
@@ -40,6 +40,8 @@ PEEL = preset(
             ("barter_return_from_original_hand", "Peel: 'one of those in his hand' (dossier #13)"),
             ("stander_penalty", "Peel: 'an additional stake to the holders of the better hands' "
                                 "(dossier #14)"),
+            ("stander_pays_equal_hands", "Peel: 'the better hands'; an equal hand is not better "
+                                         "(version 1 paid it)"),
             ("dealer_pays_winner", "Peel: the best hand takes the pool and a stake from the "
                                    "dealer"),
             ("best_tie_rule", "house rule (dossier: eldest, the dealer last)"),
@@ -50,6 +52,7 @@ PEEL = preset(
     "peel-new",
     "new",
     "classic",
+    history={1: {"stander_pays_equal_hands": True}},
 )
 
 

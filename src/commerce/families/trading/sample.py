@@ -24,7 +24,8 @@ from collections.abc import Callable
 from commerce.cards import Card, pack
 from commerce.core import DecisionKind
 from commerce.errors import CommerceError
-from commerce.families.trading.rules import Phase, TradingObservation, TradingState
+from commerce.families.trading.observe import TradingObservation
+from commerce.families.trading.state import Deal, Phase, Session, TradingState, Turn
 
 _PHASE_OF: dict[DecisionKind, Phase] = {
     DecisionKind.TURN: Phase.TURN,
@@ -201,22 +202,13 @@ def prepare(obs: TradingObservation) -> Callable[[random.Random], TradingState]:
         return TradingState(
             ruleset=rules,
             players=n,
-            balances=obs.balances,
-            deals_won=(0,) * n,
-            dealer=obs.dealer,
-            deal_number=obs.deal_number,
-            hands=tuple(tuple(h) for h in hands),
-            unseen=unseen,
-            bottom=tuple(c for c in new_bottom if c is not None),
-            pool=obs.pool,
-            phase=phase,
-            actor=actor,
-            turn=obs.turn,
-            turns_taken=turns_taken,
-            to_deal=to_deal,
-            offered=offer,
-            log=events,
-            last_deal=obs.last_deal,
+            session=Session(balances=obs.balances, deals_won=(0,) * n, dealer=obs.dealer,
+                            deal_number=obs.deal_number, last_deal=obs.last_deal),
+            deal=Deal(hands=tuple(tuple(h) for h in hands), unseen=unseen,
+                      bottom=tuple(c for c in new_bottom if c is not None), pool=obs.pool,
+                      to_deal=to_deal, log=events),
+            current=Turn(phase=phase, actor=actor, seat=obs.turn, taken=turns_taken,
+                         offered=offer),
         )
 
     acted = sum(1 for e in events if e.kind in ("traded", "barter_offered"))

@@ -14,36 +14,31 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from dataclasses import replace
+from typing import Any
 
 from commerce.cards import Card, pack
-from commerce.core import Action, ActionKind, Decision, DecisionKind, Seat
+from commerce.core import Action, ActionKind, DecisionKind, Seat
 from commerce.determinize import state_sampler
-from commerce.families.trading import rules as trading
+from commerce.families.trading import fast
 from commerce.families.trading.heuristic import trading_action
-from commerce.families.trading.rules import Phase, TradingObservation, TradingState
+from commerce.families.trading.observe import TradingObservation
+from commerce.families.trading.state import Phase, TradingState
 from commerce.family import SearchHooks
 from commerce.hands import evaluator_for
 from commerce.rules import Ruleset
 from commerce.strength import card_to_replace, strength_table, win_chance
 
 
-class _View(NamedTuple):
-    """The part of an observation the heuristic reads: the actor's own cards."""
-
-    ruleset: Ruleset
-    players: int
-    hand: tuple[int, ...]
-    decision: Decision | None
-    offered: int | None
-
-
 def playout(state: TradingState, action: Action, seat: Seat,
             rng: random.Random) -> tuple[float, float]:
-    """Play *action*, then heuristics to the deal's end: (gain in stakes from now, won)."""
+    """Play *action*, then heuristics to the deal's end: (gain in stakes from now, won).
+
+    The playout runs on the fast path; each seat decides from its own observation, as the
+    heuristic bot does at the table."""
     start = state.balances[seat]
-    apply = trading.apply_unchecked
-    t = apply(state, action)
+    apply = fast.apply_unchecked
+    t = apply(fast.from_reference(state), action)
     while True:
         for e in t.events:
             if e.kind == "deal_ended":
@@ -51,15 +46,13 @@ def playout(state: TradingState, action: Action, seat: Seat,
         s = t.state
         phase = s.phase
         if phase is Phase.DEAL or phase is Phase.DRAW:
-            t = apply(s, trading.sample_chance(s, rng))
+            t = apply(s, fast.sample_chance(s, rng))
             continue
-        legal = trading.legal_actions(s)
+        legal = fast.legal_actions(s)
         if len(legal) == 1:
             t = apply(s, legal[0])
             continue
-        actor = s.actor
-        view: Any = _View(s.ruleset, s.players, s.hands[actor], trading.decision(s), s.offered)
-        t = apply(s, trading_action(view, legal, rng, 0.5))
+        t = apply(s, trading_action(fast.observe(s, s.actor), legal, rng, 0.5))
 
 
 def plausible(state: TradingState, seat: Seat) -> bool:
@@ -90,7 +83,7 @@ def plausible(state: TradingState, seat: Seat) -> bool:
 
 
 def _settle(t: Any, seat: Seat, start: int) -> tuple[float, float]:
-    s: TradingState = t.state
+    s: fast.FastState = t.state
     balance = s.balances[seat]
     if s.phase is not Phase.OVER:  # the next deal's antes are already taken: give them back
         rules = s.ruleset
@@ -270,8 +263,8 @@ def replayed_states(obs: TradingObservation) -> Callable[[random.Random], Tradin
         if sorted(hands[seat]) != sorted(hand):  # pragma: no cover - a log it cannot follow
             return template
         hands[seat] = list(hand)
-        return template.replace(hands=tuple(tuple(h) for h in hands),
-                                unseen=tuple(sorted(unseen)), bottom=tuple(bottom))
+        return replace(template, deal=replace(template.deal, hands=tuple(tuple(h) for h in hands),
+                                              unseen=tuple(sorted(unseen)), bottom=tuple(bottom)))
 
     return draw
 

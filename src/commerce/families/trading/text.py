@@ -71,7 +71,10 @@ def render(obs: TradingObservation, names: Sequence[str]) -> str:
         shown = format_cards(hand) if hand else "? ? ?"
         lines.append(f"  {seat_name(names, seat, obs.seat):<12} {obs.balances[seat]:+4d}  "
                      f"{shown:<10} {', '.join(marks)}")
-    if obs.seat is not None and obs.hand:
+    if obs.seat is not None and len(obs.hand) < 3 and obs.hand:
+        lines.append(f"Your hand: {format_cards(obs.hand, symbols=True)}  "
+                     "(the card bought comes next, from the stock)")
+    elif obs.seat is not None and obs.hand:
         value = evaluator_for(obs.ruleset).value(obs.hand)
         lines.append(f"Your hand: {format_cards(obs.hand, symbols=True)}  "
                      f"({value.category.value}, {value.points} points)")
