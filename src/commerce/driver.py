@@ -95,16 +95,19 @@ class Driver:
             self._observe: Callable[[Any, int | None], Any] = path.observe
             self._sample: Callable[[Any, random.Random], Action] = path.sample_chance
             self._step: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = path.apply
+            self._trusted_step = path.apply_unchecked or path.apply
             self._outcome: Callable[[Any], Outcome | None] = path.outcome
         else:
             self.state = engine.new_game(rules, self.players, dealer=dealer)
             self._decision, self._legal = engine.decision, engine.legal_actions
             self._observe, self._sample = engine.observe, engine.sample_chance
             self._step, self._outcome = engine.apply, engine.outcome
+            self._trusted_step = engine.apply
         self._format = spec.format_action
         self._actions: list[Action] = []
         self._texts: list[str] = []
-        self.events: list[Event] = list(getattr(self.state, "log", ()))
+        # what the new game's state already holds (the same on both paths)
+        self.events: list[Event] = list(getattr(self.reference_state(), "log", ()))
         self.decisions = 0
         self.on_events = on_events
         self._reads = [a is not None and getattr(a, "reads_observation", True)
@@ -165,8 +168,13 @@ class Driver:
         self._deals += 1
         return rng
 
-    def _apply(self, action: Action, seat: int | None) -> tuple[Event, ...]:
-        self.state, events = self._step(self.state, action)
+    def _apply(self, action: Action, seat: int | None, *,
+                trusted: bool = False) -> tuple[Event, ...]:
+        """Apply *action*; *trusted*: the family itself just gave it for this state (a chance
+        draw, or a bot's pick that is one of the listed legal actions), so the fast path may
+        skip its check."""
+        step = self._trusted_step if trusted else self._step
+        self.state, events = step(self.state, action)
         for event in events:
             if event.kind in _NEW_DEAL:
                 self.chance_rng = self._deal_rng()
@@ -186,15 +194,16 @@ class Driver:
             return False
         seat = d.seat
         if seat is None:
-            self._apply(self._sample(state, self.chance_rng), None)
+            self._apply(self._sample(state, self.chance_rng), None, trusted=True)
             return True
         bot = self.agents[seat]
         if bot is None:
             return False
         obs = self._observe(state, seat) if self._reads[seat] else None
         rng = self._seat_rngs[seat] or self._seat_rng(seat)
-        action = bot.act(obs, self._legal(state), rng)
-        self._apply(action, seat)
+        legal = self._legal(state)
+        action = bot.act(obs, legal, rng)
+        self._apply(action, seat, trusted=any(a is action for a in legal))
         return True
 
     def run(self) -> None:

@@ -187,6 +187,10 @@ class FastPath(Generic[StateT]):
     """The observation, equal to the reference's for the same game."""
     outcome: Callable[[Any], Outcome | None]
     """The outcome of a finished fast state."""
+    apply_unchecked: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] | None = None
+    """The same step without the check, for an action the family itself just gave for this
+    very state (one of its ``legal_actions``, or its ``sample_chance``): the driver calls it
+    only for those, so no second check is needed."""
     to_reference: Callable[[Any], StateT]
     """The reference state this fast state stands for."""
     from_reference: Callable[[StateT], Any]

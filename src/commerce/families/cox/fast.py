@@ -952,7 +952,8 @@ def from_reference(s: CoxState) -> FastCoxState:
 
 FAST: FastPath[CoxState] = FastPath(
     new_game=new_game, decision=decision, legal_actions=legal_actions, apply=apply,
-    sample_chance=sample_chance, observe=observe, outcome=outcome,
+    apply_unchecked=apply_unchecked, sample_chance=sample_chance, observe=observe,
+    outcome=outcome,
     to_reference=to_reference, from_reference=from_reference,
 )
 """Cox's fast path (see :class:`commerce.family.FastPath`)."""

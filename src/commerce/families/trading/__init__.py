@@ -67,6 +67,7 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
         decision=fast.decision,
         legal_actions=fast.legal_actions,
         apply=fast.apply,
+        apply_unchecked=fast.apply_unchecked,
         sample_chance=fast.sample_chance,
         observe=fast.observe,
         outcome=fast.outcome,
