@@ -1269,7 +1269,7 @@ class WidowObservation:
 
     The widow, the exchanges, knocks, stands, passes and pounces are public; the cards in
     the players' hands and the stock are not, and neither are a pounce offer and its refusal
-    (other seats' ``decision`` is None while one is pending).
+    (other seats see the table as if no offer were pending: :func:`without_offer`).
     """
 
     seat: Seat | None
@@ -1285,7 +1285,8 @@ class WidowObservation:
     round: int
     """The round of turns, from 1 (0 while dealing)."""
     decision: Decision | None
-    """Who must decide what (None when the game is over, or for a pounce offer to another)."""
+    """Who must decide what (None when the game is over; another seat's pounce offer is not
+    shown)."""
     turn: Seat
     """Whose turn it is."""
     hand: tuple[Card, ...]
@@ -1404,8 +1405,6 @@ def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservatio
         return s.hands[x]
 
     d = decision(s)
-    if s.phase is _P_POUNCE and not everything and seat != s.actor:
-        d = None
     tracked = s.ruleset.token_flow in _TOKENS
     return WidowObservation(
         seat=seat,
@@ -1451,8 +1450,34 @@ def _visible_events(s: WidowState, seat: Seat | None, blind: bool) -> tuple[Even
 
 
 def observe(s: WidowState, seat: Seat | None) -> WidowObservation:
-    """The view of *seat*: its own cards, the widow, public facts and the events it may see."""
+    """The view of *seat*: its own cards, the widow, public facts and the events it may see.
+
+    A pounce offer is the offered seat's secret (dossier #27: he "may call Pounce!"; nobody
+    else learns that he could): every other seat sees the table as if no offer were pending
+    (:func:`without_offer`).
+    """
+    if s.phase is _P_POUNCE and seat != s.actor:
+        return _view(without_offer(s), seat, everything=False)
     return _view(s, seat, everything=False)
+
+
+def without_offer(s: WidowState) -> WidowState:
+    """The state as the seats not offered a pounce see it: the offer (and any other offer
+    pending on the same cards) withdrawn, play where it would stand had nobody held a tricon.
+
+    That is whose decision declining would lead to; the log, the round and everything else
+    stay as they are (the private ``pounce_declined`` events, and a ``round_started`` still to
+    come, are not shown). Where declining would end the deal, chance is shown to act: the
+    showdown is not shown before it happens.
+    """
+    t = s
+    while t.phase is _P_POUNCE:
+        t = apply_unchecked(t, _DECLINE).state
+    if t.deal_number != s.deal_number or t.phase is _P_OVER or t.phase is _P_HORSE:
+        phase, actor, turn = _P_CARD, s.actor, s.turn
+    else:
+        phase, actor, turn = t.phase, t.actor, t.turn
+    return s._replace(phase=phase, actor=actor, turn=turn, offer=-1)
 
 
 def reveal_all(s: WidowState) -> WidowObservation:
