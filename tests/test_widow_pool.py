@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from commerce import engine
 from commerce.core import DecisionKind
-from commerce.families.widow.rules import observe
+from commerce.families.widow.fast import observe
 from commerce.rules import find_ruleset
 from helpers import Table, start
 

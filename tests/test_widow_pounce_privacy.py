@@ -14,7 +14,7 @@ import pytest
 
 from commerce import engine
 from commerce.core import Action, ActionKind
-from commerce.families.widow.rules import Phase, Resume, WidowState, observe
+from commerce.families.widow.fast import Phase, Resume, WidowState, observe
 from commerce.rules import Ruleset, find_ruleset
 
 POUNCE = find_ruleset("pounce")

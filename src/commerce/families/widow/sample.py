@@ -32,7 +32,7 @@ from collections.abc import Callable
 from commerce.cards import Card, pack
 from commerce.core import DecisionKind
 from commerce.errors import CommerceError
-from commerce.families.widow.rules import Phase, Resume, WidowObservation, WidowState
+from commerce.families.widow.fast import Phase, Resume, WidowObservation, WidowState
 
 _PHASE_OF: dict[DecisionKind, Phase] = {
     DecisionKind.BLIND_EXCHANGE: Phase.BLIND,

@@ -23,7 +23,8 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
-from commerce.families.widow import rules as widow
+from commerce.families.widow import fast as widow
+from commerce.families.widow.fast import Phase, WidowState
 from commerce.families.widow.heuristic import (
     best_target,
     hand_strength,
@@ -31,7 +32,6 @@ from commerce.families.widow.heuristic import (
     knock_threshold,
     widow_action,
 )
-from commerce.families.widow.rules import Phase, WidowState
 from commerce.family import SearchHooks
 from commerce.rules import Ruleset
 

@@ -1,4 +1,9 @@
-"""The widow family: Peel's Old Game, Pool Commerce, the token game, Pounce, No Pair or Point.
+"""The widow family's fast path: Peel's Old Game, Pool Commerce, the token game, Pounce,
+No Pair or Point, written for speed (a named tuple addressed by index, interned events).
+
+It plays exactly the rules of the reference, and every whole-game loop may use it
+(simulations, the search's playouts). It holds no mutable module state: its only caches are
+bounded caches of pure functions (:func:`functools.lru_cache`).
 
 A game is a session of deals. In each deal three cards are dealt face down to every player
 still in the game and a widow of face-up cards to the middle. The dealer may first exchange
@@ -36,6 +41,7 @@ import random
 from bisect import insort
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
 from commerce.cards import Card, format_card, format_cards, pack, parse_card, sample_cards
@@ -739,8 +745,10 @@ def sample_chance(s: WidowState, rng: random.Random) -> Action:
     return _DEAL[rng.choice(s.unseen)]
 
 
-_BLIND_EXCHANGED: dict[int, Event] = {}
-"""The one-card ``blind_exchanged`` events, each built once."""
+@lru_cache(maxsize=4096)
+def _blind_exchanged(seat: Seat, give: Card, take: Card) -> Event:
+    """The one-card ``blind_exchanged`` event (events are immutable values)."""
+    return Event("blind_exchanged", seat, (("gave", (give,)), ("took", (take,))))
 
 
 def _blind(s: WidowState, takes: tuple[Card, ...]) -> Transition:
@@ -768,11 +776,7 @@ def _blind(s: WidowState, takes: tuple[Card, ...]) -> Transition:
     widow = list(s.widow)
     widow.remove(take)
     insort(widow, give)
-    key = (seat * 52 + give) * 52 + take
-    one = _BLIND_EXCHANGED.get(key)
-    if one is None:
-        one = _BLIND_EXCHANGED[key] = Event("blind_exchanged", seat,
-                                            (("gave", (give,)), ("took", (take,))))
+    one = _blind_exchanged(seat, give, take)
     swaps = i + 1
     v[_I_HANDS] = tuple(hands)
     v[_I_WIDOW] = tuple(widow)
@@ -798,9 +802,10 @@ def _end_blind(v: list[Any], events: tuple[Event, ...]) -> Transition:
     return _proceed(v, events)
 
 
-_EXCHANGED: dict[int, Event] = {}
-"""The ``exchanged`` events by ``(seat * 52 + give) * 52 + take``, each built once (events
-are immutable values)."""
+@lru_cache(maxsize=8192)
+def _exchanged(seat: Seat, give: Card, take: Card) -> Event:
+    """The ``exchanged`` event (events are immutable values, so one serves every game)."""
+    return Event("exchanged", seat, (("gave", give), ("took", take)))
 
 
 def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
@@ -812,10 +817,7 @@ def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
     widow.remove(take)
     insort(widow, give)
     swaps = s.swaps + 1
-    key = (seat * 52 + give) * 52 + take
-    ev = _EXCHANGED.get(key)
-    if ev is None:
-        ev = _EXCHANGED[key] = Event("exchanged", seat, (("gave", give), ("took", take)))
+    ev = _exchanged(seat, give, take)
     evs = (ev,)
     rules = s.ruleset
     v = list(s)
@@ -1009,23 +1011,17 @@ def _next_turn(v: list[Any], events: tuple[Event, ...]) -> Transition:
 
 # -- showdown and settlement ---------------------------------------------------------------
 
-_EVALUATORS: dict[tuple[int, bool], tuple[Ruleset, Evaluator]] = {}
+@lru_cache(maxsize=64)
+def _fallback_evaluator(rules: Ruleset) -> Evaluator:
+    """The evaluator of the full 'peel' ranking under *rules* (No Pair or Point, when no
+    hand qualifies)."""
+    return evaluator_for(rules.with_options(ranking="peel", four_of_a_kind=False,
+                                            pounce=False))
 
 
 def _evaluator(rules: Ruleset, fallback: bool = False) -> Evaluator:
-    """The hand evaluator of *rules* (with *fallback*, of the full 'peel' ranking), remembered
-    by the ruleset's identity: hashing a ruleset on every showdown is slow."""
-    key = (id(rules), fallback)
-    hit = _EVALUATORS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    target = rules.with_options(ranking="peel", four_of_a_kind=False, pounce=False) if (
-        fallback) else rules
-    ev = evaluator_for(target)
-    if len(_EVALUATORS) > 64:
-        _EVALUATORS.clear()
-    _EVALUATORS[key] = (rules, ev)
-    return ev
+    """The hand evaluator of *rules* (with *fallback*, of the full 'peel' ranking)."""
+    return _fallback_evaluator(rules) if fallback else evaluator_for(rules)
 
 
 def _losers(order: tuple[Seat, ...], ranks: list[int], rule: str) -> list[Seat]:

@@ -1,0 +1,82 @@
+"""The generic tests' hooks of the widow family: where the cards lie, and what a seat cannot know.
+
+:func:`cards_in_play` lists every card of the pack where it lies, for conservation tests;
+:func:`permute_hidden` relabels at random the cards a seat has not seen (other hands, the
+stock, and the dealer's own hand during his blind exchange), leaving that seat's observation
+unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from commerce.cards import Card
+from commerce.core import Event, Seat
+from commerce.families.widow.fast import Phase, WidowState, observe
+
+
+def cards_in_play(s: WidowState) -> tuple[Card, ...]:
+    """Every card of the pack where it lies: each seat's hand in seat order, the widow, then
+    the stock (before the deal, the whole pack is the stock)."""
+    return (*[c for hand in s.hands for c in hand], *s.widow, *s.unseen)
+
+
+def _cards_of(event: Event) -> list[Card]:
+    """The cards an event names."""
+    out: list[Card] = []
+    for key, value in event.data:
+        if key in ("card", "gave", "took") and isinstance(value, int):
+            out.append(value)
+        elif key in ("gave", "took"):
+            out.extend(value)
+        elif key == "hands":
+            out.extend(c for hand in value for c in hand)
+    return out
+
+
+def _seen(s: WidowState, seat: Seat) -> set[Card]:
+    """The cards of the current deal *seat* has seen or can tell: the widow, its own cards,
+    every card named by an event it saw, and a pounced four (four cards of one rank)."""
+    obs = observe(s, seat)
+    seen = set(s.widow) | set(obs.hand)
+    for x in obs.pounced:
+        seen.update(s.hands[x])
+    for e in obs.events:
+        seen.update(_cards_of(e))
+    return seen
+
+
+def permute_hidden(s: WidowState, seat: Seat, rng: random.Random) -> WidowState:
+    """*s* with the cards *seat* has not seen relabelled by a random permutation: in the other
+    hands, in the stock (kept in card order) and in the events only others see. *seat*'s
+    observation is unchanged; the state stays one the rules can play on."""
+    if s.phase is Phase.OVER:
+        return s
+    seen = _seen(s, seat)
+    hidden = sorted(c for c in (*[c for hand in s.hands for c in hand], *s.unseen)
+                    if c not in seen)
+    shuffled = hidden[:]
+    rng.shuffle(shuffled)
+    to: dict[Card, Card] = dict(zip(hidden, shuffled, strict=True))
+
+    def card(c: Card) -> Card:
+        return to.get(c, c)
+
+    def relabel(e: Event) -> Event:
+        if e.visible(seat):
+            return e
+        data: list[tuple[str, Any]] = []
+        for key, value in e.data:
+            if key in ("card", "gave", "took") and isinstance(value, int):
+                value = card(value)
+            elif key in ("gave", "took"):
+                value = tuple(card(c) for c in value)
+            data.append((key, value))
+        return Event(e.kind, e.seat, tuple(data), e.visible_to)
+
+    return s._replace(
+        hands=tuple(tuple(card(c) for c in hand) for hand in s.hands),
+        unseen=tuple(sorted(card(c) for c in s.unseen)),
+        log=tuple(relabel(e) for e in s.log),
+    )
