@@ -50,8 +50,9 @@ MAX_ACTIONS = 2000
 """A safety bound on the actions of one playout (a deal ends long before)."""
 
 
-class _View(NamedTuple):
-    """The part of an observation the heuristic reads."""
+class View(NamedTuple):
+    """The part of an observation the heuristic reads (a test checks it reads as
+    :func:`commerce.families.widow.fast.observe` of the seat to act)."""
 
     ruleset: Ruleset
     seat: Seat
@@ -61,6 +62,16 @@ class _View(NamedTuple):
     in_deal: tuple[Seat, ...]
     final_turns: bool
     events: tuple[Event, ...]
+
+
+def view(s: WidowState) -> View:
+    """What the seat to act in *s* observes, as far as the heuristic reads it: during the
+    dealer's blind exchange only the cards he has taken so far are his hand."""
+    actor = s.actor
+    hand = s.hands[actor]
+    if s.phase is Phase.BLIND:
+        hand = hand[:s.swaps]
+    return View(s.ruleset, actor, hand, s.widow, widow.decision(s), s.order, s.in_final, s.log)
 
 
 def playout(state: WidowState, action: Action, seat: Seat,
@@ -89,10 +100,7 @@ def playout(state: WidowState, action: Action, seat: Seat,
         if len(legal) == 1:
             t = apply(s, legal[0])
             continue
-        actor = s.actor
-        view: Any = _View(s.ruleset, actor, s.hands[actor], s.widow, widow.decision(s),
-                          s.order, s.in_final, s.log)
-        t = apply(s, widow_action(view, legal, rng, 0.5))
+        t = apply(s, widow_action(view(s), legal, rng, 0.5))
     return 0.0, 0.0  # pragma: no cover - a deal always ends
 
 
