@@ -10,6 +10,7 @@ observation depends on cards it may not see (other seats' hidden cards and the s
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from itertools import chain
 from typing import Any
 
@@ -67,8 +68,10 @@ def _permuted(s: Any, seat: int, rng: random.Random) -> Any | None:
         hands[x] = tuple(hidden[k:k + size])
         k += size
     unseen = tuple(sorted(hidden[k:]))
-    if family == "trading" or family == "widow":
+    if family == "trading":
         return s._replace(hands=tuple(hands), unseen=unseen)
+    if family == "widow":
+        return replace(s, deal=replace(s.deal, hands=tuple(hands), stock=unseen))
     return None
 
 

@@ -8,7 +8,7 @@ from commerce import engine
 from commerce.cards import parse_cards
 from commerce.core import DecisionKind
 from commerce.errors import IllegalActionError, IllegalReason
-from commerce.families.widow.fast import observe
+from commerce.families.widow.observe import observe
 from commerce.hands import Category, compare, evaluate
 from commerce.rules import find_ruleset
 from helpers import Table, start

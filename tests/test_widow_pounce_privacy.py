@@ -14,7 +14,8 @@ import pytest
 
 from commerce import engine
 from commerce.core import Action, ActionKind
-from commerce.families.widow.fast import Phase, Resume, WidowState, observe
+from commerce.families.widow.observe import observe
+from commerce.families.widow.state import Phase, Resume, WidowState, with_turn
 from commerce.rules import Ruleset, find_ruleset
 
 POUNCE = find_ruleset("pounce")
@@ -30,13 +31,13 @@ VARIANTS = {
 
 def _rigged_deal(state: WidowState, rng: random.Random) -> Action:
     """A whole initial deal in which a random seat holds a tricon (so offers happen)."""
-    order = state.order
+    order = state.deal.order
     m = len(order)
     cut = 3 * m
     rank = rng.randrange(13)
     suits = rng.sample(range(4), 4)
     tricon = [4 * rank + suit for suit in suits[:3]]
-    rest = [c for c in state.unseen if c not in tricon]
+    rest = [c for c in state.deal.stock if c not in tricon]
     rng.shuffle(rest)
     holder = rng.randrange(m)
     cards: list[int] = []
@@ -50,15 +51,16 @@ def _rigged_deal(state: WidowState, rng: random.Random) -> Action:
 
 def _withdrawn(s: WidowState) -> WidowState:
     """The same state with the offer withdrawn, built from the rules' own transitions."""
-    if s.resume is Resume.MORE:
+    if s.turn.resume is Resume.MORE:
         # the exchanging player goes on with his turn, as if nobody could pounce
-        return s._replace(phase=Phase.MORE, actor=s.turn, offer=-1)
+        return with_turn(s, phase=Phase.MORE, actor=s.turn.seat, offer=None)
     t: Any = s
-    while t.phase is Phase.POUNCE:  # every pending offer declined
+    while t.turn.phase is Phase.POUNCE:  # every pending offer declined
         t = engine.apply(t, Action(ActionKind.DECLINE)).state
-    if t.deal_number != s.deal_number or t.phase in (Phase.OVER, Phase.HORSE):
-        return s._replace(phase=Phase.CARD, offer=-1)  # the deal ends: chance, not the showdown
-    return s._replace(phase=t.phase, actor=t.actor, turn=t.turn, offer=-1)
+    if t.session.deal_number != s.session.deal_number or t.turn.phase in (Phase.OVER,
+                                                                           Phase.HORSE):
+        return with_turn(s, phase=Phase.CARD, offer=None)  # the deal ends: chance, not the showdown
+    return with_turn(s, phase=t.turn.phase, actor=t.turn.actor, seat=t.turn.seat, offer=None)
 
 
 def _offers(rules: Ruleset, seeds: range) -> list[WidowState]:
@@ -71,10 +73,10 @@ def _offers(rules: Ruleset, seeds: range) -> list[WidowState]:
         while engine.decision(s) is not None:
             d = engine.decision(s)
             assert d is not None
-            if s.phase is Phase.POUNCE:
+            if s.turn.phase is Phase.POUNCE:
                 found.append(s)
             if d.seat is None:
-                action = (_rigged_deal(s, rng) if s.phase is Phase.DEAL
+                action = (_rigged_deal(s, rng) if s.turn.phase is Phase.DEAL
                           else engine.sample_chance(s, rng))
             else:
                 legal = engine.legal_actions(s)
@@ -86,12 +88,12 @@ def _offers(rules: Ruleset, seeds: range) -> list[WidowState]:
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_other_seats_see_the_table_as_if_no_offer_were_pending(name: str) -> None:
     states = _offers(VARIANTS[name], range(40))
-    resumes = Counter(s.resume for s in states)
+    resumes = Counter(s.turn.resume for s in states)
     assert len(states) >= 5, resumes
     for s in states:
-        holder = s.actor
+        holder = s.turn.actor
         mine = observe(s, holder)
-        assert mine.pounce_offer == s.offer
+        assert mine.pounce_offer == s.turn.offer
         assert mine.decision is not None and mine.decision.seat == holder
         withdrawn = _withdrawn(s)
         for seat in range(s.players):
@@ -109,16 +111,17 @@ def test_other_seats_see_the_table_as_if_no_offer_were_pending(name: str) -> Non
 
 def test_the_turn_going_on_is_shown_exactly_as_without_a_tricon() -> None:
     # Resume.MORE: the withdrawn state is the state the exchange gives when nobody can pounce
-    states = [s for s in _offers(POUNCE, range(40)) if s.resume is Resume.MORE]
+    states = [s for s in _offers(POUNCE, range(40)) if s.turn.resume is Resume.MORE]
     assert states
     for s in states:
         for seat in range(s.players):
-            if seat != s.actor:
+            if seat != s.turn.actor:
                 d = observe(s, seat).decision
-                assert d is not None and d.seat == s.turn and d.kind.value == "more_exchange"
+                assert d is not None and d.seat == s.turn.seat and d.kind.value == "more_exchange"
 
 
 def test_the_sample_has_offers_of_every_kind() -> None:
     # offers interrupting a turn, ending one, and after a deal or a card from the stock
-    resumes = Counter(s.resume for name in VARIANTS for s in _offers(VARIANTS[name], range(40)))
+    resumes = Counter(s.turn.resume for name in VARIANTS
+                      for s in _offers(VARIANTS[name], range(40)))
     assert set(resumes) == set(Resume), resumes

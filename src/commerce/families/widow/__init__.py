@@ -1,17 +1,33 @@
 """The widow family: Peel's Old Game, Pool Commerce, the widow game, Pounce, No Pair or Point.
 
 Players exchange with face-up cards in the middle (the widow) until two stand or one knocks.
-This package holds the family whole: ``presets`` and ``options``, ``fast`` (the state, every
-rule step, observation, notation, written for speed), ``hidden`` (the generic tests' hooks),
-``text`` (words for people), ``deals`` (deal summaries for the analyses), ``heuristic``,
-``sample`` and ``search`` (what the bots use). :data:`FAMILY` is
+The reference rules read like the sources: ``state`` (the session, the deal, the turn),
+then one module per stage of play, ``deal``, ``turn`` and ``settle``, with ``rules`` saying
+which step each action is; ``observe`` (what each seat may know) and ``notation``. ``fast``
+plays the same rules for speed (simulations, the search's playouts) and is tested equal to
+them step for step. Also: ``presets`` and ``options``, ``hidden`` (the generic tests'
+hooks), ``text`` (words for people), ``deals`` (deal summaries for the analyses),
+``heuristic``, ``sample`` and ``search`` (what the bots use). :data:`FAMILY` is
 the one place that names its hooks.
 """
 
 from __future__ import annotations
 
 from commerce.core import Action, ActionKind
-from commerce.families.widow import deals, fast, heuristic, hidden, options, presets, sample, search
+from commerce.families.widow import (
+    deals,
+    fast,
+    heuristic,
+    hidden,
+    notation,
+    observe,
+    options,
+    presets,
+    rules,
+    sample,
+    search,
+    state,
+)
 from commerce.families.widow import text as text_
 from commerce.family import FamilySpec, FastPath
 from commerce.rules import Ruleset
@@ -26,30 +42,25 @@ def _stand_action(ruleset: Ruleset) -> Action | None:
     return None
 
 
-def _same(state: fast.WidowState) -> fast.WidowState:
-    """The rule hooks play the fast path's state itself: it is its own reference."""
-    return state
-
-
-FAMILY: FamilySpec[fast.WidowState, fast.WidowObservation] = FamilySpec(
+FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     name="widow",
     title="the widow games: exchange with face-up cards until two stand or one knocks",
-    state_type=fast.WidowState,
-    observation_type=fast.WidowObservation,
+    state_type=state.WidowState,
+    observation_type=observe.WidowObservation,
     presets=presets.PRESETS,
     options=options.OPTIONS,
     validate=options.validate,
-    new_game=fast.new_game,
-    decision=fast.decision,
-    legal_actions=fast.legal_actions,
-    check=fast.check,
-    apply=fast.apply,
-    sample_chance=fast.sample_chance,
-    observe=fast.observe,
-    reveal_all=fast.reveal_all,
-    outcome=fast.outcome,
-    format_action=fast.format_action,
-    parse_action=fast.parse_action,
+    new_game=rules.new_game,
+    decision=rules.decision,
+    legal_actions=rules.legal_actions,
+    check=rules.check,
+    apply=rules.apply,
+    sample_chance=rules.sample_chance,
+    observe=observe.observe,
+    reveal_all=observe.reveal_all,
+    outcome=rules.outcome,
+    format_action=notation.format_action,
+    parse_action=notation.parse_action,
     describe_event=text_.describe_event,
     render=text_.render,
     heuristic=heuristic.widow_action,
@@ -67,8 +78,8 @@ FAMILY: FamilySpec[fast.WidowState, fast.WidowObservation] = FamilySpec(
         sample_chance=fast.sample_chance,
         observe=fast.observe,
         outcome=fast.outcome,
-        to_reference=_same,
-        from_reference=_same,
+        to_reference=fast.to_reference,
+        from_reference=fast.from_reference,
     ),
 )
 """The widow family's contract (see :class:`commerce.family.FamilySpec`)."""

@@ -5,46 +5,30 @@ It plays exactly the rules of the reference, and every whole-game loop may use i
 (simulations, the search's playouts). It holds no mutable module state: its only caches are
 bounded caches of pure functions (:func:`functools.lru_cache`).
 
-A game is a session of deals. In each deal three cards are dealt face down to every player
-still in the game and a widow of face-up cards to the middle. The dealer may first exchange
-with the widow blind (before looking at his hand); then, from the eldest, each player in turn
-exchanges cards one for one with the widow, passes, knocks or stands, as the ruleset allows,
-until the deal ends (a knock and a final turn each, two stands, a number of rounds, or nobody
-able to exchange). The hands are shown and tokens, counters or stakes change hands.
+The rules themselves are told in the reference modules (:mod:`.deal`, :mod:`.turn`,
+:mod:`.settle`); ``tests/test_widow_fast_equals_reference.py`` steps both side by side.
 
-An exchange of several cards in one turn is a run of one-for-one ``exchange`` actions (give,
-take) ended by ``done`` (or by reaching the turn's limit); a card moved in a turn cannot be
-moved back in the same turn, so a run is exactly the simultaneous exchange the sources
-describe, and every decision lists at most three times the widow's size of exchanges.
-
-Chance enters only as ``deal`` actions naming cards from the unseen stock: the initial deal
-(hands, then widow), the card added to the widow at the start of a round, and the card that
-replaces a pounced one.
-
->>> from commerce import engine
 >>> from commerce.rules import find_ruleset
 >>> from commerce.cards import parse_cards
->>> s = engine.new_game(find_ruleset("widow"), players=3)
+>>> s = new_game(find_ruleset("widow"), 3, 0)
 >>> deal = parse_cards("2S 3S 4S  9H 9D 9C  KS QD 7C  AS 5H 8D")
->>> s = engine.apply(s, engine.Action(engine.ActionKind.DEAL, deal)).state
->>> engine.decision(s).kind.value, engine.decision(s).seat   # the dealer, blind
+>>> s = apply(s, Action(ActionKind.DEAL, deal)).state
+>>> decision(s).kind.value, decision(s).seat   # the dealer, blind
 ('blind_exchange', 0)
 >>> observe(s, 0).hand        # he has not looked at his hand
 ()
->>> [engine.format_action(s, a) for a in engine.legal_actions(s)]
-['pass', 'exchange 5H', 'exchange 8D', 'exchange AS']
+>>> to_reference(s).deal.widow == s.widow
+True
 """
 
 from __future__ import annotations
 
 import random
 from bisect import insort
-from dataclasses import dataclass
-from enum import IntEnum
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
-from commerce.cards import Card, format_card, format_cards, pack, parse_card, sample_cards
+from commerce.cards import Card, format_card, format_cards, pack, sample_cards
 from commerce.core import (
     Action,
     ActionKind,
@@ -55,50 +39,19 @@ from commerce.core import (
     Seat,
     Transition,
 )
-from commerce.errors import IllegalActionError, IllegalReason, NotationError
+from commerce.errors import IllegalActionError, IllegalReason
+from commerce.families.widow import state as ref
+from commerce.families.widow.observe import WidowObservation
+from commerce.families.widow.state import Phase, Resume
 from commerce.hands import Category, Evaluator, evaluator_for
 from commerce.rules import Ruleset
 
 
-class Phase(IntEnum):
-    """Where a deal stands."""
-
-    DEAL = 0
-    """Chance deals the hands and the widow."""
-    BLIND = 1
-    """The dealer's blind exchange."""
-    TURN = 2
-    """A player's ordinary turn begins."""
-    MORE = 3
-    """After a one-for-one exchange: exchange another card, or end the turn (done)."""
-    FINAL = 4
-    """A final turn (after a knock or the second stand) begins."""
-    CARD = 5
-    """Chance turns a card from the stock into the widow (new round, or after a pounce)."""
-    POUNCE = 6
-    """A player may pounce on the fourth card of his tricon."""
-    HORSE = 7
-    """A player just out of counters may buy a horse."""
-    OVER = 8
-    """The session has ended."""
-
-
-class Resume(IntEnum):
-    """What follows once the cards that just reached the widow have been offered for pounces."""
-
-    MORE = 0
-    """The player exchanging goes on with his turn."""
-    NEXT = 1
-    """The next turn."""
-    FIRST = 2
-    """The first turn of the round (after the deal, the blind exchange or a round's card)."""
-
-
 class WidowState(NamedTuple):
-    """A session of a widow-family game, between two actions.
+    """A session of a widow-family game, between two actions, as the fast path holds it.
 
-    Immutable (a named tuple, cheap to build); never sent to a player: views come from
-    :func:`observe`.
+    Immutable (a named tuple, cheap to build); :func:`to_reference` gives the reference
+    state (:class:`commerce.families.widow.state.WidowState`) it stands for.
     """
 
     ruleset: Ruleset
@@ -1259,129 +1212,6 @@ def outcome(s: WidowState) -> Outcome | None:
 # -- views ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class WidowObservation:
-    """What one seat may know, built from scratch from the state (or everything, for a review).
-
-    The widow, the exchanges, knocks, stands, passes and pounces are public; the cards in
-    the players' hands and the stock are not, and neither are a pounce offer and its refusal
-    (other seats see the table as if no offer were pending: :func:`without_offer`).
-    """
-
-    seat: Seat | None
-    """Whose view this is (None: a spectator or a review)."""
-    ruleset: Ruleset
-    """The rules in force."""
-    players: int
-    """Number of seats."""
-    dealer: Seat
-    """The dealer."""
-    deal_number: int
-    """The current deal, from 1."""
-    round: int
-    """The round of turns, from 1 (0 while dealing)."""
-    decision: Decision | None
-    """Who must decide what (None when the game is over; another seat's pounce offer is not
-    shown)."""
-    turn: Seat
-    """Whose turn it is."""
-    hand: tuple[Card, ...]
-    """The cards of this seat it may see (during his blind exchange, the dealer sees only the
-    cards he has taken from the widow)."""
-    hands: tuple[tuple[Card, ...] | None, ...]
-    """Each seat's cards where this view may see them, else None."""
-    hand_sizes: tuple[int, ...]
-    """Cards each seat holds (4 after a pounce)."""
-    widow: tuple[Card, ...]
-    """The face-up widow."""
-    stock_count: int
-    """Cards left in the stock."""
-    tokens: tuple[int, ...] | None
-    """Tokens or counters each seat holds, where the ruleset has them."""
-    balances: tuple[int, ...]
-    """Each seat's net result so far (tokens or stakes)."""
-    pool: int
-    """Stakes in the pool (Pool Commerce)."""
-    pool_counters: int
-    """Counters in the pool (Pool Commerce)."""
-    in_deal: tuple[Seat, ...]
-    """Seats dealt in, in the order of play."""
-    out: tuple[Seat, ...]
-    """Seats out of the game."""
-    locked: tuple[Seat, ...]
-    """Seats that may not exchange again this deal."""
-    passed: tuple[Seat, ...]
-    """Seats that have passed."""
-    stood: tuple[Seat, ...]
-    """Seats that have stood or knocked."""
-    pounced: tuple[Seat, ...]
-    """Seats holding a pounced four."""
-    knocker: Seat | None
-    """The seat that knocked, if any."""
-    final_turns: bool
-    """Whether the final turns have begun."""
-    pounce_offer: Card | None
-    """The card this seat is offered for a pounce (only in its own view)."""
-    events: tuple[Event, ...]
-    """Events of the current deal this seat may see."""
-    last_deal: tuple[Event, ...]
-    """The previous deal's showdown and settlement (public)."""
-    over: bool
-    """Whether the session has ended."""
-    ended: str
-    """Why the session ended ('' while it goes on)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (cards in notation)."""
-        return {
-            "seat": self.seat,
-            "rules": self.ruleset.label,
-            "players": self.players,
-            "dealer": self.dealer,
-            "deal": self.deal_number,
-            "round": self.round,
-            "decision": None if self.decision is None else self.decision.to_dict(),
-            "turn": self.turn,
-            "hand": [format_card(c) for c in self.hand],
-            "hands": [None if h is None else [format_card(c) for c in h] for h in self.hands],
-            "hand_sizes": list(self.hand_sizes),
-            "widow": [format_card(c) for c in self.widow],
-            "stock": self.stock_count,
-            "tokens": None if self.tokens is None else list(self.tokens),
-            "balances": list(self.balances),
-            "pool": self.pool,
-            "pool_counters": self.pool_counters,
-            "in_deal": list(self.in_deal),
-            "out": list(self.out),
-            "locked": list(self.locked),
-            "passed": list(self.passed),
-            "stood": list(self.stood),
-            "pounced": list(self.pounced),
-            "knocker": self.knocker,
-            "final_turns": self.final_turns,
-            "pounce_offer": None if self.pounce_offer is None else format_card(self.pounce_offer),
-            "events": [event_to_dict(e) for e in self.events],
-            "last_deal": [event_to_dict(e) for e in self.last_deal],
-            "over": self.over,
-            "ended": self.ended,
-        }
-
-
-def event_to_dict(e: Event) -> dict[str, Any]:
-    """A JSON-ready form of an event of this family."""
-    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
-    for key, value in e.data:
-        if key in ("card", "gave", "took") and isinstance(value, int):
-            out[key] = format_card(value)
-        elif key in ("gave", "took"):
-            out[key] = [format_card(c) for c in value]
-        elif key == "hands":
-            out[key] = [[format_card(c) for c in h] for h in value]
-        else:
-            out[key] = list(value) if isinstance(value, tuple) else value
-    return out
-
-
 def _seats(mask: int, n: int) -> tuple[Seat, ...]:
     return tuple(x for x in range(n) if mask & _BIT[x])
 
@@ -1481,123 +1311,57 @@ def reveal_all(s: WidowState) -> WidowObservation:
     return _view(s, None, everything=True)
 
 
-def render_observation(obs: WidowObservation) -> str:
-    """A plain-text picture of an observation, for a terminal.
-
-    >>> from commerce import engine
-    >>> from commerce.rules import find_ruleset
-    >>> s = engine.new_game(find_ruleset("widow"), players=3)
-    >>> print(render_observation(observe(s, 1)))  # doctest: +NORMALIZE_WHITESPACE
-    Commerce, the widow game with tokens - deal 1, round 0, dealer seat 0
-    widow: -    stock: 52
-    seat 0 (dealer): 3 tokens, 0 cards
-    seat 1 (you): 3 tokens, 0 cards
-    seat 2: 3 tokens, 0 cards
-    to act: chance
-    """
-    lines = [f"{obs.ruleset.name} - deal {obs.deal_number}, round {obs.round}, "
-             f"dealer seat {obs.dealer}"]
-    widow = format_cards(obs.widow) or "-"
-    pool = f"    pool: {obs.pool} stakes, {obs.pool_counters} counters" if (
-        obs.ruleset.token_flow == "lowest_to_pool") else ""
-    lines.append(f"widow: {widow}    stock: {obs.stock_count}{pool}")
-    for x in range(obs.players):
-        tags = []
-        if x == obs.dealer:
-            tags.append("dealer")
-        if x == obs.seat:
-            tags.append("you")
-        head = f"seat {x}" + (f" ({', '.join(tags)})" if tags else "")
-        parts = []
-        if obs.tokens is not None:
-            parts.append(f"{obs.tokens[x]} tokens")
-        else:
-            parts.append(f"{obs.balances[x]:+d} stakes")
-        if x in obs.out:
-            parts.append("out")
-        else:
-            cards = obs.hands[x]
-            parts.append(format_cards(cards) if cards else f"{obs.hand_sizes[x]} cards")
-        for flag, word in ((obs.knocker == x, "knocked"), (x in obs.stood and obs.knocker != x,
-                           "stood"), (x in obs.passed, "passed"), (x in obs.pounced, "pounced"),
-                           (x in obs.locked and x not in obs.stood and x not in obs.passed,
-                            "no more exchanges")):
-            if flag:
-                parts.append(word)
-        lines.append(f"{head}: {', '.join(parts)}")
-    if obs.over:
-        lines.append(f"game over: {obs.ended}")
-    elif obs.decision is None:
-        lines.append("waiting")
-    elif obs.decision.seat is None:
-        lines.append("to act: chance")
-    else:
-        final = " (final turns)" if obs.final_turns else ""
-        lines.append(f"to act: seat {obs.decision.seat}, {obs.decision.kind.value}{final}")
-    if obs.pounce_offer is not None:
-        lines.append(f"you may pounce on {format_card(obs.pounce_offer)}")
-    return "\n".join(lines)
+# -- the reference state -------------------------------------------------------------------
 
 
-# -- notation ------------------------------------------------------------------------------
-
-_WORDS: Final = {k.value: k for k in (
-    _K_PASS, _K_DONE, _K_KNOCK, _K_STAND, _K_DECLINE,
-    _K_BUY_HORSE, _K_EXCHANGE, _K_POUNCE, _K_DEAL)}
-_BARE: Final = {_K_PASS: _PASS, _K_DONE: _DONE, _K_KNOCK: _KNOCK,
-                _K_STAND: _STAND, _K_DECLINE: _DECLINE,
-                _K_BUY_HORSE: _BUY_HORSE}
+def _mask(seats: frozenset[Seat]) -> int:
+    return sum(_BIT[x] for x in seats)
 
 
-def format_action(action: Action) -> str:
-    """``pass``, ``knock``, ``exchange 2S for KD``, ``exchange KD`` (blind), ``pounce 9C``."""
-    cards = action.cards
-    if action.kind is _K_EXCHANGE and len(cards) == 2:
-        return f"exchange {format_card(cards[0])} for {format_card(cards[1])}"
-    if cards:
-        return f"{action.kind.value} {format_cards(cards)}"
-    return action.kind.value
+def _set(mask: int, n: int) -> frozenset[Seat]:
+    return frozenset(x for x in range(n) if mask & _BIT[x])
 
 
-def parse_action(text: str) -> Action:
-    """Parse :func:`format_action` notation (case-insensitive).
+def to_reference(s: WidowState) -> ref.WidowState:
+    """The reference state this fast state stands for."""
+    n = s.players
+    return ref.WidowState(
+        ruleset=s.ruleset,
+        players=n,
+        session=ref.Session(
+            tokens=s.tokens, balances=s.balances, out_in=s.out_in, deals_won=s.deals_won,
+            pool=s.pool, pool_counters=s.pool_counters, horses=s.horses,
+            horse_open=s.horse_open, horse_offers=s.offers, dealer=s.dealer,
+            deal_number=s.deal_number, last_deal=s.last_deal, ended=s.ended,
+        ),
+        deal=ref.Deal(
+            order=s.order, hands=s.hands, widow=s.widow, stock=s.unseen, to_deal=s.to_deal,
+            locked=_set(s.locked, n), passed=_set(s.passed, n), stood=_set(s.stood, n),
+            pounced=_set(s.frozen, n), knocker=None if s.knocker < 0 else s.knocker,
+            log=s.log,
+        ),
+        turn=ref.Turn(
+            phase=s.phase, actor=s.actor, seat=s.turn, pos=s.pos, round=s.round,
+            final=s.final, in_final=s.in_final, swaps=s.swaps, moved=s.moved,
+            resume=s.resume, fresh=s.fresh, offer=None if s.offer < 0 else s.offer,
+        ),
+    )
 
-    :raises NotationError: naming the bad word or card.
-    """
-    words = text.split()
-    if not words:
-        raise NotationError("empty action")
-    kind = _WORDS.get(words[0].lower().replace("-", "_"))
-    if kind is None:
-        raise NotationError(
-            f"{words[0]!r} is not an action here; actions are: {', '.join(sorted(_WORDS))}"
-        )
-    rest = words[1:]
-    if kind in _BARE:
-        if rest:
-            raise NotationError(f"{kind.value} takes no card")
-        return _BARE[kind]
-    if kind is _K_EXCHANGE:
-        if len(rest) == 3 and rest[1].lower() == "for":
-            return _SWAP[parse_card(rest[0])][parse_card(rest[2])]
-        if len(rest) == 1:
-            return _TAKE[parse_card(rest[0])]
-        if len(rest) == 3:
-            cards = tuple(parse_card(w) for w in rest)
-            if len(set(cards)) != 3:
-                raise NotationError("an exchange names each card once")
-            return Action(_K_EXCHANGE, cards)
-        raise NotationError(
-            "write 'exchange GIVE for TAKE' (e.g. 'exchange 2S for KD'), or in the dealer's "
-            "blind exchange 'exchange TAKE' or 'exchange TAKE TAKE TAKE'"
-        )
-    if not rest:
-        raise NotationError(f"{kind.value} names a card, e.g. '{kind.value} 9C'")
-    cards = tuple(parse_card(w) for w in rest)
-    if kind is _K_POUNCE:
-        if len(cards) != 1:
-            raise NotationError("pounce names one card")
-        return _POUNCE[cards[0]]
-    if len(set(cards)) != len(cards):
-        raise NotationError("a deal names each card once")
-    return _DEAL[cards[0]] if len(cards) == 1 else Action(_K_DEAL, cards)
+
+def from_reference(r: ref.WidowState) -> WidowState:
+    """The fast state standing for the reference state *r*."""
+    session, deal, turn = r.session, r.deal, r.turn
+    return WidowState(
+        ruleset=r.ruleset, players=r.players, tokens=session.tokens,
+        balances=session.balances, out_in=session.out_in, deals_won=session.deals_won,
+        pool=session.pool, pool_counters=session.pool_counters, horses=session.horses,
+        horse_open=session.horse_open, offers=session.horse_offers, dealer=session.dealer,
+        deal_number=session.deal_number, order=deal.order, order_mask=_mask(frozenset(deal.order)),
+        hands=deal.hands, widow=deal.widow, unseen=deal.stock, to_deal=deal.to_deal,
+        phase=turn.phase, actor=turn.actor, turn=turn.seat, pos=turn.pos, round=turn.round,
+        locked=_mask(deal.locked), passed=_mask(deal.passed), stood=_mask(deal.stood),
+        frozen=_mask(deal.pounced), knocker=-1 if deal.knocker is None else deal.knocker,
+        final=turn.final, in_final=turn.in_final, swaps=turn.swaps, moved=turn.moved,
+        resume=turn.resume, fresh=turn.fresh, offer=-1 if turn.offer is None else turn.offer,
+        log=deal.log, last_deal=session.last_deal, ended=session.ended,
+    )

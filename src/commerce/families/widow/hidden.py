@@ -13,13 +13,15 @@ from typing import Any
 
 from commerce.cards import Card
 from commerce.core import Event, Seat
-from commerce.families.widow.fast import Phase, WidowState, observe
+from commerce.families.widow.observe import observe
+from commerce.families.widow.state import Phase, WidowState, with_deal
 
 
 def cards_in_play(s: WidowState) -> tuple[Card, ...]:
     """Every card of the pack where it lies: each seat's hand in seat order, the widow, then
     the stock (before the deal, the whole pack is the stock)."""
-    return (*[c for hand in s.hands for c in hand], *s.widow, *s.unseen)
+    deal = s.deal
+    return (*[c for hand in deal.hands for c in hand], *deal.widow, *deal.stock)
 
 
 def _cards_of(event: Event) -> list[Card]:
@@ -39,9 +41,9 @@ def _seen(s: WidowState, seat: Seat) -> set[Card]:
     """The cards of the current deal *seat* has seen or can tell: the widow, its own cards,
     every card named by an event it saw, and a pounced four (four cards of one rank)."""
     obs = observe(s, seat)
-    seen = set(s.widow) | set(obs.hand)
+    seen = set(s.deal.widow) | set(obs.hand)
     for x in obs.pounced:
-        seen.update(s.hands[x])
+        seen.update(s.deal.hands[x])
     for e in obs.events:
         seen.update(_cards_of(e))
     return seen
@@ -51,10 +53,10 @@ def permute_hidden(s: WidowState, seat: Seat, rng: random.Random) -> WidowState:
     """*s* with the cards *seat* has not seen relabelled by a random permutation: in the other
     hands, in the stock (kept in card order) and in the events only others see. *seat*'s
     observation is unchanged; the state stays one the rules can play on."""
-    if s.phase is Phase.OVER:
+    if s.turn.phase is Phase.OVER:
         return s
     seen = _seen(s, seat)
-    hidden = sorted(c for c in (*[c for hand in s.hands for c in hand], *s.unseen)
+    hidden = sorted(c for c in (*[c for hand in s.deal.hands for c in hand], *s.deal.stock)
                     if c not in seen)
     shuffled = hidden[:]
     rng.shuffle(shuffled)
@@ -75,8 +77,9 @@ def permute_hidden(s: WidowState, seat: Seat, rng: random.Random) -> WidowState:
             data.append((key, value))
         return Event(e.kind, e.seat, tuple(data), e.visible_to)
 
-    return s._replace(
-        hands=tuple(tuple(card(c) for c in hand) for hand in s.hands),
-        unseen=tuple(sorted(card(c) for c in s.unseen)),
-        log=tuple(relabel(e) for e in s.log),
+    return with_deal(
+        s,
+        hands=tuple(tuple(card(c) for c in hand) for hand in s.deal.hands),
+        stock=tuple(sorted(card(c) for c in s.deal.stock)),
+        log=tuple(relabel(e) for e in s.deal.log),
     )

@@ -24,7 +24,8 @@ from typing import Any, NamedTuple
 
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
 from commerce.families.widow import fast as widow
-from commerce.families.widow.fast import Phase, WidowState
+from commerce.families.widow import state as ref
+from commerce.families.widow.fast import WidowState
 from commerce.families.widow.heuristic import (
     best_target,
     hand_strength,
@@ -32,6 +33,7 @@ from commerce.families.widow.heuristic import (
     knock_threshold,
     widow_action,
 )
+from commerce.families.widow.state import Phase
 from commerce.family import SearchHooks
 from commerce.rules import Ruleset
 
@@ -74,9 +76,11 @@ def view(s: WidowState) -> View:
     return View(s.ruleset, actor, hand, s.widow, widow.decision(s), s.order, s.in_final, s.log)
 
 
-def playout(state: WidowState, action: Action, seat: Seat,
+def playout(drawn: ref.WidowState, action: Action, seat: Seat,
             rng: random.Random) -> tuple[float, float]:
-    """Play *action*, then heuristics to the deal's end: (gain from now, won the deal)."""
+    """Play *action* in the drawn state, then heuristics to the deal's end, on the fast path:
+    (gain from now, won the deal)."""
+    state = widow.from_reference(drawn)
     rules = state.ruleset
     tokens = rules.token_flow in _TOKENS
     pooled = pool_model(rules)
@@ -213,7 +217,7 @@ def survival(mine: int, others: tuple[int, ...], horse_open: bool,
     return win / m, horses / m
 
 
-def plausible(state: WidowState, seat: Seat) -> bool:
+def plausible(state: ref.WidowState, seat: Seat) -> bool:
     """Whether every other seat that stood, knocked or passed on its turn (and whose hand has
     not changed since) holds a hand the heuristic would have stopped on: one no exchange with
     the widow of that moment improved, unless it was strong enough to knock on at once.
@@ -224,8 +228,9 @@ def plausible(state: WidowState, seat: Seat) -> bool:
     widow_now = set(state.widow)
     hands = state.hands
     limit = min(rules.max_exchange_per_turn, 3)
-    threshold = knock_threshold(rules, len(state.order) - 1, 0.5)
-    for e in reversed(state.log):
+    threshold = knock_threshold(rules, len(state.deal.order) - 1, 0.5)
+    log = state.deal.log
+    for e in reversed(log):
         kind = e.kind
         q = e.seat
         if kind == "exchanged":
@@ -244,7 +249,7 @@ def plausible(state: WidowState, seat: Seat) -> bool:
                 continue
             if hand_strength(rules, hand) >= threshold:
                 continue
-            if q in _changed_since(state.log, e):
+            if q in _changed_since(log, e):
                 continue
             widow_then = sorted(widow_now)
             if best_target(rules, hand, hand, widow_then, limit, True) != tuple(hand):
