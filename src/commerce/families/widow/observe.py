@@ -14,6 +14,7 @@ from typing import Any
 
 from commerce.cards import Card, format_card, format_cards
 from commerce.core import Action, ActionKind, Decision, Event, Seat
+from commerce.families.widow.rules import apply_unchecked, decision
 from commerce.families.widow.state import TOKEN_FLOWS, Phase, WidowState
 from commerce.rules import Ruleset
 
@@ -146,7 +147,6 @@ def _sorted_seats(seats: frozenset[Seat]) -> tuple[Seat, ...]:
 
 
 def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservation:
-    from commerce.families.widow.rules import decision
     deal, turn, session = s.deal, s.turn, s.session
     n = s.players
     shown = everything or turn.phase is Phase.OVER or turn.phase is Phase.HORSE
@@ -220,7 +220,6 @@ def without_offer(s: WidowState) -> WidowState:
     come, are not shown). Where declining would end the deal, chance is shown to act: the
     showdown is not shown before it happens.
     """
-    from commerce.families.widow.rules import apply_unchecked
     t = s
     while t.turn.phase is Phase.POUNCE:
         t = apply_unchecked(t, Action(ActionKind.DECLINE)).state
