@@ -74,4 +74,4 @@ def test_a_session_ends_when_everyone_has_dealt() -> None:
     result = engine.outcome(t.state)
     assert result is not None and result.details["deals"] == 3
     assert sum(result.payoffs) == 0
-    assert parse_cards("AS")[0] in t.state.hands[t.state.order[0]]
+    assert parse_cards("AS")[0] in t.state.hands[t.state.deal.order[0]]

@@ -20,9 +20,9 @@ def test_rounds_eq_players_ends_after_as_many_rounds_as_players() -> None:
     assert "knock" not in t.legal()
     for card in ("3C", "4C"):
         t.act("pass", "pass", "pass", f"deal {card}")
-    assert t.state.round == 3 and len(t.state.widow) == 5
+    assert t.state.turn.round == 3 and len(t.state.widow) == 5
     t.act("pass", "pass", "pass")
-    assert t.kinds("showdown") and t.state.deal_number == 2
+    assert t.kinds("showdown") and t.state.session.deal_number == 2
 
 
 def test_all_or_nothing_blind_exchange_takes_the_whole_widow_and_locks() -> None:

@@ -8,7 +8,7 @@ from commerce import engine
 from commerce.cards import parse_cards
 from commerce.core import DecisionKind
 from commerce.errors import IllegalActionError, IllegalReason
-from commerce.families.widow.rules import observe
+from commerce.families.widow.observe import observe
 from commerce.hands import Category, compare, evaluate
 from commerce.rules import find_ruleset
 from helpers import Table, start
@@ -35,7 +35,8 @@ def test_pounce_on_a_card_discarded_by_exchange_out_of_turn() -> None:
     assert t.decision.seat == 1 and t.decision.kind is DecisionKind.POUNCE_OFFER
     assert t.legal() == ["pounce 9C", "decline"]
     assert observe(t.state, 1).pounce_offer == parse_cards("9C")[0]
-    assert observe(t.state, 2).decision is None  # the offer is not shown to others
+    # the offer is not shown to others: they see seat 0 going on with his final turn
+    assert observe(t.state, 2).decision == engine.Decision(0, DecisionKind.MORE_EXCHANGE)
     assert observe(t.state, 2).pounce_offer is None
     t.act("pounce 9C")
     # A new card from the stock replaces it in the widow.

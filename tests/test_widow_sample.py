@@ -43,15 +43,15 @@ def _check_sampler(state, rng: random.Random) -> int:
         assert list(sampled.unseen) == sorted(sampled.unseen)
         # whatever the seat saw go into a hand by a public move is where it went
         for x in range(state.players):
-            if x in state.order and x not in engine.observe(state, seat).out:
+            if x in state.deal.order and x not in engine.observe(state, seat).out:
                 for e in obs.events:
                     if e.kind == "pounced" and e.seat == x:
                         assert sorted(sampled.hands[x]) == sorted(state.hands[x])
         d = engine.decision(state)
         if d is not None and d.seat == seat:
             assert engine.legal_actions(sampled) == engine.legal_actions(state)
-            assert sampled.final == state.final and sampled.swaps == state.swaps
-            assert set(sampled.moved) == set(state.moved) or sampled.phase.name == "TURN"
+            assert sampled.turn.final == state.turn.final and sampled.turn.swaps == state.turn.swaps
+            assert set(sampled.turn.moved) == set(state.turn.moved) or sampled.phase.name == "TURN"
     return checked
 
 

@@ -9,7 +9,8 @@ from commerce import engine
 from commerce.cards import parse_card, parse_cards
 from commerce.core import DecisionKind
 from commerce.errors import IllegalActionError, IllegalReason
-from commerce.families.widow.rules import observe, render_observation
+from commerce.families.widow.observe import observe, render_observation
+from commerce.families.widow.state import with_deal
 from commerce.hands import Category, compare, evaluate
 from commerce.rules import find_ruleset
 from helpers import Table, start
@@ -82,7 +83,7 @@ def test_knock_then_one_final_turn_each_and_best_takes_a_token_from_lowest() -> 
     assert show.get("winners") == (1,)  # A-5-2 flush beats K-Q-9 flush by the highest card
     assert t.state.tokens == (2, 4, 3)  # seat 0 (point 22) was lowest
     assert [e.seat for e in t.kinds("token_moved")] == [0]
-    assert t.state.deal_number == 2  # the next deal has begun
+    assert t.state.session.deal_number == 2  # the next deal has begun
     assert t.state.dealer == 1
 
 
@@ -114,7 +115,7 @@ def test_exchanges_of_one_to_three_cards_and_all_three_lock() -> None:
     assert engine.decision(t.state).is_chance
     t.act("deal 3C")
     assert t.state.widow == widow("2S 3C 5S 2H")
-    assert t.decision.seat == 0 and t.state.round == 2
+    assert t.decision.seat == 0 and t.state.turn.round == 2
     assert [e.get("round") for e in t.kinds("round_started")] == [2]
 
 
@@ -147,12 +148,12 @@ def test_out_of_tokens_out_of_the_game_and_the_game_ends_with_one_left() -> None
     t = Table(start(WIDOW, 3, {1: "AS AH AD", 2: "2S 3H 5D", 0: "9S 9H 4C"}, "KC QD 8S",
                     starting_tokens=1))
     t.act("pass", "pass", "pass", "pass")
-    assert t.state.out_in == (0, 0, 1)
-    assert t.state.dealer == 1 and t.state.order == (0, 1)  # seat 2 is dealt no cards
+    assert t.state.session.out_in == (0, 0, 1)
+    assert t.state.dealer == 1 and t.state.deal.order == (0, 1)  # seat 2 is dealt no cards
     t.deal({0: "KS KH KD", 1: "3S 4H 6D"}, "2C 7C 9C")
     t.act("pass", "pass", "pass")  # dealer 1 declines the blind exchange; both pass
     assert t.state.tokens == (2, 1, 0) and engine.outcome(t.state) is None
-    assert t.state.dealer == 0 and t.state.order == (1, 0)  # the deal skips seat 2
+    assert t.state.dealer == 0 and t.state.deal.order == (1, 0)  # the deal skips seat 2
     t.deal({1: "3S 4H 6D", 0: "KS KH KD"}, "2C 7C 9C")
     t.act("pass", "pass", "pass")
     result = engine.outcome(t.state)
@@ -216,5 +217,6 @@ def test_the_blind_dealer_sees_nothing_of_his_own_cards() -> None:
     hands = list(s.hands)
     unseen = list(s.unseen)
     hands[0] = (hands[0][0], unseen[0], unseen[1])  # swap his unseen cards for stock cards
-    twin = s._replace(hands=tuple(hands), unseen=tuple(sorted(unseen[2:] + list(s.hands[0][1:]))))
+    twin = with_deal(s, hands=tuple(hands),
+                     stock=tuple(sorted(unseen[2:] + list(s.hands[0][1:]))))
     assert observe(twin, 0) == before

@@ -57,7 +57,7 @@ def _at_exchange(rid: str, seed: int):
 def test_an_exchange_is_refused_with_its_reason_by_apply_as_by_check(seed: int) -> None:
     s, ok = _at_exchange("pounce", seed)
     give, take = ok.cards
-    held, widow = s.hands[s.actor], s.widow
+    held, widow = s.hands[s.turn.actor], s.widow
     outside = next(c for c in range(52) if c not in held and c not in widow)
     bad = {
         "cards you hold": (outside, take),
@@ -101,9 +101,9 @@ def test_after_a_horse_the_next_deal_still_shows_the_last_showdown_and_the_horse
     t = Table(start(pool, 3, {1: "AS AH AD", 2: "2S 3H 5D", 0: "9S 9H 4C"}, "KC QD 8S",
                     starting_tokens=1))
     t.act("pass", "pass", "pass", "buy_horse")
-    kinds = [e.kind for e in t.state.last_deal]
+    kinds = [e.kind for e in t.state.session.last_deal]
     assert kinds == ["showdown", "counter_to_pool", "went_out", "horse_bought", "deal_ended"]
     plain = Table(start(pool, 3, {1: "AS AH AD", 2: "2S 3H 5D", 0: "9S 9H 4C"}, "KC QD 8S"))
     plain.act("pass", "pass", "pass")
-    assert [e.kind for e in plain.state.last_deal] == ["showdown", "counter_to_pool",
+    assert [e.kind for e in plain.state.session.last_deal] == ["showdown", "counter_to_pool",
                                                        "deal_ended"]

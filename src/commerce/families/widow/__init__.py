@@ -1,19 +1,35 @@
 """The widow family: Peel's Old Game, Pool Commerce, the widow game, Pounce, No Pair or Point.
 
 Players exchange with face-up cards in the middle (the widow) until two stand or one knocks.
-This package holds the family whole: ``presets`` and ``options``, ``rules`` (the state, every
-rule step, observation, notation), ``text`` (words for people), ``deals`` (deal summaries for
-the analyses), ``heuristic``, ``sample`` and ``search`` (what the bots use). :data:`FAMILY` is
+The reference rules read like the sources: ``state`` (the session, the deal, the turn),
+then one module per stage of play, ``deal``, ``turn`` and ``settle``, with ``rules`` saying
+which step each action is; ``observe`` (what each seat may know) and ``notation``. ``fast``
+plays the same rules for speed (simulations, the search's playouts) and is tested equal to
+them step for step. Also: ``presets`` and ``options``, ``hidden`` (the generic tests'
+hooks), ``text`` (words for people), ``deals`` (deal summaries for the analyses),
+``heuristic``, ``sample`` and ``search`` (what the bots use). :data:`FAMILY` is
 the one place that names its hooks.
 """
 
 from __future__ import annotations
 
 from commerce.core import Action, ActionKind
-from commerce.families.widow import deals, heuristic, options, presets, rules, sample, search
-from commerce.families.widow import testing as testing_
+from commerce.families.widow import (
+    deals,
+    fast,
+    heuristic,
+    hidden,
+    notation,
+    observe,
+    options,
+    presets,
+    rules,
+    sample,
+    search,
+    state,
+)
 from commerce.families.widow import text as text_
-from commerce.family import FamilySpec
+from commerce.family import FamilySpec, FastPath
 from commerce.rules import Ruleset
 
 
@@ -26,11 +42,11 @@ def _stand_action(ruleset: Ruleset) -> Action | None:
     return None
 
 
-FAMILY: FamilySpec[rules.WidowState, rules.WidowObservation] = FamilySpec(
+FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     name="widow",
     title="the widow games: exchange with face-up cards until two stand or one knocks",
-    state_type=rules.WidowState,
-    observation_type=rules.WidowObservation,
+    state_type=state.WidowState,
+    observation_type=observe.WidowObservation,
     presets=presets.PRESETS,
     options=options.WidowOptions,
     validate=options.validate,
@@ -40,18 +56,31 @@ FAMILY: FamilySpec[rules.WidowState, rules.WidowObservation] = FamilySpec(
     check=rules.check,
     apply=rules.apply,
     sample_chance=rules.sample_chance,
-    observe=rules.observe,
-    reveal_all=rules.reveal_all,
+    observe=observe.observe,
+    reveal_all=observe.reveal_all,
     outcome=rules.outcome,
-    format_action=rules.format_action,
-    parse_action=rules.parse_action,
+    format_action=notation.format_action,
+    parse_action=notation.parse_action,
     describe_event=text_.describe_event,
     render=text_.render,
     heuristic=heuristic.widow_action,
     sampler=sample.prepare,
     search=search.SEARCH,
-    cards_in_play=testing_.cards_in_play, permute_hidden=testing_.permute_hidden,
     deal_reader=deals.read_widow_deals,
     stand_action=_stand_action,
+    cards_in_play=hidden.cards_in_play,
+    permute_hidden=hidden.permute_hidden,
+    fast=FastPath(
+        new_game=fast.new_game,
+        decision=fast.decision,
+        legal_actions=fast.legal_actions,
+        apply=fast.apply,
+        apply_unchecked=fast.apply_unchecked,
+        sample_chance=fast.sample_chance,
+        observe=fast.observe,
+        outcome=fast.outcome,
+        to_reference=fast.to_reference,
+        from_reference=fast.from_reference,
+    ),
 )
 """The widow family's contract (see :class:`commerce.family.FamilySpec`)."""

@@ -1,24 +1,15 @@
-"""The widow family: Peel's Old Game, Pool Commerce, the token game, Pounce, No Pair or Point.
+"""The widow family's reference rules: who decides, what is legal, and each action's effect.
 
-A game is a session of deals. In each deal three cards are dealt face down to every player
-still in the game and a widow of face-up cards to the middle. The dealer may first exchange
-with the widow blind (before looking at his hand); then, from the eldest, each player in turn
-exchanges cards one for one with the widow, passes, knocks or stands, as the ruleset allows,
-until the deal ends (a knock and a final turn each, two stands, a number of rounds, or nobody
-able to exchange). The hands are shown and tokens, counters or stakes change hands.
-
-An exchange of several cards in one turn is a run of one-for-one ``exchange`` actions (give,
-take) ended by ``done`` (or by reaching the turn's limit); a card moved in a turn cannot be
-moved back in the same turn, so a run is exactly the simultaneous exchange the sources
-describe, and every decision lists at most three times the widow's size of exchanges.
-
-Chance enters only as ``deal`` actions naming cards from the unseen stock: the initial deal
-(hands, then widow), the card added to the widow at the start of a round, and the card that
-replaces a pounced one.
+A game is a session of deals (:mod:`.deal`): three cards to every player still in and a
+widow of face-up cards; the dealer may first exchange blind; then, from the eldest, each
+player in turn exchanges with the widow, passes, knocks or stands (:mod:`.turn`) until the
+deal ends, and the hands are shown and settled (:mod:`.settle`). Reading those modules in
+that order is reading the rules; this one says which step an action is.
 
 >>> from commerce import engine
 >>> from commerce.rules import find_ruleset
 >>> from commerce.cards import parse_cards
+>>> from commerce.families.widow.observe import observe
 >>> s = engine.new_game(find_ruleset("widow"), players=3)
 >>> deal = parse_cards("2S 3S 4S  9H 9D 9C  KS QD 7C  AS 5H 8D")
 >>> s = engine.apply(s, engine.Action(engine.ActionKind.DEAL, deal)).state
@@ -32,543 +23,217 @@ replaces a pounced one.
 
 from __future__ import annotations
 
-import random
-from bisect import insort
-from dataclasses import dataclass
-from enum import IntEnum
-from typing import Any, Final, NamedTuple
+from commerce.cards import format_card, format_cards
+from commerce.core import Action, ActionKind, Decision, DecisionKind, Seat, Transition
+from commerce.errors import IllegalActionError, IllegalReason
+from commerce.families.widow import deal, settle, turn
+from commerce.families.widow.state import Phase, WidowState
 
-from commerce.cards import Card, format_card, format_cards, pack, parse_card, sample_cards
-from commerce.core import (
-    Action,
-    ActionKind,
-    Decision,
-    DecisionKind,
-    Event,
-    Outcome,
-    Seat,
-    Transition,
-)
-from commerce.errors import IllegalActionError, IllegalReason, NotationError
-from commerce.hands import Category, Evaluator, evaluator_for
-from commerce.rules import Ruleset
+new_game = deal.new_game
+sample_chance = deal.sample_chance
+outcome = settle.outcome
 
-
-class Phase(IntEnum):
-    """Where a deal stands."""
-
-    DEAL = 0
-    """Chance deals the hands and the widow."""
-    BLIND = 1
-    """The dealer's blind exchange."""
-    TURN = 2
-    """A player's ordinary turn begins."""
-    MORE = 3
-    """After a one-for-one exchange: exchange another card, or end the turn (done)."""
-    FINAL = 4
-    """A final turn (after a knock or the second stand) begins."""
-    CARD = 5
-    """Chance turns a card from the stock into the widow (new round, or after a pounce)."""
-    POUNCE = 6
-    """A player may pounce on the fourth card of his tricon."""
-    HORSE = 7
-    """A player just out of counters may buy a horse."""
-    OVER = 8
-    """The session has ended."""
-
-
-class Resume(IntEnum):
-    """What follows once the cards that just reached the widow have been offered for pounces."""
-
-    MORE = 0
-    """The player exchanging goes on with his turn."""
-    NEXT = 1
-    """The next turn."""
-    FIRST = 2
-    """The first turn of the round (after the deal, the blind exchange or a round's card)."""
-
-
-class WidowState(NamedTuple):
-    """A session of a widow-family game, between two actions.
-
-    Immutable (a named tuple, cheap to build); never sent to a player: views come from
-    :func:`observe`.
-    """
-
-    ruleset: Ruleset
-    """The rules in force."""
-    players: int
-    """Number of seats."""
-    tokens: tuple[int, ...]
-    """Tokens (counters) each seat holds; unused (zeros) when stakes are paid instead."""
-    balances: tuple[int, ...]
-    """Each seat's net result so far: tokens won minus lost, or stakes."""
-    out_in: tuple[int, ...]
-    """The deal in which each seat went out of the game (0: still in)."""
-    deals_won: tuple[int, ...]
-    """Deals each seat has won."""
-    pool: int
-    """Stakes in the pool (Pool Commerce)."""
-    pool_counters: int
-    """Counters put into the pool by the lowest hands (Pool Commerce)."""
-    horses: int
-    """Horses bought so far."""
-    horse_open: bool
-    """Nobody has gone out yet (the first to go out may buy a horse)."""
-    offers: tuple[Seat, ...]
-    """Seats still to be offered a horse after this deal."""
-    dealer: Seat
-    """The dealer of the current deal."""
-    deal_number: int
-    """Deals begun so far."""
-    order: tuple[Seat, ...]
-    """The seats dealt in, in the order of play: eldest first, the dealer last."""
-    order_mask: int
-    """Bit set of the seats dealt in."""
-    hands: tuple[tuple[Card, ...], ...]
-    """Each seat's cards (in the order received; a pounced four sorted)."""
-    widow: tuple[Card, ...]
-    """The face-up widow, in card order."""
-    unseen: tuple[Card, ...]
-    """The stock, in card order (its order is chance's)."""
-    to_deal: int
-    """Cards still to deal in the initial deal."""
-    phase: Phase
-    """Where the deal stands."""
-    actor: Seat
-    """The seat to act (during chance phases, whoever acted last)."""
-    turn: Seat
-    """The seat whose turn it is (the dealer during his blind exchange)."""
-    pos: int
-    """Index in :attr:`order` of the seat whose turn it is (-1 before the round's first)."""
-    round: int
-    """The round of turns, from 1."""
-    locked: int
-    """Bit set of seats that may not exchange again this deal."""
-    passed: int
-    """Bit set of seats that have passed."""
-    stood: int
-    """Bit set of seats that have stood or knocked."""
-    frozen: int
-    """Bit set of seats holding a pounced four (their hand may not change)."""
-    knocker: int
-    """The seat that knocked, or -1."""
-    final: tuple[Seat, ...]
-    """Seats still to take a final turn."""
-    in_final: bool
-    """Whether the final turns have begun."""
-    swaps: int
-    """One-for-one exchanges in the current turn (or the dealer's blind exchange)."""
-    moved: tuple[Card, ...]
-    """Cards moved in the current turn; they may not be moved back."""
-    resume: Resume
-    """What follows once the pending pounce checks are done."""
-    fresh: tuple[Card, ...]
-    """Cards that reached the widow and are still to be checked for a pounce."""
-    offer: int
-    """The card offered for a pounce, or -1."""
-    log: tuple[Event, ...]
-    """Events of the current deal (filtered by visibility before anyone sees them)."""
-    last_deal: tuple[Event, ...]
-    """The public showdown and settlement events of the previous deal."""
-    ended: str
-    """Why the session ended ('' while it goes on)."""
-
-
-STATE_TYPE: Final = WidowState
-# Enum members as module constants for the hot paths: ``Phase.TURN`` is a lookup through the
-# enum class, several times slower than reading a global.
-_P_BLIND: Final = Phase.BLIND
-_P_CARD: Final = Phase.CARD
-_P_DEAL: Final = Phase.DEAL
-_P_FINAL: Final = Phase.FINAL
-_P_HORSE: Final = Phase.HORSE
-_P_MORE: Final = Phase.MORE
-_P_OVER: Final = Phase.OVER
-_P_POUNCE: Final = Phase.POUNCE
-_P_TURN: Final = Phase.TURN
-_K_BUY_HORSE: Final = ActionKind.BUY_HORSE
-_K_DEAL: Final = ActionKind.DEAL
-_K_DECLINE: Final = ActionKind.DECLINE
-_K_DONE: Final = ActionKind.DONE
-_K_EXCHANGE: Final = ActionKind.EXCHANGE
-_K_KNOCK: Final = ActionKind.KNOCK
-_K_PASS: Final = ActionKind.PASS
-_K_POUNCE: Final = ActionKind.POUNCE
-_K_STAND: Final = ActionKind.STAND
-_R_FIRST: Final = Resume.FIRST
-_R_MORE: Final = Resume.MORE
-_R_NEXT: Final = Resume.NEXT
-_C_NONE: Final = Category.NONE
-
-_FIELD_INDEX: Final = {name: i for i, name in enumerate(WidowState._fields)}
-_new_tuple: Final = tuple.__new__
-_tuple_item: Final = tuple.__getitem__
-_I_TOKENS: Final = _FIELD_INDEX["tokens"]
-_I_BALANCES: Final = _FIELD_INDEX["balances"]
-_I_OUT_IN: Final = _FIELD_INDEX["out_in"]
-_I_DEALS_WON: Final = _FIELD_INDEX["deals_won"]
-_I_POOL: Final = _FIELD_INDEX["pool"]
-_I_POOL_COUNTERS: Final = _FIELD_INDEX["pool_counters"]
-_I_HORSES: Final = _FIELD_INDEX["horses"]
-_I_HORSE_OPEN: Final = _FIELD_INDEX["horse_open"]
-_I_OFFERS: Final = _FIELD_INDEX["offers"]
-_I_DEALER: Final = _FIELD_INDEX["dealer"]
-_I_DEAL_NUMBER: Final = _FIELD_INDEX["deal_number"]
-_I_ORDER: Final = _FIELD_INDEX["order"]
-_I_ORDER_MASK: Final = _FIELD_INDEX["order_mask"]
-_I_HANDS: Final = _FIELD_INDEX["hands"]
-_I_WIDOW: Final = _FIELD_INDEX["widow"]
-_I_UNSEEN: Final = _FIELD_INDEX["unseen"]
-_I_TO_DEAL: Final = _FIELD_INDEX["to_deal"]
-_I_PHASE: Final = _FIELD_INDEX["phase"]
-_I_ACTOR: Final = _FIELD_INDEX["actor"]
-_I_TURN: Final = _FIELD_INDEX["turn"]
-_I_POS: Final = _FIELD_INDEX["pos"]
-_I_ROUND: Final = _FIELD_INDEX["round"]
-_I_LOCKED: Final = _FIELD_INDEX["locked"]
-_I_PASSED: Final = _FIELD_INDEX["passed"]
-_I_STOOD: Final = _FIELD_INDEX["stood"]
-_I_FROZEN: Final = _FIELD_INDEX["frozen"]
-_I_KNOCKER: Final = _FIELD_INDEX["knocker"]
-_I_FINAL: Final = _FIELD_INDEX["final"]
-_I_IN_FINAL: Final = _FIELD_INDEX["in_final"]
-_I_SWAPS: Final = _FIELD_INDEX["swaps"]
-_I_MOVED: Final = _FIELD_INDEX["moved"]
-_I_RESUME: Final = _FIELD_INDEX["resume"]
-_I_FRESH: Final = _FIELD_INDEX["fresh"]
-_I_OFFER: Final = _FIELD_INDEX["offer"]
-_I_LOG: Final = _FIELD_INDEX["log"]
-_I_LAST_DEAL: Final = _FIELD_INDEX["last_deal"]
-_I_ENDED: Final = _FIELD_INDEX["ended"]
-_DEAL_FIELDS: Final = ("hands", "widow", "unseen", "to_deal", "phase", "actor", "turn", "pos",
-                       "round", "locked", "passed", "stood", "frozen", "knocker", "final",
-                       "in_final", "swaps", "moved", "resume", "fresh", "offer")
-"""The fields a new deal sets, in the state's order: one slice of the field list."""
-assert WidowState._fields[_I_HANDS:_I_OFFER + 1] == _DEAL_FIELDS
-
-
-_PASS: Final = Action(_K_PASS)
-_DONE: Final = Action(_K_DONE)
-_KNOCK: Final = Action(_K_KNOCK)
-_STAND: Final = Action(_K_STAND)
-_DECLINE: Final = Action(_K_DECLINE)
-_BUY_HORSE: Final = Action(_K_BUY_HORSE)
-_DEAL: Final = tuple(Action(_K_DEAL, (c,)) for c in range(52))
-_TAKE: Final = tuple(Action(_K_EXCHANGE, (c,)) for c in range(52))
-_POUNCE: Final = tuple(Action(_K_POUNCE, (c,)) for c in range(52))
-_PASS_ONLY: Final = (_PASS,)
-_PASS_KNOCK: Final = (_PASS, _KNOCK)
-_PASS_STAND: Final = (_PASS, _STAND)
-_SWAP: Final = tuple(
-    tuple(Action(_K_EXCHANGE, (g, t)) for t in range(52)) for g in range(52)
-)
-"""``_SWAP[give][take]``: the interned one-for-one exchange."""
-_BIT: Final = tuple(1 << s for s in range(12))
-_ONLY: Final = tuple(frozenset({s}) for s in range(12))
-_DEALT: Final = tuple(
-    tuple(Event("dealt", s, (("card", c),), _ONLY[s]) for c in range(52)) for s in range(12)
-)
-"""``_DEALT[seat][card]``: the (immutable, shared) event of a card dealt to a seat."""
-_WIDOW_DEALT: Final = tuple(Event("widow_dealt", None, (("card", c),)) for c in range(52))
-_PASSED: Final = tuple(Event("passed", s) for s in range(12))
-_DONE_EVENT: Final = tuple(Event("done", s) for s in range(12))
-_CHANCE: Final = Decision(None, DecisionKind.CHANCE)
-_KIND_OF_PHASE: Final = {
-    _P_BLIND: DecisionKind.BLIND_EXCHANGE,
-    _P_TURN: DecisionKind.TURN,
-    _P_MORE: DecisionKind.MORE_EXCHANGE,
-    _P_FINAL: DecisionKind.FINAL_TURN,
-    _P_POUNCE: DecisionKind.POUNCE_OFFER,
-    _P_HORSE: DecisionKind.HORSE_OFFER,
+_KIND: dict[Phase, DecisionKind] = {
+    Phase.BLIND: DecisionKind.BLIND_EXCHANGE,
+    Phase.TURN: DecisionKind.TURN,
+    Phase.MORE: DecisionKind.MORE_EXCHANGE,
+    Phase.FINAL: DecisionKind.FINAL_TURN,
+    Phase.POUNCE: DecisionKind.POUNCE_OFFER,
+    Phase.HORSE: DecisionKind.HORSE_OFFER,
 }
-_DECISIONS: Final = tuple(
-    tuple(Decision(seat, _KIND_OF_PHASE[phase]) for seat in range(12))
-    if phase in _KIND_OF_PHASE else () for phase in Phase
-)
-"""``_DECISIONS[phase][seat]``: the decision of a seat in a player's phase."""
-assert [int(phase) for phase in Phase] == list(range(len(Phase)))
-_TOKENS: Final = frozenset({"lowest_to_best", "lowest_to_pool"})
-_NO_CARDS: Final = frozenset({_K_PASS, _K_DONE, _K_KNOCK,
-                              _K_STAND, _K_DECLINE, _K_BUY_HORSE})
-
-
-def _step(rules: Ruleset) -> int:
-    return 1 if rules.direction == "left" else -1
-
-
-def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> WidowState:
-    """The session before the first deal (Pool Commerce: the entry stakes already paid)."""
-    pooled = ruleset.token_flow == "lowest_to_pool"
-    entry = ruleset.pool_entry if pooled else 0
-    tracked = ruleset.token_flow in _TOKENS
-    unset: dict[str, Any] = dict.fromkeys(_DEAL_FIELDS)  # every one set by the deal
-    empty = WidowState(
-        ruleset=ruleset,
-        players=players,
-        tokens=(ruleset.starting_tokens if tracked else 0,) * players,
-        balances=(-entry,) * players,
-        out_in=(0,) * players,
-        deals_won=(0,) * players,
-        pool=entry * players,
-        pool_counters=0,
-        horses=0,
-        horse_open=True,
-        offers=(),
-        dealer=dealer,
-        deal_number=0,
-        order=(),
-        order_mask=0,
-        log=(),
-        last_deal=(),
-        ended="",
-        **unset,
-    )
-    return _start_deal(list(empty), dealer, ())
-
-
-_ROTATIONS: Final = {
-    (n, step, dealer): tuple((dealer + step * i) % n for i in range(1, n + 1))
-    for n in range(1, 13) for step in (1, -1) for dealer in range(n)
-}
-"""``_ROTATIONS[n, step, dealer]``: every seat in the order of play, the dealer last."""
-_ALL_SEATS: Final = tuple((1 << n) - 1 for n in range(13))
-"""``_ALL_SEATS[n]``: the bit set of every seat of *n*."""
-_NO_HANDS: Final = tuple(((),) * n for n in range(13))
-
-
-def _start_deal(v: list[Any], dealer: Seat, last_deal: tuple[Event, ...]) -> WidowState:
-    """The next deal, before any card is dealt, from the field list *v* of the last state."""
-    rules: Ruleset = v[0]
-    n: int = v[1]
-    out_in = v[_I_OUT_IN]
-    order = _ROTATIONS[n, 1 if rules.direction == "left" else -1, dealer]
-    if any(out_in):
-        order = tuple([x for x in order if not out_in[x]])
-        v[_I_ORDER_MASK] = sum([_BIT[x] for x in order])
-    else:
-        v[_I_ORDER_MASK] = _ALL_SEATS[n]
-    number = v[_I_DEAL_NUMBER] + 1
-    event = _new_tuple(Event, ("deal_started", dealer,
-                               (("deal", number), ("order", order)), None))
-    v[_I_DEALER] = dealer
-    v[_I_DEAL_NUMBER] = number
-    v[_I_ORDER] = order
-    # hands, widow, unseen, to_deal, phase, actor, turn, pos, round, locked, passed, stood,
-    # frozen, knocker, final, in_final, swaps, moved, resume, fresh, offer
-    v[_I_HANDS:_I_OFFER + 1] = (
-        _NO_HANDS[n], (), pack(rules.pack), 3 * len(order) + rules.widow_size, _P_DEAL,
-        dealer, dealer, -1, 0, 0, 0, 0, 0, -1, (), False, 0, (), _R_FIRST, (), -1,
-    )
-    v[_I_LOG] = (event,)
-    v[_I_LAST_DEAL] = last_deal
-    return _new_tuple(WidowState, v)
-
-
-# -- queries -------------------------------------------------------------------------------
+_NO_CARDS = frozenset({ActionKind.PASS, ActionKind.DONE, ActionKind.KNOCK, ActionKind.STAND,
+                       ActionKind.DECLINE, ActionKind.BUY_HORSE})
 
 
 def decision(s: WidowState) -> Decision | None:
-    """Who must decide what."""
-    phase = s.phase
-    if phase is _P_DEAL or phase is _P_CARD:
-        return _CHANCE
-    if phase is _P_OVER:
+    """Who must decide what: chance while cards are dealt, None once the session is over."""
+    phase = s.turn.phase
+    if phase is Phase.DEAL or phase is Phase.CARD:
+        return Decision(None, DecisionKind.CHANCE)
+    if phase is Phase.OVER:
         return None
-    return _DECISIONS[phase][s.actor]
+    return Decision(s.turn.actor, _KIND[phase])
+
+
+def _exchanges(s: WidowState, seat: Seat) -> list[Action]:
+    """Every one-for-one exchange *seat* may make now, by the card given then the card taken
+    (cards moved this turn excepted)."""
+    moved = s.turn.moved
+    return [Action(ActionKind.EXCHANGE, (g, t)) for g in sorted(s.deal.hands[seat])
+            if g not in moved for t in s.deal.widow if t not in moved]
 
 
 def legal_actions(s: WidowState) -> tuple[Action, ...]:
     """Legal actions in a fixed order: pass/done, knock/stand, then exchanges by card."""
-    phase = s.phase
-    if phase is _P_TURN or phase is _P_FINAL:
-        seat = s.actor
-        head: tuple[Action, ...] = _PASS_ONLY
-        if phase is _P_TURN:
-            end = s.ruleset.end_condition
-            if end == "knock_final_round":
-                if s.knocker < 0:
-                    head = _PASS_KNOCK
-            elif end == "two_stand":
-                head = _PASS_STAND
-        if s.frozen & _BIT[seat]:
-            return head
-        widow = s.widow
-        swap = _SWAP
-        return (*head, *[swap[g][t] for g in sorted(s.hands[seat]) for t in widow])
-    if phase is _P_MORE:
-        moved = s.moved
-        swap = _SWAP
-        return (_DONE, *[swap[g][t] for g in sorted(s.hands[s.actor]) if g not in moved
-                         for t in s.widow if t not in moved])
-    if phase is _P_DEAL or phase is _P_CARD:
-        return tuple(_DEAL[c] for c in s.unseen)
-    if phase is _P_BLIND:
+    phase = s.turn.phase
+    seat = s.turn.actor
+    if phase is Phase.TURN or phase is Phase.FINAL:
+        head = [Action(ActionKind.PASS)]
+        end = s.ruleset.end_condition
+        if phase is Phase.TURN and end == "knock_final_round" and s.deal.knocker is None:
+            head.append(Action(ActionKind.KNOCK))
+        elif phase is Phase.TURN and end == "two_stand":
+            head.append(Action(ActionKind.STAND))
+        if seat in s.deal.pounced:
+            return tuple(head)
+        return (*head, *_exchanges(s, seat))
+    if phase is Phase.MORE:
+        return (Action(ActionKind.DONE), *_exchanges(s, seat))
+    if phase is Phase.DEAL or phase is Phase.CARD:
+        return tuple(Action(ActionKind.DEAL, (c,)) for c in s.deal.stock)
+    if phase is Phase.BLIND:
         if s.ruleset.dealer_blind_exchange == "all_or_nothing":
-            return (_PASS, Action(_K_EXCHANGE, s.widow))
-        stop = _PASS if s.swaps == 0 else _DONE
-        return (stop, *[_TAKE[c] for c in s.widow if c not in s.moved])
-    if phase is _P_POUNCE:
-        return (_POUNCE[s.offer], _DECLINE)
-    if phase is _P_HORSE:
-        return (_BUY_HORSE, _DECLINE)
+            return (Action(ActionKind.PASS), Action(ActionKind.EXCHANGE, s.deal.widow))
+        stop = Action(ActionKind.PASS if s.turn.swaps == 0 else ActionKind.DONE)
+        return (stop, *[Action(ActionKind.EXCHANGE, (c,)) for c in s.deal.widow
+                        if c not in s.turn.moved])
+    if phase is Phase.POUNCE:
+        assert s.turn.offer is not None
+        return (Action(ActionKind.POUNCE, (s.turn.offer,)), Action(ActionKind.DECLINE))
+    if phase is Phase.HORSE:
+        return (Action(ActionKind.BUY_HORSE), Action(ActionKind.DECLINE))
     return ()
 
 
-def _swap_limit(s: WidowState) -> int:
-    return int(s.ruleset.max_exchange_per_turn)
-
-
-def check(s: WidowState, action: Action) -> None:
-    """Raise :class:`IllegalActionError` with a reason unless *action* is legal."""
-    phase = s.phase
-    kind = action.kind
+def _check_deal(s: WidowState, action: Action) -> None:
+    if action.kind is not ActionKind.DEAL:
+        raise IllegalActionError(
+            IllegalReason.NOT_YOUR_TURN, "chance must act now (deal a card), not a player"
+        )
     cards = action.cards
-    if phase is _P_OVER:
-        raise IllegalActionError(IllegalReason.GAME_OVER, "the game is over")
-    if phase is _P_DEAL or phase is _P_CARD:
-        if kind is not _K_DEAL:
-            raise IllegalActionError(
-                IllegalReason.NOT_YOUR_TURN, "chance must act now (deal a card), not a player"
-            )
-        limit = s.to_deal if phase is _P_DEAL else 1
-        dealt = set(cards)
-        if not 1 <= len(cards) <= limit or len(dealt) != len(cards):
-            raise IllegalActionError(
-                IllegalReason.CARD_NOT_AVAILABLE,
-                f"deal between 1 and {limit} different card(s) now",
-            )
-        if not dealt.issubset(s.unseen):
-            raise IllegalActionError(
-                IllegalReason.CARD_NOT_AVAILABLE,
-                "a dealt card must be one of the unseen cards of the stock",
-            )
-        return
-    if kind is _K_DEAL:
-        raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
-    if cards and kind in _NO_CARDS:
-        raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no card")
-    seat = s.actor
-    if phase is _P_TURN or phase is _P_FINAL or phase is _P_MORE:
-        if kind is _K_EXCHANGE:
-            _check_swap(s, seat, cards)
-            return
-        if phase is _P_MORE:
-            if kind is _K_DONE:
-                return
-            raise IllegalActionError(
-                IllegalReason.WRONG_KIND,
-                "you are exchanging: exchange another card, or end your turn (done)",
-            )
-        if kind is _K_PASS:
-            return
-        if phase is _P_TURN:
-            end = s.ruleset.end_condition
-            if kind is _K_KNOCK:
-                if end != "knock_final_round":
-                    raise IllegalActionError(
-                        IllegalReason.NOT_ALLOWED_BY_RULES, "there is no knock in these rules"
-                    )
-                if s.knocker >= 0:
-                    raise IllegalActionError(
-                        IllegalReason.NOT_ALLOWED_BY_RULES, "someone has already knocked"
-                    )
-                return
-            if kind is _K_STAND:
-                if end != "two_stand":
-                    raise IllegalActionError(
-                        IllegalReason.NOT_ALLOWED_BY_RULES, "there is no stand in these rules"
-                    )
-                return
-        word = "exchange or pass" if phase is _P_FINAL else "exchange, pass, knock or stand"
-        raise IllegalActionError(
-            IllegalReason.WRONG_KIND, f"on your turn you may {word}, not {kind.value}"
-        )
-    if phase is _P_BLIND:
-        if kind is _K_PASS and s.swaps == 0 or kind is _K_DONE and s.swaps:
-            return
-        if kind is _K_EXCHANGE:
-            if s.ruleset.dealer_blind_exchange == "all_or_nothing":
-                if sorted(cards) != list(s.widow):
-                    raise IllegalActionError(
-                        IllegalReason.NOT_ALLOWED_BY_RULES,
-                        "the dealer takes the whole widow for his whole hand, or nothing",
-                    )
-                return
-            if len(cards) != 1 or cards[0] not in s.widow or cards[0] in s.moved:
-                raise IllegalActionError(
-                    IllegalReason.CARD_NOT_AVAILABLE,
-                    "name one widow card to take (not one you have just put there)",
-                )
-            return
-        raise IllegalActionError(
-            IllegalReason.WRONG_KIND,
-            "before looking at your hand you may exchange with the widow, or "
-            + ("pass" if s.swaps == 0 else "stop (done)"),
-        )
-    if phase is _P_POUNCE:
-        if kind is _K_DECLINE:
-            return
-        if kind is _K_POUNCE:
-            if cards != (s.offer,):
-                raise IllegalActionError(
-                    IllegalReason.CARD_NOT_AVAILABLE,
-                    f"you may pounce on {format_card(s.offer)} only",
-                )
-            return
-        raise IllegalActionError(
-            IllegalReason.WRONG_KIND, "the fourth card of your tricon is in the widow: "
-            "pounce or decline"
-        )
-    # HORSE
-    if kind is _K_BUY_HORSE or kind is _K_DECLINE:
-        return
-    raise IllegalActionError(
-        IllegalReason.WRONG_KIND, "you are out of counters: buy a horse or decline"
-    )
+    limit = s.deal.to_deal if s.turn.phase is Phase.DEAL else 1
+    if not 1 <= len(cards) <= limit or len(set(cards)) != len(cards):
+        raise IllegalActionError(IllegalReason.CARD_NOT_AVAILABLE,
+                                 f"deal between 1 and {limit} different card(s) now")
+    if not set(cards).issubset(s.deal.stock):
+        raise IllegalActionError(IllegalReason.CARD_NOT_AVAILABLE,
+                                 "a dealt card must be one of the unseen cards of the stock")
 
 
-def _may_swap(s: WidowState, seat: Seat, cards: tuple[int, ...]) -> bool:
-    """Whether *seat* may exchange ``(give, take)`` in his turn (:func:`_check_swap` says
-    why not)."""
-    if len(cards) != 2 or s.frozen & _BIT[seat]:
-        return False
-    give, take = cards
-    moved = s.moved
-    return give in s.hands[seat] and take in s.widow and give not in moved and (
-        take not in moved)
-
-
-def _check_swap(s: WidowState, seat: Seat, cards: tuple[int, ...]) -> None:
-    if _may_swap(s, seat, cards):
-        return
+def _check_exchange(s: WidowState, seat: Seat, cards: tuple[int, ...]) -> None:
     if len(cards) != 2:
         raise IllegalActionError(
             IllegalReason.WRONG_KIND, "an exchange gives one card and takes one widow card"
         )
     give, take = cards
-    if s.frozen & _BIT[seat]:
+    if seat in s.deal.pounced:
         raise IllegalActionError(
             IllegalReason.NOT_ALLOWED_BY_RULES, "a pounced four may not be broken up"
         )
-    if give not in s.hands[seat]:
+    hand = s.deal.hands[seat]
+    if give not in hand:
         raise IllegalActionError(
             IllegalReason.CARD_NOT_HELD,
-            f"name one of the cards you hold ({format_cards(sorted(s.hands[seat]))})",
+            f"name one of the cards you hold ({format_cards(sorted(hand))})",
         )
-    if take not in s.widow:
+    if take not in s.deal.widow:
         raise IllegalActionError(
             IllegalReason.CARD_NOT_AVAILABLE,
-            f"name one of the widow cards ({format_cards(s.widow)})",
+            f"name one of the widow cards ({format_cards(s.deal.widow)})",
         )
-    if give in s.moved or take in s.moved:
+    if give in s.turn.moved or take in s.turn.moved:
         raise IllegalActionError(
             IllegalReason.NOT_ALLOWED_BY_RULES,
             "a card moved this turn may not be moved back in the same turn",
         )
 
 
-# -- transitions ---------------------------------------------------------------------------
+def _check_turn(s: WidowState, action: Action) -> None:
+    phase = s.turn.phase
+    kind = action.kind
+    if kind is ActionKind.EXCHANGE:
+        _check_exchange(s, s.turn.actor, action.cards)
+        return
+    if phase is Phase.MORE:
+        if kind is ActionKind.DONE:
+            return
+        raise IllegalActionError(
+            IllegalReason.WRONG_KIND,
+            "you are exchanging: exchange another card, or end your turn (done)",
+        )
+    if kind is ActionKind.PASS:
+        return
+    if phase is Phase.TURN:
+        end = s.ruleset.end_condition
+        if kind is ActionKind.KNOCK:
+            if end != "knock_final_round":
+                raise IllegalActionError(IllegalReason.NOT_ALLOWED_BY_RULES,
+                                         "there is no knock in these rules")
+            if s.deal.knocker is not None:
+                raise IllegalActionError(IllegalReason.NOT_ALLOWED_BY_RULES,
+                                         "someone has already knocked")
+            return
+        if kind is ActionKind.STAND:
+            if end != "two_stand":
+                raise IllegalActionError(IllegalReason.NOT_ALLOWED_BY_RULES,
+                                         "there is no stand in these rules")
+            return
+    word = "exchange or pass" if phase is Phase.FINAL else "exchange, pass, knock or stand"
+    raise IllegalActionError(IllegalReason.WRONG_KIND,
+                             f"on your turn you may {word}, not {kind.value}")
+
+
+def _check_blind(s: WidowState, action: Action) -> None:
+    kind = action.kind
+    cards = action.cards
+    swaps = s.turn.swaps
+    if kind is ActionKind.PASS and swaps == 0 or kind is ActionKind.DONE and swaps:
+        return
+    if kind is ActionKind.EXCHANGE:
+        if s.ruleset.dealer_blind_exchange == "all_or_nothing":
+            if sorted(cards) != list(s.deal.widow):
+                raise IllegalActionError(
+                    IllegalReason.NOT_ALLOWED_BY_RULES,
+                    "the dealer takes the whole widow for his whole hand, or nothing",
+                )
+            return
+        if len(cards) != 1 or cards[0] not in s.deal.widow or cards[0] in s.turn.moved:
+            raise IllegalActionError(
+                IllegalReason.CARD_NOT_AVAILABLE,
+                "name one widow card to take (not one you have just put there)",
+            )
+        return
+    raise IllegalActionError(
+        IllegalReason.WRONG_KIND,
+        "before looking at your hand you may exchange with the widow, or "
+        + ("pass" if swaps == 0 else "stop (done)"),
+    )
+
+
+def check(s: WidowState, action: Action) -> None:
+    """Raise :class:`IllegalActionError` with a reason unless *action* is legal."""
+    phase = s.turn.phase
+    kind = action.kind
+    if phase is Phase.OVER:
+        raise IllegalActionError(IllegalReason.GAME_OVER, "the game is over")
+    if phase is Phase.DEAL or phase is Phase.CARD:
+        _check_deal(s, action)
+        return
+    if kind is ActionKind.DEAL:
+        raise IllegalActionError(IllegalReason.WRONG_KIND, "no card is being dealt now")
+    if action.cards and kind in _NO_CARDS:
+        raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no card")
+    if phase is Phase.TURN or phase is Phase.FINAL or phase is Phase.MORE:
+        _check_turn(s, action)
+    elif phase is Phase.BLIND:
+        _check_blind(s, action)
+    elif phase is Phase.POUNCE:
+        if kind is ActionKind.DECLINE:
+            return
+        if kind is ActionKind.POUNCE:
+            offer = s.turn.offer
+            assert offer is not None
+            if action.cards != (offer,):
+                raise IllegalActionError(IllegalReason.CARD_NOT_AVAILABLE,
+                                         f"you may pounce on {format_card(offer)} only")
+            return
+        raise IllegalActionError(
+            IllegalReason.WRONG_KIND,
+            "the fourth card of your tricon is in the widow: pounce or decline",
+        )
+    elif kind is not ActionKind.BUY_HORSE and kind is not ActionKind.DECLINE:  # HORSE
+        raise IllegalActionError(IllegalReason.WRONG_KIND,
+                                 "you are out of counters: buy a horse or decline")
 
 
 def apply(s: WidowState, action: Action) -> Transition:
@@ -576,1007 +241,37 @@ def apply(s: WidowState, action: Action) -> Transition:
 
     :raises IllegalActionError: with the reason, if *action* is not legal in *s*.
     """
-    phase = s.phase
-    if action.kind is _K_EXCHANGE and (phase is _P_MORE or phase is _P_TURN or phase is _P_FINAL):
-        # the most common action, checked here at once (check() says why one is illegal)
-        cards = action.cards
-        seat = s.actor
-        if _may_swap(s, seat, cards):
-            return _swap(s, seat, cards[0], cards[1])
     check(s, action)
     return apply_unchecked(s, action)
 
 
 def apply_unchecked(s: WidowState, action: Action) -> Transition:
-    """Apply an action already known to be legal (the public path checks first)."""
+    """Apply an action already known to be legal: the rule step it is."""
     kind = action.kind
-    if kind is _K_EXCHANGE:
-        if s.phase is _P_BLIND:
-            return _blind(s, action.cards)
-        cards = action.cards
-        return _swap(s, s.actor, cards[0], cards[1])
-    if kind is _K_DEAL:
-        if s.phase is _P_CARD:
-            return _widow_card(s, action.cards[0])
-        return _deal(s, action.cards)
-    seat = s.actor
-    if kind is _K_PASS:
-        if s.phase is _P_BLIND:
-            ev = Event("blind_passed", seat)
-            v = list(s)
-            v[_I_LOG] = s.log + (ev,)
-            return _end_blind(v, (ev,))
-        ev = _PASSED[seat]
-        v = list(s)
-        v[_I_LOG] = s.log + (ev,)
-        if s.phase is _P_TURN and s.ruleset.pass_locks_out:
-            bit = _BIT[seat]
-            v[_I_LOCKED] = s.locked | bit
-            v[_I_PASSED] = s.passed | bit
-        return _next_turn(v, (ev,))
-    if kind is _K_DONE:
-        v = list(s)
-        if s.phase is _P_BLIND:
-            ev = Event("blind_done", seat)
-            v[_I_LOG] = s.log + (ev,)
-            return _end_blind(v, (ev,))
-        ev = _DONE_EVENT[seat]
-        v[_I_LOG] = s.log + (ev,)
-        return _next_turn(v, (ev,))
-    if kind is _K_KNOCK:
-        return _knock(s, seat)
-    if kind is _K_STAND:
-        return _stand(s, seat)
-    if kind is _K_POUNCE:
-        return _pounce(s, seat, action.cards[0])
-    if kind is _K_DECLINE:
-        if s.phase is _P_POUNCE:
-            ev = Event("pounce_declined", seat, (("card", s.offer),), _ONLY[seat])
-            v = list(s)
-            v[_I_OFFER] = -1
-            v[_I_LOG] = s.log + (ev,)
-            return _proceed(v, (ev,))
-        return _horse(s, seat, bought=False)
-    # BUY_HORSE
-    return _horse(s, seat, bought=True)
-
-
-def _result(v: list[Any], events: tuple[Event, ...]) -> Transition:
-    """The transition to the state whose fields are *v*."""
-    return _new_tuple(Transition, (_new_tuple(WidowState, v), events))
-
-
-def _without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    """*unseen* (in card order) less *cards*.
-
-    >>> _without((0, 5, 9, 51), (9, 0))
-    (5, 51)
-    """
-    if len(cards) == 1:
-        i = unseen.index(cards[0])
-        return unseen[:i] + unseen[i + 1:]
-    # cards are small ints: bytes.translate deletes them in one pass, in C
-    return tuple(bytes(unseen).translate(None, bytes(cards)))
-
-
-def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
-    """Cards of the initial deal: one at a time to the hands from the eldest, then the widow."""
-    order = s.order
-    m = len(order)
-    cut = 3 * m
-    rules = s.ruleset
-    to_deal = s.to_deal
-    hands = list(s.hands)
-    if len(cards) == to_deal == cut + rules.widow_size:
-        # the whole deal at once (what sample_chance draws): the j-th seat gets every m-th card
-        for j in range(m):
-            hands[order[j]] = tuple(cards[j:cut:m])
-        widow = tuple(sorted(cards[cut:]))
-        # the event of each card from its seat's row of _DEALT, or from _WIDOW_DEALT
-        rows = tuple([_DEALT[seat] for seat in order]) * 3 + (_WIDOW_DEALT,) * rules.widow_size
-        evs = tuple(map(_tuple_item, rows, cards))
-    else:
-        widow_list = list(s.widow)
-        k = cut + rules.widow_size - to_deal
-        events: list[Event] = []
-        for card in cards:
-            if k < cut:
-                seat = order[k % m]
-                hands[seat] += (card,)
-                events.append(_DEALT[seat][card])
-            else:
-                insort(widow_list, card)
-                events.append(_WIDOW_DEALT[card])
-            k += 1
-        widow = tuple(widow_list)
-        evs = tuple(events)
-    to_deal -= len(cards)
-    v = list(s)
-    v[_I_HANDS] = tuple(hands)
-    v[_I_WIDOW] = widow
-    v[_I_UNSEEN] = _without(s.unseen, cards)
-    v[_I_TO_DEAL] = to_deal
-    v[_I_LOG] = s.log + evs
-    if to_deal:
-        return _result(v, evs)
-    v[_I_ROUND] = 1
-    v[_I_POS] = -1
-    v[_I_FRESH] = widow if rules.pounce and rules.pounce_on_initial_widow else ()
-    v[_I_RESUME] = _R_FIRST
-    if rules.dealer_blind_exchange != "none":
-        v[_I_PHASE] = _P_BLIND
-        v[_I_ACTOR] = v[_I_TURN] = s.dealer
-        return _result(v, evs)
-    return _proceed(v, evs)
-
-
-_WIDOW_CARD: Final = tuple(Event("widow_card", None, (("card", c),)) for c in range(52))
-
-
-def _widow_card(s: WidowState, card: Card) -> Transition:
-    """The card added to the widow at the start of a round, or in place of a pounced card."""
-    unseen = s.unseen
-    i = unseen.index(card)
-    widow = list(s.widow)
-    insort(widow, card)
-    ev = _WIDOW_CARD[card]
-    v = list(s)
-    v[_I_WIDOW] = tuple(widow)
-    v[_I_UNSEEN] = unseen[:i] + unseen[i + 1:]
-    if s.ruleset.pounce:
-        v[_I_FRESH] = s.fresh + (card,)
-    v[_I_LOG] = s.log + (ev,)
-    return _proceed(v, (ev,))
-
-
-def sample_chance(s: WidowState, rng: random.Random) -> Action:
-    """Chance's next action drawn with *rng*: the whole initial deal, or one widow card.
-
-    A multi-card ``deal`` is the same as dealing its cards one at a time, in order.
-    """
-    if s.phase is _P_DEAL:
-        return Action(_K_DEAL, tuple(sample_cards(rng, s.unseen, s.to_deal)))
-    return _DEAL[rng.choice(s.unseen)]
-
-
-_BLIND_EXCHANGED: dict[int, Event] = {}
-"""The one-card ``blind_exchanged`` events, each built once."""
-
-
-def _blind(s: WidowState, takes: tuple[Card, ...]) -> Transition:
-    seat = s.dealer
-    rules = s.ruleset
-    hands = list(s.hands)
-    hand = hands[seat]
-    v = list(s)
-    if rules.dealer_blind_exchange == "all_or_nothing":
-        hands[seat] = tuple(takes)
-        ev = Event("blind_exchanged", seat, (("gave", hand), ("took", tuple(takes))))
-        returned = tuple(sorted(hand))
-        v[_I_HANDS] = tuple(hands)
-        v[_I_WIDOW] = returned
-        if rules.pounce:
-            v[_I_FRESH] = s.fresh + returned
-        v[_I_LOCKED] = s.locked | _BIT[seat]
-        v[_I_SWAPS] = 3
-        v[_I_LOG] = s.log + (ev,)
-        return _end_blind(v, (ev,))
-    take = takes[0]
-    i = s.swaps
-    give = hand[i]
-    hands[seat] = (*hand[:i], take, *hand[i + 1:])
-    widow = list(s.widow)
-    widow.remove(take)
-    insort(widow, give)
-    key = (seat * 52 + give) * 52 + take
-    one = _BLIND_EXCHANGED.get(key)
-    if one is None:
-        one = _BLIND_EXCHANGED[key] = Event("blind_exchanged", seat,
-                                            (("gave", (give,)), ("took", (take,))))
-    swaps = i + 1
-    v[_I_HANDS] = tuple(hands)
-    v[_I_WIDOW] = tuple(widow)
-    v[_I_SWAPS] = swaps
-    v[_I_MOVED] = (*s.moved, give)
-    if rules.pounce:
-        v[_I_FRESH] = s.fresh + (give,)
-    v[_I_LOG] = s.log + (one,)
-    if swaps >= 3 or len(widow) <= swaps:
-        if swaps >= 3 and rules.exchange_all_three_locks:
-            v[_I_LOCKED] = s.locked | _BIT[seat]
-        return _end_blind(v, (one,))
-    return _result(v, (one,))
-
-
-def _end_blind(v: list[Any], events: tuple[Event, ...]) -> Transition:
-    """The dealer has looked at his hand; play begins from the eldest (*events* are logged)."""
-    # ``moved`` (the cards he gave) is kept until the first turn, so that he cannot pounce
-    # on them himself.
-    v[_I_SWAPS] = 0
-    v[_I_POS] = -1
-    v[_I_RESUME] = _R_FIRST
-    return _proceed(v, events)
-
-
-_EXCHANGED: dict[int, Event] = {}
-"""The ``exchanged`` events by ``(seat * 52 + give) * 52 + take``, each built once (events
-are immutable values)."""
-
-
-def _swap(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
-    hands = list(s.hands)
-    hand = hands[seat]
-    i = hand.index(give)
-    hands[seat] = (*hand[:i], take, *hand[i + 1:])
-    widow = list(s.widow)
-    widow.remove(take)
-    insort(widow, give)
-    swaps = s.swaps + 1
-    key = (seat * 52 + give) * 52 + take
-    ev = _EXCHANGED.get(key)
-    if ev is None:
-        ev = _EXCHANGED[key] = Event("exchanged", seat, (("gave", give), ("took", take)))
-    evs = (ev,)
-    rules = s.ruleset
-    v = list(s)
-    v[_I_HANDS] = tuple(hands)
-    v[_I_WIDOW] = tuple(widow)
-    v[_I_SWAPS] = swaps
-    v[_I_MOVED] = (*s.moved, give, take)
-    if swaps >= 3 and rules.exchange_all_three_locks:
-        v[_I_LOCKED] = s.locked | _BIT[seat]
-    v[_I_LOG] = s.log + evs
-    more = swaps < rules.max_exchange_per_turn and swaps < 3 and len(widow) > swaps
-    if rules.pounce:
-        holder = _pounce_holder(s, give, exclude=seat)
-        if holder is not None:
-            v[_I_PHASE] = _P_POUNCE
-            v[_I_ACTOR] = holder
-            v[_I_OFFER] = give
-            v[_I_RESUME] = _R_MORE if more else _R_NEXT
-            return _result(v, evs)
-    if more:
-        v[_I_PHASE] = _P_MORE
-        return _new_tuple(Transition, (_new_tuple(WidowState, v), evs))  # _result, inline
-    return _next_turn(v, evs)
-
-
-_KNOCKED: Final = tuple(Event("knocked", s) for s in range(12))
-_STOOD: Final = tuple(Event("stood", s) for s in range(12))
-
-
-def _final_turns(order: tuple[Seat, ...], seat: Seat, locked: int) -> tuple[Seat, ...]:
-    """The seats after *seat*, in the order of play, that may still exchange."""
-    i = order.index(seat)
-    return tuple([x for x in order[i + 1:] + order[:i] if not locked & _BIT[x]])
-
-
-def _knock(s: WidowState, seat: Seat) -> Transition:
-    bit = _BIT[seat]
-    ev = _KNOCKED[seat]
-    v = list(s)
-    v[_I_LOCKED] = s.locked | bit
-    v[_I_STOOD] = s.stood | bit
-    v[_I_KNOCKER] = seat
-    v[_I_FINAL] = _final_turns(s.order, seat, s.locked)
-    v[_I_IN_FINAL] = True
-    v[_I_LOG] = s.log + (ev,)
-    return _next_turn(v, (ev,))
-
-
-def _stand(s: WidowState, seat: Seat) -> Transition:
-    bit = _BIT[seat]
-    ev = _STOOD[seat]
-    stood = s.stood | bit
-    locked = s.locked | bit
-    v = list(s)
-    v[_I_LOCKED] = locked
-    v[_I_STOOD] = stood
-    v[_I_LOG] = s.log + (ev,)
-    if stood.bit_count() >= 2:
-        v[_I_FINAL] = _final_turns(s.order, seat, locked)
-        v[_I_IN_FINAL] = True
-    return _next_turn(v, (ev,))
-
-
-def _pounce(s: WidowState, seat: Seat, card: Card) -> Transition:
-    hands = list(s.hands)
-    hands[seat] = tuple(sorted((*hands[seat], card)))
-    ev = Event("pounced", seat, (("card", card),))
-    v = list(s)
-    v[_I_HANDS] = tuple(hands)
-    v[_I_WIDOW] = tuple([c for c in s.widow if c != card])
-    v[_I_FROZEN] = s.frozen | _BIT[seat]
-    v[_I_OFFER] = -1
-    v[_I_LOG] = s.log + (ev,)
-    if s.unseen:
-        v[_I_PHASE] = _P_CARD
-        return _result(v, (ev,))
-    return _proceed(v, (ev,))
-
-
-def _pounce_holder(s: WidowState, card: Card, exclude: Seat = -1) -> Seat | None:
-    """The seat holding the other three cards of *card*'s rank, if it may pounce.
-
-    Nobody pounces on a card he has just put into the widow himself (*exclude*, or the
-    player whose turn it is for a card moved this turn). Only one seat can hold the three.
-    """
-    rank = card >> 2
-    hands = s.hands
-    for seat in s.order:
-        hand = hands[seat]
-        if (len(hand) == 3 and hand[0] >> 2 == rank and hand[1] >> 2 == rank
-                and hand[2] >> 2 == rank):
-            if seat == exclude or (seat == s.turn and card in s.moved):
-                return None
-            if not s.ruleset.pounce_after_pass and (s.passed | s.stood) & _BIT[seat]:
-                return None
-            return seat
-    return None
-
-
-def _proceed(v: list[Any], events: tuple[Event, ...]) -> Transition:
-    """Offer pending pounces, then go on as the ``resume`` field says.
-
-    *v* is the field list of the state so far (changed in place: one copy of the state per
-    action is the cheapest); *events* are already logged.
-    """
-    fresh = v[_I_FRESH]
-    if fresh:
-        s = _new_tuple(WidowState, v)
-        widow = s.widow
-        while fresh:
-            card, fresh = fresh[0], fresh[1:]
-            if card not in widow:
-                continue
-            holder = _pounce_holder(s, card)
-            if holder is not None:
-                v[_I_FRESH] = fresh
-                v[_I_PHASE] = _P_POUNCE
-                v[_I_ACTOR] = holder
-                v[_I_OFFER] = card
-                return _result(v, events)
-        v[_I_FRESH] = ()
-    resume = v[_I_RESUME]
-    if resume is _R_MORE:
-        v[_I_PHASE] = _P_MORE
-        v[_I_ACTOR] = v[_I_TURN]
-        return _result(v, events)
-    if resume is _R_FIRST:
-        v[_I_POS] = -1
-    return _next_turn(v, events)
-
-
-def _next_turn(v: list[Any], events: tuple[Event, ...]) -> Transition:
-    """Give the next turn, start a new round, or end the deal.
-
-    *v* is the field list of the state so far (changed in place); *events* are logged.
-    """
-    locked = v[_I_LOCKED]
-    if v[_I_IN_FINAL]:
-        final = v[_I_FINAL]
-        while final:
-            seat, final = final[0], final[1:]
-            if not locked & _BIT[seat]:
-                v[_I_FINAL] = final
-                v[_I_PHASE] = _P_FINAL
-                v[_I_ACTOR] = v[_I_TURN] = seat
-                v[_I_SWAPS] = 0
-                v[_I_MOVED] = ()
-                return _result(v, events)
-        v[_I_FINAL] = ()
-        return _showdown(v, events, ())
-    mask = v[_I_ORDER_MASK]
-    if locked & mask == mask:
-        return _showdown(v, events, ())
-    order = v[_I_ORDER]
-    bits = _BIT
-    n = len(order)
-    pos = v[_I_POS] + 1
-    rnd = v[_I_ROUND]
-    while True:
-        if pos >= n:
-            rnd += 1
-            pos = 0
-            rules: Ruleset = v[0]
-            if rules.end_condition == "rounds_eq_players" and rnd > n:
-                return _showdown(v, events, ())
-            limit = rules.max_rounds_per_deal
-            if limit and rnd > limit:
-                return _showdown(v, events, (Event("round_limit", None, (("rounds", limit),)),))
-            ev = _new_tuple(Event, ("round_started", None, (("round", rnd),), None))
-            events = (*events, ev)
-            v[_I_LOG] = v[_I_LOG] + (ev,)
-            if rules.add_widow_card_each_round and v[_I_UNSEEN]:
-                v[_I_PHASE] = _P_CARD
-                v[_I_ROUND] = rnd
-                v[_I_POS] = -1
-                v[_I_RESUME] = _R_FIRST
-                v[_I_SWAPS] = 0
-                v[_I_MOVED] = ()
-                return _result(v, events)
-        seat = order[pos]
-        if not locked & bits[seat]:
-            v[_I_PHASE] = _P_TURN
-            v[_I_ACTOR] = v[_I_TURN] = seat
-            v[_I_POS] = pos
-            v[_I_ROUND] = rnd
-            v[_I_SWAPS] = 0
-            v[_I_MOVED] = ()
-            return _new_tuple(Transition, (_new_tuple(WidowState, v), events))  # _result
-        pos += 1
-
-
-# -- showdown and settlement ---------------------------------------------------------------
-
-_EVALUATORS: dict[tuple[int, bool], tuple[Ruleset, Evaluator]] = {}
-
-
-def _evaluator(rules: Ruleset, fallback: bool = False) -> Evaluator:
-    """The hand evaluator of *rules* (with *fallback*, of the full 'peel' ranking), remembered
-    by the ruleset's identity: hashing a ruleset on every showdown is slow."""
-    key = (id(rules), fallback)
-    hit = _EVALUATORS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    target = rules.with_options(ranking="peel", four_of_a_kind=False, pounce=False) if (
-        fallback) else rules
-    ev = evaluator_for(target)
-    if len(_EVALUATORS) > 64:
-        _EVALUATORS.clear()
-    _EVALUATORS[key] = (rules, ev)
-    return ev
-
-
-def _losers(order: tuple[Seat, ...], ranks: list[int], rule: str) -> list[Seat]:
-    """The seats that lose a token or counter: the lowest hands, as *rule* says (*ranks*
-    are those of the hands of *order*)."""
-    low = min(ranks)
-    if low == max(ranks):
-        return []  # every hand ties: nobody is lowest
-    lowest = [x for x, r in zip(order, ranks, strict=True) if r == low]
-    if len(lowest) == 1 or rule == "all_lose":
-        return lowest
-    if rule == "none":
-        return []
-    return [lowest[-1]]  # latest in the order of play
-
-
-_PAID: Final = tuple(
-    tuple(Event("paid", x, (("to", w), ("amount", 1))) for w in range(12)) for x in range(12)
-)
-"""``_PAID[payer][winner]``: a stake paid to the winner."""
-_TOKEN_MOVED: Final = tuple(
-    tuple(Event("token_moved", x, (("to", w),)) for w in range(12)) for x in range(12)
-)
-"""``_TOKEN_MOVED[loser][winner]``: a token moved from the lowest hand to the best."""
-_COUNTER_TO_POOL: Final = tuple(Event("counter_to_pool", x) for x in range(12))
-
-
-def _showdown(v: list[Any], events: tuple[Event, ...], extra: tuple[Event, ...]) -> Transition:
-    """Show the hands and settle. *v* is the field list of the state so far (changed in
-    place); *events* are logged; *extra* (a round limit) goes before the showdown."""
-    s: WidowState = _new_tuple(WidowState, v)
-    rules = s.ruleset
-    ev = _evaluator(rules)
-    names = ev.category_names
-    order = s.order
-    hands = s.hands
-    rank_of = ev.rank_of
-    ranks = [rank_of(hands[x]) for x in order]  # in the order of play, like *order*
-    categories = [""] * s.players
-    for x, r in zip(order, ranks, strict=True):
-        categories[x] = names[r]
-    scoring = ranks
-    nobody = False
-    if rules.ranking == "no_pair_or_point" and all(
-        ev.categories[r] is _C_NONE for r in ranks
-    ):
-        if rules.no_qualifier_rule == "no_transfer":
-            nobody = True
-        else:
-            fb = _evaluator(rules, fallback=True).rank_of
-            scoring = [fb(hands[x]) for x in order]
-    best = max(scoring)
-    top = [x for x, r in zip(order, scoring, strict=True) if r == best]
-    if rules.best_tie_rule == "dealer_as_eldest" and top[-1] == order[-1]:
-        top = [top[-1], *top[:-1]]  # the dealer (last in the order) counts as eldest
-    winners: list[Seat] = [] if nobody else (
-        top if rules.best_tie_rule == "all_paid" else top[:1]
-    )
-    tokens = list(s.tokens)
-    balances = list(s.balances)
-    pool = s.pool
-    pool_counters = s.pool_counters
-    settle: list[Event] = []
-    flow = rules.token_flow
-    if flow == "stake_from_each":
-        for w in winners:
-            for x in order:
-                if x not in winners:
-                    balances[x] -= 1
-                    balances[w] += 1
-                    settle.append(_PAID[x][w])
-    elif winners:
-        w = winners[0]
-        for loser in _losers(order, scoring, rules.worst_tie_rule):
-            tokens[loser] -= 1
-            if flow == "lowest_to_best":
-                tokens[w] += 1
-                balances[loser] -= 1
-                balances[w] += 1
-                settle.append(_TOKEN_MOVED[loser][w])
-            else:
-                pool_counters += 1
-                settle.append(_COUNTER_TO_POOL[loser])
-        prize = min(rules.deal_prize, pool) if flow == "lowest_to_pool" else 0
-        if prize:
-            pool -= prize
-            balances[w] += prize
-            settle.append(Event("prize", w, (("amount", prize),)))
-    newly: tuple[Seat, ...] = ()
-    if flow in _TOKENS:
-        newly = tuple([x for x in order if tokens[x] == 0])
-        if newly:
-            out_in = list(s.out_in)
-            for x in newly:
-                out_in[x] = s.deal_number
-                settle.append(Event("went_out", x, (("deal", s.deal_number),)))
-            v[_I_OUT_IN] = tuple(out_in)
-    deals_won = list(s.deals_won)
-    for w in winners:
-        deals_won[w] += 1
-    shown = _new_tuple(Event, ("showdown", None, (
-        ("hands", hands), ("categories", tuple(categories)), ("winners", tuple(winners)),
-    ), None))
-    summary = (*extra, shown, *settle)
-    v[_I_TOKENS] = tuple(tokens)
-    v[_I_BALANCES] = tuple(balances)
-    v[_I_POOL] = pool
-    v[_I_POOL_COUNTERS] = pool_counters
-    v[_I_DEALS_WON] = tuple(deals_won)
-    v[_I_HORSE_OPEN] = s.horse_open and not newly
-    v[_I_LOG] = s.log + summary
-    v[_I_FRESH] = ()
-    v[_I_OFFER] = -1
-    offers = newly if newly and s.horse_open and rules.buy_a_horse else ()
-    if offers:
-        # the deal's exchanges are over: nothing of the last turn carries into the offer
-        v[_I_PHASE] = _P_HORSE
-        v[_I_ACTOR] = offers[0]
-        v[_I_OFFERS] = offers[1:]
-        v[_I_SWAPS] = 0
-        v[_I_MOVED] = ()
-        return _result(v, (*events, *summary))
-    return _end_of_deal(v, (*events, *summary), summary)
-
-
-def _horse(s: WidowState, seat: Seat, bought: bool) -> Transition:
-    v = list(s)
-    if bought:
-        price = s.ruleset.horse_price
-        tokens = list(s.tokens)
-        tokens[seat] += 1
-        balances = list(s.balances)
-        balances[seat] -= price
-        out_in = list(s.out_in)
-        out_in[seat] = 0
-        ev = Event("horse_bought", seat, (("price", price),))
-        v[_I_TOKENS] = tuple(tokens)
-        v[_I_BALANCES] = tuple(balances)
-        v[_I_OUT_IN] = tuple(out_in)
-        v[_I_POOL] = s.pool + price
-        v[_I_HORSES] = s.horses + 1
-    else:
-        ev = Event("horse_declined", seat)
-    v[_I_LOG] = s.log + (ev,)
-    if s.offers:
-        v[_I_ACTOR] = s.offers[0]
-        v[_I_OFFERS] = s.offers[1:]
-        return _result(v, (ev,))
-    return _end_of_deal(v, (ev,), None)
-
-
-def _end_of_deal(v: list[Any], events: tuple[Event, ...],
-                 since: tuple[Event, ...] | None) -> Transition:
-    """After the settlement: end the session, or start the next deal.
-
-    *v* is the field list of the state so far (changed in place); *events* are logged.
-    *since*: the events logged from the showdown on (None: found in the log).
-    """
-    rules: Ruleset = v[0]
-    n: int = v[1]
-    flow = rules.token_flow
-    out_in = v[_I_OUT_IN]
-    number = v[_I_DEAL_NUMBER]
-    length = rules.deals or (n * rules.deals_each if flow == "stake_from_each" else 0)
-    ended = ""
-    if flow in _TOKENS and out_in.count(0) <= 1:
-        ended = "one player is left in the game"
-    elif length and number >= length:
-        ended = f"{number} deals have been played"
-    done = _new_tuple(Event, ("deal_ended", None, (("deal", number), ("last", bool(ended))),
-                              None))
-    if not ended:
-        if since is None:
-            log = v[_I_LOG]
-            i = len(log) - 1
-            while i > 0 and log[i].kind != "showdown":
-                i -= 1
-            if i > 0 and log[i - 1].kind == "round_limit":
-                i -= 1
-            since = log[i:]
-        last = tuple([e for e in (*since, done) if e.visible_to is None])
-        step = _step(rules)
-        dealer = first = v[_I_DEALER]
-        for i in range(1, n + 1):
-            dealer = (first + step * i) % n
-            if out_in[dealer] == 0:
-                break
-        nxt = _start_deal(v, dealer, last)
-        return _new_tuple(Transition, (nxt, (*events, done, *nxt.log)))
-    extra: list[Event] = [done]
-    balances = list(v[_I_BALANCES])
-    pool = v[_I_POOL]
-    if flow == "lowest_to_pool" and pool:
-        alive = [x for x in range(n) if out_in[x] == 0]
-        tokens = v[_I_TOKENS]
-        most = max(tokens[x] for x in alive)
-        takers = [x for x in _seats_from(v[_I_DEALER], rules, n)
-                  if x in alive and tokens[x] == most]
-        share, rest = divmod(pool, len(takers))
-        for i, x in enumerate(takers):
-            amount = share + (rest if i == 0 else 0)
-            balances[x] += amount
-            extra.append(Event("pool_taken", x, (("amount", amount),)))
-        pool = 0
-    summary = tuple(extra)
-    v[_I_BALANCES] = tuple(balances)
-    v[_I_POOL] = pool
-    v[_I_PHASE] = _P_OVER
-    v[_I_ENDED] = ended
-    v[_I_LOG] = v[_I_LOG] + summary
-    return _result(v, (*events, *summary))
-
-
-def _seats_from(dealer: Seat, rules: Ruleset, n: int) -> list[Seat]:
-    """Every seat in the order of play, the dealer's eldest first, the dealer last."""
-    step = _step(rules)
-    return [(dealer + step * i) % n for i in range(1, n + 1)]
-
-
-def outcome(s: WidowState) -> Outcome | None:
-    """Each seat's net tokens, counters' stakes or stakes once the session is over."""
-    if s.phase is not _P_OVER:
-        return None
-    flow = s.ruleset.token_flow
-    details: dict[str, Any] = {"deals": s.deal_number, "deals_won": s.deals_won}
-    if flow in _TOKENS:
-        details["tokens"] = s.tokens
-        details["out_in"] = tuple(None if d == 0 else d for d in s.out_in)
-    if flow == "lowest_to_pool":
-        details["pool_counters"] = s.pool_counters
-        details["horses"] = s.horses
-    return Outcome(payoffs=s.balances, reason=s.ended, details=details)
-
-
-# -- views ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class WidowObservation:
-    """What one seat may know, built from scratch from the state (or everything, for a review).
-
-    The widow, the exchanges, knocks, stands, passes and pounces are public; the cards in
-    the players' hands and the stock are not, and neither are a pounce offer and its refusal
-    (other seats' ``decision`` is None while one is pending).
-    """
-
-    seat: Seat | None
-    """Whose view this is (None: a spectator or a review)."""
-    ruleset: Ruleset
-    """The rules in force."""
-    players: int
-    """Number of seats."""
-    dealer: Seat
-    """The dealer."""
-    deal_number: int
-    """The current deal, from 1."""
-    round: int
-    """The round of turns, from 1 (0 while dealing)."""
-    decision: Decision | None
-    """Who must decide what (None when the game is over, or for a pounce offer to another)."""
-    turn: Seat
-    """Whose turn it is."""
-    hand: tuple[Card, ...]
-    """The cards of this seat it may see (during his blind exchange, the dealer sees only the
-    cards he has taken from the widow)."""
-    hands: tuple[tuple[Card, ...] | None, ...]
-    """Each seat's cards where this view may see them, else None."""
-    hand_sizes: tuple[int, ...]
-    """Cards each seat holds (4 after a pounce)."""
-    widow: tuple[Card, ...]
-    """The face-up widow."""
-    stock_count: int
-    """Cards left in the stock."""
-    tokens: tuple[int, ...] | None
-    """Tokens or counters each seat holds, where the ruleset has them."""
-    balances: tuple[int, ...]
-    """Each seat's net result so far (tokens or stakes)."""
-    pool: int
-    """Stakes in the pool (Pool Commerce)."""
-    pool_counters: int
-    """Counters in the pool (Pool Commerce)."""
-    in_deal: tuple[Seat, ...]
-    """Seats dealt in, in the order of play."""
-    out: tuple[Seat, ...]
-    """Seats out of the game."""
-    locked: tuple[Seat, ...]
-    """Seats that may not exchange again this deal."""
-    passed: tuple[Seat, ...]
-    """Seats that have passed."""
-    stood: tuple[Seat, ...]
-    """Seats that have stood or knocked."""
-    pounced: tuple[Seat, ...]
-    """Seats holding a pounced four."""
-    knocker: Seat | None
-    """The seat that knocked, if any."""
-    final_turns: bool
-    """Whether the final turns have begun."""
-    pounce_offer: Card | None
-    """The card this seat is offered for a pounce (only in its own view)."""
-    events: tuple[Event, ...]
-    """Events of the current deal this seat may see."""
-    last_deal: tuple[Event, ...]
-    """The previous deal's showdown and settlement (public)."""
-    over: bool
-    """Whether the session has ended."""
-    ended: str
-    """Why the session ended ('' while it goes on)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (cards in notation)."""
-        return {
-            "seat": self.seat,
-            "rules": self.ruleset.label,
-            "players": self.players,
-            "dealer": self.dealer,
-            "deal": self.deal_number,
-            "round": self.round,
-            "decision": None if self.decision is None else self.decision.to_dict(),
-            "turn": self.turn,
-            "hand": [format_card(c) for c in self.hand],
-            "hands": [None if h is None else [format_card(c) for c in h] for h in self.hands],
-            "hand_sizes": list(self.hand_sizes),
-            "widow": [format_card(c) for c in self.widow],
-            "stock": self.stock_count,
-            "tokens": None if self.tokens is None else list(self.tokens),
-            "balances": list(self.balances),
-            "pool": self.pool,
-            "pool_counters": self.pool_counters,
-            "in_deal": list(self.in_deal),
-            "out": list(self.out),
-            "locked": list(self.locked),
-            "passed": list(self.passed),
-            "stood": list(self.stood),
-            "pounced": list(self.pounced),
-            "knocker": self.knocker,
-            "final_turns": self.final_turns,
-            "pounce_offer": None if self.pounce_offer is None else format_card(self.pounce_offer),
-            "events": [event_to_dict(e) for e in self.events],
-            "last_deal": [event_to_dict(e) for e in self.last_deal],
-            "over": self.over,
-            "ended": self.ended,
-        }
-
-
-def event_to_dict(e: Event) -> dict[str, Any]:
-    """A JSON-ready form of an event of this family."""
-    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
-    for key, value in e.data:
-        if key in ("card", "gave", "took") and isinstance(value, int):
-            out[key] = format_card(value)
-        elif key in ("gave", "took"):
-            out[key] = [format_card(c) for c in value]
-        elif key == "hands":
-            out[key] = [[format_card(c) for c in h] for h in value]
-        else:
-            out[key] = list(value) if isinstance(value, tuple) else value
-    return out
-
-
-def _seats(mask: int, n: int) -> tuple[Seat, ...]:
-    return tuple(x for x in range(n) if mask & _BIT[x])
-
-
-def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservation:
-    n = s.players
-    shown = everything or s.phase is _P_OVER or s.phase is _P_HORSE
-    blind = s.phase is _P_BLIND
-
-    def visible(x: Seat) -> tuple[Card, ...] | None:
-        if shown:
-            return s.hands[x]
-        if x != seat:
-            return None
-        if blind and x == s.dealer:
-            return s.hands[x][:s.swaps]
-        return s.hands[x]
-
-    d = decision(s)
-    if s.phase is _P_POUNCE and not everything and seat != s.actor:
-        d = None
-    tracked = s.ruleset.token_flow in _TOKENS
-    return WidowObservation(
-        seat=seat,
-        ruleset=s.ruleset,
-        players=n,
-        dealer=s.dealer,
-        deal_number=s.deal_number,
-        round=s.round,
-        decision=d,
-        turn=s.turn,
-        hand=(visible(seat) or ()) if seat is not None else (),
-        hands=tuple(visible(x) for x in range(n)),
-        hand_sizes=tuple(len(h) for h in s.hands),
-        widow=s.widow,
-        stock_count=len(s.unseen),
-        tokens=s.tokens if tracked else None,
-        balances=s.balances,
-        pool=s.pool,
-        pool_counters=s.pool_counters,
-        in_deal=s.order,
-        out=tuple(x for x in range(n) if s.out_in[x]),
-        locked=_seats(s.locked, n),
-        passed=_seats(s.passed, n),
-        stood=_seats(s.stood, n),
-        pounced=_seats(s.frozen, n),
-        knocker=s.knocker if s.knocker >= 0 else None,
-        final_turns=s.in_final,
-        pounce_offer=(s.offer if s.phase is _P_POUNCE and (everything or seat == s.actor)
-                      else None),
-        events=s.log if everything else _visible_events(s, seat, blind),
-        last_deal=s.last_deal,
-        over=s.phase is _P_OVER,
-        ended=s.ended,
-    )
-
-
-def _visible_events(s: WidowState, seat: Seat | None, blind: bool) -> tuple[Event, ...]:
-    """The events of the deal *seat* may see; a blind dealer has not seen his cards dealt."""
-    if blind and seat == s.dealer:
-        return tuple(e for e in s.log if e.visible(seat)
-                     and not (e.kind == "dealt" and e.seat == seat))
-    return tuple(e for e in s.log if e.visible(seat))
-
-
-def observe(s: WidowState, seat: Seat | None) -> WidowObservation:
-    """The view of *seat*: its own cards, the widow, public facts and the events it may see."""
-    return _view(s, seat, everything=False)
-
-
-def reveal_all(s: WidowState) -> WidowObservation:
-    """Every hand and every event visible: for reviewing a finished or saved game."""
-    return _view(s, None, everything=True)
-
-
-def render_observation(obs: WidowObservation) -> str:
-    """A plain-text picture of an observation, for a terminal.
-
-    >>> from commerce import engine
-    >>> from commerce.rules import find_ruleset
-    >>> s = engine.new_game(find_ruleset("widow"), players=3)
-    >>> print(render_observation(observe(s, 1)))  # doctest: +NORMALIZE_WHITESPACE
-    Commerce, the widow game with tokens - deal 1, round 0, dealer seat 0
-    widow: -    stock: 52
-    seat 0 (dealer): 3 tokens, 0 cards
-    seat 1 (you): 3 tokens, 0 cards
-    seat 2: 3 tokens, 0 cards
-    to act: chance
-    """
-    lines = [f"{obs.ruleset.name} - deal {obs.deal_number}, round {obs.round}, "
-             f"dealer seat {obs.dealer}"]
-    widow = format_cards(obs.widow) or "-"
-    pool = f"    pool: {obs.pool} stakes, {obs.pool_counters} counters" if (
-        obs.ruleset.token_flow == "lowest_to_pool") else ""
-    lines.append(f"widow: {widow}    stock: {obs.stock_count}{pool}")
-    for x in range(obs.players):
-        tags = []
-        if x == obs.dealer:
-            tags.append("dealer")
-        if x == obs.seat:
-            tags.append("you")
-        head = f"seat {x}" + (f" ({', '.join(tags)})" if tags else "")
-        parts = []
-        if obs.tokens is not None:
-            parts.append(f"{obs.tokens[x]} tokens")
-        else:
-            parts.append(f"{obs.balances[x]:+d} stakes")
-        if x in obs.out:
-            parts.append("out")
-        else:
-            cards = obs.hands[x]
-            parts.append(format_cards(cards) if cards else f"{obs.hand_sizes[x]} cards")
-        for flag, word in ((obs.knocker == x, "knocked"), (x in obs.stood and obs.knocker != x,
-                           "stood"), (x in obs.passed, "passed"), (x in obs.pounced, "pounced"),
-                           (x in obs.locked and x not in obs.stood and x not in obs.passed,
-                            "no more exchanges")):
-            if flag:
-                parts.append(word)
-        lines.append(f"{head}: {', '.join(parts)}")
-    if obs.over:
-        lines.append(f"game over: {obs.ended}")
-    elif obs.decision is None:
-        lines.append("waiting")
-    elif obs.decision.seat is None:
-        lines.append("to act: chance")
-    else:
-        final = " (final turns)" if obs.final_turns else ""
-        lines.append(f"to act: seat {obs.decision.seat}, {obs.decision.kind.value}{final}")
-    if obs.pounce_offer is not None:
-        lines.append(f"you may pounce on {format_card(obs.pounce_offer)}")
-    return "\n".join(lines)
-
-
-# -- notation ------------------------------------------------------------------------------
-
-_WORDS: Final = {k.value: k for k in (
-    _K_PASS, _K_DONE, _K_KNOCK, _K_STAND, _K_DECLINE,
-    _K_BUY_HORSE, _K_EXCHANGE, _K_POUNCE, _K_DEAL)}
-_BARE: Final = {_K_PASS: _PASS, _K_DONE: _DONE, _K_KNOCK: _KNOCK,
-                _K_STAND: _STAND, _K_DECLINE: _DECLINE,
-                _K_BUY_HORSE: _BUY_HORSE}
-
-
-def format_action(action: Action) -> str:
-    """``pass``, ``knock``, ``exchange 2S for KD``, ``exchange KD`` (blind), ``pounce 9C``."""
-    cards = action.cards
-    if action.kind is _K_EXCHANGE and len(cards) == 2:
-        return f"exchange {format_card(cards[0])} for {format_card(cards[1])}"
-    if cards:
-        return f"{action.kind.value} {format_cards(cards)}"
-    return action.kind.value
-
-
-def parse_action(text: str) -> Action:
-    """Parse :func:`format_action` notation (case-insensitive).
-
-    :raises NotationError: naming the bad word or card.
-    """
-    words = text.split()
-    if not words:
-        raise NotationError("empty action")
-    kind = _WORDS.get(words[0].lower().replace("-", "_"))
-    if kind is None:
-        raise NotationError(
-            f"{words[0]!r} is not an action here; actions are: {', '.join(sorted(_WORDS))}"
-        )
-    rest = words[1:]
-    if kind in _BARE:
-        if rest:
-            raise NotationError(f"{kind.value} takes no card")
-        return _BARE[kind]
-    if kind is _K_EXCHANGE:
-        if len(rest) == 3 and rest[1].lower() == "for":
-            return _SWAP[parse_card(rest[0])][parse_card(rest[2])]
-        if len(rest) == 1:
-            return _TAKE[parse_card(rest[0])]
-        if len(rest) == 3:
-            cards = tuple(parse_card(w) for w in rest)
-            if len(set(cards)) != 3:
-                raise NotationError("an exchange names each card once")
-            return Action(_K_EXCHANGE, cards)
-        raise NotationError(
-            "write 'exchange GIVE for TAKE' (e.g. 'exchange 2S for KD'), or in the dealer's "
-            "blind exchange 'exchange TAKE' or 'exchange TAKE TAKE TAKE'"
-        )
-    if not rest:
-        raise NotationError(f"{kind.value} names a card, e.g. '{kind.value} 9C'")
-    cards = tuple(parse_card(w) for w in rest)
-    if kind is _K_POUNCE:
-        if len(cards) != 1:
-            raise NotationError("pounce names one card")
-        return _POUNCE[cards[0]]
-    if len(set(cards)) != len(cards):
-        raise NotationError("a deal names each card once")
-    return _DEAL[cards[0]] if len(cards) == 1 else Action(_K_DEAL, cards)
+    phase = s.turn.phase
+    seat = s.turn.actor
+    if kind is ActionKind.DEAL:
+        if phase is Phase.CARD:
+            return deal.widow_card(s, action.cards[0])
+        return deal.deal_cards(s, action.cards)
+    if phase is Phase.BLIND:
+        if kind is ActionKind.EXCHANGE:
+            if s.ruleset.dealer_blind_exchange == "all_or_nothing":
+                return deal.blind_whole(s, action.cards)
+            return deal.blind_take(s, action.cards[0])
+        return deal.blind_stop(s, "blind_passed" if kind is ActionKind.PASS else "blind_done")
+    if kind is ActionKind.EXCHANGE:
+        return turn.exchange(s, seat, action.cards[0], action.cards[1])
+    if kind is ActionKind.PASS:
+        return turn.pass_(s, seat)
+    if kind is ActionKind.DONE:
+        return turn.done(s, seat)
+    if kind is ActionKind.KNOCK:
+        return turn.knock(s, seat)
+    if kind is ActionKind.STAND:
+        return turn.stand(s, seat)
+    if kind is ActionKind.POUNCE:
+        return turn.pounce(s, seat, action.cards[0])
+    if kind is ActionKind.DECLINE and phase is Phase.POUNCE:
+        return turn.decline_pounce(s, seat)
+    return settle.horse(s, seat, bought=kind is ActionKind.BUY_HORSE)

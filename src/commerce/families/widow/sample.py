@@ -32,7 +32,10 @@ from collections.abc import Callable
 from commerce.cards import Card, pack
 from commerce.core import DecisionKind
 from commerce.errors import CommerceError
-from commerce.families.widow.rules import Phase, Resume, WidowObservation, WidowState
+from commerce.families.widow import state as ref
+from commerce.families.widow.fast import WidowState, to_reference
+from commerce.families.widow.observe import WidowObservation
+from commerce.families.widow.state import Phase, Resume
 
 _PHASE_OF: dict[DecisionKind, Phase] = {
     DecisionKind.BLIND_EXCHANGE: Phase.BLIND,
@@ -67,7 +70,7 @@ def _turn_exchanges(obs: WidowObservation) -> list[tuple[Card, Card]]:
     return out
 
 
-def prepare(obs: WidowObservation) -> Callable[[random.Random], WidowState]:
+def prepare(obs: WidowObservation) -> Callable[[random.Random], ref.WidowState]:
     """Read *obs* once; return a function that draws a consistent state with an RNG.
 
     :raises CommerceError: for a spectator's view, a chance decision, or a pounce offer
@@ -213,7 +216,7 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], WidowState]:
     hidden_t = tuple(hidden)
     in_final = obs.final_turns
 
-    def draw(rng: random.Random) -> WidowState:
+    def draw(rng: random.Random) -> ref.WidowState:
         rest = list(hidden_t)
         rng.shuffle(rest)
         hands: list[tuple[Card, ...]] = []
@@ -226,7 +229,7 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], WidowState]:
         if not blind or seat != dealer:
             hands[seat] = own
         unseen = tuple(sorted(rest[k:]))
-        return WidowState(
+        return to_reference(WidowState(
             ruleset=rules,
             players=n,
             tokens=tokens,
@@ -266,6 +269,6 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], WidowState]:
             log=events,
             last_deal=obs.last_deal,
             ended=obs.ended,
-        )
+        ))
 
     return draw

@@ -23,7 +23,9 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
-from commerce.families.widow import rules as widow
+from commerce.families.widow import fast as widow
+from commerce.families.widow import state as ref
+from commerce.families.widow.fast import WidowState
 from commerce.families.widow.heuristic import (
     best_target,
     hand_strength,
@@ -31,7 +33,7 @@ from commerce.families.widow.heuristic import (
     knock_threshold,
     widow_action,
 )
-from commerce.families.widow.rules import Phase, WidowState
+from commerce.families.widow.state import Phase
 from commerce.family import SearchHooks
 from commerce.rules import Ruleset
 
@@ -50,8 +52,9 @@ MAX_ACTIONS = 2000
 """A safety bound on the actions of one playout (a deal ends long before)."""
 
 
-class _View(NamedTuple):
-    """The part of an observation the heuristic reads."""
+class View(NamedTuple):
+    """The part of an observation the heuristic reads (a test checks it reads as
+    :func:`commerce.families.widow.fast.observe` of the seat to act)."""
 
     ruleset: Ruleset
     seat: Seat
@@ -63,9 +66,21 @@ class _View(NamedTuple):
     events: tuple[Event, ...]
 
 
-def playout(state: WidowState, action: Action, seat: Seat,
+def view(s: WidowState) -> View:
+    """What the seat to act in *s* observes, as far as the heuristic reads it: during the
+    dealer's blind exchange only the cards he has taken so far are his hand."""
+    actor = s.actor
+    hand = s.hands[actor]
+    if s.phase is Phase.BLIND:
+        hand = hand[:s.swaps]
+    return View(s.ruleset, actor, hand, s.widow, widow.decision(s), s.order, s.in_final, s.log)
+
+
+def playout(drawn: ref.WidowState, action: Action, seat: Seat,
             rng: random.Random) -> tuple[float, float]:
-    """Play *action*, then heuristics to the deal's end: (gain from now, won the deal)."""
+    """Play *action* in the drawn state, then heuristics to the deal's end, on the fast path:
+    (gain from now, won the deal)."""
+    state = widow.from_reference(drawn)
     rules = state.ruleset
     tokens = rules.token_flow in _TOKENS
     pooled = pool_model(rules)
@@ -89,10 +104,7 @@ def playout(state: WidowState, action: Action, seat: Seat,
         if len(legal) == 1:
             t = apply(s, legal[0])
             continue
-        actor = s.actor
-        view: Any = _View(s.ruleset, actor, s.hands[actor], s.widow, widow.decision(s),
-                          s.order, s.in_final, s.log)
-        t = apply(s, widow_action(view, legal, rng, 0.5))
+        t = apply(s, widow_action(view(s), legal, rng, 0.5))
     return 0.0, 0.0  # pragma: no cover - a deal always ends
 
 
@@ -205,7 +217,7 @@ def survival(mine: int, others: tuple[int, ...], horse_open: bool,
     return win / m, horses / m
 
 
-def plausible(state: WidowState, seat: Seat) -> bool:
+def plausible(state: ref.WidowState, seat: Seat) -> bool:
     """Whether every other seat that stood, knocked or passed on its turn (and whose hand has
     not changed since) holds a hand the heuristic would have stopped on: one no exchange with
     the widow of that moment improved, unless it was strong enough to knock on at once.
@@ -216,8 +228,9 @@ def plausible(state: WidowState, seat: Seat) -> bool:
     widow_now = set(state.widow)
     hands = state.hands
     limit = min(rules.max_exchange_per_turn, 3)
-    threshold = knock_threshold(rules, len(state.order) - 1, 0.5)
-    for e in reversed(state.log):
+    threshold = knock_threshold(rules, len(state.deal.order) - 1, 0.5)
+    log = state.deal.log
+    for e in reversed(log):
         kind = e.kind
         q = e.seat
         if kind == "exchanged":
@@ -236,7 +249,7 @@ def plausible(state: WidowState, seat: Seat) -> bool:
                 continue
             if hand_strength(rules, hand) >= threshold:
                 continue
-            if q in _changed_since(state.log, e):
+            if q in _changed_since(log, e):
                 continue
             widow_then = sorted(widow_now)
             if best_target(rules, hand, hand, widow_then, limit, True) != tuple(hand):

@@ -1,0 +1,212 @@
+"""The deal: the session's start, the cards dealt, cards turned into the widow, and the dealer's
+blind exchange (dossier 1.3-1.5, #21, #26, #47).
+
+Chance enters only as ``deal`` actions naming cards of the stock: the initial deal (hands,
+then the widow), a card added to the widow at the start of a round, and the card that
+replaces a pounced one.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from dataclasses import replace
+
+from commerce.cards import Card, pack, sample_cards
+from commerce.core import Action, ActionKind, Event, Seat, Transition
+from commerce.families.widow import turn as turn_
+from commerce.families.widow.state import (
+    TOKEN_FLOWS,
+    Deal,
+    Phase,
+    Resume,
+    Session,
+    Turn,
+    WidowState,
+    logged,
+    seats_from,
+    with_deal,
+    with_turn,
+)
+from commerce.rules import Ruleset
+
+
+def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> WidowState:
+    """The session before the first deal.
+
+    Every seat starts with ``starting_tokens`` tokens where tokens move (CatsAtCards: three
+    "lives", dossier 1.4 and #25); in Pool Commerce each pays ``pool_entry`` into the pool
+    first (Peel's Old Game, dossier 1.3).
+    """
+    pooled = ruleset.token_flow == "lowest_to_pool"
+    entry = ruleset.pool_entry if pooled else 0
+    tracked = ruleset.token_flow in TOKEN_FLOWS
+    session = Session(
+        tokens=(ruleset.starting_tokens if tracked else 0,) * players,
+        balances=(-entry,) * players,
+        out_in=(0,) * players,
+        deals_won=(0,) * players,
+        pool=entry * players,
+        pool_counters=0,
+        horses=0,
+        horse_open=True,
+        horse_offers=(),
+        dealer=dealer,
+        deal_number=0,
+        last_deal=(),
+        ended="",
+    )
+    empty = Deal(order=(), hands=(), widow=(), stock=(), to_deal=0, locked=frozenset(),
+                 passed=frozenset(), stood=frozenset(), pounced=frozenset(), knocker=None,
+                 log=())
+    turn = Turn(phase=Phase.DEAL, actor=dealer, seat=dealer, pos=-1, round=0, final=(),
+                in_final=False, swaps=0, moved=(), resume=Resume.FIRST, fresh=(), offer=None)
+    return start_deal(WidowState(ruleset, players, session, empty, turn), dealer, ())
+
+
+def start_deal(s: WidowState, dealer: Seat, last_deal: tuple[Event, ...]) -> WidowState:
+    """A new deal by *dealer*, before any card is dealt.
+
+    The players still in the game are dealt in, the eldest (next to the dealer in the
+    direction of play) first and the dealer last; a player who is out gets no cards
+    (CatsAtCards, Peel: dossier #26). The whole pack is the stock.
+    """
+    rules = s.ruleset
+    n = s.players
+    order = tuple(x for x in seats_from(dealer, rules, n) if not s.session.out_in[x])
+    number = s.session.deal_number + 1
+    started = Event("deal_started", dealer, (("deal", number), ("order", order)))
+    session = s.session
+    return WidowState(
+        ruleset=rules,
+        players=n,
+        session=replace(session, dealer=dealer, deal_number=number, last_deal=last_deal),
+        deal=Deal(order=order, hands=((),) * n, widow=(), stock=pack(rules.pack),
+                  to_deal=3 * len(order) + rules.widow_size, locked=frozenset(),
+                  passed=frozenset(), stood=frozenset(), pounced=frozenset(), knocker=None,
+                  log=(started,)),
+        turn=Turn(phase=Phase.DEAL, actor=dealer, seat=dealer, pos=-1, round=0, final=(),
+                  in_final=False, swaps=0, moved=(), resume=Resume.FIRST, fresh=(),
+                  offer=None),
+    )
+
+
+def deal_cards(s: WidowState, cards: tuple[Card, ...]) -> Transition:
+    """Cards of the initial deal: three to each player, one at a time from the eldest, then
+    ``widow_size`` face up to the middle (EB1911, CatsAtCards: dossier 1.4).
+
+    Once the widow is down, the dealer may exchange blind where the rules allow it (#21);
+    else the cards of the widow are offered for a pounce (#27) and the eldest plays.
+    """
+    rules = s.ruleset
+    order = s.deal.order
+    m = len(order)
+    cut = 3 * m
+    hands = list(s.deal.hands)
+    widow = list(s.deal.widow)
+    k = cut + rules.widow_size - s.deal.to_deal
+    events: list[Event] = []
+    for card in cards:
+        if k < cut:
+            seat = order[k % m]
+            hands[seat] += (card,)
+            events.append(Event("dealt", seat, (("card", card),), frozenset({seat})))
+        else:
+            insort(widow, card)
+            events.append(Event("widow_dealt", None, (("card", card),)))
+        k += 1
+    to_deal = s.deal.to_deal - len(cards)
+    dealt = set(cards)
+    t = with_deal(s, hands=tuple(hands), widow=tuple(widow), to_deal=to_deal,
+                  stock=tuple(c for c in s.deal.stock if c not in dealt))
+    t = logged(t, *events)
+    evs = tuple(events)
+    if to_deal:
+        return Transition(t, evs)
+    fresh = t.deal.widow if rules.pounce and rules.pounce_on_initial_widow else ()
+    t = with_turn(t, round=1, pos=-1, fresh=fresh, resume=Resume.FIRST)
+    if rules.dealer_blind_exchange != "none":
+        return Transition(with_turn(t, phase=Phase.BLIND, actor=s.dealer, seat=s.dealer), evs)
+    return turn_.proceed(t, evs)
+
+
+def widow_card(s: WidowState, card: Card) -> Transition:
+    """A card turned from the stock into the widow: at the start of a round (EB1911: a fresh
+    widow card each round, dossier #24) or in place of a pounced card (#28). It may be
+    pounced on (#27)."""
+    widow = list(s.deal.widow)
+    insort(widow, card)
+    ev = Event("widow_card", None, (("card", card),))
+    t = with_deal(s, widow=tuple(widow), stock=tuple(c for c in s.deal.stock if c != card))
+    if s.ruleset.pounce:
+        t = with_turn(t, fresh=s.turn.fresh + (card,))
+    return turn_.proceed(logged(t, ev), (ev,))
+
+
+def sample_chance(s: WidowState, rng: random.Random) -> Action:
+    """Chance's next action drawn with *rng*: the whole initial deal, or one widow card.
+
+    A multi-card ``deal`` is the same as dealing its cards one at a time, in order.
+    """
+    if s.turn.phase is Phase.DEAL:
+        return Action(ActionKind.DEAL, tuple(sample_cards(rng, s.deal.stock, s.deal.to_deal)))
+    return Action(ActionKind.DEAL, (rng.choice(s.deal.stock),))
+
+
+def blind_take(s: WidowState, take: Card) -> Transition:
+    """The dealer, before looking at his hand, takes a widow card for the next of his unseen
+    cards (CatsAtCards: he may trade "some" cards blind, dossier #21; one to three here).
+
+    Three cards taken lock him out where ``exchange_all_three_locks`` says so; taking the
+    last card he may (three, or as many as the widow holds) ends the exchange.
+    """
+    rules = s.ruleset
+    seat = s.dealer
+    hand = s.deal.hands[seat]
+    i = s.turn.swaps
+    give = hand[i]
+    hands = list(s.deal.hands)
+    hands[seat] = (*hand[:i], take, *hand[i + 1:])
+    widow = [c for c in s.deal.widow if c != take]
+    insort(widow, give)
+    ev = Event("blind_exchanged", seat, (("gave", (give,)), ("took", (take,))))
+    swaps = i + 1
+    t = with_deal(s, hands=tuple(hands), widow=tuple(widow))
+    t = with_turn(t, swaps=swaps, moved=(*s.turn.moved, give),
+                  fresh=s.turn.fresh + (give,) if rules.pounce else s.turn.fresh)
+    t = logged(t, ev)
+    if swaps >= 3 or len(widow) <= swaps:
+        if swaps >= 3 and rules.exchange_all_three_locks:
+            t = with_deal(t, locked=t.deal.locked | {seat})
+        return end_blind(t, (ev,))
+    return Transition(t, (ev,))
+
+
+def blind_whole(s: WidowState, takes: tuple[Card, ...]) -> Transition:
+    """The dealer takes the whole widow for his whole hand, unseen (Hoyle's old way: the
+    dealer's whole-widow exchange, dossier #21, ``all_or_nothing``); he exchanges no more."""
+    seat = s.dealer
+    hand = s.deal.hands[seat]
+    hands = list(s.deal.hands)
+    hands[seat] = tuple(takes)
+    ev = Event("blind_exchanged", seat, (("gave", hand), ("took", tuple(takes))))
+    returned = tuple(sorted(hand))
+    t = with_deal(s, hands=tuple(hands), widow=returned, locked=s.deal.locked | {seat})
+    fresh = s.turn.fresh + returned if s.ruleset.pounce else s.turn.fresh
+    t = logged(with_turn(t, swaps=3, fresh=fresh), ev)
+    return end_blind(t, (ev,))
+
+
+def blind_stop(s: WidowState, kind: str) -> Transition:
+    """The dealer declines the blind exchange (``blind_passed``) or stops it
+    (``blind_done``), and looks at his hand."""
+    ev = Event(kind, s.dealer)
+    return end_blind(logged(s, ev), (ev,))
+
+
+def end_blind(s: WidowState, events: tuple[Event, ...]) -> Transition:
+    """The dealer has looked at his hand: the widow's cards are offered for a pounce, then the
+    eldest plays (dossier #47: the blind exchange is an extra privilege; the dealer still
+    takes his ordinary turn, last). The cards he gave stay ``moved`` until the first turn,
+    so that he cannot pounce on them himself."""
+    return turn_.proceed(with_turn(s, swaps=0, pos=-1, resume=Resume.FIRST), events)
