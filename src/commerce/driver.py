@@ -291,8 +291,10 @@ def play_game(
     *,
     seed: int,
     dealer: int | None = None,
+    fast: bool = False,
 ) -> GameRecord:
-    """Play a whole game with bots in every seat and return its record."""
-    driver = Driver(rules, bots, seed=seed, dealer=dealer)
+    """Play a whole game with bots in every seat and return its record (*fast*: on the
+    family's fast path, which plays the same game)."""
+    driver = Driver(rules, bots, seed=seed, dealer=dealer, fast=fast)
     driver.run()
     return driver.record()
