@@ -165,3 +165,47 @@ def test_rulesets_with_family_options_cross_processes():
 
     rules = find_ruleset("pool").with_options(horse_price=2)
     assert pickle.loads(pickle.dumps(rules)) == rules
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Module-level imports between the package's modules (``from pkg import mod`` is an
+    edge to ``pkg.mod``; a package's own ``__init__`` is left out: it is the package's face)."""
+    modules = {}
+    for path in SRC.rglob("*.py"):
+        parts = path.relative_to(SRC.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            continue
+        modules[".".join(parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        edges: set[str] = set()
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    target = f"{node.module}.{alias.name}"
+                    if target in modules:
+                        edges.add(target)
+                    elif node.module in modules:
+                        edges.add(node.module)
+            elif isinstance(node, ast.Import):
+                edges.update(a.name for a in node.names if a.name in modules)
+        graph[name] = edges
+    return graph
+
+
+def test_no_import_circle():
+    graph = _module_graph()
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                raise AssertionError(" -> ".join([*path[path.index(nxt):], nxt]))
+            if nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])

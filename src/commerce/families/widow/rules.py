@@ -1,6 +1,7 @@
 """The widow family's reference rules: who decides, what is legal, and each action's effect.
 
-A game is a session of deals (:mod:`.deal`): three cards to every player still in and a
+A game is a session of deals (:mod:`.start` begins the session and each deal;
+:mod:`.deal`): three cards to every player still in and a
 widow of face-up cards; the dealer may first exchange blind; then, from the eldest, each
 player in turn exchanges with the widow, passes, knocks or stands (:mod:`.turn`) until the
 deal ends, and the hands are shown and settled (:mod:`.settle`). Reading those modules in
@@ -26,10 +27,10 @@ from __future__ import annotations
 from commerce.cards import format_card, format_cards
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Seat, Transition
 from commerce.errors import IllegalActionError, IllegalReason
-from commerce.families.widow import deal, settle, turn
+from commerce.families.widow import deal, settle, start, turn
 from commerce.families.widow.state import Phase, WidowState
 
-new_game = deal.new_game
+new_game = start.new_game
 sample_chance = deal.sample_chance
 outcome = settle.outcome
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from commerce.core import Event, Outcome, Seat, Transition
-from commerce.families.widow import deal as deal_
+from commerce.families.widow import start
 from commerce.families.widow.state import (
     TOKEN_FLOWS,
     Phase,
@@ -211,7 +211,7 @@ def end_of_deal(s: WidowState, events: tuple[Event, ...],
             dealer = (session.dealer + step * i) % n
             if session.out_in[dealer] == 0:
                 break
-        nxt = deal_.start_deal(s, dealer, last)
+        nxt = start.start_deal(s, dealer, last)
         return Transition(nxt, (*events, done, *nxt.deal.log))
     summary: list[Event] = [done]
     balances = list(session.balances)
