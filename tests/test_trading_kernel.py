@@ -159,3 +159,39 @@ def test_which_lineups_run_on_the_kernel() -> None:
         "the widow family has no compiled kernel"
     with pytest.raises(CommerceError, match="no compiled policy"):
         run_batch(peel, players=4, games=2, seed=0, bots=["search"])
+
+
+def test_simulate_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from commerce.cli import main
+
+    assert main(["simulate", "--games", "30", "--bots", "random,heuristic", "--json"]) == 0
+    fast = json.loads(capsys.readouterr().out)
+    assert fast["engine"] == "fast" and sum(s["net"] for s in fast["seats"]) == 0
+    assert fast["decisions"] > 0 and "first_call_s" not in fast
+    assert main(["simulate", "--games", "30", "--bots", "random,heuristic", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == fast
+    assert main(["simulate", "--games", "3", "--bots", "random", "--engine", "reference",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["engine"] == "reference"
+    assert main(["simulate", "--games", "3", "--rules", "widow", "--json"]) == 0
+    widow = json.loads(capsys.readouterr().out)
+    assert widow["engine"] == "reference" and "no compiled kernel" in widow["engine_reason"]
+    assert main(["simulate", "--games", "3", "--bots", "search", "--engine", "fast"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "commerce simulate: error: --engine fast: bot search has no compiled policy")
+
+
+def test_bench_fast_prints_kernel_and_reference_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from commerce.cli import main
+
+    assert main(["bench", "--fast", "--rules", "hoyle", "--seconds", "0.1", "--games", "500",
+                 "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["fast"]
+    assert row["rules"] == "hoyle" and row["reference_decisions_per_s"] > 0
+    assert row["random_decisions_per_s"] > 0 and row["heuristic_decisions_per_s"] > 0
+    assert row["random_ratio"] == round(row["random_decisions_per_s"]
+                                        / row["reference_decisions_per_s"], 1)
