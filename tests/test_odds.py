@@ -62,12 +62,14 @@ def test_peel_percentages() -> None:
 
 
 def test_rules_core_does_not_import_numpy() -> None:
-    # Every module but batch (numpy's own) and the application layer (__main__, cli).
+    # Every module but batch (numpy's own), the compiled kernels (numba's: kernelkit, fast and
+    # each family's kernel) and the application layer (__main__, cli).
     code = (
         "import sys, importlib, pkgutil, commerce\n"
         "for m in pkgutil.walk_packages(commerce.__path__, 'commerce.'):\n"
-        "    if m.name not in ('commerce.batch', 'commerce.__main__', 'commerce.cli') and "
-        "not m.name.startswith('commerce.cli.'):\n"
+        "    if m.name not in ('commerce.batch', 'commerce.__main__', 'commerce.cli', "
+        "'commerce.kernelkit', 'commerce.fast') and not m.name.endswith('.kernel') and "
+        "not m.name.startswith(('commerce.cli.', 'commerce.fast.')):\n"
         "        importlib.import_module(m.name)\n"
         "print('commerce.odds' in sys.modules, 'numpy' in sys.modules)\n"
     )

@@ -283,6 +283,10 @@ class FamilySpec(Generic[StateT, ObsT]):
     fast: FastPath[StateT] | None = None
     """A faster step for whole-game loops, tested equal to the reference."""
 
+    kernel: Callable[[Ruleset, int], Any] | None = None
+    """``kernel(rules, players)``: the family's compiled batch kernel (numba), driven by
+    :mod:`commerce.fast`; it refuses an option it does not play (raising RulesetError)."""
+
     extras: dict[str, Any] = field(default_factory=dict)
     """Family-specific parts an application may look up by name (documented per family)."""
 

@@ -150,3 +150,94 @@ def playout_medians(presets: Sequence[Ruleset], players: int = 4, *, seconds: fl
             runs[rules.id].append(playout_decisions_per_s(
                 rules, players, seconds=seconds, seed=seed, warm_up=False))
     return {rid: statistics.median(rates) for rid, rates in runs.items()}
+
+
+ENGINES = ("auto", "reference", "fast")
+"""The engines ``simulate`` may run on: the compiled kernel when it can (auto), the reference
+engine's fast path, or the kernel (fast)."""
+
+
+def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
+                  engine_name: str) -> tuple[str, str]:
+    """``(engine, why)``: the engine a run of *bots* under *rules* uses, and why.
+
+    ``auto`` takes the compiled kernel when the family has one, it plays every option of
+    *rules* and every bot in the line-up has a compiled policy; otherwise the reference.
+
+    :raises CommerceError: for ``fast`` when the kernel cannot play the run, saying why.
+    """
+    from commerce.errors import CommerceError, RulesetError
+    from commerce.fast import build_kernel, kernel_reason
+
+    if engine_name not in ENGINES:
+        raise CommerceError(f"--engine must be one of {', '.join(ENGINES)}, not {engine_name!r}")
+    if engine_name == "reference":
+        return "reference", "asked for"
+    reason = kernel_reason(rules, bots)
+    if reason is None:
+        try:
+            build_kernel(rules, players)
+        except RulesetError as exc:
+            reason = str(exc)
+    if reason is None:
+        return "fast", "every bot has a compiled policy" if engine_name == "auto" else "asked for"
+    if engine_name == "fast":
+        raise CommerceError(f"--engine fast: {reason}")
+    return "reference", reason
+
+
+def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
+                  bots: Sequence[str]) -> dict[str, Any]:
+    """:func:`simulate` on the family's compiled kernel (:mod:`commerce.fast`): the same table,
+    with ``first_call_s`` (building the kernel and loading or compiling its code) and
+    ``seconds`` (playing).
+
+    Its random streams are the kernel's: a seed reproduces its results, which agree with the
+    reference engine's statistically, not game for game.
+    """
+    from commerce.fast import build_kernel, run_batch
+
+    start = time.perf_counter()
+    kernel = build_kernel(rules, players)
+    run_batch(rules, players=players, games=1, seed=seed, bots=bots, kernel=kernel)
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    result = run_batch(rules, players=players, games=games, seed=seed, bots=bots,
+                       kernel=kernel)
+    seconds = time.perf_counter() - start
+    specs = [bots[i % len(bots)] for i in range(players)]
+    net = result.payoffs.sum(axis=0)
+    wins = result.deals_won.sum(axis=0)
+    return {
+        "rules": rules.id,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "bots": list(bots),
+        "decisions": int(result.decisions.sum()),
+        "seats": [{"seat": i, "bot": specs[i], "net": int(net[i]), "wins": int(wins[i])}
+                  for i in range(players)],
+        "first_call_s": round(first, 3),
+        "seconds": round(seconds, 3),
+    }
+
+
+def kernel_decisions_per_s(rules: Ruleset, players: int = 4, *, bot: str = "random",
+                           games: int = 200_000, repeats: int = 5,
+                           threads: int = 2) -> tuple[float, float]:
+    """``(median decisions/s, first call s)`` of whole games on the compiled kernel, every
+    seat played by *bot*, on *threads* threads; the first call (building the kernel, loading
+    or compiling its code) is timed apart and not counted in the rate."""
+    from commerce.fast import build_kernel, run_batch
+
+    start = time.perf_counter()
+    kernel = build_kernel(rules, players)
+    run_batch(rules, players=players, games=2, seed=0, bots=[bot], kernel=kernel, threads=1)
+    first = time.perf_counter() - start
+    rates = []
+    for seed in range(repeats):
+        start = time.perf_counter()
+        result = run_batch(rules, players=players, games=games, seed=seed, bots=[bot],
+                           kernel=kernel, threads=threads)
+        rates.append(int(result.decisions.sum()) / (time.perf_counter() - start))
+    return statistics.median(rates), first

@@ -18,6 +18,10 @@ def configure_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--bots", default="random,heuristic",
                    help="comma list of bots, cycled over the seats (default random,heuristic)")
+    p.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
+                   help="auto (default): the compiled kernel when every bot has a compiled "
+                        "policy (random, heuristic) and the kernel plays the rules; reference: "
+                        "the reference engine's fast path; fast: the kernel or an error")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -28,6 +32,12 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="peel", metavar="IDS",
                    help="presets timed in random playouts at 4 players, one row each (the "
                         "median of 5 runs of --seconds): a comma list, or 'all' (default peel)")
+    p.add_argument("--fast", action="store_true",
+                   help="instead: random and heuristic playouts on the compiled kernel (2 "
+                        "threads) beside the reference engine's path, for the trading presets "
+                        "(or --rules)")
+    p.add_argument("--games", type=int, default=200_000,
+                   help="games per timed kernel run with --fast (default 200000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -35,7 +45,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     """Play bot games and print per-seat results."""
     from commerce.bots import make_bot
     from commerce.errors import CommerceError
-    from commerce.simulate import simulate
+    from commerce.simulate import choose_engine, simulate, simulate_fast
 
     rules = resolve_rules(args)
     if args.games < 1:
@@ -50,12 +60,21 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CommerceError("give at least one bot, e.g. --bots random,heuristic")
     for spec in bots:
         make_bot(spec)  # validate before playing
-    result = _with_progress(
-        args.games,
-        lambda progress: simulate(rules, players=args.players, games=args.games,
-                                  seed=args.seed, bots=bots, progress=progress),
-    )
-    if args.json:
+    engine, why = choose_engine(rules, args.players, bots, args.engine)
+    if engine == "fast":
+        result = simulate_fast(rules, players=args.players, games=args.games, seed=args.seed,
+                               bots=bots)
+    else:
+        result = _with_progress(
+            args.games,
+            lambda progress: simulate(rules, players=args.players, games=args.games,
+                                      seed=args.seed, bots=bots, progress=progress),
+        )
+    result["engine"] = engine
+    result["engine_reason"] = why
+    if args.json:  # the timings stay out: the same arguments give byte-identical output
+        result.pop("first_call_s", None)
+        result.pop("seconds", None)
         print(json.dumps(result))
         return 0
     _print_table(result)
@@ -92,6 +111,11 @@ def _print_table(result: dict[str, Any]) -> None:
                       *(str(s.get(k, "")) for k in extra))
     Console().print(table)
     print(f"{result['decisions']:,} player decisions")
+    line = f"engine: {result['engine']} ({result['engine_reason']})"
+    if "first_call_s" in result:
+        line += (f"; kernel first call {result['first_call_s']:.2f} s (compile or load), "
+                 f"games {result['seconds']:.2f} s")
+    print(line)
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -103,6 +127,8 @@ def run_bench(args: argparse.Namespace) -> int:
 
     if args.seconds <= 0:
         raise CommerceError("--seconds must be positive")
+    if args.fast:
+        return _run_bench_fast(args)
     if args.rules.strip().lower() == "all":
         presets = list(rulesets())
     else:
@@ -119,4 +145,44 @@ def run_bench(args: argparse.Namespace) -> int:
             print(f"{key:<28} {value:>16,.0f}")
     for rid, value in playouts.items():
         print(f"{'playout ' + rid:<28} {value:>16,.0f}  decisions/s, 4 players")
+    return 0
+
+
+def _run_bench_fast(args: argparse.Namespace) -> int:
+    """``bench --fast``: kernel playouts (random and heuristic) beside the reference path."""
+    from commerce.errors import CommerceError
+    from commerce.rules import find_ruleset, rulesets
+    from commerce.simulate import kernel_decisions_per_s, playout_decisions_per_s
+
+    if args.games < 1:
+        raise CommerceError("--games must be at least 1")
+    names = args.rules.strip().lower()
+    if names == "all" or (names == "peel" and "--rules" not in sys.argv):
+        presets = [r for r in rulesets() if r.family == "trading"]
+    else:
+        presets = [find_ruleset(name) for name in args.rules.split(",")]
+    rows: list[dict[str, Any]] = []
+    for rules in presets:
+        reference = round(playout_decisions_per_s(rules, 4, seconds=args.seconds))
+        row: dict[str, Any] = {"rules": rules.id, "players": 4, "threads": 2,
+                               "reference_decisions_per_s": reference}
+        for bot in ("random", "heuristic"):
+            rate, first = kernel_decisions_per_s(rules, 4, bot=bot, games=args.games)
+            rate = round(rate)
+            row[f"{bot}_decisions_per_s"] = rate
+            row[f"{bot}_ratio"] = round(rate / reference, 1)
+            row[f"{bot}_first_call_s"] = round(first, 3)
+        rows.append(row)
+    if args.json:
+        print(json.dumps({"fast": rows}))
+        return 0
+    print(f"{'rules':<18}{'reference/s':>13}{'random/s':>14}{'x':>7}{'heuristic/s':>14}"
+          f"{'x':>7}{'first call s':>14}")
+    for row in rows:
+        print(f"{row['rules']:<18}{row['reference_decisions_per_s']:>13,}"
+              f"{row['random_decisions_per_s']:>14,}{row['random_ratio']:>7}"
+              f"{row['heuristic_decisions_per_s']:>14,}{row['heuristic_ratio']:>7}"
+              f"{row['random_first_call_s']:>14}")
+    print("player decisions per second, 4 players, whole games; the kernel on 2 threads, the "
+          "reference path (engine.apply, one core) measured in the same run")
     return 0

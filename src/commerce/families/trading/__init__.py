@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from commerce.core import Action, ActionKind
 from commerce.families.trading import (
+    compiled,
     deals,
     fast,
     heuristic,
@@ -74,5 +75,6 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
         to_reference=fast.to_reference,
         from_reference=fast.from_reference,
     ),
+    kernel=compiled.kernel,
 )
 """The trading family's contract (see :class:`commerce.family.FamilySpec`)."""

@@ -1,0 +1,523 @@
+"""The trading family's compiled kernel: whole games of Peel, Hoyle and Trade and Barter in numba.
+
+The same rules as the reference (:mod:`.deal`, :mod:`.turn`, :mod:`.settle`), written over small
+integer arrays: a hand is a row of three card numbers in the order held (a drawn card last, a
+bartered card in the place of the card given), the unseen stock an array drawn from by swapping
+out, the traded-in cards a queue under it. Hand strength comes from the reference evaluator's
+tables (:mod:`commerce.hands`), copied once per ruleset into arrays.
+
+The random policy picks uniformly among the legal actions; the heuristic policy is
+:func:`heuristic_choice`, the compiled twin of :func:`.heuristic.trading_action`: it reads only
+what the seat's observation holds (its hand as held, the offered card, the number of players
+and what the rules allow it now), and a test holds the two equal decision for decision. Every
+game draws from its own stream (:mod:`commerce.kernelkit`).
+
+Every option of the family is played except an unlimited deal (``max_rounds_per_deal=0``),
+which a kernel cannot bound; :func:`build` refuses that, and any option it does not know, with
+a message naming it. :mod:`commerce.fast` drives the kernel in batches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from itertools import permutations
+from typing import Any, Final
+
+import numba
+import numpy as np
+
+from commerce.cards import pack
+from commerce.errors import RulesetError
+from commerce.hands import evaluator_for
+from commerce.kernelkit import NO_CARD, RANDOM, master_key, next_below, stream_start
+from commerce.rules import Ruleset
+from commerce.strength import strength_table
+
+# Action codes (commerce.kernelkit.KINDS order): kind * 64 + card.
+_DEAL, _STAND, _TRADE, _BARTER, _GIVE, _DONE = 0, 64, 128, 192, 256, 320
+_NONE = NO_CARD
+# Decision kinds the heuristic is asked at.
+TURN: Final = 1
+"""The start of a turn: stand, trade or barter."""
+AFTER_TRADE: Final = 3
+"""After one's own trade or barter: stand or done."""
+BARTER_REPLY: Final = 4
+"""Offered a barter: give a card back, or stand where allowed."""
+
+# Configuration slots.
+(_P, _STEP, _BSTEP, _ANTE, _DANTE, _TCOST, _DMAYTRADE, _DTCOST, _MAYBARTER, _PMAYSTAND,
+ _RETORIG, _ANYTIME, _AFTERSTAND, _PENALTY, _PAYEQ, _DPAYS, _TIE, _ROUNDS, _DEALS) = range(19)
+
+CATEGORY_NAMES: Final = ("none", "point", "pair", "flush", "sequence", "tricon", "four")
+"""Category names by the code in the ``categories`` results (the evaluator's levels)."""
+
+SUPPORTED: Final[dict[str, tuple[object, ...] | None]] = {
+    # the ruleset's own fields are read directly; the family's options by name (None: any value)
+    "ranking": None, "ace_low_sequence": None, "ace_low_sequence_rank": None,
+    "allow_wraparound": None, "flush_compare": None, "pair_kicker": None, "void_rank": None,
+    "four_of_a_kind": None, "best_tie_rule": ("eldest", "dealer_as_eldest", "split_pool"),
+    "max_rounds_per_deal": None, "deals_each": None, "ante": None, "dealer_ante": None,
+    "trade_cost": None, "dealer_may_trade": None, "dealer_trade_cost": None,
+    "may_barter": None, "barter_direction": None, "barter_partner_may_stand": None,
+    "barter_return_from_original_hand": None, "stand_allowed": None,
+    "stand_after_trade": None, "stander_penalty": None, "stander_pays_equal_hands": None,
+    "dealer_pays_winner": None,
+}
+"""The family options the kernel plays, with the values it plays (None: every value)."""
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _nth_lowest(hand: Any, j: Any) -> Any:
+    """The *j*-th lowest card (from 0) of a three-card hand."""
+    a, b, c = hand[0], hand[1], hand[2]
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a if j == 0 else b if j == 1 else c
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _nth_lowest4(a: Any, b: Any, c: Any, d: Any, j: Any) -> Any:
+    """The *j*-th lowest (from 0) of four different cards."""
+    if a > b:
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:
+        a, c = c, a
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    return a if j == 0 else b if j == 1 else c if j == 2 else d
+
+
+@numba.njit(cache=True, nogil=True)
+def heuristic_choice(kind: Any, hand: Any, offered: Any, may_stand: Any, may_trade: Any,
+                     may_barter: Any, partner_may_stand: Any, return_orig: Any, rank3: Any,
+                     strength: Any, pwin: Any, give_value: Any, boldness: Any) -> Any:
+    """The heuristic's action code at a decision of *kind*, or -1 where it would draw a random
+    legal action (no trade, barter or stand to make). *hand* is the seat's hand as held."""
+    r = rank3[hand[0], hand[1], hand[2]]
+    confident = pwin[r] >= boldness
+    if kind == AFTER_TRADE:
+        if may_stand and confident:
+            return _STAND + _NONE
+        return _DONE + _NONE
+    if kind == BARTER_REPLY:
+        if partner_may_stand and confident:
+            return _STAND + _NONE
+        n = 3 if return_orig else 4
+        best_card, best = -1, -1.0
+        for i in range(n):
+            if n == 3:
+                card = _nth_lowest(hand, i)
+            else:
+                card = _nth_lowest4(hand[0], hand[1], hand[2], offered, i)
+            if card == offered:
+                v = strength[r]
+            else:
+                a, b, c = hand[0], hand[1], hand[2]
+                if a == card:
+                    a = offered
+                elif b == card:
+                    b = offered
+                else:
+                    c = offered
+                v = strength[rank3[a, b, c]]
+            if best_card < 0 or v > best:
+                best_card, best = card, v
+        return _GIVE + best_card
+    if may_stand and confident:
+        return _STAND + _NONE
+    give, best = hand[0], -1.0
+    for i in range(3):
+        k1, k2 = hand[(i + 1) % 3], hand[(i + 2) % 3]
+        v = give_value[hand[i], k1, k2]
+        if v > best:
+            give, best = hand[i], v
+    if may_trade:
+        return _TRADE + give
+    if may_barter:
+        return _BARTER + give
+    if may_stand:
+        return _STAND + _NONE
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def _give_values(pack_cards: Any, rank3: Any, strength: Any) -> Any:
+    """``v[give, k1, k2]``: the mean strength after trading *give* away, keeping *k1*, *k2*
+    (:func:`commerce.strength.best_replacement`, summed in the same order)."""
+    n = pack_cards.shape[0]
+    v = np.full((52, 52, 52), -1.0)
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                trio = (pack_cards[i], pack_cards[j], pack_cards[k])
+                for t in range(3):
+                    give, k1, k2 = trio[t], trio[(t + 1) % 3], trio[(t + 2) % 3]
+                    total = 0.0
+                    for x in range(n):
+                        c = pack_cards[x]
+                        if c == give or c == k1 or c == k2:
+                            continue
+                        total += strength[rank3[k1, k2, c]]
+                    value = total / (n - 3)
+                    v[give, k1, k2] = value
+                    v[give, k2, k1] = value
+    return v
+
+
+@numba.njit(cache=True, nogil=True)
+def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_code: Any,
+               strength: Any, pwin: Any, give_value: Any, policies: Any, boldness: Any,
+               payoffs: Any, deals_won: Any, decisions: Any, dealers: Any, standers: Any,
+               categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
+               hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any, ranks: Any,
+               order: Any, paid_to: Any) -> None:
+    p = cfg[_P]
+    step = cfg[_STEP]
+    n_pack = pack_cards.shape[0]
+    record = actions.shape[1] > 0
+    pos = 0
+    balances[:] = 0
+    won[:] = 0
+    count = 0
+    state, dealer = next_below(state, p)
+    dealers[row] = dealer
+    n_deals = p * cfg[_DEALS]
+    limit = cfg[_ROUNDS] * p
+    for deal in range(n_deals):
+        # -- the deal: antes, then three cards each, one at a time from the dealer's left
+        for s in range(p):
+            balances[s] -= cfg[_ANTE]
+        balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
+        pool = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
+        n_unseen = n_pack
+        for i in range(n_pack):
+            unseen[i] = pack_cards[i]
+        b_head, b_len = 0, 0
+        for k in range(3 * p):
+            state, j = next_below(state, n_unseen)
+            card = unseen[j]
+            n_unseen -= 1
+            unseen[j] = unseen[n_unseen]
+            hands[(dealer + step * (1 + k)) % p, k // p] = card
+            if record:
+                actions[row, pos] = _DEAL + card
+                pos += 1
+        seat = (dealer + step) % p
+        taken = 1
+        stander = -1
+        while True:
+            # -- a turn begins
+            actor = seat
+            h = hands[actor]
+            stand_ok = cfg[_ANYTIME] == 1 or cat_code[rank3[h[0], h[1], h[2]]] != 0
+            trade_ok = actor != dealer or cfg[_DMAYTRADE] == 1
+            barter_ok = cfg[_MAYBARTER] == 1
+            count += 1
+            if policies[actor] == RANDOM:
+                n = (1 if stand_ok else 0) + (3 if trade_ok else 0) + (3 if barter_ok else 0)
+                state, j = next_below(state, n)
+                code = -1
+                if stand_ok:
+                    if j == 0:
+                        code = _STAND + _NONE
+                    j -= 1
+                if code < 0:
+                    if trade_ok:
+                        if j < 3:
+                            code = _TRADE + _nth_lowest(h, j)
+                        j -= 3
+                    if code < 0:
+                        code = _BARTER + _nth_lowest(h, j)
+            else:
+                code = heuristic_choice(TURN, h, -1, stand_ok, trade_ok, barter_ok, False,
+                                        True, rank3, strength, pwin, give_value,
+                                        boldness[actor])
+            if record:
+                actions[row, pos] = code
+                pos += 1
+            kind, card = code // 64 * 64, code % 64
+            if kind == _STAND:
+                stander = actor
+                break
+            if kind == _TRADE:
+                # the card goes under the stock; the trader pays; he takes the top card
+                if h[0] == card:
+                    h[0] = h[1]
+                    h[1] = h[2]
+                elif h[1] == card:
+                    h[1] = h[2]
+                if actor == dealer:
+                    cost = cfg[_DTCOST]
+                    pool += cost
+                else:
+                    cost = cfg[_TCOST]
+                    balances[dealer] += cost
+                balances[actor] -= cost
+                bottom[(b_head + b_len) % n_pack] = card
+                b_len += 1
+                if n_unseen > 0:
+                    state, j = next_below(state, n_unseen)
+                    got = unseen[j]
+                    n_unseen -= 1
+                    unseen[j] = unseen[n_unseen]
+                    if record:
+                        actions[row, pos] = _DEAL + got
+                        pos += 1
+                else:
+                    got = bottom[b_head]
+                    b_head = (b_head + 1) % n_pack
+                    b_len -= 1
+                h[2] = got
+            else:
+                # barter: the neighbour gives a card back, or stands where he may
+                partner = (actor + cfg[_BSTEP]) % p
+                ph = hands[partner]
+                count += 1
+                pstand = cfg[_PMAYSTAND] == 1
+                n_ret = 3 if cfg[_RETORIG] == 1 else 4
+                if policies[partner] == RANDOM:
+                    state, j = next_below(state, n_ret + (1 if pstand else 0))
+                    if pstand and j == 0:
+                        reply = _STAND + _NONE
+                    else:
+                        j -= 1 if pstand else 0
+                        if n_ret == 3:
+                            reply = _GIVE + _nth_lowest(ph, j)
+                        else:
+                            reply = _GIVE + _nth_lowest4(ph[0], ph[1], ph[2], card, j)
+                else:
+                    reply = heuristic_choice(BARTER_REPLY, ph, card, False, False, False,
+                                             pstand, cfg[_RETORIG] == 1, rank3, strength,
+                                             pwin, give_value, boldness[partner])
+                if record:
+                    actions[row, pos] = reply
+                    pos += 1
+                if reply // 64 * 64 == _STAND:
+                    stander = partner
+                    break
+                back = reply % 64
+                for i in range(3):
+                    if h[i] == card:
+                        h[i] = back
+                for i in range(3):
+                    if ph[i] == back:
+                        ph[i] = card
+            # -- after his own trade or barter
+            if cfg[_AFTERSTAND] == 1:
+                stand_ok = cfg[_ANYTIME] == 1 or cat_code[rank3[h[0], h[1], h[2]]] != 0
+                count += 1
+                if policies[actor] == RANDOM:
+                    if stand_ok:
+                        state, j = next_below(state, 2)
+                        code = _STAND + _NONE if j == 0 else _DONE + _NONE
+                    else:
+                        code = _DONE + _NONE
+                else:
+                    code = heuristic_choice(AFTER_TRADE, h, -1, stand_ok, False, False, False,
+                                            True, rank3, strength, pwin, give_value,
+                                            boldness[actor])
+                if record:
+                    actions[row, pos] = code
+                    pos += 1
+                if code == _STAND + _NONE:
+                    stander = actor
+                    break
+            # -- the turn passes, or the round limit shows the hands
+            if taken >= limit:
+                break
+            seat = (seat + step) % p
+            taken += 1
+        # -- the showdown: priority order (the eldest first, the dealer last or first)
+        for i in range(p):
+            order[i] = (dealer + step * (i + 1)) % p
+            ranks[i] = rank3[hands[i, 0], hands[i, 1], hands[i, 2]]
+            categories[row, deal, i] = cat_code[ranks[i]]
+        if cfg[_TIE] == 1:
+            for i in range(p - 1, 0, -1):
+                order[i], order[i - 1] = order[i - 1], order[i]
+        # stable insertion sort, strongest first
+        for i in range(1, p):
+            x = order[i]
+            j = i - 1
+            while j >= 0 and ranks[order[j]] < ranks[x]:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = x
+        n_won = 1
+        if cfg[_TIE] == 2:
+            while n_won < p and ranks[order[n_won]] == ranks[order[0]]:
+                n_won += 1
+        share, rest = pool // n_won, pool % n_won
+        for i in range(n_won):
+            w = order[i]
+            balances[w] += share + (rest if i == 0 else 0)
+            won[w] += 1
+            if w != dealer:
+                balances[w] += cfg[_DPAYS]
+                balances[dealer] -= cfg[_DPAYS]
+        standers[row, deal] = stander
+        deal_turns[row, deal] = taken
+        if stander >= 0 and cfg[_PENALTY] != 2:
+            beaten = True
+            for i in range(n_won):
+                if order[i] == stander:
+                    beaten = False
+            if beaten:
+                n_paid = 0
+                if cfg[_PENALTY] == 1:
+                    paid_to[0] = order[0]
+                    n_paid = 1
+                else:
+                    for i in range(p):
+                        if order[i] == stander:
+                            break
+                        paid_to[n_paid] = order[i]
+                        n_paid += 1
+                for i in range(n_paid):
+                    s = paid_to[i]
+                    if cfg[_PAYEQ] == 1 or ranks[s] > ranks[stander]:
+                        balances[s] += 1
+                        balances[stander] -= 1
+        dealer = (dealer + step) % p
+    for i in range(p):
+        payoffs[row, i] = balances[i]
+        deals_won[row, i] = won[i]
+    decisions[row] = count
+    if record:
+        action_counts[row] = pos
+
+
+@numba.njit(cache=True, nogil=True)
+def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
+               rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
+               policies: Any, boldness: Any, payoffs: Any, deals_won: Any, decisions: Any,
+               dealers: Any, standers: Any, categories: Any, deal_turns: Any, actions: Any,
+               action_counts: Any) -> None:
+    """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
+    writing each row of the result arrays."""
+    p = cfg[_P]
+    n_pack = pack_cards.shape[0]
+    hands = np.empty((p, 3), np.int64)
+    unseen = np.empty(n_pack, np.int64)
+    bottom = np.empty(n_pack, np.int64)
+    balances = np.zeros(p, np.int64)
+    won = np.zeros(p, np.int64)
+    ranks = np.empty(p, np.int64)
+    order = np.empty(p, np.int64)
+    paid_to = np.empty(p, np.int64)
+    for row in range(first, stop):
+        state = stream_start(key, index0 + row)
+        _play_game(row, state, cfg, pack_cards, rank3, cat_code, strength, pwin, give_value,
+                   policies, boldness, payoffs, deals_won, decisions, dealers, standers,
+                   categories, deal_turns, actions, action_counts, hands, unseen, bottom,
+                   balances, won, ranks, order, paid_to)
+
+
+def check_supported(rules: Ruleset) -> None:
+    """Refuse a ruleset the kernel would not play exactly.
+
+    :raises RulesetError: naming the option and what the kernel plays.
+    """
+    if rules.family != "trading":
+        raise RulesetError(f"the trading kernel plays the trading family, not {rules.family}")
+    for f in fields(rules.options):
+        allowed = SUPPORTED.get(f.name, ())
+        value = getattr(rules.options, f.name)
+        if f.name not in SUPPORTED or (allowed is not None and value not in allowed):
+            raise RulesetError(f"the compiled kernel does not play option {f.name}={value!r}; "
+                               "use --engine reference")
+    if not rules.may_barter and not rules.dealer_may_trade and rules.stand_allowed != "any_time":
+        raise RulesetError("the compiled kernel does not play may_barter=False with "
+                           "dealer_may_trade=False and stand_allowed='with_combination' (a "
+                           "dealer without a combination has no action); use --engine reference")
+    if rules.max_rounds_per_deal < 1:
+        raise RulesetError("the compiled kernel does not play option max_rounds_per_deal=0 "
+                           "(an unlimited deal); use --engine reference")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TradingKernel:
+    """The kernel of one trading ruleset at one table size: its tables, ready to play."""
+
+    rules: Ruleset
+    """The ruleset it plays."""
+    players: int
+    """Seats at the table."""
+    deals: int
+    """Deals in a game."""
+    max_actions: int
+    """The most actions one game can record (chance's deals and draws included)."""
+    cfg: Any
+    pack_cards: Any
+    rank3: Any
+    cat_code: Any
+    strength: Any
+    pwin: Any
+    give_value: Any
+    category_names: tuple[str, ...] = CATEGORY_NAMES
+
+    def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
+            boldness: Any, out: tuple[Any, ...]) -> None:
+        """Play rows *first* to *stop* into *out* (:class:`commerce.fast.BatchResult`'s
+        arrays, in its order); it releases the GIL, so threads may share a batch."""
+        play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
+                   self.pack_cards, self.rank3, self.cat_code, self.strength, self.pwin,
+                   self.give_value, policies, boldness, *out)
+
+    def heuristic(self, kind: int, hand: tuple[int, ...], offered: int | None,
+                  may_stand: bool, may_trade: bool, may_barter: bool, boldness: float) -> int:
+        """The compiled heuristic's action code (-1: a random legal action) for one seat."""
+        return int(heuristic_choice(
+            kind, np.array(hand, np.int64), -1 if offered is None else offered, may_stand,
+            may_trade, may_barter, bool(self.rules.barter_partner_may_stand),
+            bool(self.rules.barter_return_from_original_hand), self.rank3, self.strength,
+            self.pwin, self.give_value, boldness))
+
+
+def build(rules: Ruleset, players: int) -> TradingKernel:
+    """The kernel for *rules* at *players* seats (the family's ``kernel`` hook).
+
+    :raises RulesetError: for an option it does not play, or a table size the ruleset refuses.
+    """
+    check_supported(rules)
+    if players not in rules.player_range():
+        raise RulesetError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
+                           f"players, not {players}")
+    ev = evaluator_for(rules)
+    rank3 = np.full((52, 52, 52), -1, np.int64)
+    for hand, rank in ev.sorted_ranks.items():
+        if len(hand) == 3:
+            for a, b, c in permutations(hand):
+                rank3[a, b, c] = rank
+    cat_code = np.array([int(k[0]) for k in ev.keys], np.int64)  # the levels of CATEGORY_NAMES
+    table = strength_table(rules)
+    strength = np.array(table, np.float64)
+    opponents = max(players - 1, 1)
+    pwin = np.array([t ** opponents for t in table], np.float64)  # as win_chance computes it
+    pack_cards = np.array(pack(rules.pack), np.int64)
+    give_value = _give_values(pack_cards, rank3, strength)
+    cfg = np.array([
+        players, 1 if rules.direction == "left" else -1,
+        1 if rules.barter_direction == "left" else -1, rules.ante, rules.dealer_ante,
+        rules.trade_cost, int(rules.dealer_may_trade), rules.dealer_trade_cost,
+        int(rules.may_barter), int(rules.barter_partner_may_stand),
+        int(rules.barter_return_from_original_hand), int(rules.stand_allowed == "any_time"),
+        int(rules.stand_after_trade),
+        ("each_better_hand", "best_hand_only", "none").index(rules.stander_penalty),
+        int(rules.stander_pays_equal_hands), rules.dealer_pays_winner,
+        ("eldest", "dealer_as_eldest", "split_pool").index(rules.best_tie_rule),
+        rules.max_rounds_per_deal, rules.deals_each,
+    ], np.int64)
+    deals = players * rules.deals_each
+    max_actions = deals * (3 * players + 3 * rules.max_rounds_per_deal * players)
+    return TradingKernel(rules=rules, players=players, deals=deals, max_actions=max_actions,
+                         cfg=cfg, pack_cards=pack_cards, rank3=rank3, cat_code=cat_code,
+                         strength=strength, pwin=pwin, give_value=give_value)

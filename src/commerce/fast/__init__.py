@@ -1,0 +1,171 @@
+"""The compiled batch simulator: whole games on a family's kernel, many at a time.
+
+A family offers a kernel through its ``kernel`` hook (:class:`commerce.family.FamilySpec`):
+``kernel(rules, players)`` returns an object that plays rows of a batch into result arrays
+(the trading family's is :class:`commerce.families.trading.kernel.TradingKernel`). This module
+is the generic part: it checks that every seat's bot has a compiled policy
+(:func:`kernel_reason`), allocates the arrays, splits the batch between threads (the kernels
+release the GIL) and returns a :class:`BatchResult`. numpy and numba load only when a batch
+runs. Game *i* draws from its own random stream
+derived from the master seed and *i* (:mod:`commerce.kernelkit`), so the results depend only on
+the arguments, not on the number of threads.
+
+The kernel's streams are not the reference engine's: a seed reproduces results within one
+engine, and the two agree statistically (the differential test replays the kernel's games
+through the reference engine, decision for decision).
+
+>>> from commerce.rules import find_ruleset
+>>> r = run_batch(find_ruleset("peel"), players=4, games=8, seed=1, bots=["random"])
+>>> r.payoffs.shape, int(r.payoffs.sum())
+((8, 4), 0)
+>>> kernel_reason(find_ruleset("peel"), ["search"])
+'bot search has no compiled policy'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from commerce.errors import CommerceError
+from commerce.family import family_spec
+from commerce.rules import Ruleset
+
+_POLICIES = {"random": 0, "heuristic": 1}  # commerce.kernelkit's codes (numba loads with it)
+
+
+def policy_code(bot_spec: str) -> int | None:
+    """The kernel policy code of the bot *bot_spec* (:func:`commerce.kernelkit.policy_code`),
+    without loading numba."""
+    return _POLICIES.get(bot_spec.strip().lower().partition(":")[0])
+
+__all__ = ["BatchResult", "build_kernel", "kernel_reason", "policy_code", "run_batch"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BatchResult:
+    """The results of a batch, one row per game (numpy arrays)."""
+
+    payoffs: Any
+    """``(games, players)``: each seat's net over the game (stakes, tokens ...)."""
+    deals_won: Any
+    """``(games, players)``: deals each seat won."""
+    decisions: Any
+    """``(games,)``: player decisions made (chance's draws not counted)."""
+    dealers: Any
+    """``(games,)``: the first dealer."""
+    standers: Any
+    """``(games, deals)``: who stood (knocked) in each deal, -1 for nobody."""
+    categories: Any
+    """``(games, deals, players)``: each seat's hand category at each showdown, as an index
+    of :attr:`category_names`."""
+    deal_turns: Any
+    """``(games, deals)``: turns begun in each deal (its length)."""
+    actions: Any
+    """``(games, max_actions)``: each game's actions as codes (:mod:`commerce.kernelkit`),
+    chance's included, or an empty second axis when not recorded."""
+    action_counts: Any
+    """``(games,)``: how many of each row of :attr:`actions` are used (0 unrecorded)."""
+    category_names: tuple[str, ...]
+    """Category names by code."""
+
+    def arrays(self) -> tuple[Any, ...]:
+        """The arrays in the order a kernel's ``run`` fills them."""
+        return (self.payoffs, self.deals_won, self.decisions, self.dealers, self.standers,
+                self.categories, self.deal_turns, self.actions, self.action_counts)
+
+
+def kernel_reason(rules: Ruleset, bots: Sequence[str]) -> str | None:
+    """Why *rules* with *bots* cannot run on a kernel, or None when it can.
+
+    >>> from commerce.rules import find_ruleset
+    >>> kernel_reason(find_ruleset("peel"), ["random", "heuristic:boldness=0.7"]) is None
+    True
+    """
+    if family_spec(rules.family).kernel is None:
+        return f"the {rules.family} family has no compiled kernel"
+    for spec in bots:
+        if policy_code(spec) is None:
+            return f"bot {spec.strip()} has no compiled policy"
+    return None
+
+
+def build_kernel(rules: Ruleset, players: int) -> Any:
+    """The family's kernel for *rules* at *players* seats.
+
+    :raises CommerceError: when the family has none, or it refuses an option of *rules*.
+    """
+    hook = family_spec(rules.family).kernel
+    if hook is None:
+        raise CommerceError(f"the {rules.family} family has no compiled kernel")
+    return hook(rules, players)
+
+
+def _policies(bots: Sequence[str], players: int) -> tuple[Any, Any]:
+    import numpy as np
+
+    from commerce.bots import make_bot
+
+    codes = np.empty(players, np.int8)
+    boldness = np.full(players, 0.5)
+    for seat in range(players):
+        spec = bots[seat % len(bots)]
+        code = policy_code(spec)
+        if code is None:
+            raise CommerceError(f"bot {spec.strip()} has no compiled policy; use --engine "
+                                "reference")
+        bot = make_bot(spec)  # validates the options
+        codes[seat] = code
+        if code == _POLICIES["heuristic"]:
+            boldness[seat] = float(getattr(bot, "boldness", 0.5))
+    return codes, boldness
+
+
+def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequence[str],
+              record: bool = False, threads: int | None = None, kernel: Any = None,
+              first_game: int = 0) -> BatchResult:
+    """Play *games* games of *rules* on the family's kernel, bots cycled over the seats.
+
+    :param record: keep each game's actions (for replays and the differential test).
+    :param threads: threads sharing the batch (default: the cores, at most 8); the results
+        do not depend on it.
+    :param kernel: a kernel already built for *rules* and *players* (reused across batches).
+    :param first_game: the index of the first game in the run's streams (a batch may be the
+        continuation of another).
+    :raises CommerceError: for a bot without a compiled policy or an option the kernel does not
+        play.
+    """
+    if games < 1:
+        raise CommerceError("a batch has at least one game")
+    import numpy as np
+
+    kern = kernel if kernel is not None else build_kernel(rules, players)
+    codes, boldness = _policies(bots, players)
+    deals = kern.deals
+    result = BatchResult(
+        payoffs=np.zeros((games, players), np.int64),
+        deals_won=np.zeros((games, players), np.int64),
+        decisions=np.zeros(games, np.int64),
+        dealers=np.zeros(games, np.int64),
+        standers=np.zeros((games, deals), np.int64),
+        categories=np.zeros((games, deals, players), np.int64),
+        deal_turns=np.zeros((games, deals), np.int64),
+        actions=np.zeros((games, kern.max_actions if record else 0), np.int16),
+        action_counts=np.zeros(games, np.int64),
+        category_names=tuple(kern.category_names),
+    )
+    out = result.arrays()
+    n_threads = max(1, min(threads or min(os.cpu_count() or 1, 8), games))
+    if n_threads == 1:
+        kern.run(seed, first_game, 0, games, codes, boldness, out)
+        return result
+    bounds = [games * t // n_threads for t in range(n_threads + 1)]
+    with ThreadPoolExecutor(n_threads) as pool:
+        jobs = [pool.submit(kern.run, seed, first_game, bounds[t], bounds[t + 1], codes,
+                            boldness, out) for t in range(n_threads)]
+        for job in jobs:
+            job.result()
+    return result
