@@ -38,9 +38,11 @@ class Family(StrEnum):
     """Cox's 1925 game: draw, discard, buy, sell out."""
 
 
-def _opt(default: Any, doc: str, choices: tuple[Any, ...] | None = None) -> Any:
-    """A documented option field; *choices* lists the valid values where they are few."""
-    return field(default=default, metadata={"doc": doc, "choices": choices})
+def _opt(default: Any, doc: str, choices: tuple[Any, ...] | None = None,
+         bounds: tuple[int, int] | None = None) -> Any:
+    """A documented option field; *choices* lists the valid values where they are few, and
+    *bounds* the smallest and the largest value of a number."""
+    return field(default=default, metadata={"doc": doc, "choices": choices, "bounds": bounds})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -69,8 +71,9 @@ class Ruleset:
     pack: int = _opt(52, "Cards in the pack: 52, or the 32-card piquet pack (A K Q J 10 9 8 7); "
                          "80 is Cox's patented pack (cox family only).",
                      (52, 32, 80))
-    min_players: int = _opt(3, "Fewest players allowed.")
-    max_players: int = _opt(12, "Most players allowed (at most 7 with the 32-card pack).")
+    min_players: int = _opt(3, "Fewest players allowed.", bounds=(2, 12))
+    max_players: int = _opt(12, "Most players allowed (at most 7 with the 32-card pack).",
+                            bounds=(2, 12))
     direction: str = _opt("left", "Direction of the deal, play and the passing of the deal.",
                           ("left", "right"))
 
@@ -105,11 +108,15 @@ class Ruleset:
                                        "hand.")
 
     # -- stakes and the trading deal -----------------------------------------------------
-    ante: int = _opt(1, "Stakes each player puts in the pool at the start of a deal.")
-    dealer_ante: int = _opt(2, "Stakes the dealer puts in the pool (his ante included).")
-    trade_cost: int = _opt(1, "Stakes a player pays the dealer to trade for ready money.")
+    ante: int = _opt(1, "Stakes each player puts in the pool at the start of a deal.",
+                     bounds=(0, 100))
+    dealer_ante: int = _opt(2, "Stakes the dealer puts in the pool (his ante included).",
+                            bounds=(0, 100))
+    trade_cost: int = _opt(1, "Stakes a player pays the dealer to trade for ready money.",
+                           bounds=(0, 100))
     dealer_may_trade: bool = _opt(True, "The dealer may trade with the stock on his own turn.")
-    dealer_trade_cost: int = _opt(0, "What the dealer pays (to the pool) to trade with the stock.")
+    dealer_trade_cost: int = _opt(0, "What the dealer pays (to the pool) to trade with the stock.",
+                                  bounds=(0, 100))
     may_barter: bool = _opt(True, "Barter with a neighbour is allowed.")
     barter_direction: str = _opt(
         "left", "Which neighbour a barter is offered to.", ("left", "right")
@@ -136,7 +143,7 @@ class Ruleset:
         ("each_better_hand", "best_hand_only", "none"),
     )
     dealer_pays_winner: int = _opt(
-        1, "Stakes the dealer pays the best hand when someone else wins."
+        1, "Stakes the dealer pays the best hand when someone else wins.", bounds=(0, 100)
     )
     best_tie_rule: str = _opt(
         "eldest",
@@ -150,11 +157,14 @@ class Ruleset:
         50,
         "House rule: a deal that reaches this many full rounds ends in a forced showdown with "
         "no stander penalty (0 = unlimited).",
+        bounds=(0, 1000),
     )
-    deals_each: int = _opt(1, "A session ends when every player has dealt this many times.")
+    deals_each: int = _opt(1, "A session ends when every player has dealt this many times.",
+                           bounds=(1, 100))
 
     # -- Cox's 1925 game (family cox) ------------------------------------------------------
-    hands_per_game: int = _opt(4, "Cox: hands played in a game; the highest total score wins.")
+    hands_per_game: int = _opt(4, "Cox: hands played in a game; the highest total score wins.",
+                               bounds=(1, 100))
     buy_priority: str = _opt(
         "turn_order_from_discarder",
         "Cox: who gets a discard several players want to buy: the nearest to the discarder in "
@@ -195,9 +205,11 @@ class Ruleset:
     )
 
     # -- the widow deal (family 'widow') ------------------------------------------------
-    widow_size: int = _opt(3, "Face-up cards dealt to the widow in the middle (1 to 5).")
+    widow_size: int = _opt(3, "Face-up cards dealt to the widow in the middle.",
+                           bounds=(1, 5))
     max_exchange_per_turn: int = _opt(
-        3, "Most cards a player may exchange one-for-one with the widow in one turn (1 to 3)."
+        3, "Most cards a player may exchange one-for-one with the widow in one turn.",
+        bounds=(1, 3),
     )
     pass_locks_out: bool = _opt(True, "A player who passes may not exchange again that deal.")
     exchange_all_three_locks: bool = _opt(
@@ -233,24 +245,29 @@ class Ruleset:
         "who has none left is out of the game.",
         ("lowest_to_best", "lowest_to_pool", "stake_from_each"),
     )
-    starting_tokens: int = _opt(3, "Tokens (lives, counters) each player starts with.")
+    starting_tokens: int = _opt(3, "Tokens (lives, counters) each player starts with.",
+                                bounds=(1, 20))
     deals: int = _opt(
         0,
         "Most deals in a widow-family session (0 = no cap: the session ends when one player is "
         "left with tokens or counters, or, with stakes, when every player has dealt deals_each "
         "times).",
+        bounds=(0, 1000),
     )
     pool_entry: int = _opt(
-        3, "Pool Commerce: stakes each player pays into the pool at the start of the game."
+        3, "Pool Commerce: stakes each player pays into the pool at the start of the game.",
+        bounds=(0, 100),
     )
     deal_prize: int = _opt(
         0, "Pool Commerce: stakes the best hand of each deal takes out of the pool (while it "
-           "lasts)."
+           "lasts).",
+        bounds=(0, 100),
     )
     buy_a_horse: bool = _opt(
         False, "Pool Commerce: the first player out of counters may buy one more, once."
     )
-    horse_price: int = _opt(1, "Stakes a horse (one counter) costs; they go into the pool.")
+    horse_price: int = _opt(1, "Stakes a horse (one counter) costs; they go into the pool.",
+                            bounds=(0, 100))
     worst_tie_rule: str = _opt(
         "all_lose",
         "Who loses when several hands tie for lowest: every one of them ('all_lose'), the one "
@@ -285,8 +302,13 @@ class Ruleset:
             value = getattr(self, f.name)
             if choices is not None and value not in choices:
                 raise RulesetError(
-                    f"option {f.name}: {value!r} is not one of {', '.join(map(str, choices))}"
+                    f"option {f.name}: {_shown(value)} is not one of "
+                    f"{', '.join(map(str, choices))}"
                 )
+            bounds = f.metadata.get("bounds") if f.metadata else None
+            if bounds is not None and not bounds[0] <= value <= bounds[1]:
+                raise RulesetError(f"option {f.name}: {_shown(value)} is not from {bounds[0]} "
+                                   f"to {bounds[1]}")
         if self.min_players < 2 or self.min_players > self.max_players:
             raise RulesetError(
                 f"players: min_players {self.min_players} and max_players {self.max_players} "
@@ -302,27 +324,11 @@ class Ruleset:
             raise RulesetError(
                 f"option max_players: at most {limit} players with the {self.pack}-card pack"
             )
-        for name in ("ante", "dealer_ante", "trade_cost", "dealer_trade_cost",
-                     "dealer_pays_winner", "max_rounds_per_deal"):
-            if getattr(self, name) < 0:
-                raise RulesetError(f"option {name}: must not be negative")
-        if self.deals_each < 1:
-            raise RulesetError("option deals_each: must be at least 1")
-        if self.hands_per_game < 1:
-            raise RulesetError("option hands_per_game: must be at least 1")
         self._check_widow_options()
 
     def _check_widow_options(self) -> None:
-        """Validate the widow-family options and their combinations."""
-        for name in ("starting_tokens", "deals", "pool_entry", "deal_prize", "horse_price"):
-            if getattr(self, name) < 0:
-                raise RulesetError(f"option {name}: must not be negative")
-        if not 1 <= self.widow_size <= 5:
-            raise RulesetError("option widow_size: must be from 1 to 5")
-        if not 1 <= self.max_exchange_per_turn <= 3:
-            raise RulesetError("option max_exchange_per_turn: must be from 1 to 3")
-        if self.starting_tokens < 1:
-            raise RulesetError("option starting_tokens: must be at least 1")
+        """Validate the combinations of widow-family options (each one's range is checked
+        with the others')."""
         if self.pounce and not self.four_of_a_kind:
             raise RulesetError("option pounce: needs four_of_a_kind=true (a pounced four must "
                                "rank)")
@@ -395,10 +401,29 @@ def option_names() -> tuple[str, ...]:
 
 
 def option_doc(name: str) -> str:
-    """The documented meaning of option *name*."""
+    """The documented meaning of option *name*, with its range where it is a number.
+
+    >>> option_doc("deals_each")
+    'A session ends when every player has dealt this many times. From 1 to 100.'
+    """
     for f in dataclasses.fields(Ruleset):
         if f.name == name:
-            return str(f.metadata.get("doc", ""))
+            bounds = f.metadata.get("bounds")
+            doc = str(f.metadata.get("doc", ""))
+            return doc if bounds is None else f"{doc} From {bounds[0]} to {bounds[1]}."
+    raise RulesetError(_unknown_option(name))
+
+
+def option_bounds(name: str) -> tuple[int, int] | None:
+    """The smallest and the largest value of number option *name* (None for the others).
+
+    >>> option_bounds("widow_size"), option_bounds("pack"), option_bounds("pounce")
+    ((1, 5), None, None)
+    """
+    for f in dataclasses.fields(Ruleset):
+        if f.name == name:
+            bounds: tuple[int, int] | None = f.metadata.get("bounds")
+            return bounds
     raise RulesetError(_unknown_option(name))
 
 
@@ -428,7 +453,7 @@ def _coerce(name: str, value: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise RulesetError(f"option {name}: {value!r} is not true or false")
+        raise RulesetError(f"option {name}: {_shown(value)} is not true or false")
     if isinstance(current, int):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
@@ -437,8 +462,14 @@ def _coerce(name: str, value: Any) -> Any:
         except ValueError:
             choices = option_choices(name)
             valid = f"one of {', '.join(map(str, choices))}" if choices else "an integer"
-            raise RulesetError(f"option {name}: {value!r} is not {valid}") from None
+            raise RulesetError(f"option {name}: {_shown(value)} is not {valid}") from None
     return str(value).strip()
+
+
+def _shown(value: Any) -> str:
+    """*value* for a one-line message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
 
 
 def parse_overrides(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
