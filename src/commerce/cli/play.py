@@ -15,7 +15,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from commerce.cli import add_rules_arguments, resolve_rules
+from commerce.cli import BOTS_HELP, PLAYERS, SEED, add_rules_arguments, int_in, resolve_rules, span
 
 _COMMON_HELP = """  hint                      the search bot's choice and how it rates each move
   help | ?                  this help;   quit | q   save and stop
@@ -62,10 +62,14 @@ _SHORT = {
 def configure_play(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce play``."""
     add_rules_arguments(p)
-    p.add_argument("--players", type=int, default=None, help="seats at the table (default 4)")
+    p.add_argument("--players", type=int_in(*PLAYERS), default=None,
+                   help=f"seats at the table, {span(PLAYERS)} within the ruleset's range "
+                        "(default 4)")
     p.add_argument("--bot", default="heuristic",
-                   help="computer players: random, heuristic, or a comma list (default heuristic)")
-    p.add_argument("--seed", type=int, default=None, help="make the whole session reproducible")
+                   help="computer players: random, heuristic, or a comma list (default "
+                        "heuristic); " + BOTS_HELP)
+    p.add_argument("--seed", type=int_in(*SEED), default=None,
+                   help=f"make the whole session reproducible, {span(SEED)}")
     p.add_argument("--name", default="Player", help="your name at the table (default Player)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where to save the record (default games/<rules>-<time>.json)")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from commerce.cli import GAMES, JOBS, SEED, int_in, span
 from commerce.errors import CommerceError
 
 PLOT_SUFFIXES = (".png", ".svg")
@@ -20,11 +21,14 @@ PLOT_SUFFIXES = (".png", ".svg")
 
 def add_output_arguments(p: argparse.ArgumentParser, *, games: int, seed: bool = True) -> None:
     """``--games --seed --jobs --json --csv --plot``."""
-    p.add_argument("--games", type=int, default=games, help=f"games to play (default {games})")
+    p.add_argument("--games", type=int_in(*GAMES), default=games,
+                   help=f"games to play, {span(GAMES)} (default {games})")
     if seed:
-        p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="processes to use; results are identical for any N (default 1)")
+        p.add_argument("--seed", type=int_in(*SEED), default=0,
+                       help=f"master seed, {span(SEED)} (default 0)")
+    p.add_argument("--jobs", type=int_in(*JOBS), default=1, metavar="N",
+                   help=f"processes to use, {span(JOBS)}; results are identical for any N "
+                        "(default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--csv", metavar="FILE", default=None, help="also write the table as CSV")
     p.add_argument("--plot", metavar="FILE", default=None,
