@@ -106,6 +106,17 @@ def float_in(lo: float, hi: float) -> Callable[[str], float]:
     return parse
 
 
+def file_name(text: str) -> str:
+    """An argparse type: a file name, not empty and without a NUL character.
+
+    >>> file_name("games/a.json")
+    'games/a.json'
+    """
+    if not text or "\x00" in text:
+        raise argparse.ArgumentTypeError(f"not a file name: {_cut(text)}")
+    return text
+
+
 def _cut(text: str) -> str:
     return repr(text) if len(text) <= 24 else repr(text[:20]) + "..."
 

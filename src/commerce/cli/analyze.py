@@ -84,12 +84,15 @@ def run_analyze(args: argparse.Namespace) -> int:
         a = result["advantage"]
         role = result["seats"][0]["role"].capitalize()
         unit = result.get("unit", "stakes")
+        from commerce.cli.report import fmt, interval
+
+        # the interval is '—' when there are too few deals to estimate it
         if unit == "stakes":
-            print(f"{role}'s advantage: {a['payoff']:+.3f} {unit} per deal, 95% interval "
-                  f"[{a['ci95'][0]:+.3f}, {a['ci95'][1]:+.3f}]")
+            print(f"{role}'s advantage: {fmt(a['payoff'])} {unit} per deal, 95% interval "
+                  f"{interval(*a['ci95'])}")
         else:  # not zero-sum (Cox's points): the column 'vs dealer' is the comparison
-            print(f"{role}: {a['payoff']:+.3f} {unit} per hand, 95% interval "
-                  f"[{a['ci95'][0]:+.3f}, {a['ci95'][1]:+.3f}]; 'vs dealer' compares each "
+            print(f"{role}: {fmt(a['payoff'])} {unit} per hand, 95% interval "
+                  f"{interval(*a['ci95'])}; 'vs dealer' compares each "
                   f"place with the {role.lower()}")
     elif kind == "stand-threshold":
         for p in result["positions"]:

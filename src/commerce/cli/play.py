@@ -15,7 +15,16 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from commerce.cli import BOTS_HELP, PLAYERS, SEED, add_rules_arguments, int_in, resolve_rules, span
+from commerce.cli import (
+    BOTS_HELP,
+    PLAYERS,
+    SEED,
+    add_rules_arguments,
+    file_name,
+    int_in,
+    resolve_rules,
+    span,
+)
 
 _COMMON_HELP = """  hint                      the search bot's choice and how it rates each move
   help | ?                  this help;   quit | q   save and stop
@@ -71,14 +80,15 @@ def configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int_in(*SEED), default=None,
                    help=f"make the whole session reproducible, {span(SEED)}")
     p.add_argument("--name", default="Player", help="your name at the table (default Player)")
-    p.add_argument("--save", metavar="FILE", default=None,
+    p.add_argument("--save", metavar="FILE", type=file_name, default=None,
                    help="where to save the record (default games/<rules>-<time>.json)")
-    p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game")
+    p.add_argument("--resume", metavar="FILE", type=file_name, default=None,
+                   help="continue a saved game")
 
 
 def configure_replay(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce replay``."""
-    p.add_argument("file", metavar="FILE", help="a saved game record")
+    p.add_argument("file", metavar="FILE", type=file_name, help="a saved game record")
     p.add_argument("--all", action="store_true",
                    help="print the whole game at once instead of stepping with Enter")
 
@@ -121,6 +131,11 @@ def run_play(args: argparse.Namespace) -> int:
         human = 0
         path = Path(args.save) if args.save else Path("games") / (
             f"{rules.id}-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json")
+        try:  # now, rather than after the first move
+            driver.record().save(path)
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise CommerceError(f"{path}: cannot save the game there ({reason})") from None
     return _session(driver, human, path)
 
 
