@@ -62,3 +62,24 @@ def test_play_refuses_a_save_path_it_cannot_write_before_the_game(capsys, tmp_pa
         _one_line_error(capsys, ["play", "--bot", "random", "--save", str(target)],
                         "cannot save the game there")
     assert list(tmp_path.iterdir()) == []  # nothing half-written
+
+
+@pytest.mark.parametrize("name", ["x" * 201, "a\x1b[2Jb", "a\nb"])
+def test_a_name_the_record_could_not_keep_is_refused_before_the_game(capsys, tmp_path, name):
+    _one_line_error(capsys, ["play", "--name", name, "--save", str(tmp_path / "g.json")],
+                    "argument --name")
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_a_name_the_record_keeps_is_saved_and_resumed(capsys, tmp_path, monkeypatch):
+    import io
+    import sys
+
+    from commerce.record import GameRecord
+
+    path = tmp_path / "g.json"
+    name = "Ann\u00a0Marie 漢" + "x" * 189  # 200 characters
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main(["play", "--name", name, "--bot", "random", "--save", str(path)]) == 0
+    assert GameRecord.load(path).seats[0].name == name
+    capsys.readouterr()

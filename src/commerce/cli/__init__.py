@@ -117,6 +117,22 @@ def file_name(text: str) -> str:
     return text
 
 
+def seat_name(text: str) -> str:
+    """An argparse type: a name at the table as a record keeps it (at most
+    :data:`~commerce.record.MAX_NAME_CHARS` characters, no control character).
+
+    >>> seat_name("Ann")
+    'Ann'
+    """
+    from commerce.record import MAX_NAME_CHARS
+
+    if len(text) > MAX_NAME_CHARS or any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
+        raise argparse.ArgumentTypeError(
+            f"a name of at most {MAX_NAME_CHARS} characters without control characters, not "
+            f"{_cut(text)}")
+    return text
+
+
 def _cut(text: str) -> str:
     return repr(text) if len(text) <= 24 else repr(text[:20]) + "..."
 
@@ -129,6 +145,7 @@ def span(bounds: tuple[float, float]) -> str:
     """
     lo, hi = (f"{x:,}" if isinstance(x, int) else f"{x:,g}" for x in bounds)
     return f"from {lo} to {hi}"
+
 
 _COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, help)

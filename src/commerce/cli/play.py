@@ -23,6 +23,7 @@ from commerce.cli import (
     file_name,
     int_in,
     resolve_rules,
+    seat_name,
     span,
 )
 
@@ -79,7 +80,8 @@ def configure_play(p: argparse.ArgumentParser) -> None:
                         "heuristic); " + BOTS_HELP)
     p.add_argument("--seed", type=int_in(*SEED), default=None,
                    help=f"make the whole session reproducible, {span(SEED)}")
-    p.add_argument("--name", default="Player", help="your name at the table (default Player)")
+    p.add_argument("--name", type=seat_name, default="Player",
+                   help="your name at the table, at most 200 characters (default Player)")
     p.add_argument("--save", metavar="FILE", type=file_name, default=None,
                    help="where to save the record (default games/<rules>-<time>.json)")
     p.add_argument("--resume", metavar="FILE", type=file_name, default=None,
