@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -8,4 +9,8 @@ from hypothesis import settings
 # CI runs on shared 2-core machines: a property's examples are judged on their results, never
 # on their time (speed is measured by the benchmarks), so no per-example deadline.
 settings.register_profile("commerce", deadline=None)
-settings.load_profile("commerce")
+# Under CI: the same, with examples derived from each test (no flaky new failures, no example
+# database); the fuzz tests (test_fuzz.py) run fewer examples under this profile.
+settings.register_profile("ci", settings.get_profile("commerce"), derandomize=True,
+                          database=None)
+settings.load_profile("ci" if os.environ.get("CI") else "commerce")

@@ -217,7 +217,7 @@ def test_bench_times_each_named_preset_in_playouts(capsys):
 @pytest.mark.parametrize(("argv", "needle"), [
     (("--rules", "widdow"), "unknown ruleset 'widdow'"),
     (("--rules", "peel,"), "unknown ruleset ''"),
-    (("--seconds", "0"), "--seconds must be positive"),
+    (("--seconds", "0"), "--seconds: must be a number from 0.01 to 60"),
 ])
 def test_bench_bad_input_exits_2_with_one_line(capsys, argv, needle):
     code, _, err = run(capsys, "bench", *argv)

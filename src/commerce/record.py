@@ -20,8 +20,11 @@ True
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
+import re
 import secrets
 import stat
 import time
@@ -47,6 +50,20 @@ FORMAT_VERSION: Final = 2
 """The record layout version this code writes."""
 READ_VERSIONS: Final = (1, 2)
 """The record layout versions this code reads (1: actions and seed at the top level)."""
+MAX_RECORD_BYTES: Final = 8 * 1024 * 1024
+"""The largest record file (and JSON text) that is read: 8 MiB."""
+MAX_ACTIONS: Final = 100_000
+"""The most actions a record may hold. The longest game measured between random bots in any
+preset took 33,785 (no-pair-or-point at 10 players); a game in the terminal takes far fewer."""
+MAX_ACTION_CHARS: Final = 300
+"""The longest action text (Cox's deal of the whole 80-card supply takes 244 characters)."""
+MAX_JSON_DEPTH: Final = 20
+"""How deeply the JSON of a record may nest (the record itself needs 3; the rest is for
+``extra``)."""
+MAX_NAME_CHARS: Final = 200
+"""The longest seat name or agent spec."""
+MAX_SEED: Final = 2**64
+"""The largest seed (in absolute value) a record may hold."""
 
 
 @dataclass(frozen=True)
@@ -109,84 +126,96 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
-        """Build from the JSON-ready form.
+        """Build from the JSON-ready form, validating every field before it is used.
 
-        :raises RecordError: if anything is missing, of the wrong type, or from another version.
+        :raises RecordError: if anything is missing, of the wrong type, out of range, or from
+            another version (see :data:`MAX_ACTIONS` and the other limits).
         """
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError("not a Commerce game record (no 'format': 'commerce-record')")
         version = data.get("format_version")
-        if (not isinstance(version, int) or isinstance(version, bool)
-                or version not in READ_VERSIONS):
+        if not _is_int(version) or version not in READ_VERSIONS:
             raise RecordError(
-                f"record format version {version!r} is not supported "
+                f"record format version {_short(version)} is not supported "
                 f"(this version reads {', '.join(map(str, READ_VERSIONS))})"
             )
         try:
-            if version == 1:  # the seed and the actions at the top level
-                hidden = data
-            else:
-                hidden = data["hidden"]
+            hidden: Any = data if version == 1 else data.get("hidden")
+            if version != 1:  # version 1: the seed and the actions at the top level
                 if not isinstance(hidden, dict):
-                    raise RecordError("'hidden' must be an object")
-            rules_data = data["rules"]
-            base = find_ruleset(str(rules_data["id"]))
-            if rules_data["version"] != base.version:
-                base = older_version(base, rules_data["version"]) or base
-            if rules_data["version"] != base.version:
-                raise RecordError(
-                    f"the record was played under {base.id} version {rules_data['version']};"
-                    f" this software has version {base.version}"
-                )
-            options = rules_data.get("options") or {}
-            if not isinstance(options, dict):
-                raise RecordError("'rules.options' must be an object")
-            rules = base.with_options(**options) if options else base
+                    raise RecordError("'hidden' must be an object with 'seed' and 'actions'")
+            rules = _rules(data.get("rules"))
             players = _int(data, "players")
+            if players not in rules.player_range():
+                raise RecordError(f"'players': {rules.name} is for {rules.min_players} to "
+                                  f"{rules.max_players} players, not {players}")
             dealer = _int(data, "dealer")
+            if not 0 <= dealer < players:
+                raise RecordError(f"'dealer' must be a seat from 0 to {players - 1}, not {dealer}")
             seed = hidden.get("seed")
-            if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-                raise RecordError("'seed' must be an integer or null")
-            seats = tuple(
-                SeatInfo(str(s["name"]), str(s.get("agent", "human"))) for s in data["seats"]
-            )
-            actions = hidden["actions"]
-            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-                raise RecordError("'actions' must be a list of strings")
+            if seed is not None and (not _is_int(seed) or not -MAX_SEED <= seed <= MAX_SEED):
+                raise RecordError(f"'seed' must be an integer from {-MAX_SEED} to {MAX_SEED} "
+                                  "or null")
+            seats = _seats(data.get("seats"), players)
+            actions = _actions(hidden.get("actions"))
+            complete = data.get("complete", False)
+            if not isinstance(complete, bool):
+                raise RecordError("'complete' must be true or false")
             payoffs = data.get("payoffs")
-            if payoffs is not None and (
-                not isinstance(payoffs, list) or not all(isinstance(p, int) for p in payoffs)
-            ):
-                raise RecordError("'payoffs' must be a list of integers or null")
-            extra = data.get("extra") or {}
+            if payoffs is not None:
+                if not complete:
+                    raise RecordError("'payoffs' are given, but the game is not complete")
+                if (not isinstance(payoffs, list) or len(payoffs) != players
+                        or not all(_is_int(p) for p in payoffs)):
+                    raise RecordError(f"'payoffs' must be a list of {players} integers or null")
+            extra = data.get("extra")
+            if extra is not None and not isinstance(extra, dict):
+                raise RecordError("'extra' must be an object or null")
             return cls(
                 rules=rules,
                 players=players,
                 dealer=dealer,
                 seed=seed,
                 seats=seats,
-                actions=tuple(actions),
-                complete=bool(data.get("complete", False)),
+                actions=actions,
+                complete=complete,
                 payoffs=None if payoffs is None else tuple(payoffs),
-                extra=extra if isinstance(extra, dict) else {},
+                extra=extra or {},
             )
         except RecordError:
             raise
         except CommerceError as exc:
             raise RecordError(f"bad record: {exc}") from None
-        except (KeyError, TypeError, AttributeError) as exc:
+        except (KeyError, TypeError, AttributeError) as exc:  # pragma: no cover - a safety net
             raise RecordError(f"bad record: missing or malformed field {exc}") from None
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        """Parse JSON text.
+        """Parse JSON text (at most :data:`MAX_RECORD_BYTES` characters, nested at most
+        :data:`MAX_JSON_DEPTH` deep, numbers finite and of at most 30 digits).
 
         :raises RecordError: for anything that is not a valid record.
         """
+        if len(text) > MAX_RECORD_BYTES:
+            raise RecordError(f"a record is at most {MAX_RECORD_BYTES:,} characters; this text "
+                              f"has {len(text):,}")
+        depth = _nesting(text)
+        if depth > MAX_JSON_DEPTH:
+            raise RecordError(f"not a record: JSON nested {depth:,} deep (a record is at most "
+                              f"{MAX_JSON_DEPTH} deep)")
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                              parse_constant=_parse_constant)
+            # A "\ud800" escape gives a lone surrogate, which can be neither printed nor saved.
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
         except json.JSONDecodeError as exc:
             raise RecordError(f"not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        except UnicodeEncodeError:
+            raise RecordError("not valid text: a string holds half of a surrogate pair") from None
+        except _NumberError as exc:
+            raise RecordError(f"not a record: {exc}") from None
+        except (ValueError, RecursionError) as exc:  # pragma: no cover - guarded above
+            raise RecordError(f"not valid JSON ({exc})") from None
         return cls.from_dict(data)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -217,26 +246,23 @@ class GameRecord:
         return target
 
     def _encoded(self) -> bytes:
-        """The JSON as UTF-8; text that UTF-8 cannot hold (a lone surrogate in a name) is
-        written as a JSON escape instead, which reads back to the same string."""
-        try:
-            return (self.to_json() + "\n").encode("utf-8")
-        except UnicodeEncodeError:
-            return (json.dumps(self.to_dict(), indent=1) + "\n").encode("ascii")
+        """The JSON as UTF-8; a character UTF-8 cannot hold (a lone surrogate in a name, which
+        a record may not contain: :meth:`from_json` refuses it) is written as U+FFFD, so that
+        every saved record reads back."""
+        text = self.to_json() + "\n"
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text).encode()
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
         """Read and validate a record file, replaying it to be sure it is consistent.
 
-        :raises RecordError: if the file is missing, unreadable, damaged or does not replay.
+        Only a regular file of at most :data:`MAX_RECORD_BYTES` bytes is read (never more
+        than that); a directory, device, pipe or socket is refused.
+
+        :raises RecordError: if the file is missing, unreadable, too large, not a regular
+            file, damaged or does not replay.
         """
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise RecordError(f"{path}: no such file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RecordError(f"{path}: cannot read ({exc})") from None
-        record = cls.from_json(text)
+        record = cls.from_json(read_record_text(path))
         replay(record)  # raises RecordError if any action is illegal
         return record
 
@@ -360,11 +386,184 @@ def _remove_stale_temps(target: Path) -> None:
             os.close(fd)
 
 
-def _int(data: dict[str, Any], key: str) -> int:
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RecordError(f"{key!r} must be an integer")
+def read_record_text(path: str | os.PathLike[str]) -> str:
+    """The text of the record file at *path*: a regular file of at most
+    :data:`MAX_RECORD_BYTES` bytes of UTF-8, read with that limit.
+
+    :raises RecordError: saying why the file cannot be read.
+    """
+    shown = _shown(path)
+    try:
+        # O_NONBLOCK: opening a pipe must not wait for a writer (it is refused just below).
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise RecordError(f"{shown}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{shown}: is a directory, not a record file") from None
+    except (OSError, ValueError) as exc:
+        raise RecordError(f"{shown}: cannot read ({_reason(exc)})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise RecordError(f"{shown}: is a directory, not a record file")
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError(f"{shown}: not a regular file (a device, pipe or socket); "
+                              "give a saved record")
+        if info.st_size > MAX_RECORD_BYTES:
+            raise RecordError(_too_large(shown, info.st_size))
+        chunks: list[bytes] = []
+        left = MAX_RECORD_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise RecordError(f"{shown}: cannot read ({_reason(exc)})") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > MAX_RECORD_BYTES:  # it grew after fstat
+        raise RecordError(_too_large(shown, len(data)))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{shown}: not a record (not UTF-8 text at byte {exc.start})") from None
+
+
+def _too_large(shown: str, size: int) -> str:
+    return (f"{shown}: {size:,} bytes is too large for a record (at most "
+            f"{MAX_RECORD_BYTES:,})")
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc.strerror) if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
+def _shown(path: str | os.PathLike[str]) -> str:
+    """*path* for a one-line message: quoted and escaped if it holds unprintable characters."""
+    text = os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path)
+    return text if text.isprintable() else ascii(text)
+
+
+# -- validation of a loaded record ---------------------------------------------------------
+
+_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
+_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
+_MAX_DIGITS: Final = 30
+
+
+class _NumberError(ValueError):
+    """A number in the JSON text that no record holds."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_DIGITS:
+        raise _NumberError(f"a number of {len(text):,} digits")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NumberError(f"the number {text[:20]} is too large")
     return value
+
+
+def _parse_constant(text: str) -> float:
+    raise _NumberError(f"{text} is not a number a record holds")
+
+
+def _nesting(text: str) -> int:
+    """How deeply the JSON *text* nests (outside strings), computed without recursion."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(itertools.accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _short(value: Any) -> str:
+    """A value from the record for a message: its repr, cut short."""
+    if isinstance(value, (dict, list)):
+        return "an object" if isinstance(value, dict) else "a list"
+    text = ascii(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _int(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if not _is_int(value):
+        raise RecordError(f"{key!r} must be an integer, not {_short(value)}")
+    assert isinstance(value, int)
+    return value
+
+
+def _text(value: Any, what: str, *, limit: int = MAX_NAME_CHARS) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{what} must be a string, not {_short(value)}")
+    if len(value) > limit:
+        raise RecordError(f"{what} is longer than {limit} characters")
+    if _CONTROL.search(value):
+        raise RecordError(f"{what} holds a control character: {_short(value)}")
+    return value
+
+
+def _rules(data: Any) -> Ruleset:
+    if not isinstance(data, dict):
+        raise RecordError("'rules' must be an object with 'id', 'version' and 'options'")
+    base = find_ruleset(_text(data.get("id"), "'rules.id'"))
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise RecordError(f"'rules.version' must be an integer, not {_short(version)}")
+    if version != base.version:
+        base = older_version(base, version) or base
+    if version != base.version:
+        raise RecordError(
+            f"the record was played under {base.id} version {version};"
+            f" this software has version {base.version}"
+        )
+    options = data.get("options")
+    if options is None:
+        return base
+    if not isinstance(options, dict):
+        raise RecordError("'rules.options' must be an object")
+    for name, value in options.items():
+        if not isinstance(value, (str, int)):  # bool is an int
+            raise RecordError(f"'rules.options.{_text(name, 'an option name')}' must be a "
+                              f"string, integer or boolean, not {_short(value)}")
+    return base.with_options(**options) if options else base
+
+
+def _seats(data: Any, players: int) -> tuple[SeatInfo, ...]:
+    if not isinstance(data, list) or len(data) not in (0, players):
+        raise RecordError(f"'seats' must be a list of {players} seats (or empty)")
+    seats = []
+    for i, seat in enumerate(data):
+        if not isinstance(seat, dict):
+            raise RecordError(f"seat {i} must be an object with 'name' and 'agent'")
+        name = _text(seat.get("name"), f"the name of seat {i}")
+        agent = _text(seat.get("agent", "human"), f"the agent of seat {i}")
+        seats.append(SeatInfo(name, agent))
+    return tuple(seats)
+
+
+def _actions(data: Any) -> tuple[str, ...]:
+    if not isinstance(data, list):
+        raise RecordError("'actions' must be a list of strings")
+    if len(data) > MAX_ACTIONS:
+        raise RecordError(f"{len(data):,} actions: a record holds at most {MAX_ACTIONS:,}")
+    for i, text in enumerate(data):
+        if not isinstance(text, str):
+            raise RecordError(f"action {i + 1} must be a string, not {_short(text)}")
+        if len(text) > MAX_ACTION_CHARS:
+            raise RecordError(f"action {i + 1} is longer than {MAX_ACTION_CHARS} characters")
+    return tuple(data)
 
 
 def _initial_state(record: GameRecord) -> Any:

@@ -27,9 +27,11 @@ from typing import TYPE_CHECKING, Any, Final
 from commerce.errors import RulesetError
 
 
-def option(default: Any, doc: str, choices: tuple[Any, ...] | None = None) -> Any:
-    """A documented option field; *choices* lists the valid values where they are few."""
-    return field(default=default, metadata={"doc": doc, "choices": choices})
+def option(default: Any, doc: str, choices: tuple[Any, ...] | None = None,
+           bounds: tuple[int, int] | None = None) -> Any:
+    """A documented option field; *choices* lists the valid values where they are few, and
+    *bounds* the smallest and the largest value of a number."""
+    return field(default=default, metadata={"doc": doc, "choices": choices, "bounds": bounds})
 
 
 _opt = option
@@ -45,13 +47,19 @@ class FamilyOptions:
 
 
 def _check_choices(obj: Any) -> None:
+    """Every option of *obj* among its choices and within its bounds."""
     for f in dataclasses.fields(obj):
         choices = f.metadata.get("choices") if f.metadata else None
         value = getattr(obj, f.name)
         if choices is not None and value not in choices:
             raise RulesetError(
-                f"option {f.name}: {value!r} is not one of {', '.join(map(str, choices))}"
+                f"option {f.name}: {_shown(value)} is not one of "
+                f"{', '.join(map(str, choices))}"
             )
+        bounds = f.metadata.get("bounds") if f.metadata else None
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            raise RulesetError(f"option {f.name}: {_shown(value)} is not from {bounds[0]} "
+                               f"to {bounds[1]}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,8 +113,12 @@ class RoundOptions(RankingOptions):
         50,
         "House rule: a deal that reaches this many full rounds ends in a forced showdown with "
         "no stander penalty (0 = unlimited).",
+        bounds=(0, 1000),
     )
-    deals_each: int = option(1, "A session ends when every player has dealt this many times.")
+    deals_each: int = option(
+        1, "A session ends when every player has dealt this many times.",
+        bounds=(1, 100),
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -136,8 +148,11 @@ class Ruleset:
     pack: int = _opt(52, "Cards in the pack: 52, or the 32-card piquet pack (A K Q J 10 9 8 7); "
                          "80 is Cox's patented pack (cox family only).",
                      (52, 32, 80))
-    min_players: int = _opt(3, "Fewest players allowed.")
-    max_players: int = _opt(12, "Most players allowed (at most 7 with the 32-card pack).")
+    min_players: int = _opt(3, "Fewest players allowed.", bounds=(2, 12))
+    max_players: int = _opt(
+        12, "Most players allowed (at most 7 with the 32-card pack).",
+        bounds=(2, 12),
+    )
     direction: str = _opt("left", "Direction of the deal, play and the passing of the deal.",
                           ("left", "right"))
 
@@ -303,7 +318,20 @@ def _field(name: str) -> dataclasses.Field[Any]:
 
 def option_doc(name: str) -> str:
     """The documented meaning of option *name*."""
-    return str(_field(name).metadata.get("doc", ""))
+    f = _field(name)
+    bounds = f.metadata.get("bounds")
+    doc = str(f.metadata.get("doc", ""))
+    return doc if bounds is None else f"{doc} From {bounds[0]} to {bounds[1]}."
+
+
+def option_bounds(name: str) -> tuple[int, int] | None:
+    """The smallest and the largest value of number option *name* (None for the others).
+
+    >>> option_bounds("widow_size"), option_bounds("pack"), option_bounds("pounce")
+    ((1, 5), None, None)
+    """
+    bounds: tuple[int, int] | None = _field(name).metadata.get("bounds")
+    return bounds
 
 
 def option_choices(name: str) -> tuple[Any, ...] | None:
@@ -327,7 +355,7 @@ def _coerce(ruleset: Ruleset, name: str, value: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise RulesetError(f"option {name}: {value!r} is not true or false")
+        raise RulesetError(f"option {name}: {_shown(value)} is not true or false")
     if isinstance(current, int):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
@@ -336,8 +364,14 @@ def _coerce(ruleset: Ruleset, name: str, value: Any) -> Any:
         except ValueError:
             choices = option_choices(name)
             valid = f"one of {', '.join(map(str, choices))}" if choices else "an integer"
-            raise RulesetError(f"option {name}: {value!r} is not {valid}") from None
+            raise RulesetError(f"option {name}: {_shown(value)} is not {valid}") from None
     return str(value).strip()
+
+
+def _shown(value: Any) -> str:
+    """*value* for a one-line message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
 
 
 def parse_overrides(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:

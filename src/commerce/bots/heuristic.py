@@ -8,6 +8,7 @@ bring their own. Every family must have one: the registry refuses a family witho
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -34,12 +35,16 @@ class HeuristicBot:
         unknown = set(options) - {"boldness"}
         if unknown:
             raise CommerceError(f"heuristic bot options are: boldness; not {', '.join(unknown)}")
+        text = options.get("boldness", "0.5")
+        shown = repr(text) if len(text) <= 24 else repr(text[:20]) + "..."
         try:
-            boldness = float(options.get("boldness", 0.5))
+            boldness = float(text)
         except ValueError:
-            raise CommerceError("boldness must be a number between 0 and 1") from None
-        if not 0.0 <= boldness <= 1.0:
-            raise CommerceError("boldness must be a number between 0 and 1")
+            boldness = math.nan
+        if not 0.0 <= boldness <= 1.0:  # also refuses nan
+            raise CommerceError(
+                f"heuristic option boldness must be a number from 0 to 1, not {shown}"
+            )
         return cls(boldness)
 
     def act(self, obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:

@@ -62,6 +62,10 @@ Reference = Callable[[Any, Sequence[Action]], Action]
 
 BELIEF_TRIES = 8
 """Draws tried per determinisation for one that the family's belief accepts."""
+MAX_ITERATIONS = 100_000
+"""The largest ``search:iterations=`` (about 200 times the default budget)."""
+MAX_MS = 60_000.0
+"""The largest ``search:ms=``: a minute per decision."""
 
 
 def _hooks(family: str) -> SearchHooks | None:
@@ -269,16 +273,18 @@ class SearchBot:
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SearchBot:
-        """Build from spec options: ``iterations`` (playouts per decision) and/or ``ms``."""
+        """Build from spec options: ``iterations`` (playouts per decision, 1 to
+        :data:`MAX_ITERATIONS`) and/or ``ms`` (above 0, at most :data:`MAX_MS`)."""
         unknown = sorted(set(options) - {"iterations", "ms"})
         if unknown:
             raise CommerceError(f"search bot options are: iterations, ms; not {', '.join(unknown)}")
         iterations: int | None = None
         ms: float | None = None
         if "iterations" in options:
-            iterations = int(_positive(options["iterations"], "iterations", integer=True))
+            iterations = int(_bounded(options["iterations"], "iterations", MAX_ITERATIONS,
+                                      integer=True))
         if "ms" in options:
-            ms = _positive(options["ms"], "ms", integer=False)
+            ms = _bounded(options["ms"], "ms", MAX_MS, integer=False)
         return cls(iterations, ms)
 
     def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -301,12 +307,15 @@ class SearchBot:
         return choices[best_index(estimates, reference, confidence)]
 
 
-def _positive(text: str, name: str, *, integer: bool) -> float:
+def _bounded(text: str, name: str, limit: float, *, integer: bool) -> float:
+    """*text* as a number above 0 and at most *limit* (a whole number if *integer*)."""
+    kind = f"a whole number from 1 to {limit:,.0f}" if integer else (
+        f"a number above 0 and at most {limit:,.0f}")
+    shown = repr(text) if len(text) <= 24 else repr(text[:20]) + "..."
     try:
         value = int(text) if integer else float(text)
     except ValueError:
-        kind = "a whole number" if integer else "a number"
-        raise CommerceError(f"search option {name} must be {kind} above 0, not {text!r}") from None
-    if not value > 0 or math.isinf(value):
-        raise CommerceError(f"search option {name} must be above 0, not {text!r}")
+        raise CommerceError(f"search option {name} must be {kind}, not {shown}") from None
+    if not 0 < value <= limit:  # also refuses nan
+        raise CommerceError(f"search option {name} must be {kind}, not {shown}")
     return value

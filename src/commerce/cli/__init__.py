@@ -2,7 +2,9 @@
 
 Each subcommand lives in its own module, imported only when it runs, so ``commerce --help``
 stays fast. Every bad argument ends with a one-line message and exit status 2, never a
-traceback.
+traceback: argparse's own errors included (:class:`CommandParser`). Every number option has a
+documented range, enforced as its argument type (:func:`int_in`, :func:`float_in`) and named
+in its ``--help`` line.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import codecs
 import contextlib
 import io
+import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, NoReturn
@@ -22,6 +25,129 @@ if TYPE_CHECKING:
 
 EXIT_USAGE = 2
 """Exit status for bad input."""
+
+PLAYERS: tuple[int, int] = (2, 12)
+"""``--players``: the most any ruleset allows; each ruleset checks its own range too."""
+GAMES: tuple[int, int] = (1, 1_000_000)
+"""``--games`` of simulate, tournament and analyze."""
+SEED: tuple[int, int] = (0, 2**63 - 1)
+"""``--seed``."""
+JOBS: tuple[int, int] = (1, 256)
+"""``--jobs``: processes."""
+SECONDS: tuple[float, float] = (0.01, 60.0)
+"""``commerce bench --seconds``: the time of each run of each figure."""
+BOTS_HELP = ("bot specs: random, heuristic (heuristic:boldness=X, X from 0 to 1), search "
+             "(search:iterations=N, N from 1 to 100,000, or search:ms=T, T above 0 and at "
+             "most 60,000)")
+"""The bot specs and the ranges of their options, for ``--help``."""
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser whose every error is one line ``commerce COMMAND: error: ...`` and
+    exit status 2 (the line of ``commerce analyze variants`` names ``commerce analyze``)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print *message* on one line of standard error and exit with status 2."""
+        command = " ".join(self.prog.split()[:2])
+        self.exit(EXIT_USAGE, f"{command}: error: {one_line(message)} "
+                              f"(see '{self.prog} --help')\n")
+
+
+def one_line(text: str) -> str:
+    """*text* with line breaks and other control characters escaped, for a one-line message.
+
+    >>> one_line("a\\nb\\x1b[2J")
+    'a\\\\nb\\\\x1b[2J'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
+
+
+def int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from *lo* to *hi*.
+
+    >>> int_in(1, 10)("7")
+    7
+    >>> int_in(1, 10)("11")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a whole number from 1 to 10, not '11'
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = lo - 1
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number {span((lo, hi))}, not {_cut(text)}")
+        return value
+
+    return parse
+
+
+def float_in(lo: float, hi: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from *lo* to *hi*.
+
+    >>> float_in(0.01, 60)("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a number from 0.01 to 60, not 'nan'
+    """
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not lo <= value <= hi:  # also refuses nan
+            raise argparse.ArgumentTypeError(
+                f"must be a number {span((lo, hi))}, not {_cut(text)}")
+        return value
+
+    return parse
+
+
+def file_name(text: str) -> str:
+    """An argparse type: a file name, not empty and without a NUL character.
+
+    >>> file_name("games/a.json")
+    'games/a.json'
+    """
+    if not text or "\x00" in text:
+        raise argparse.ArgumentTypeError(f"not a file name: {_cut(text)}")
+    return text
+
+
+def seat_name(text: str) -> str:
+    """An argparse type: a name at the table as a record keeps it (at most
+    :data:`~commerce.record.MAX_NAME_CHARS` characters, no control character).
+
+    >>> seat_name("Ann")
+    'Ann'
+    """
+    from commerce.record import MAX_NAME_CHARS
+
+    if len(text) > MAX_NAME_CHARS or any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
+        raise argparse.ArgumentTypeError(
+            f"a name of at most {MAX_NAME_CHARS} characters without control characters, not "
+            f"{_cut(text)}")
+    return text
+
+
+def _cut(text: str) -> str:
+    return repr(text) if len(text) <= 24 else repr(text[:20]) + "..."
+
+
+def span(bounds: tuple[float, float]) -> str:
+    """A range for ``--help`` and messages.
+
+    >>> span((2, 12)), span((1, 1_000_000)), span((0.01, 60.0))
+    ('from 2 to 12', 'from 1 to 1,000,000', 'from 0.01 to 60')
+    """
+    lo, hi = (f"{x:,}" if isinstance(x, int) else f"{x:,g}" for x in bounds)
+    return f"from {lo} to {hi}"
+
 
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
@@ -61,31 +187,24 @@ def add_rules_arguments(p: argparse.ArgumentParser, *, default: str | None = "pe
     p.add_argument("--rules", default=default, metavar="ID",
                    help=f"ruleset id (default: {default}); see 'commerce rules'")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="options",
-                   help="override one option of the ruleset (repeatable)")
+                   help="override one option of the ruleset (repeatable); 'commerce rules "
+                        "show ID' lists each option with its values or range")
     p.add_argument("--pack", type=int, choices=(52, 32), default=None,
-                   help="shorthand for --set pack=N")
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line: ``commerce COMMAND: error: ...``."""
-
-    def error(self, message: str) -> NoReturn:
-        """Print the one-line error and exit with status 2."""
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+                   help="shorthand for --set pack=N (52 or 32)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = _Parser(
+    parser = CommandParser(
         prog="commerce",
         description="Commerce, the old round game of trading three-card hands: play it, "
                     "score hands, simulate and analyse.",
     )
     parser.add_argument("--version", action="version", version=_version())
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for name, (help_text, configure, run) in _commands().items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
-        sp.set_defaults(_run=run)
+        sp.set_defaults(_run=run, _parser=sp)
         configure(sp)
     return parser
 
@@ -100,14 +219,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     with tolerant_stdio():
         parser = build_parser()
-        args = parser.parse_args(argv)
+        try:
+            args, extra = parser.parse_known_args(argv)
+            if extra:  # reported by the command's own parser, so the line names the command
+                getattr(args, "_parser", parser).error(
+                    f"unrecognized arguments: {' '.join(extra)}")
+        except SystemExit as exc:  # --help, --version, or a bad argument (already reported)
+            return 0 if exc.code is None else exc.code if isinstance(exc.code, int) else EXIT_USAGE
         if not getattr(args, "command", None):
             parser.print_help()
             return 0
         try:
             status: int = args._run(args)
         except CommerceError as exc:
-            print(f"commerce {args.command}: error: {exc}", file=sys.stderr)
+            print(f"commerce {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
             return EXIT_USAGE
         except KeyboardInterrupt as exc:
             # Ctrl-C: one line, e.g. "interrupted after 12 of 60 games" (commerce.tournament)

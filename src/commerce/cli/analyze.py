@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from commerce.cli import add_rules_arguments, resolve_rules
+from commerce.cli import BOTS_HELP, PLAYERS, add_rules_arguments, int_in, resolve_rules, span
 from commerce.cli.report import add_output_arguments, check_output_arguments
 
 _ANALYSES = {
@@ -23,9 +23,14 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
         sp = sub.add_parser(name, help=help_text, description=help_text)
         if name != "variants":
             add_rules_arguments(sp)
-        sp.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
+        sp.add_argument("--players", type=int_in(*PLAYERS), default=4,
+                        help=f"seats at the table, {span(PLAYERS)} (default 4)"
+                             + (", clamped to each preset's range" if name == "variants" else
+                                " within the ruleset's range"))
         sp.add_argument("--bots", default="heuristic",
-                        help="comma list of bots cycled over the seats (default heuristic)")
+                        help="comma list of bots cycled over the seats (default heuristic); "
+                             "options of one bot with ';', e.g. search:iterations=100;  "
+                             + BOTS_HELP)
         add_output_arguments(sp, games=games)
 
 

@@ -24,7 +24,16 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from commerce.cli import EXIT_USAGE, add_rules_arguments, resolve_rules
+from commerce.cli import (
+    BOTS_HELP,
+    EXIT_USAGE,
+    PLAYERS,
+    SEED,
+    add_rules_arguments,
+    file_name,
+    resolve_rules,
+    span,
+)
 
 _COMMON_HELP = """  hint                      the search bot's choice and how it rates each move
   help | ?                  this help;   quit | q   save and stop
@@ -94,23 +103,26 @@ def configure_play(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce play``."""
     add_rules_arguments(p)
     p.add_argument("--players", type=_players, default=None,
-                   help="seats at the table, within the ruleset's range (default 4)")
+                   help=f"seats at the table, {span(PLAYERS)} within the ruleset's range "
+                        "(default 4)")
     p.add_argument("--bot", default="heuristic",
-                   help="computer players: random, heuristic, or a comma list (default heuristic)")
+                   help="computer players: random, heuristic, or a comma list (default "
+                        "heuristic); " + BOTS_HELP)
     p.add_argument("--seed", type=_seed, default=None,
-                   help=f"make the whole session reproducible (0 to {SEED_MAX}; default: an "
+                   help=f"make the whole session reproducible, {span(SEED)} (default: an "
                         "unpredictable seed, shown when the game is over)")
     p.add_argument("--name", default="Player",
                    help=f"your name at the table, 1 to {NAME_MAX} printable characters "
                         f"(default Player)")
-    p.add_argument("--save", metavar="FILE", default=None,
+    p.add_argument("--save", metavar="FILE", type=file_name, default=None,
                    help="where to save the record (default games/<rules>-<time>.json)")
-    p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game")
+    p.add_argument("--resume", metavar="FILE", type=file_name, default=None,
+                   help="continue a saved game")
 
 
 def configure_replay(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce replay``."""
-    p.add_argument("file", metavar="FILE", help="a saved game record")
+    p.add_argument("file", metavar="FILE", type=file_name, help="a saved game record")
     p.add_argument("--all", action="store_true",
                    help="print the whole game at once instead of stepping with Enter")
     p.add_argument("--reveal", action="store_true",

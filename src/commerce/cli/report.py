@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from commerce.cli import GAMES, JOBS, SEED, file_name, int_in, span
 from commerce.errors import CommerceError
 
 PLOT_SUFFIXES = (".png", ".svg")
@@ -20,14 +21,18 @@ PLOT_SUFFIXES = (".png", ".svg")
 
 def add_output_arguments(p: argparse.ArgumentParser, *, games: int, seed: bool = True) -> None:
     """``--games --seed --jobs --json --csv --plot``."""
-    p.add_argument("--games", type=int, default=games, help=f"games to play (default {games})")
+    p.add_argument("--games", type=int_in(*GAMES), default=games,
+                   help=f"games to play, {span(GAMES)} (default {games})")
     if seed:
-        p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="processes to use; results are identical for any N (default 1)")
+        p.add_argument("--seed", type=int_in(*SEED), default=0,
+                       help=f"master seed, {span(SEED)} (default 0)")
+    p.add_argument("--jobs", type=int_in(*JOBS), default=1, metavar="N",
+                   help=f"processes to use, {span(JOBS)}; results are identical for any N "
+                        "(default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--csv", metavar="FILE", default=None, help="also write the table as CSV")
-    p.add_argument("--plot", metavar="FILE", default=None,
+    p.add_argument("--csv", metavar="FILE", type=file_name, default=None,
+                   help="also write the table as CSV")
+    p.add_argument("--plot", metavar="FILE", type=file_name, default=None,
                    help="also draw the results to FILE.png or FILE.svg")
 
 
@@ -40,7 +45,13 @@ def check_output_arguments(args: argparse.Namespace) -> None:
     if args.plot is not None and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
         raise CommerceError(f"--plot {args.plot}: the file name must end in .png or .svg")
     for path in (args.csv, args.plot):
-        if path is not None and not Path(path).resolve().parent.is_dir():
+        if path is None:
+            continue
+        try:
+            folder = Path(path).resolve().parent
+        except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, a NUL
+            raise CommerceError(f"{path!r}: not a usable file name ({exc})") from None
+        if not folder.is_dir():
             raise CommerceError(f"{path}: no such directory")
 
 

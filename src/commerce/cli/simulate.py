@@ -7,17 +7,33 @@ import json
 import sys
 from typing import Any
 
-from commerce.cli import add_rules_arguments, resolve_rules
+from commerce.cli import (
+    BOTS_HELP,
+    GAMES,
+    PLAYERS,
+    SECONDS,
+    SEED,
+    add_rules_arguments,
+    float_in,
+    int_in,
+    resolve_rules,
+    span,
+)
 
 
 def configure_simulate(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce simulate``."""
     add_rules_arguments(p)
-    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
-    p.add_argument("--games", type=int, default=100, help="games (sessions) to play")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--players", type=int_in(*PLAYERS), default=4,
+                   help=f"seats at the table, {span(PLAYERS)} within the ruleset's range "
+                        "(default 4)")
+    p.add_argument("--games", type=int_in(*GAMES), default=100,
+                   help=f"games (sessions) to play, {span(GAMES)} (default 100)")
+    p.add_argument("--seed", type=int_in(*SEED), default=0,
+                   help=f"master seed, {span(SEED)} (default 0)")
     p.add_argument("--bots", default="random,heuristic",
-                   help="comma list of bots, cycled over the seats (default random,heuristic)")
+                   help="comma list of bots, cycled over the seats (default random,heuristic); "
+                        + BOTS_HELP)
     p.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
                    help="auto (default): the compiled kernel when every bot has a compiled "
                         "policy (random, heuristic) and the kernel plays the rules; reference: "
@@ -27,8 +43,8 @@ def configure_simulate(p: argparse.ArgumentParser) -> None:
 
 def configure_bench(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce bench``."""
-    p.add_argument("--seconds", type=float, default=1.0,
-                   help="time spent on each figure's repeat (default 1.0)")
+    p.add_argument("--seconds", type=float_in(*SECONDS), default=1.0,
+                   help=f"time spent on each figure's repeat, {span(SECONDS)} (default 1.0)")
     p.add_argument("--rules", default="peel", metavar="IDS",
                    help="presets timed in random playouts at 4 players, one row each (the "
                         "median of 5 runs of --seconds): a comma list, or 'all' (default peel)")

@@ -6,17 +6,20 @@ import argparse
 import json
 from typing import Any
 
-from commerce.cli import add_rules_arguments, resolve_rules
+from commerce.cli import BOTS_HELP, PLAYERS, add_rules_arguments, int_in, resolve_rules, span
 from commerce.cli.report import add_output_arguments, check_output_arguments
 
 
 def configure_tournament(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce tournament``."""
     add_rules_arguments(p)
-    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
+    p.add_argument("--players", type=int_in(*PLAYERS), default=4,
+                   help=f"seats at the table, {span(PLAYERS)} within the ruleset's range "
+                        "(default 4)")
     p.add_argument("--bots", default="random,heuristic,search",
                    help="comma list of bot specs, each once (default random,heuristic,search);"
-                        " options of one bot with ';', e.g. search:iterations=100")
+                        " options of one bot with ';', e.g. search:iterations=100;  "
+                        + BOTS_HELP)
     add_output_arguments(p, games=60)
 
 

@@ -66,11 +66,14 @@ def parse_action(text: str) -> Action:
         if all(w.upper() in _DIRECTOR_BY_NAME for w in rest):
             return Action(_K_DEAL, tuple(_DIRECTOR_BY_NAME[w.upper()] for w in rest))
         cards = parse_cox_cards(rest)
+        if not cards:  # only separators, e.g. "deal ,"
+            raise NotationError("deal names the cards dealt, e.g. 'deal W X R X' or 'deal A1'")
         return Action(_K_DEAL, tuple(face_card(c) for c in cards))
     if kind in (_K_DISCARD, _K_SELL_OUT):
-        if len(rest) != 1:
+        cards = parse_cox_cards(rest)
+        if len(cards) != 1:  # "discard ," and "discard A1,A2" too
             raise NotationError(f"{kind.value} takes one card, e.g. '{kind.value} A1'")
-        card = face_card(parse_cox_cards(rest)[0])
+        card = face_card(cards[0])
         return _DISCARD[card] if kind is _K_DISCARD else _SELL[card]
     if rest:
         raise NotationError(f"{kind.value} takes no card")

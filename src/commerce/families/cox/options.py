@@ -12,7 +12,10 @@ from commerce.rules import FamilyOptions, Ruleset, option
 class CoxOptions(FamilyOptions):
     """Cox's own options: the hands of a game, buying, the Captains and the Bank."""
 
-    hands_per_game: int = option(4, "Cox: hands played in a game; the highest total score wins.")
+    hands_per_game: int = option(
+        4, "Cox: hands played in a game; the highest total score wins.",
+        bounds=(1, 100),
+    )
     buy_priority: str = option(
         "turn_order_from_discarder",
         "Cox: who gets a discard several players want to buy: the nearest to the discarder in "

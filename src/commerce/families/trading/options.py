@@ -12,12 +12,23 @@ from commerce.rules import RoundOptions, Ruleset, option
 class TradingOptions(RoundOptions):
     """The trading family's own options: stakes, ready money, barter and standing."""
 
-    ante: int = option(1, "Stakes each player puts in the pool at the start of a deal.")
-    dealer_ante: int = option(2, "Stakes the dealer puts in the pool (his ante included).")
-    trade_cost: int = option(1, "Stakes a player pays the dealer to trade for ready money.")
+    ante: int = option(
+        1, "Stakes each player puts in the pool at the start of a deal.",
+        bounds=(0, 100),
+    )
+    dealer_ante: int = option(
+        2, "Stakes the dealer puts in the pool (his ante included).",
+        bounds=(0, 100),
+    )
+    trade_cost: int = option(
+        1, "Stakes a player pays the dealer to trade for ready money.",
+        bounds=(0, 100),
+    )
     dealer_may_trade: bool = option(True, "The dealer may trade with the stock on his own turn.")
     dealer_trade_cost: int = option(
-        0, "What the dealer pays (to the pool) to trade with the stock.")
+        0, "What the dealer pays (to the pool) to trade with the stock.",
+        bounds=(0, 100),
+    )
     may_barter: bool = option(True, "Barter with a neighbour is allowed.")
     barter_direction: str = option(
         "left", "Which neighbour a barter is offered to.", ("left", "right")
@@ -49,7 +60,8 @@ class TradingOptions(RoundOptions):
         "him (the behaviour of trading presets of version 1; Peel: 'the better hands').",
     )
     dealer_pays_winner: int = option(
-        1, "Stakes the dealer pays the best hand when someone else wins."
+        1, "Stakes the dealer pays the best hand when someone else wins.",
+        bounds=(0, 100),
     )
 
 

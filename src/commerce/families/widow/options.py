@@ -13,9 +13,13 @@ class WidowOptions(RoundOptions):
     """The widow family's own options: the widow, exchanges, the end of a deal, tokens and
     the pool."""
 
-    widow_size: int = option(3, "Face-up cards dealt to the widow in the middle (1 to 5).")
+    widow_size: int = option(
+        3, "Face-up cards dealt to the widow in the middle (1 to 5).",
+        bounds=(1, 5),
+    )
     max_exchange_per_turn: int = option(
-        3, "Most cards a player may exchange one-for-one with the widow in one turn (1 to 3)."
+        3, "Most cards a player may exchange one-for-one with the widow in one turn (1 to 3).",
+        bounds=(1, 3),
     )
     pass_locks_out: bool = option(True, "A player who passes may not exchange again that deal.")
     exchange_all_three_locks: bool = option(
@@ -51,24 +55,33 @@ class WidowOptions(RoundOptions):
         "who has none left is out of the game.",
         ("lowest_to_best", "lowest_to_pool", "stake_from_each"),
     )
-    starting_tokens: int = option(3, "Tokens (lives, counters) each player starts with.")
+    starting_tokens: int = option(
+        3, "Tokens (lives, counters) each player starts with.",
+        bounds=(1, 20),
+    )
     deals: int = option(
         0,
         "Most deals in a widow-family session (0 = no cap: the session ends when one player is "
         "left with tokens or counters, or, with stakes, when every player has dealt deals_each "
         "times).",
+        bounds=(0, 1000),
     )
     pool_entry: int = option(
-        3, "Pool Commerce: stakes each player pays into the pool at the start of the game."
+        3, "Pool Commerce: stakes each player pays into the pool at the start of the game.",
+        bounds=(0, 100),
     )
     deal_prize: int = option(
         0, "Pool Commerce: stakes the best hand of each deal takes out of the pool (while it "
-           "lasts)."
+           "lasts).",
+        bounds=(0, 100),
     )
     buy_a_horse: bool = option(
         False, "Pool Commerce: the first player out of counters may buy one more, once."
     )
-    horse_price: int = option(1, "Stakes a horse (one counter) costs; they go into the pool.")
+    horse_price: int = option(
+        1, "Stakes a horse (one counter) costs; they go into the pool.",
+        bounds=(0, 100),
+    )
     worst_tie_rule: str = option(
         "all_lose",
         "Who loses when several hands tie for lowest: every one of them ('all_lose'), the one "
