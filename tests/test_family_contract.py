@@ -95,7 +95,7 @@ def _imports(path: Path) -> set[str]:
 
 
 CORE = ("cards", "hands", "rules", "core", "errors", "family", "engine", "record", "driver",
-        "determinize", "strength", "stats", "text", "odds")
+        "determinize", "strength", "stats", "text", "odds", "encoding")
 ABOVE_CORE = ("commerce.families", "commerce.bots", "commerce.cli", "commerce.simulate",
               "commerce.tournament", "commerce.analysis", "commerce.bench")
 

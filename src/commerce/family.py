@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from commerce.core import Action, Decision, Event, Outcome, Seat, Transition
+from commerce.encoding import Encoding
 from commerce.errors import RulesetError
 from commerce.rules import FamilyOptions, Ruleset, register, register_family_options
 
@@ -282,6 +283,11 @@ class FamilySpec(Generic[StateT, ObsT]):
     # -- speed ------------------------------------------------------------------------------
     fast: FastPath[StateT] | None = None
     """A faster step for whole-game loops, tested equal to the reference."""
+
+    # -- research API -----------------------------------------------------------------------
+    encoding: Encoding | None = None
+    """The fixed action space and observation vector of :mod:`commerce.rl`
+    (:mod:`commerce.encoding`); None: the family has none."""
 
     extras: dict[str, Any] = field(default_factory=dict)
     """Family-specific parts an application may look up by name (documented per family)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from commerce.core import Action, ActionKind
 from commerce.families.trading import (
     deals,
+    encode,
     fast,
     heuristic,
     hidden,
@@ -62,6 +63,7 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
     stand_action=_stand_action,
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
+    encoding=encode.ENCODING,
     fast=FastPath(
         new_game=fast.new_game,
         decision=fast.decision,
