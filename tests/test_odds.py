@@ -62,12 +62,12 @@ def test_peel_percentages() -> None:
 
 
 def test_rules_core_does_not_import_numpy() -> None:
-    # Every module but batch (numpy's own) and the application layer (__main__, cli).
+    # Every module but batch (numpy's own) and the application layer (__main__, cli, rl).
     code = (
         "import sys, importlib, pkgutil, commerce\n"
         "for m in pkgutil.walk_packages(commerce.__path__, 'commerce.'):\n"
         "    if m.name not in ('commerce.batch', 'commerce.__main__', 'commerce.cli') and "
-        "not m.name.startswith('commerce.cli.'):\n"
+        "not m.name.startswith(('commerce.cli.', 'commerce.rl')):\n"
         "        importlib.import_module(m.name)\n"
         "print('commerce.odds' in sys.modules, 'numpy' in sys.modules)\n"
     )
