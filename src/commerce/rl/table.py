@@ -125,8 +125,8 @@ class Table:
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """What *seat* may know now, as a vector (:mod:`commerce.encoding`)."""
-        obs = self._observe(self.state, seat)
-        return np.asarray(self.encoding.encode(obs), dtype=np.float32)
+        return np.asarray(self.encoding.encode(self._observe(self.state, seat)),
+                          dtype=np.float32)
 
     def action(self, index: int) -> Action:
         """The legal action of integer *index*.
@@ -148,7 +148,19 @@ class Table:
 
         :raises IllegalActionError: if *index* is not legal now (nothing changes).
         """
-        action = self.action(index)
+        return self.play(self.action(index))
+
+    def raw_observation(self, seat: int) -> Any:
+        """*seat*'s observation itself (what a bot reads)."""
+        return self._observe(self.state, seat)
+
+    def play(self, action: Action) -> list[float]:
+        """:meth:`step` with one of :meth:`legal` itself (a bot's choice).
+
+        :raises IllegalActionError: if *action* is not one of them.
+        """
+        if not any(a is action for a in self._legal_now) and action not in self._legal_now:
+            raise IllegalActionError(IllegalReason.WRONG_KIND, f"{action} is not legal now")
         rewards = [0.0] * self.players
         self._apply(action, rewards)
         if not self.done:
