@@ -34,3 +34,10 @@ def test_the_gymnasium_random_loop_runs() -> None:
     out = _run("random_gymnasium.py", "--env", "commerce/Widow-v0", "--episodes", "3",
                "--opponents", "random")
     assert out.startswith("commerce/Widow-v0: ") and "against random" in out
+
+
+def test_the_openspiel_random_loop_runs() -> None:
+    need("pyspiel")
+    out = _run("random_openspiel.py", "--rules", "trade-and-barter", "--players", "3",
+               "--games", "2")
+    assert out.count("per game") == 3 and "seat 2:" in out

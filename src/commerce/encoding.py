@@ -74,6 +74,11 @@ class Encoding:
     """``encode(obs)``: the seat's observation as numbers, laid out as :attr:`layout` says."""
     history: int
     """K: how many of the seat's most recent visible acts the ``history`` segment keeps."""
+    chance_outcomes: int
+    """A bound on the chance actions' integers (each a ``deal`` of one card: the card)."""
+    chance_weights: Callable[[Any, Sequence[Action]], Sequence[float]] | None = None
+    """``chance_weights(state, legal)``: the relative odds of each chance action listed for a
+    reference state, as ``sample_chance`` draws them; None: all alike."""
 
 
 DECISION_KINDS: tuple[DecisionKind, ...] = tuple(DecisionKind)

@@ -17,7 +17,8 @@ of each face (35) and ``sell out`` discarding each face (35).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 
 from commerce.core import Action, ActionKind, Event
 from commerce.encoding import (
@@ -30,8 +31,10 @@ from commerce.encoding import (
     write_history,
 )
 from commerce.errors import IllegalActionError, IllegalReason
-from commerce.families.cox.cards import face_of
+from commerce.families.cox.cards import face_card, face_of
+from commerce.families.cox.choices import directors_left
 from commerce.families.cox.observe import CoxObservation
+from commerce.families.cox.state import BLANK, CoxState, Phase
 from commerce.rules import Ruleset
 
 FACES = 35
@@ -131,6 +134,18 @@ def encode(obs: CoxObservation) -> list[float]:
     return f.done()
 
 
+def chance_weights(s: CoxState, legal: Sequence[Action]) -> list[float]:
+    """The odds of each chance action: a Directors card by how many of it are left to deal,
+    a card of the supply by how many unseen copies its face has (``sample_chance`` shuffles
+    them all)."""
+    if s.turn.phase is Phase.DIRECTORS:
+        left = directors_left(s)
+        return [float(left[a.cards[0]]) for a in legal]
+    faces = Counter(face_card(c) for c in s.deal.unseen)
+    return [float(faces[a.cards[0]]) for a in legal]
+
+
 ENCODING = Encoding(num_actions=num_actions, action_to_int=action_to_int, layout=layout,
-                    encode=encode, history=HISTORY)
+                    encode=encode, history=HISTORY, chance_outcomes=BLANK + 1,
+                    chance_weights=chance_weights)
 """Cox's game's encoding."""

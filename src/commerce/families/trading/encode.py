@@ -105,5 +105,5 @@ def encode(obs: TradingObservation) -> list[float]:
 
 
 ENCODING = Encoding(num_actions=num_actions, action_to_int=action_to_int, layout=layout,
-                    encode=encode, history=HISTORY)
+                    encode=encode, history=HISTORY, chance_outcomes=52)
 """The trading family's encoding."""
