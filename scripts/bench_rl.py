@@ -6,7 +6,8 @@
 PettingZoo: random masked agents at every seat, one step = one agent's decision (the steps of
 finished agents are not counted). Gymnasium: a random masked learner at seat 0 against
 ``--opponents`` (random by default), one step = one ``env.step`` (the bots' decisions inside it
-are counted apart). ``--pettingzoo-benchmark`` also runs PettingZoo's own
+are not counted). OpenSpiel: random play with chance by its odds, one step = one seat's
+action (chance's are not counted). ``--pettingzoo-benchmark`` also runs PettingZoo's own
 ``performance_benchmark`` (5 s per ruleset) and prints its figures.
 """
 
@@ -21,11 +22,13 @@ import time
 
 import gymnasium
 import numpy as np
+import pyspiel
 from pettingzoo.test import performance_benchmark
 
 import commerce.rl.gym  # noqa: F401  (registers the ids)
 from commerce.rl import pettingzoo_env
 from commerce.rl.gym import env_id
+from commerce.rl.openspiel import game_name
 from commerce.rules import rulesets
 
 
@@ -70,6 +73,24 @@ def gym_rate(rules, seconds: float, opponents: str) -> tuple[float, int]:
     return steps / (time.perf_counter() - start), episodes
 
 
+def spiel_rate(rules, seconds: float) -> tuple[float, int]:
+    game = pyspiel.load_game(game_name(rules.id), {"players": players_of(rules)})
+    rng = random.Random(0)
+    steps, episodes = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+        episodes += 1
+    return steps / (time.perf_counter() - start), episodes
+
+
 def pz_benchmark(rules) -> str:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -85,15 +106,16 @@ def main() -> None:
     parser.add_argument("--pettingzoo-benchmark", action="store_true")
     args = parser.parse_args()
     head = f"{'ruleset':18} {'n':>2} {'AEC steps/s':>12} {'deals':>6} " \
-           f"{'Gym steps/s':>12} {'deals':>6}"
+           f"{'Gym steps/s':>12} {'deals':>6} {'Spiel steps/s':>13} {'deals':>6}"
     if args.pettingzoo_benchmark:
         head += f" {'PZ turns/s':>11}"
     print(head)
     for rules in rulesets():
         aec, aec_eps = aec_rate(rules, args.seconds)
         gym, gym_eps = gym_rate(rules, args.seconds, args.opponents)
+        spiel, spiel_eps = spiel_rate(rules, args.seconds)
         line = (f"{rules.id:18} {players_of(rules):>2} {aec:>12.0f} {aec_eps:>6} "
-                f"{gym:>12.0f} {gym_eps:>6}")
+                f"{gym:>12.0f} {gym_eps:>6} {spiel:>13.0f} {spiel_eps:>6}")
         if args.pettingzoo_benchmark:
             line += f" {pz_benchmark(rules):>11}"
         print(line, flush=True)

@@ -1,11 +1,15 @@
 """The research API: every ruleset as an environment in the field's own conventions.
 
 - :func:`pettingzoo_env`: a PettingZoo AEC environment, every seat an agent;
+- :mod:`commerce.rl.gym`: a Gymnasium environment, one seat learning against our bots
+  (``commerce/Peel-v0`` ..., registered when imported);
+- :mod:`commerce.rl.openspiel`: OpenSpiel games with explicit chance (``python_commerce_peel``
+  ..., registered when imported);
 - the encodings they share: :mod:`commerce.encoding` (each family's ``encode.py``);
 - :class:`commerce.rl.table.Table`: the game stepped seat decision by seat decision.
 
-The environments need the optional packages (``pip install 'commerce[rl]'``); importing this
-package does not. See ``docs/research.md``.
+The environments need the optional packages (``pip install 'commerce[rl]'``,
+``'commerce[openspiel]'``); importing this package does not. See ``docs/research.md``.
 """
 
 from __future__ import annotations
