@@ -41,3 +41,10 @@ def test_the_openspiel_random_loop_runs() -> None:
     out = _run("random_openspiel.py", "--rules", "trade-and-barter", "--players", "3",
                "--games", "2")
     assert out.count("per game") == 3 and "seat 2:" in out
+
+
+def test_the_policy_gradient_example_runs_one_iteration() -> None:
+    need("gymnasium")
+    out = _run("train_reinforce.py", "--iterations", "1", "--episodes", "4", "--evaluate", "4")
+    assert "iteration 1: mean reward" in out
+    assert "learned policy:" in out and "random agent:" in out

@@ -35,6 +35,11 @@ def test_every_preset_is_registered_and_passes_check_env(rules: Any) -> None:
 
 
 def _episode(env: Any, seed: int) -> tuple[list[bytes], float]:
+    seen, total, _ = _episode_info(env, seed)
+    return seen, total
+
+
+def _episode_info(env: Any, seed: int) -> tuple[list[bytes], float, dict[str, Any]]:
     obs, info = env.reset(seed=seed)
     rng = random.Random(seed)
     seen, total = [obs.tobytes()], 0.0
@@ -46,7 +51,7 @@ def _episode(env: Any, seed: int) -> tuple[list[bytes], float]:
         seen.append(obs.tobytes())
         total += float(reward)
         if terminated or truncated:
-            return seen, total
+            return seen, total, info
 
 
 def test_a_seed_replays_the_same_episode() -> None:
@@ -72,12 +77,12 @@ def test_masked_play_never_meets_the_penalty_and_an_illegal_action_does() -> Non
     g = _gym()
     env = g.CommerceGym("cox", 4, opponents="random", penalty=-7)
     for seed in range(3):
-        _, total = _episode(env, seed)
-        assert total != -7 or seed > 99
+        _, _, last = _episode_info(env, seed)
+        assert "illegal_action" not in last
     _, info = env.reset(seed=0)
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    _, reward, terminated, _, _ = env.step(bad)
-    assert (reward, terminated) == (-7, True)
+    _, reward, terminated, _, info = env.step(bad)
+    assert (reward, terminated, info["illegal_action"]) == (-7, True, bad)
     strict = g.CommerceGym("cox", 4, illegal="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalActionError):

@@ -106,7 +106,8 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
             if self.illegal == "raise":
                 raise
             table.done = True
-            return self._observation(), self.penalty, True, False, self._info()
+            info = {**self._info(), "illegal_action": int(action)}
+            return self._observation(), self.penalty, True, False, info
         paid += self._bots_play() + self._pending
         self._pending = 0.0
         return self._observation(), paid, table.done, False, self._info()
