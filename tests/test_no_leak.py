@@ -92,12 +92,16 @@ def _leaky(surface: str) -> Surfaces:
                                                        (("bit", hidden_bit(state)),))))
         return leaky
 
+    def encoding(inner: Any) -> Any:
+        return lambda spec, state, obs: (*inner(spec, state, obs),
+                                         float(hidden_bit(state) == "odd"))
+
     def choice(inner: Any) -> Any:
         return lambda state, obs, legal, rng: inner(state, obs, legal, rng) + hidden_bit(state)
 
     wrappers = {"observe": observe, "json": json, "render": render, "event_text": event_text,
                 "legal": legal, "events": apply, "heuristic": choice, "search": choice,
-                "hint": choice}
+                "hint": choice, "encoding": encoding}
     name = "apply" if surface == "events" else surface
     return with_leak(Surfaces(), name, wrappers[surface])
 

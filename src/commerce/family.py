@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from commerce.core import Action, Decision, Event, Outcome, Seat, Transition
+from commerce.encoding import Encoding
 from commerce.errors import RulesetError
 from commerce.rules import FamilyOptions, Ruleset, register, register_family_options
 
@@ -286,6 +287,11 @@ class FamilySpec(Generic[StateT, ObsT]):
     kernel: Callable[[Ruleset, int], Any] | None = None
     """``kernel(rules, players)``: the family's compiled batch kernel (numba), driven by
     :mod:`commerce.fast`; it refuses an option it does not play (raising RulesetError)."""
+
+    # -- research API -----------------------------------------------------------------------
+    encoding: Encoding | None = None
+    """The fixed action space and observation vector of :mod:`commerce.rl`
+    (:mod:`commerce.encoding`); None: the family has none."""
 
     extras: dict[str, Any] = field(default_factory=dict)
     """Family-specific parts an application may look up by name (documented per family)."""

@@ -24,7 +24,10 @@ that seat must come out the same from the state and from its twin:
     (search at a tiny budget);
 ``hint``
     when the seat is to act: :func:`commerce.bots.search.search_hint` at a tiny budget, every
-    action's estimate.
+    action's estimate;
+``encoding``
+    the research API's observation vector (:mod:`commerce.encoding`), and the legal-action
+    mask when the seat is to act.
 
 Every surface is a field of :class:`Surfaces`, so a test can wrap one with a deliberate leak
 and see the harness catch it (``tests/test_no_leak.py``). Written only against the engine API
@@ -44,12 +47,13 @@ from commerce import engine
 from commerce.bots import make_bot
 from commerce.bots.search import search_hint
 from commerce.core import Action, Event, Seat, Transition
+from commerce.encoding import legal_mask
 from commerce.family import FamilySpec, family_spec
 from commerce.rules import Ruleset
 from tests.harness import random_game
 
 SURFACES = ("observe", "json", "render", "event_text", "legal", "events", "heuristic",
-            "search", "hint")
+            "search", "hint", "encoding")
 """Every surface the harness compares, in report order."""
 
 SEARCH_BUDGET = 8
@@ -85,6 +89,20 @@ def _legal(spec: FamilySpec[Any, Any], state: Any, obs: Any) -> tuple[str, ...]:
     if spec.action_label is not None:
         out += [spec.action_label(a, obs) for a in legal]
     return tuple(out)
+
+
+def _encoding(spec: FamilySpec[Any, Any], state: Any, obs: Any) -> tuple[float, ...]:
+    """The research API's vector of the observation (:mod:`commerce.encoding`), then the
+    legal-action mask where the seat acts."""
+    enc = spec.encoding
+    assert enc is not None, f"the {spec.name} family has no encoding"
+    vector = tuple(enc.encode(obs))
+    d = engine.decision(state)
+    if d is not None and d.seat is not None and d.seat == obs.seat:
+        rules, n = state.ruleset, obs.players
+        mask = legal_mask(enc, rules, n, engine.legal_actions(state))
+        vector += tuple(float(i) for i, m in enumerate(mask) if m)
+    return vector
 
 
 def _heuristic(state: Any, obs: Any, legal: Sequence[Action], rng: random.Random) -> str:
@@ -128,6 +146,9 @@ class Surfaces:
     """The search bot's choice in notation."""
     hint: Callable[[Any, Any, Sequence[Action], random.Random], str] = _hint
     """The search hint, every action's estimate."""
+    encoding: Callable[[FamilySpec[Any, Any], Any, Any], tuple[float, ...]] = _encoding
+    """``encoding(spec, state, obs)``: the observation vector and the legal-action mask of
+    the research API."""
 
 
 @dataclass
@@ -232,6 +253,8 @@ class _Checker:
                   self.call("event_text", s.event_text, self.spec, twin, tlogged, self.names,
                             seat),
                   where)
+        self.same("encoding", self.call("encoding", s.encoding, self.spec, state, obs),
+                  self.call("encoding", s.encoding, self.spec, twin, tobs), where)
         d = engine.decision(state)
         if d is None:
             return

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from commerce.families.cox import (
     deals,
+    encode,
     fast,
     heuristic,
     hidden,
@@ -56,6 +57,7 @@ FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
     unit="points",
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
+    encoding=encode.ENCODING,
     fast=fast.FAST,
     extras={"no_stand_reason": "stand-threshold has no meaning in Cox's game ({id}): nobody "
                                "stands, a hand ends when a player sells out or the supply runs "

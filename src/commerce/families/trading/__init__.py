@@ -16,6 +16,7 @@ from commerce.core import Action, ActionKind
 from commerce.families.trading import (
     compiled,
     deals,
+    encode,
     fast,
     heuristic,
     hidden,
@@ -63,6 +64,7 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
     stand_action=_stand_action,
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
+    encoding=encode.ENCODING,
     fast=FastPath(
         new_game=fast.new_game,
         decision=fast.decision,

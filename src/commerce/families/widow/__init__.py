@@ -16,6 +16,7 @@ from __future__ import annotations
 from commerce.core import Action, ActionKind
 from commerce.families.widow import (
     deals,
+    encode,
     fast,
     heuristic,
     hidden,
@@ -70,6 +71,7 @@ FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     stand_action=_stand_action,
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
+    encoding=encode.ENCODING,
     fast=FastPath(
         new_game=fast.new_game,
         decision=fast.decision,

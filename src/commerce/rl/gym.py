@@ -1,0 +1,188 @@
+"""A Gymnasium environment: one seat learns, our bots play the others.
+
+Importing this module registers one id per preset with :func:`gymnasium.register`
+(``commerce/Peel-v0``, ``commerce/Widow-v0`` ...; see :data:`ENV_IDS`). The observation is the
+learner's vector (:mod:`commerce.encoding`), the action an integer of the action space, and
+``info["action_mask"]`` the legal actions (also :meth:`CommerceGym.action_masks`, as maskable
+algorithms ask for it; :class:`MaskedObservation` puts the mask into the observation). Needs the
+optional packages of ``commerce[rl]``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from commerce.bots import make_bot
+from commerce.core import Bot
+from commerce.errors import IllegalActionError, RulesetError
+from commerce.rl.table import OBSERVATION_BOUND, Episode, Table
+from commerce.rules import find_ruleset, rulesets
+
+__all__ = ["ENV_IDS", "CommerceGym", "MaskedObservation", "env_id", "register_envs"]
+
+Vector = npt.NDArray[np.float32]
+
+
+class CommerceGym(gymnasium.Env[Vector, np.int64]):
+    """One learning seat against bots (see the module's docstring).
+
+    :param rules: a ruleset id.
+    :param players: the number of seats.
+    :param seat: the learner's seat (the dealer is drawn at each reset, so its place varies).
+    :param opponents: the bots' spec (``random``, ``heuristic``, ``search:iterations=50`` ...),
+        one for every other seat or a comma-separated list, one per other seat.
+    :param episode: ``"deal"`` or ``"game"``.
+    :param illegal: ``"penalty"`` (the default: the episode ends, the learner gets *penalty*,
+        so that an unmasked algorithm learns the rules) or ``"raise"``.
+    :param set: rule options to change (``{"pack": 32}``).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, rules: str = "peel", players: int = 4, *, seat: int = 0,
+                 opponents: str = "heuristic", episode: Episode = "deal",
+                 illegal: str = "penalty", penalty: float = -1.0,
+                 set: dict[str, Any] | None = None,
+                 fast: bool = True, render_mode: str | None = None) -> None:
+        ruleset = find_ruleset(rules)
+        if set:
+            ruleset = ruleset.with_options(**set)
+        self.table = Table(ruleset, players, episode=episode, fast=fast)
+        if not 0 <= seat < players:
+            raise RulesetError(f"seat must be from 0 to {players - 1}")
+        if illegal not in ("raise", "penalty"):
+            raise RulesetError(f"illegal must be 'raise' or 'penalty', not {illegal!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise RulesetError(f"render_mode must be 'ansi', not {render_mode!r}")
+        specs = [s.strip() for s in opponents.split(",")]
+        if len(specs) == 1:
+            specs *= players - 1
+        if len(specs) != players - 1:
+            raise RulesetError(f"give one opponent, or {players - 1}, not {len(specs)}")
+        others = iter(specs)
+        self.bots: list[Bot | None] = [None if i == seat else make_bot(next(others))
+                                       for i in range(players)]
+        self.seat, self.illegal, self.penalty = seat, illegal, float(penalty)
+        self.render_mode = render_mode
+        bound = np.float32(OBSERVATION_BOUND)
+        self.observation_space = spaces.Box(-bound, bound, (self.table.observation_size,),
+                                            np.float32)
+        self.action_space = spaces.Discrete(self.table.num_actions)
+        self._bot_rngs = [random.Random(0) for _ in range(players)]
+        self._pending = 0.0
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Vector, dict[str, Any]]:
+        """A new episode, dealt from *seed*; the bots play until the learner must decide.
+
+        An episode that ends before the learner's first decision (another seat stood at
+        once) is not shown: the next one is dealt, from the same generator.
+        """
+        super().reset(seed=seed)
+        draw = random.Random(int(self.np_random.integers(2**63)))
+        while True:
+            self.table.reset(draw.getrandbits(63))
+            self._bot_rngs = [random.Random(draw.getrandbits(63)) for _ in self.bots]
+            self._pending = self._bots_play()
+            if not self.table.done:
+                return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[Vector, SupportsFloat, bool, bool, dict[str, Any]]:
+        """The learner plays *action*; the bots play until its next decision or the end.
+
+        The reward is what the learner was paid meanwhile (deals that ended), with, on the
+        first step, what deals that ended before its first decision paid it.
+        """
+        table = self.table
+        try:
+            paid = table.step(int(action))[self.seat]
+        except IllegalActionError:
+            if self.illegal == "raise":
+                raise
+            table.done = True
+            info = {**self._info(), "illegal_action": int(action)}
+            return self._observation(), self.penalty, True, False, info
+        paid += self._bots_play() + self._pending
+        self._pending = 0.0
+        return self._observation(), paid, table.done, False, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now, as booleans (what maskable algorithms call)."""
+        return self.table.mask().astype(bool)
+
+    def render(self) -> str | None:
+        """The table as a spectator sees it ('ansi')."""
+        return self.table.text() if self.render_mode == "ansi" else None
+
+    def _bots_play(self) -> float:
+        table, paid = self.table, 0.0
+        while not table.done and table.seat != self.seat:
+            seat = table.seat
+            assert seat is not None
+            bot = self.bots[seat]
+            assert bot is not None
+            obs = table.raw_observation(seat) if getattr(bot, "reads_observation", True) \
+                else None
+            paid += table.play(bot.act(obs, table.legal(), self._bot_rngs[seat]))[self.seat]
+        return paid
+
+    def _observation(self) -> Vector:
+        return self.table.observation(self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.table.mask(), "deals": self.table.deals}
+
+
+class MaskedObservation(gymnasium.ObservationWrapper[dict[str, Any], np.int64, Vector]):
+    """Observations as ``{"observation": vector, "action_mask": int8 mask}`` (the convention
+    of PettingZoo's classic games and of action-masking models)."""
+
+    def __init__(self, env: CommerceGym) -> None:
+        super().__init__(env)
+        self.observation_space = spaces.Dict({
+            "observation": env.observation_space,
+            "action_mask": spaces.Box(0, 1, (env.table.num_actions,), np.int8),
+        })
+        self._table = env.table
+
+    def observation(self, observation: Vector) -> dict[str, Any]:
+        """The vector with the legal actions' mask."""
+        return {"observation": observation, "action_mask": self._table.mask()}
+
+
+def env_id(rules_id: str) -> str:
+    """The registered id of a preset: ``commerce/Peel-v0``, ``commerce/TradeAndBarter-v0``.
+
+    >>> env_id("no-pair-or-point")
+    'commerce/NoPairOrPoint-v0'
+    """
+    return "commerce/" + "".join(w.capitalize() for w in rules_id.split("-")) + "-v0"
+
+
+def _maker(rules_id: str) -> Any:
+    def make(**kwargs: Any) -> CommerceGym:
+        return CommerceGym(rules_id, **kwargs)
+    return make
+
+
+def register_envs() -> tuple[str, ...]:
+    """Register every preset with Gymnasium (ids already registered are kept)."""
+    ids = []
+    for rules in rulesets():
+        name = env_id(rules.id)
+        if name not in gymnasium.registry:
+            gymnasium.register(id=name, entry_point=_maker(rules.id),
+                               kwargs={"players": min(max(4, rules.min_players),
+                                                      rules.max_players)})
+        ids.append(name)
+    return tuple(ids)
+
+
+ENV_IDS = register_envs()
+"""The registered ids, one per preset (four players, or the nearest the ruleset allows)."""

@@ -1,0 +1,216 @@
+"""OpenSpiel games of every ruleset: ``python_commerce_<id>`` (one deal), with explicit chance.
+
+Importing this module registers, with :func:`pyspiel.register_game`, one Python game per
+preset: ``python_commerce_peel``, ``python_commerce_trade_and_barter`` ... (see
+:data:`GAME_NAMES`), with the parameter ``players`` (4 by default, or the nearest count the
+ruleset allows). A game is one deal from a fixed dealer (seat 0): chance deals the cards one
+at a time (each chance action is a card, with its probability), the seats act with the
+integers of :mod:`commerce.encoding`, and the returns are what the deal paid each seat in the
+ruleset's unit. Observation tensors are the encoding's vectors; information-state and
+observation strings are the seat's observation (its events of the deal from the start: perfect
+recall within the deal) as JSON. Needs ``open_spiel`` (``commerce[openspiel]``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from commerce import engine
+from commerce.core import Action, ActionKind, Event
+from commerce.encoding import Encoding, int_to_action, observation_size
+from commerce.family import DealReader, family_spec
+from commerce.rules import Ruleset, rulesets
+
+__all__ = ["GAME_NAMES", "game_name"]
+
+UTILITY_BOUND = 1000.0
+"""Returns of a deal lie within plus or minus this (the games' declared utility range)."""
+MAX_LENGTH = 100_000
+"""The declared bound on a deal's actions, chance's included."""
+
+
+def game_name(rules_id: str) -> str:
+    """``python_commerce_trade_and_barter`` for ``trade-and-barter``."""
+    return "python_commerce_" + rules_id.replace("-", "_")
+
+
+def _default_players(rules: Ruleset) -> int:
+    return min(max(4, rules.min_players), rules.max_players)
+
+
+class _Game(pyspiel.Game):  # type: ignore[misc]
+    rules: Ruleset
+    zero_sum: bool
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", _default_players(self.rules)))
+        spec = family_spec(self.rules.family)
+        assert spec.encoding is not None and spec.deal_reader is not None
+        encoding = spec.encoding
+        info = pyspiel.GameInfo(
+            num_distinct_actions=encoding.num_actions(self.rules, players),
+            max_chance_outcomes=encoding.chance_outcomes,
+            num_players=players,
+            min_utility=-UTILITY_BOUND,
+            max_utility=UTILITY_BOUND,
+            utility_sum=0.0 if self.zero_sum else None,
+            max_game_length=MAX_LENGTH)
+        super().__init__(_game_type(self.rules, self.zero_sum), info, params)
+
+    def new_initial_state(self) -> _State:
+        """The deal before its first card."""
+        return _State(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """The observer of the seats' views (strings and tensors)."""
+        perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return _Observer(self, perfect)
+
+
+class _Context:
+    """What a state and an observer need of their game (pyspiel may hand them another Python
+    wrapper of the game, without its attributes)."""
+
+    def __init__(self, game: Any) -> None:
+        self.rules = _RULES[game.get_type().short_name]
+        self.players = int(game.num_players())
+        spec = family_spec(self.rules.family)
+        assert spec.encoding is not None and spec.deal_reader is not None
+        self.encoding: Encoding = spec.encoding
+        self.reader: DealReader = spec.deal_reader
+
+
+class _State(pyspiel.State):  # type: ignore[misc]
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.game_ = _Context(game)
+        self.state: Any = engine.new_game(self.game_.rules, self.game_.players, dealer=0)
+        self.public: list[Event] = list(getattr(engine.observe(self.state, None), "events", ()))
+        self.paid: list[float] | None = None
+
+    def current_player(self) -> int:
+        if self.paid is not None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        d = engine.decision(self.state)
+        if d is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(pyspiel.PlayerId.CHANCE) if d.seat is None else d.seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        g = self.game_
+        return sorted(g.encoding.action_to_int(g.rules, g.players, a)
+                      for a in engine.legal_actions(self.state))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        legal = engine.legal_actions(self.state)
+        weigh = self.game_.encoding.chance_weights
+        weights = [1.0] * len(legal) if weigh is None else list(weigh(self.state, legal))
+        total = sum(weights)
+        return sorted((a.cards[0], w / total) for a, w in zip(legal, weights, strict=True)
+                      if w > 0)
+
+    def _apply_action(self, action: int) -> None:
+        g = self.game_
+        if self.is_chance_node():
+            found: Action | None = Action(ActionKind.DEAL, (int(action),))
+        else:
+            found = int_to_action(g.encoding, g.rules, g.players, int(action),
+                                  engine.legal_actions(self.state))
+        if found is None:
+            raise ValueError(f"action {action} is not legal")
+        self.state, events = engine.apply(self.state, found)
+        self.public.extend(e for e in events if e.visible_to is None)
+        deals = g.reader(g.rules, g.players, self.public)
+        if deals:
+            self.paid = [float(x) for x in deals[0].payoffs]
+        elif engine.decision(self.state) is None:
+            self.paid = [0.0] * g.players
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        g = self.game_
+        if player == pyspiel.PlayerId.CHANCE:
+            return "deal " + engine.format_action(g.rules, Action(ActionKind.DEAL,
+                                                                  (int(action),)))[5:]
+        found = int_to_action(g.encoding, g.rules, g.players, int(action),
+                              engine.legal_actions(self.state))
+        return f"#{action}" if found is None else engine.format_action(g.rules, found)
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == int(pyspiel.PlayerId.TERMINAL)
+
+    def returns(self) -> list[float]:
+        return list(self.paid) if self.paid is not None else [0.0] * self.game_.players
+
+    def __str__(self) -> str:
+        spec = family_spec(self.game_.rules.family)
+        return str(spec.render(engine.observe(self.state, None),
+                               [f"seat {i}" for i in range(self.game_.players)]))
+
+
+class _Observer:
+    """A seat's view: the encoding's vector (``tensor``) and its observation as JSON."""
+
+    def __init__(self, game: Any, perfect_recall: bool) -> None:
+        game = _Context(game)
+        size = 0 if perfect_recall else observation_size(game.encoding, game.rules,
+                                                         game.players)
+        self.game = game
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: _State, player: int) -> None:
+        if self.tensor.size:
+            self.tensor[:] = self.game.encoding.encode(engine.observe(state.state, player))
+
+    def string_from(self, state: _State, player: int) -> str:
+        obs = engine.observe(state.state, player)
+        return json.dumps(obs.to_dict(), sort_keys=True, default=repr)  # type: ignore[attr-defined]
+
+
+def _game_type(rules: Ruleset, zero_sum: bool) -> Any:
+    return pyspiel.GameType(
+        short_name=game_name(rules.id),
+        long_name=f"Commerce: {rules.name} (one deal)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=rules.max_players,
+        min_num_players=rules.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": _default_players(rules)})
+
+
+_RULES: Mapping[str, Ruleset] = MappingProxyType({game_name(r.id): r for r in rulesets()})
+"""The ruleset of each game's name."""
+
+
+def _register() -> tuple[str, ...]:
+    names = []
+    registered = set(pyspiel.registered_names())
+    for rules in rulesets():
+        name = game_name(rules.id)
+        names.append(name)
+        if name in registered:
+            continue
+        zero_sum = False  # Pool Commerce, Cox: deals need not sum to 0
+        game_class = type(f"CommerceGame_{rules.id.replace('-', '_')}", (_Game,),
+                          {"rules": rules, "zero_sum": zero_sum})
+        pyspiel.register_game(_game_type(rules, zero_sum), game_class)
+    return tuple(names)
+
+
+GAME_NAMES = _register()
+"""The registered games, one per preset."""

@@ -1,0 +1,215 @@
+"""One game for the research environments: chance inside, rewards deal by deal, vectors out.
+
+:class:`Table` is what :mod:`commerce.rl.aec` and :mod:`commerce.rl.gym` share: it plays the
+chance actions itself (a generator seeded by ``reset``), stops at every seat's decision,
+encodes what that seat may know (:mod:`commerce.encoding`) and pays each deal's result in the
+ruleset's unit (stakes, tokens, or Cox's points) the moment the deal ends, read from the public
+events by the family's deal reader.
+
+>>> import commerce
+>>> from commerce.rules import find_ruleset
+>>> table = Table(find_ruleset("peel"), 4)
+>>> table.reset(seed=1)
+>>> table.seat is not None and not table.done
+True
+>>> table.observation(table.seat).shape, table.mask().dtype
+((646,), dtype('int8'))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from commerce import engine
+from commerce.core import Action, Decision, Event, Outcome
+from commerce.encoding import Encoding, int_to_action, legal_mask, observation_size
+from commerce.errors import IllegalActionError, IllegalReason, RulesetError
+from commerce.family import DealReader, family_spec
+from commerce.rules import Ruleset
+
+__all__ = ["EPISODES", "OBSERVATION_BOUND", "Episode", "Table"]
+
+Episode = Literal["deal", "game"]
+EPISODES: tuple[Episode, ...] = ("deal", "game")
+"""What an episode is: one deal (the default: the natural unit of reward) or a whole game."""
+
+OBSERVATION_BOUND = 1e6
+"""Every number of an observation vector lies within plus or minus this (the spaces' bounds)."""
+
+
+class Table:
+    """A game stepped seat decision by seat decision (see the module's docstring).
+
+    :param rules: the ruleset.
+    :param players: the number of seats.
+    :param episode: ``"deal"`` (an episode ends with the first deal) or ``"game"``.
+    :param dealer: the first dealer; None draws it from the seed at each reset.
+    :param fast: step the family's fast path (tested equal to the reference engine, its
+        observations included); False steps :mod:`commerce.engine` itself.
+    """
+
+    def __init__(self, rules: Ruleset, players: int, *, episode: Episode = "deal",
+                 dealer: int | None = None, fast: bool = True) -> None:
+        if players not in rules.player_range():
+            raise RulesetError(f"{rules.name} is for {rules.min_players} to "
+                               f"{rules.max_players} players, not {players}")
+        if episode not in EPISODES:
+            raise RulesetError(f"episode must be 'deal' or 'game', not {episode!r}")
+        if dealer is not None and not 0 <= dealer < players:
+            raise RulesetError(f"dealer must be a seat from 0 to {players - 1}")
+        spec = family_spec(rules.family)
+        if spec.encoding is None or spec.deal_reader is None:
+            raise RulesetError(f"the {rules.family} family has no encoding for the research API")
+        self.rules, self.players, self.episode = rules, players, episode
+        self.encoding: Encoding = spec.encoding
+        self._reader: DealReader = spec.deal_reader
+        self._dealer = dealer
+        self.num_actions = self.encoding.num_actions(rules, players)
+        self.observation_size = observation_size(self.encoding, rules, players)
+        path = spec.fast if fast else None
+        if path is not None:
+            self._new: Callable[[Ruleset, int, int], Any] = path.new_game
+            self._decision: Callable[[Any], Decision | None] = path.decision
+            self._legal: Callable[[Any], tuple[Action, ...]] = path.legal_actions
+            self._observe: Callable[[Any, int | None], Any] = path.observe
+            self._sample: Callable[[Any, random.Random], Action] = path.sample_chance
+            self._step: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = \
+                path.apply_unchecked or path.apply
+            self._outcome: Callable[[Any], Outcome | None] = path.outcome
+        else:
+            self._new = lambda r, n, d: engine.new_game(r, n, dealer=d)
+            self._decision, self._legal = engine.decision, engine.legal_actions
+            self._observe, self._sample = engine.observe, engine.sample_chance
+            self._step = engine.apply
+            self._outcome = engine.outcome
+        self.state: Any = None
+        self.rng = random.Random(0)
+        self.seat: int | None = None
+        """The seat to decide now (None once the episode is over)."""
+        self.done = True
+        """Whether the episode is over."""
+        self.deals = 0
+        """Deals finished in this episode."""
+        self._public: list[Event] = []
+        self._paid = [0.0] * players
+        self._legal_now: tuple[Action, ...] = ()
+
+    # -- playing --------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """A new game: the chance generator seeded with *seed* (None: unpredictable), the
+        dealer drawn from it unless fixed, then chance plays until a seat must decide."""
+        self.rng = random.Random(seed)
+        dealer = self.rng.randrange(self.players) if self._dealer is None else self._dealer
+        self.state = self._new(self.rules, self.players, dealer)
+        self.done, self.deals = False, 0
+        self._paid = [0.0] * self.players
+        # what the new game's state already holds (the first deal's antes ...)
+        self._public = list(getattr(self._observe(self.state, None), "events", ()))
+        self._advance([0.0] * self.players)
+
+    def legal(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to decide (empty once the episode is over)."""
+        return self._legal_now
+
+    def mask(self) -> npt.NDArray[np.int8]:
+        """The legal actions as a 0/1 mask over the action space (all 0 once over)."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if not self.done:
+            mask[legal_mask(self.encoding, self.rules, self.players, self._legal_now)] = 1
+        return mask
+
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """What *seat* may know now, as a vector (:mod:`commerce.encoding`)."""
+        return np.asarray(self.encoding.encode(self._observe(self.state, seat)),
+                          dtype=np.float32)
+
+    def action(self, index: int) -> Action:
+        """The legal action of integer *index*.
+
+        :raises IllegalActionError: if no legal action has it.
+        """
+        if self.done:
+            raise IllegalActionError(IllegalReason.GAME_OVER, "the episode is over")
+        found = int_to_action(self.encoding, self.rules, self.players, int(index),
+                              self._legal_now)
+        if found is None:
+            raise IllegalActionError(IllegalReason.WRONG_KIND,
+                                     f"action {index} is not legal now (seat {self.seat})")
+        return found
+
+    def step(self, index: int) -> list[float]:
+        """The seat to decide plays the legal action *index*; then chance plays on until a
+        seat must decide. Returns what each seat was paid meanwhile (deals that ended).
+
+        :raises IllegalActionError: if *index* is not legal now (nothing changes).
+        """
+        return self.play(self.action(index))
+
+    def raw_observation(self, seat: int) -> Any:
+        """*seat*'s observation itself (what a bot reads)."""
+        return self._observe(self.state, seat)
+
+    def play(self, action: Action) -> list[float]:
+        """:meth:`step` with one of :meth:`legal` itself (a bot's choice).
+
+        :raises IllegalActionError: if *action* is not one of them.
+        """
+        if not any(a is action for a in self._legal_now) and action not in self._legal_now:
+            raise IllegalActionError(IllegalReason.WRONG_KIND, f"{action} is not legal now")
+        rewards = [0.0] * self.players
+        self._apply(action, rewards)
+        if not self.done:
+            self._advance(rewards)
+        self._pay(rewards)
+        return rewards
+
+    def text(self) -> str:
+        """The table as a spectator sees it (no hidden card), for ``render``."""
+        spec = family_spec(self.rules.family)
+        names = [f"seat_{i}" for i in range(self.players)]
+        return spec.render(self._observe(self.state, None), names)
+
+    # -- inside ---------------------------------------------------------------------------
+    def _apply(self, action: Action, rewards: list[float]) -> None:
+        self.state, events = self._step(self.state, action)
+        self._public.extend(e for e in events if e.visible_to is None)
+        finished = self._reader(self.rules, self.players, self._public)
+        if finished:
+            for deal in finished:
+                for i, paid in enumerate(deal.payoffs):
+                    rewards[i] += paid
+            self.deals += len(finished)
+            self._public = self._public[finished[-1].end + 1:]
+            if self.episode == "deal":
+                self._finish()
+        if self._decision(self.state) is None:
+            result = self._outcome(self.state)
+            if result is not None and self.episode == "game":
+                # what the end of the game settles beyond the deals (Pool Commerce's pool)
+                for i, total in enumerate(result.payoffs):
+                    rewards[i] = total - self._paid[i]
+            self._finish()
+
+    def _pay(self, rewards: list[float]) -> None:
+        for i, paid in enumerate(rewards):
+            self._paid[i] += paid
+
+    def _advance(self, rewards: list[float]) -> None:
+        while not self.done:
+            d = self._decision(self.state)
+            if d is None:
+                self._finish()
+            elif d.seat is None:
+                self._apply(self._sample(self.state, self.rng), rewards)
+            else:
+                self.seat = d.seat
+                self._legal_now = self._legal(self.state)
+                return
+
+    def _finish(self) -> None:
+        self.done, self.seat, self._legal_now = True, None, ()

@@ -1,0 +1,114 @@
+"""The Gymnasium environment (:mod:`commerce.rl.gym`): registered ids that pass Gymnasium's
+own ``check_env``, reproducible resets, the mask in ``info`` and for masked algorithms, bots
+at the other seats, and the rewards of the learning seat."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from commerce.errors import IllegalActionError, RulesetError
+from tests.harness import all_rulesets
+from tests.harness.rl_deps import need
+
+
+def _gym() -> Any:
+    need("gymnasium")
+    import commerce.rl.gym as gym_module
+
+    return gym_module
+
+
+@pytest.mark.parametrize("rules", all_rulesets(), ids=lambda r: r.id)
+def test_every_preset_is_registered_and_passes_check_env(rules: Any) -> None:
+    gymnasium = need("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    name = _gym().env_id(rules.id)
+    assert name in gymnasium.registry
+    env = gymnasium.make(name, opponents="random")
+    check_env(env.unwrapped)
+    assert env.unwrapped.table.rules.id == rules.id
+
+
+def _episode(env: Any, seed: int) -> tuple[list[bytes], float]:
+    seen, total, _ = _episode_info(env, seed)
+    return seen, total
+
+
+def _episode_info(env: Any, seed: int) -> tuple[list[bytes], float, dict[str, Any]]:
+    obs, info = env.reset(seed=seed)
+    rng = random.Random(seed)
+    seen, total = [obs.tobytes()], 0.0
+    while True:
+        mask = info["action_mask"]
+        assert np.array_equal(mask.astype(bool), env.unwrapped.action_masks())
+        obs, reward, terminated, truncated, info = env.step(
+            rng.choice(np.flatnonzero(mask).tolist()))
+        seen.append(obs.tobytes())
+        total += float(reward)
+        if terminated or truncated:
+            return seen, total, info
+
+
+def test_a_seed_replays_the_same_episode() -> None:
+    g = _gym()
+    a = _episode(g.CommerceGym("widow", 4), 3)
+    b = _episode(g.CommerceGym("widow", 4), 3)
+    c = _episode(g.CommerceGym("widow", 4), 4)
+    assert a == b and a[0] != c[0]
+
+
+def test_the_learner_is_paid_its_share_of_the_games_result() -> None:
+    g = _gym()
+    env = g.CommerceGym("peel", 4, seat=2, opponents="heuristic,random,heuristic",
+                        episode="game")
+    _, total = _episode(env, 9)
+    spec_outcome = env.table._outcome(env.table.state)
+    assert spec_outcome is not None
+    assert total == spec_outcome.payoffs[2]
+    assert [b is None for b in env.bots] == [False, False, True, False]
+
+
+def test_masked_play_never_meets_the_penalty_and_an_illegal_action_does() -> None:
+    g = _gym()
+    env = g.CommerceGym("cox", 4, opponents="random", penalty=-7)
+    for seed in range(3):
+        _, _, last = _episode_info(env, seed)
+        assert "illegal_action" not in last
+    _, info = env.reset(seed=0)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(bad)
+    assert (reward, terminated, info["illegal_action"]) == (-7, True, bad)
+    strict = g.CommerceGym("cox", 4, illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        strict.step(bad)
+
+
+def test_the_masked_observation_wrapper_carries_the_mask() -> None:
+    g = _gym()
+    env = g.MaskedObservation(g.CommerceGym("peel", 4))
+    obs, info = env.reset(seed=1)
+    assert env.observation_space.contains(obs)
+    assert np.array_equal(obs["action_mask"], info["action_mask"])
+    assert obs["action_mask"].sum() >= 1
+
+
+def test_bad_arguments_get_one_clear_error() -> None:
+    g = _gym()
+    with pytest.raises(RulesetError, match="seat"):
+        g.CommerceGym("peel", 4, seat=4)
+    with pytest.raises(RulesetError, match="opponent"):
+        g.CommerceGym("peel", 4, opponents="random,random")
+
+
+def test_the_documented_ids_are_the_registered_ids() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text()
+    for rules in all_rulesets():
+        assert f"| `{_gym().env_id(rules.id)}` | `{rules.id}` |" in doc
