@@ -32,6 +32,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from commerce.core import Action, Decision, Event, Outcome, Seat, Transition
 from commerce.errors import RulesetError
+from commerce.presentation import Presentation
 from commerce.rules import FamilyOptions, Ruleset, register, register_family_options
 
 __all__ = [
@@ -282,6 +283,11 @@ class FamilySpec(Generic[StateT, ObsT]):
     # -- speed ------------------------------------------------------------------------------
     fast: FastPath[StateT] | None = None
     """A faster step for whole-game loops, tested equal to the reference."""
+
+    # -- what people see -------------------------------------------------------------------
+    presentation: Presentation | None = None
+    """Grouped menus and the table as data, for the terminal interfaces (see
+    :mod:`commerce.presentation`)."""
 
     extras: dict[str, Any] = field(default_factory=dict)
     """Family-specific parts an application may look up by name (documented per family)."""

@@ -18,6 +18,7 @@ from commerce.families.cox import (
     hidden,
     notation,
     options,
+    present,
     presets,
     rules,
     sample,
@@ -56,6 +57,7 @@ FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
     unit="points",
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
+    presentation=present.PRESENTATION,
     fast=fast.FAST,
     extras={"no_stand_reason": "stand-threshold has no meaning in Cox's game ({id}): nobody "
                                "stands, a hand ends when a player sells out or the supply runs "

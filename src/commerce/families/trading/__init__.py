@@ -20,6 +20,7 @@ from commerce.families.trading import (
     hidden,
     notation,
     options,
+    present,
     presets,
     rules,
     sample,
@@ -55,6 +56,7 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
     parse_action=notation.parse_action,
     describe_event=text_.describe_event,
     render=text_.render,
+    action_label=present.action_label,
     heuristic=heuristic.trading_action,
     sampler=sample.prepare,
     search=search.SEARCH,
@@ -62,6 +64,7 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
     stand_action=_stand_action,
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
+    presentation=present.PRESENTATION,
     fast=FastPath(
         new_game=fast.new_game,
         decision=fast.decision,

@@ -1,0 +1,128 @@
+"""What a family shows people beyond its text hooks: menus grouped, and the table as data.
+
+A family may give a :class:`Presentation` as the ``presentation`` hook of its
+:class:`~commerce.family.FamilySpec`. The plain terminal interface uses
+:attr:`Presentation.menu_group` to group long menus (the widow game's exchanges by the card
+given); the full-screen table (:mod:`commerce.cli.table`) draws a :class:`TableView`, which
+:attr:`Presentation.table` builds from an observation only, never from a state.
+
+Every field here is words and card faces for people: no identifier from the code.
+
+>>> face = CardFace("A♠", "AS", "black")
+>>> face.text(symbols=False)
+'AS'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from commerce.cards import Card, format_card
+from commerce.core import Action
+
+__all__ = ["CardFace", "MenuGroup", "Pile", "Presentation", "SeatView", "TableView",
+           "card_face"]
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """A card as drawn: with suit symbols, in letters, and its colour."""
+
+    symbols: str
+    """The card with a suit symbol, e.g. ``A♠``."""
+    letters: str
+    """The same in letters, for terminals that cannot draw symbols, e.g. ``AS``."""
+    colour: str = "black"
+    """A colour name for the card's face (``red``, ``black``, or a series' colour)."""
+
+    def text(self, *, symbols: bool = True) -> str:
+        """The card as text, with symbols or in letters."""
+        return self.symbols if symbols else self.letters
+
+
+def card_face(card: Card) -> CardFace:
+    """A card of the 52-card pack as drawn: hearts and diamonds red.
+
+    >>> card_face(13)
+    CardFace(symbols='5♥', letters='5H', colour='red')
+    """
+    return CardFace(format_card(card, symbols=True), format_card(card),
+                    "red" if card & 3 in (1, 2) else "black")
+
+
+@dataclass(frozen=True, slots=True)
+class MenuGroup:
+    """Where a menu entry belongs: under *heading*, shown as *short* there."""
+
+    heading: str
+    """The group's heading, e.g. ``give 7♠ for``."""
+    short: str
+    """The entry within the group, e.g. ``3♥``."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as the viewer may see it."""
+
+    name: str
+    """The player's name."""
+    score: str
+    """Stakes, tokens or points in words, e.g. ``+3 stakes``, ``2 tokens``, ``total +12``."""
+    cards: tuple[CardFace, ...] = ()
+    """The cards of this seat the viewer may see, face up."""
+    hidden: int = 0
+    """How many of its cards the viewer may not see (drawn face down)."""
+    dealer: bool = False
+    """Whether the seat deals (holds the dealer's button)."""
+    to_act: bool = False
+    """Whether the seat is to act."""
+    note: str = ""
+    """What is known of it this deal, e.g. ``stood``, ``out``, ``knocked``."""
+    you: bool = False
+    """Whether this is the viewer's seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pile:
+    """Cards in the middle of the table: the widow, the stock, the pool, the discard."""
+
+    name: str
+    """The pile's name, e.g. ``widow``."""
+    cards: tuple[CardFace, ...] = ()
+    """Face-up cards."""
+    count: str = ""
+    """A count in words where the cards are not shown, e.g. ``37 cards``, ``5 stakes``."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The whole table as one seat may see it."""
+
+    title: str
+    """The ruleset's name."""
+    progress: str
+    """Where the session stands, e.g. ``deal 3 of 8`` or ``deal 23, round 2, 4 still in``."""
+    seats: tuple[SeatView, ...]
+    """Every seat, in seat order."""
+    piles: tuple[Pile, ...]
+    """The middle of the table."""
+    hand: tuple[CardFace, ...]
+    """The viewer's own cards, in the order the actions name them."""
+    hand_cards: tuple[int, ...]
+    """The same cards as the family's card numbers (to match actions' cards)."""
+    hand_note: str = ""
+    """The hand in words, e.g. ``pair, 25 points``."""
+    prompt: str = ""
+    """The decision at hand in words, e.g. ``Your turn: stand, trade or barter.``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Presentation:
+    """A family's hooks for what people see (see the module's docstring)."""
+
+    menu_group: Callable[[Action, Any], MenuGroup | None] | None = None
+    """``menu_group(action, obs)``: the group of a menu entry, or None to stand alone."""
+    table: Callable[[Any, Sequence[str]], TableView] | None = None
+    """``table(obs, names)``: the table as the observation's seat may see it."""
