@@ -143,7 +143,7 @@ def _wait_saved(path: Path, move: str, fd: int, seen: bytearray) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals as Linux")
-def test_play_saves_when_its_terminal_goes_away(tmp_path):
+def test_play_on_a_terminal_opens_the_table_and_q_saves(tmp_path):
     import pty
 
     path = tmp_path / "g.json"
@@ -152,6 +152,41 @@ def test_play_saves_when_its_terminal_goes_away(tmp_path):
         with subprocess.Popen(
             [sys.executable, "-m", "commerce", "play", "--seed", "3", "--players", "3",
              "--save", str(path)],
+            stdin=slave, stdout=slave, stderr=slave, env={**_env(), "TERM": "xterm-256color"},
+            start_new_session=True,
+        ) as proc:
+            os.close(slave)
+            slave = -1
+            try:
+                seen = bytearray()
+                _read_until(master, b"Your hand", 1, seen)
+                os.write(master, b"q")
+                code = proc.wait(_TIMEOUT)
+                with contextlib.suppress(OSError):  # EIO: the program is gone
+                    _read_until(master, b"Saved to", 1, seen)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+    finally:
+        for fd in (master, slave):
+            if fd >= 0:
+                os.close(fd)
+    text = bytes(seen).decode("utf-8", "replace")
+    assert code == 0 and "Traceback" not in text
+    assert "Your move>" not in text  # not the plain interface
+    assert not GameRecord.load(path).complete
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals as Linux")
+def test_play_saves_when_its_terminal_goes_away(tmp_path):
+    import pty
+
+    path = tmp_path / "g.json"
+    master, slave = pty.openpty()
+    try:
+        with subprocess.Popen(
+            [sys.executable, "-m", "commerce", "play", "--seed", "3", "--players", "3",
+             "--plain", "--save", str(path)],
             stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=_env(),
             start_new_session=True,
         ) as proc:

@@ -15,6 +15,7 @@ Every field here is words and card faces for people: no identifier from the code
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +24,7 @@ from commerce.cards import Card, format_card
 from commerce.core import Action
 
 __all__ = ["CardFace", "MenuGroup", "Pile", "Presentation", "SeatView", "TableView",
-           "card_face"]
+           "card_face", "pack_symbols"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,18 @@ def card_face(card: Card) -> CardFace:
     """
     return CardFace(format_card(card, symbols=True), format_card(card),
                     "red" if card & 3 in (1, 2) else "black")
+
+
+_PACK_CARD = re.compile(r"\b(10|[2-9TJQKA])([SHDC])\b")
+
+
+def pack_symbols(text: str) -> str:
+    """Cards of the 52-card pack named in *text* drawn with suit symbols.
+
+    >>> pack_symbols("You are dealt AD 3D 7S.")
+    'You are dealt A♦ 3♦ 7♠.'
+    """
+    return _PACK_CARD.sub(lambda m: m.group(1) + "♠♥♦♣"["SHDC".index(m.group(2))], text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,3 +139,6 @@ class Presentation:
     """``menu_group(action, obs)``: the group of a menu entry, or None to stand alone."""
     table: Callable[[Any, Sequence[str]], TableView] | None = None
     """``table(obs, names)``: the table as the observation's seat may see it."""
+    card_symbols: Callable[[str], str] | None = None
+    """Rewrites the cards named in a line of the family's text in the table's notation
+    (suit symbols), so that one notation is seen everywhere."""

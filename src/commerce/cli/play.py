@@ -110,6 +110,9 @@ def configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where to save the record (default games/<rules>-<time>.json)")
     p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game")
+    p.add_argument("--pace", choices=("instant", "normal", "slow"), default="normal",
+                   help="how fast the computer players' moves are shown at the full-screen "
+                        "table (default normal)")
     p.add_argument("--plain", action="store_true",
                    help="the line interface (for screen readers and scripts; also whenever "
                         "standard input or output is not a terminal)")
@@ -232,7 +235,36 @@ def run_play(args: argparse.Namespace) -> int:
         if args.save is not None:
             check_save_path(args.save)  # as typed: 'name/' is a directory
         path = Path(args.save) if args.save is not None else _default_path(rules.id)
+    if not getattr(args, "plain", False) and sys.stdin.isatty() and sys.stdout.isatty():
+        return _table_session(driver, human, path, getattr(args, "pace", "normal"))
     return _session(driver, human, path)
+
+
+def _table_session(driver: Any, human: int, path: Path, pace: str) -> int:
+    """The game at the full-screen table (:mod:`commerce.cli.table`)."""
+    from commerce.cli.table import TableApp
+    from commerce.errors import RecordError
+
+    driver.record().save(path)  # a file that cannot be saved is refused before the game starts
+    symbols = "♠".encode(sys.stdout.encoding or "ascii", "replace") != b"?"
+    app = TableApp(driver, human, path, pace=pace, symbols=symbols)
+    try:
+        app.run()
+    finally:
+        driver.on_events = None
+        try:
+            driver.record().save(path)
+        except RecordError as exc:
+            print(f"commerce play: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    if driver.outcome() is None:
+        print(f"Saved to {path}. Continue with: commerce play --resume {path}")
+        return 0
+    print(app.result_line())
+    print(f"The seed was {driver.seed}: 'commerce play --seed {driver.seed}' with the same "
+          f"rules and players deals the same hands.")
+    print(f"Record saved to {path}")
+    return 0
 
 
 def _default_path(rules_id: str) -> Path:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from commerce.core import DecisionKind
 from commerce.families.cox.cards import (
     CoxCard,
     format_cox_card,
@@ -16,6 +15,7 @@ from commerce.families.cox.cards import (
     is_honour,
     transport_suit,
 )
+from commerce.families.cox.text import _prompt
 from commerce.presentation import CardFace, Pile, Presentation, SeatView, TableView
 from commerce.text import seat_name
 
@@ -41,13 +41,6 @@ def card_face(card: CoxCard) -> CardFace:
     return CardFace(text, text, colour)
 
 
-_PROMPTS = {
-    DecisionKind.DRAW_OR_BUY: "Your turn: draw from the supply, or buy the last discard.",
-    DecisionKind.DISCARD: "Discard a card, or sell out if your hand is complete.",
-    DecisionKind.BUY_OFFER: "A discard is offered: buy it (\"I buy\"), or decline.",
-}
-
-
 def table(obs: Any, names: Sequence[str]) -> TableView:
     """The table as the observation's seat sees it (only what the observation holds)."""
     seats = []
@@ -62,21 +55,19 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
                                         (obs.wholesaler, "wholesaler")) if who == x]
         seats.append(SeatView(
             name=seat_name(names, x, obs.seat),
-            score=f"total {obs.totals[x]:+d}" + ("" if base is None else f", base {base}"),
+            score=f"{obs.totals[x]:+d}" + ("" if base is None else f" base {base}"),
             cards=shown, hidden=0 if rack is not None else obs.rack_sizes[x],
             dealer=obs.retailer == x,
             to_act=obs.decision is not None and obs.decision.seat == x,
             note=", ".join(roles), you=x == obs.seat))
     top = (card_face(obs.discards[-1]),) if obs.discards else ()
     supply = " ".join(f"{i + 1}:{n}" for i, n in enumerate(obs.supply))
-    piles = (Pile("discard", top, f"{len(obs.discards)} in the pile"),
-             Pile("supply", count=f"base:cards {supply}"))
+    piles = (Pile("discard", top, f"({len(obs.discards)})"),
+             Pile("supply", count=f"{supply}"))
     hand = tuple(obs.rack) if obs.seat is not None else ()
     d = obs.decision
-    prompt = ""
-    if d is not None and d.seat == obs.seat and d.kind in _PROMPTS:
-        prompt = _PROMPTS[d.kind]
-    elif d is not None and d.seat is not None:
+    prompt = _prompt(obs, names) or ""  # the plain view's own words
+    if not prompt and d is not None and d.seat is not None:
         prompt = f"{seat_name(names, d.seat, obs.seat)} to act."
     return TableView(title=obs.ruleset.name,
                      progress=f"hand {obs.hand_number} of {obs.hands_total}",

@@ -13,7 +13,7 @@ from typing import Any
 from commerce.cards import format_card
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.hands import evaluator_for
-from commerce.presentation import Pile, Presentation, SeatView, TableView, card_face
+from commerce.presentation import Pile, Presentation, SeatView, TableView, card_face, pack_symbols
 from commerce.text import seat_name
 
 _WORDS = {
@@ -76,5 +76,5 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
                      hand_note=note, prompt=prompt)
 
 
-PRESENTATION = Presentation(table=table)
+PRESENTATION = Presentation(table=table, card_symbols=pack_symbols)
 """The trading family's presentation hooks."""

@@ -24,6 +24,7 @@ from commerce.presentation import (
     SeatView,
     TableView,
     card_face,
+    pack_symbols,
 )
 from commerce.text import seat_name
 
@@ -118,5 +119,6 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
                      hand_cards=hand, hand_note=note, prompt=prompt)
 
 
-PRESENTATION = Presentation(menu_group=menu_group, table=table)
+PRESENTATION = Presentation(menu_group=menu_group, table=table,
+                            card_symbols=pack_symbols)
 """The widow family's presentation hooks."""

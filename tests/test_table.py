@@ -1,0 +1,115 @@
+"""The full-screen table (Textual), driven by its pilot: whole deals played by keys, a typed
+move, saving on leaving, and the screens at 80x24 compared with committed goldens
+(``scripts/table_screens.py`` writes them after a reviewed change)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from commerce.record import GameRecord
+from tests.harness.table import SCREENS, SIZES, drive, golden_path, new_app, screen
+
+REGENERATE = "run scripts/table_screens.py after reviewing the change"
+
+
+@pytest.mark.parametrize("rules_id,seed", SCREENS)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_screen_matches_its_golden(rules_id: str, seed: int, size: tuple[int, int]) -> None:
+    path = golden_path(rules_id, size)
+    assert path.exists(), f"missing {path}: {REGENERATE}"
+    now = screen(rules_id, seed, size)
+    assert now == path.read_text(encoding="utf-8"), f"the screen changed: {REGENERATE}"
+
+
+def _deal_of(progress: str) -> int:
+    found = re.match(r"(deal|hand) (\d+)", progress)
+    assert found is not None, progress
+    return int(found.group(2))
+
+
+@pytest.mark.parametrize("rules_id", ["peel", "widow", "cox"])
+def test_a_whole_deal_is_played_by_keys(rules_id: str, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    app = new_app(rules_id, 11, path)
+    driver = app.driver
+
+    async def script(pilot: Any) -> tuple[int, int, int]:
+        first = _deal_of(app.view().progress)
+        moves = 0
+        for _ in range(400):
+            if driver.outcome() is not None or _deal_of(app.view().progress) != first:
+                break
+            # choose the first card of the hand, then the second move the menu offers for it
+            await pilot.press("right", "down", "enter")
+            await pilot.pause()
+            moves += 1
+        return first, _deal_of(app.view().progress), moves
+
+    first, last, moves = drive(app, (80, 24), script)
+    assert last == first + 1 or driver.outcome() is not None, (first, last)
+    actions = driver.record().actions
+    mine = [i for i, s in enumerate(_seats(driver)) if s == 0]
+    assert mine and moves >= 1, "the player made no move"
+    saved = GameRecord.load(path).actions  # saved after the player's last move
+    assert saved == actions[:mine[-1] + 1]
+
+
+def _seats(driver: Any) -> list[int | None]:
+    """Who made each action of the driver's game (None: chance), replayed."""
+    from commerce import engine
+    from commerce.record import replay_steps
+
+    record = driver.record()
+    state = engine.new_game(record.rules, record.players, dealer=record.dealer)
+    out = []
+    for _, t in replay_steps(record):
+        d = engine.decision(state)
+        out.append(None if d is None else d.seat)
+        state = t.state
+    return out
+
+
+def test_a_typed_move_is_played(tmp_path: Path) -> None:
+    app = new_app("peel", 7, tmp_path / "g.json")
+
+    async def script(pilot: Any) -> str:
+        await pilot.press("colon", *"stand", "enter")
+        await pilot.pause()
+        return str(app.query_one("#log").lines[-1].text if app.query_one("#log").lines else "")
+
+    drive(app, (80, 24), script)
+    assert "stand" in app.driver.record().actions
+
+
+def test_a_wrong_typed_move_is_said_and_changes_nothing(tmp_path: Path) -> None:
+    app = new_app("peel", 7, tmp_path / "g.json")
+    before: list[int] = []
+
+    async def script(pilot: Any) -> list[str]:
+        before.append(len(app.driver.record().actions))
+        await pilot.press("colon", *"trade zz", "enter")
+        await pilot.pause()
+        return [str(line.text) for line in app.query_one("#log").lines]
+
+    lines = drive(app, (80, 24), script)
+    assert len(app.driver.record().actions) == before[0]
+    assert any("Not understood" in line for line in lines), lines
+
+
+def test_leaving_saves_and_the_game_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    app = new_app("widow", 3, path)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("q")
+
+    drive(app, (80, 24), script)
+    assert app.return_code == 0
+    record = GameRecord.load(path)
+    assert not record.complete and record.actions == app.driver.record().actions
