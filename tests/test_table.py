@@ -100,6 +100,28 @@ def test_a_wrong_typed_move_is_said_and_changes_nothing(tmp_path: Path) -> None:
     assert any("Not understood" in line for line in lines), lines
 
 
+def test_an_offer_out_of_turn_pops_up(tmp_path: Path) -> None:
+    from commerce.cli.table.app import OFFERS
+
+    seen: list[str] = []
+    for seed in range(40):  # a game where a computer player offers the player a barter
+        app = new_app("peel", seed, tmp_path / f"g{seed}.json")
+        d = app.driver
+        d.run()
+        decision = d.decision()
+        if decision is not None and decision.kind in OFFERS:
+            break
+    else:
+        raise AssertionError("no barter offer to the player in 40 games")
+    app.notify = lambda message, **kw: seen.append(str(message))  # type: ignore[method-assign]
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert seen and "barter" in seen[0], seen
+
+
 def test_leaving_saves_and_the_game_resumes(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     app = new_app("widow", 3, path)

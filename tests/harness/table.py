@@ -20,7 +20,7 @@ GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "table"
 """Where the exported screens of the tests are kept."""
 SCREENS = (("peel", 7), ("widow", 7), ("cox", 7))
 """The ruleset and seed of each golden screen."""
-SIZES = ((80, 24),)
+SIZES = ((80, 24), (120, 40))
 """The terminal sizes of the golden screens."""
 
 

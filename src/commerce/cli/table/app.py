@@ -26,7 +26,7 @@ from textual.widgets.option_list import Option
 
 from commerce import engine
 from commerce.cli.menu import humanize
-from commerce.core import Action, ActionKind, Event
+from commerce.core import Action, ActionKind, DecisionKind, Event
 from commerce.errors import CommerceError, RecordError
 from commerce.family import family_spec
 from commerce.presentation import CardFace, TableView
@@ -35,6 +35,10 @@ PACES: dict[str, float] = {"instant": 0.0, "normal": 0.6, "slow": 1.5}
 """Seconds between two computer players' moves, by the name of the pace."""
 
 _COLOURS = {"black": "bold", "red": "bold red"}
+
+OFFERS = frozenset({DecisionKind.BARTER_REPLY, DecisionKind.POUNCE_OFFER,
+                    DecisionKind.HORSE_OFFER, DecisionKind.BUY_OFFER})
+"""Decisions that arise out of the player's own turn: they pop up when they arise."""
 
 
 def card_text(face: CardFace, *, symbols: bool, selected: bool = False) -> Text:
@@ -78,7 +82,7 @@ class TableApp(App[int]):
     #middle { height: auto; margin-top: 1; }
     #hand { height: auto; margin-top: 1; }
     #prompt { height: auto; color: $accent; }
-    #log { width: 30; border-left: solid $primary; padding-left: 1; }
+    #log { width: 38%; border-left: solid $primary; padding-left: 1; }
     #menu { height: 7; border: none; }
     #move { height: 1; border: none; padding: 0 1; display: none; }
     #move.typing { display: block; }
@@ -104,6 +108,7 @@ class TableApp(App[int]):
         self.legal: tuple[Action, ...] = ()
         self.shown: list[int] = []
         self.save_error: str | None = None
+        self._offered_at = -1
         spec = family_spec(driver.rules.family)
         assert spec.presentation is not None and spec.presentation.table is not None
         self._view_of = spec.presentation.table
@@ -245,6 +250,11 @@ class TableApp(App[int]):
             prompt = self.result_line() + "  Press q to leave."
         self.query_one("#prompt", Static).update(Text(humanize(prompt)))
         self.fill_menu(view)
+        d = driver.decision()
+        offer = d is not None and d.seat == self.human and d.kind in OFFERS
+        if offer and len(driver.events) != self._offered_at:
+            self._offered_at = len(driver.events)
+            self.notify(self.words(prompt), title="Your decision", timeout=6)
 
     def result_line(self) -> str:
         """The final result in one line."""
