@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from commerce.record import GameRecord
+from tests.harness import all_rulesets
 from tests.harness.table import SCREENS, SIZES, drive, golden_path, new_app, screen
 
 REGENERATE = "run scripts/table_screens.py after reviewing the change"
@@ -31,7 +32,7 @@ def _deal_of(progress: str) -> int:
     return int(found.group(2))
 
 
-@pytest.mark.parametrize("rules_id", ["peel", "widow", "cox"])
+@pytest.mark.parametrize("rules_id", [r.id for r in all_rulesets()])
 def test_a_whole_deal_is_played_by_keys(rules_id: str, tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     app = new_app(rules_id, 11, path)
@@ -50,7 +51,7 @@ def test_a_whole_deal_is_played_by_keys(rules_id: str, tmp_path: Path) -> None:
         return first, _deal_of(app.view().progress), moves
 
     first, last, moves = drive(app, (80, 24), script)
-    assert last == first + 1 or driver.outcome() is not None, (first, last)
+    assert last > first or driver.outcome() is not None, (first, last)
     actions = driver.record().actions
     mine = [i for i, s in enumerate(_seats(driver)) if s == 0]
     assert mine and moves >= 1, "the player made no move"
@@ -120,6 +121,32 @@ def test_an_offer_out_of_turn_pops_up(tmp_path: Path) -> None:
 
     drive(app, (80, 24), script)
     assert seen and "barter" in seen[0], seen
+
+
+def _log_after(rules_id: str, *keys: str) -> str:
+    app = new_app(rules_id, 7)
+
+    async def script(pilot: Any) -> list[str]:
+        await pilot.press(*keys)
+        await pilot.pause()
+        return [str(line.text) for line in app.query_one("#log").lines]
+
+    lines: list[str] = drive(app, (120, 40), script)
+    return " ".join(" ".join(lines).split())  # the log wraps its lines
+
+
+def test_help_tells_what_beats_what_and_the_decision_at_hand() -> None:
+    text = _log_after("peel", "question_mark")
+    assert "Hands, best first: tricon, e.g. A♠ A♥ A♦; sequence" in text
+    assert "Your turn: stand, trade" in text
+    cox = _log_after("cox", "question_mark")
+    assert "Enter plays it" in cox and "Hands, best first" not in cox
+
+
+def test_a_hint_gives_the_search_bots_estimates() -> None:
+    text = _log_after("peel", "h")
+    assert "The search bot's estimates" in text and "<- best" in text
+    assert "trade" in text and "gain" in text
 
 
 def test_leaving_saves_and_the_game_resumes(tmp_path: Path) -> None:

@@ -20,11 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from commerce.cards import Card, format_card
+from commerce.cards import Card, format_card, format_cards, pack
 from commerce.core import Action
+from commerce.rules import Ruleset
 
 __all__ = ["CardFace", "MenuGroup", "Pile", "Presentation", "SeatView", "TableView",
-           "card_face", "pack_symbols"]
+           "card_face", "hand_ranking", "pack_symbols"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,29 @@ def pack_symbols(text: str) -> str:
     'You are dealt A♦ 3♦ 7♠.'
     """
     return _PACK_CARD.sub(lambda m: m.group(1) + "♠♥♦♣"["SHDC".index(m.group(2))], text)
+
+
+def hand_ranking(rules: Ruleset) -> list[str]:
+    """The categories of three-card hands under *rules*, best first, each with its best
+    hand as an example (the 52- or 32-card pack of the trading and widow games).
+
+    >>> from commerce.rules import find_ruleset
+    >>> hand_ranking(find_ruleset("peel"))[:2]
+    ['tricon, e.g. A♠ A♥ A♦', 'sequence, e.g. A♠ K♠ Q♠']
+    """
+    from itertools import combinations
+
+    from commerce.hands import evaluate
+
+    best: dict[str, tuple[int, tuple[Card, ...]]] = {}
+    for hand in combinations(pack(rules.pack), 3):
+        value = evaluate(hand, rules)
+        name = value.category.value
+        if name not in best or value.rank > best[name][0]:
+            best[name] = (value.rank, hand)
+    order = sorted(best.items(), key=lambda kv: -kv[1][0])
+    return [f"{name}, e.g. {format_cards(sorted(hand, key=lambda c: -(c >> 2)), symbols=True)}"
+            for name, (_, hand) in order]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +163,8 @@ class Presentation:
     """``menu_group(action, obs)``: the group of a menu entry, or None to stand alone."""
     table: Callable[[Any, Sequence[str]], TableView] | None = None
     """``table(obs, names)``: the table as the observation's seat may see it."""
+    rules_help: Callable[[Ruleset], list[str]] | None = None
+    """``rules_help(rules)``: lines on what beats what under *rules*, for the help."""
     card_symbols: Callable[[str], str] | None = None
     """Rewrites the cards named in a line of the family's text in the table's notation
     (suit symbols), so that one notation is seen everywhere."""

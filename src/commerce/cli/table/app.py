@@ -93,6 +93,7 @@ class TableApp(App[int]):
         Binding("colon", "type", "type a move"),
         Binding("full_stop", "pace", "pace"),
         Binding("question_mark", "help", "help"),
+        Binding("h", "hint", "hint"),
         Binding("q", "leave", "save and quit"),
     ]
 
@@ -306,7 +307,7 @@ class TableApp(App[int]):
         if self.query_one("#move", Input).has_focus:
             return
         key = getattr(event, "character", None)
-        if not key or not key.isalpha() or key == "q":
+        if not key or not key.isalpha() or key in "qh":
             return
         menu = self.query_one("#menu", OptionList)
         for n in range(menu.option_count):
@@ -352,10 +353,36 @@ class TableApp(App[int]):
         self.say(f"The computer players now play at the {self.pace} pace.")
 
     def action_help(self) -> None:
-        """The keys, in the log pane."""
+        """The keys, what beats what in this ruleset, and the decision at hand, in the log."""
         self.say("←/→ choose a card of your hand; ↑/↓ or a verb's first letter choose a "
-                 "move; Enter plays it. ':' types a move (e.g. 'trade 7h'). '.' changes the "
-                 "pace of the computer players. q saves and leaves.")
+                 "move; Enter plays it. ':' types a move (e.g. 'trade 7h'). h: the search "
+                 "bot's hint. '.' changes the pace of the computer players. q saves and "
+                 "leaves.")
+        present = family_spec(self.driver.rules.family).presentation
+        if present is not None and present.rules_help is not None:
+            self.say("Hands, best first: " + "; ".join(present.rules_help(self.driver.rules))
+                     + ".")
+        prompt = self.view().prompt
+        if prompt:
+            self.say(prompt)
+
+    def action_hint(self) -> None:
+        """The search bot's estimate of each move, from the player's observation only."""
+        from commerce.cli.play import _family_labels, _hint
+
+        driver = self.driver
+        if driver.waiting_for_human() != self.human:
+            return
+        legal = engine.legal_actions(driver.state)
+        labels = _family_labels(driver, self.human, legal,
+                                [engine.format_action(driver.rules, a) for a in legal])
+        try:
+            text = _hint(driver, self.human, legal, labels)
+        except CommerceError:
+            text = f"Hints are not available for {driver.rules.name} yet."
+        log = self.query_one("#log", RichLog)
+        for line in text.splitlines():
+            log.write(Text(self.words(line.strip())))
 
     def action_leave(self) -> None:
         """Save and leave."""

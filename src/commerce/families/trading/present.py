@@ -13,7 +13,15 @@ from typing import Any
 from commerce.cards import format_card
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.hands import evaluator_for
-from commerce.presentation import Pile, Presentation, SeatView, TableView, card_face, pack_symbols
+from commerce.presentation import (
+    Pile,
+    Presentation,
+    SeatView,
+    TableView,
+    card_face,
+    hand_ranking,
+    pack_symbols,
+)
 from commerce.text import seat_name
 
 _WORDS = {
@@ -76,5 +84,6 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
                      hand_note=note, prompt=prompt)
 
 
-PRESENTATION = Presentation(table=table, card_symbols=pack_symbols)
+PRESENTATION = Presentation(table=table, card_symbols=pack_symbols,
+                            rules_help=hand_ranking)
 """The trading family's presentation hooks."""

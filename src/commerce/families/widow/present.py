@@ -24,6 +24,7 @@ from commerce.presentation import (
     SeatView,
     TableView,
     card_face,
+    hand_ranking,
     pack_symbols,
 )
 from commerce.text import seat_name
@@ -120,5 +121,6 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
 
 
 PRESENTATION = Presentation(menu_group=menu_group, table=table,
-                            card_symbols=pack_symbols)
+                            card_symbols=pack_symbols,
+                            rules_help=hand_ranking)
 """The widow family's presentation hooks."""
