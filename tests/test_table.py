@@ -162,3 +162,32 @@ def test_leaving_saves_and_the_game_resumes(tmp_path: Path) -> None:
     assert app.return_code == 0
     record = GameRecord.load(path)
     assert not record.complete and record.actions == app.driver.record().actions
+
+
+def test_once_the_player_is_out_the_others_finish_the_game_at_once(tmp_path: Path) -> None:
+    from commerce.bots import make_bot
+    from commerce.cli.table import TableApp
+    from commerce.driver import Driver
+    from commerce.rules import find_ruleset
+
+    # the player's seat is played by a bot until it is out, then the table takes over
+    rules = find_ruleset("widow")
+    for seed in range(20):
+        driver = Driver(rules, [make_bot("random"), *(make_bot("heuristic") for _ in range(3))],
+                        seed=seed, names=["You", "Alice", "Bob", "Carol"])
+        while driver.outcome() is None:
+            app = TableApp(driver, 0, tmp_path / "g.json", pace="slow")
+            if app.view().seats[0].out:
+                break
+            driver.step()
+        if driver.outcome() is None:
+            break
+    else:
+        raise AssertionError("the player was never out before the end in 20 games")
+    driver.agents[0] = None
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert driver.outcome() is not None and app.pace == "instant"

@@ -119,6 +119,8 @@ class SeatView:
     """What is known of it this deal, e.g. ``stood``, ``out``, ``knocked``."""
     you: bool = False
     """Whether this is the viewer's seat."""
+    out: bool = False
+    """Whether the seat is out of the game (it takes no part in the deals left)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -155,8 +155,12 @@ class TableApp(App[int]):
 
     def advance(self) -> None:
         """Play chance and the computer players until the human acts or the game ends, at the
-        chosen pace."""
+        chosen pace (instantly once the player is out of the game: the deals left are not
+        shown move by move, the log keeps them)."""
         driver = self.driver
+        if self.pace != "instant" and self.view().seats[self.human].out:
+            self.pace = "instant"
+            self.say("You are out of the game: the others play it to the end.")
         while driver.outcome() is None and driver.waiting_for_human() is None:
             d = driver.decision()
             driver.step()

@@ -92,7 +92,7 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
             hidden=0 if cards or x in obs.out else obs.hand_sizes[x],
             dealer=x == obs.dealer,
             to_act=obs.decision is not None and obs.decision.seat == x,
-            note=", ".join(notes), you=x == obs.seat))
+            note=", ".join(notes), you=x == obs.seat, out=x in obs.out))
     piles = [Pile("widow", tuple(card_face(c) for c in obs.widow)),
              Pile("stock", count=f"{obs.stock_count} cards")]
     if rules.token_flow == "lowest_to_pool":
