@@ -99,7 +99,8 @@ def _leaky(surface: str) -> Surfaces:
     def choice(inner: Any) -> Any:
         return lambda state, obs, legal, rng: inner(state, obs, legal, rng) + hidden_bit(state)
 
-    wrappers = {"observe": observe, "json": json, "render": render, "event_text": event_text,
+    wrappers = {"observe": observe, "json": json, "render": render, "table": render,
+                "event_text": event_text,
                 "legal": legal, "events": apply, "heuristic": choice, "search": choice,
                 "hint": choice, "encoding": encoding}
     name = "apply" if surface == "events" else surface

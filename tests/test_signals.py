@@ -6,6 +6,7 @@ These run the real command in a subprocess and send it real signals.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -57,6 +58,14 @@ class _Output:
         return self.text
 
 
+def _notation(label: str) -> str:
+    """A menu entry of Peel's game ("trade 7♠") in the record's notation ("trade 7S")."""
+    from commerce import engine
+
+    rules = find_ruleset("peel")
+    return engine.format_action(rules, engine.parse_action(rules, label))
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     src = str(Path(__file__).resolve().parent.parent / "src")
@@ -78,9 +87,10 @@ def test_play_saves_and_exits_quietly_on_sigterm_and_sighup(capsys, monkeypatch,
         out, err = _Output(proc.stdout), _Output(proc.stderr)
         try:
             text = out.wait_for("Your move>")
-            menu = text.rsplit("Your move>", 1)[0].strip().splitlines()[-1]
+            menu = text.rsplit("Your move>", 1)[0]
             move = re.search(r"2\) (\S+ \S+)", menu)
             assert move is not None and move.group(1).startswith("trade"), menu
+            made = _notation(move.group(1))
             proc.stdin.write(b"2\n")
             proc.stdin.flush()
             out.wait_for("Your move>", 2)  # the move is made and the game waits again
@@ -95,7 +105,7 @@ def test_play_saves_and_exits_quietly_on_sigterm_and_sighup(capsys, monkeypatch,
     assert "Traceback" not in errors and "Error" not in errors
     assert f"Saved to {path}" in errors and len(errors.strip().splitlines()) == 1
     record = GameRecord.load(path)
-    assert move.group(1) in record.actions  # the move made before the signal is kept
+    assert made in record.actions  # the move made before the signal is kept
     # ... and the game resumes from it
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     assert main(["play", "--resume", str(path)]) == 0
@@ -117,6 +127,56 @@ def _read_until(fd: int, needle: bytes, count: int, seen: bytearray) -> None:
         seen += os.read(fd, 4096)
 
 
+def _wait_saved(path: Path, move: str, fd: int, seen: bytearray) -> None:
+    """Wait until the record at *path* holds *move* (the session saves after each of the
+    player's moves), reading the terminal's side *fd* meanwhile."""
+    import select
+
+    deadline = time.monotonic() + _TIMEOUT
+    while True:
+        with contextlib.suppress(Exception):
+            if move in GameRecord.load(path).actions:
+                return
+        assert time.monotonic() < deadline, bytes(seen).decode("utf-8", "replace")
+        if select.select([fd], [], [], 0.1)[0]:
+            seen += os.read(fd, 4096)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals as Linux")
+def test_play_on_a_terminal_opens_the_table_and_q_saves(tmp_path):
+    import pty
+
+    path = tmp_path / "g.json"
+    master, slave = pty.openpty()
+    try:
+        with subprocess.Popen(
+            [sys.executable, "-m", "commerce", "play", "--seed", "3", "--players", "3",
+             "--save", str(path)],
+            stdin=slave, stdout=slave, stderr=slave, env={**_env(), "TERM": "xterm-256color"},
+            start_new_session=True,
+        ) as proc:
+            os.close(slave)
+            slave = -1
+            try:
+                seen = bytearray()
+                _read_until(master, b"Your hand", 1, seen)
+                os.write(master, b"q")
+                code = proc.wait(_TIMEOUT)
+                with contextlib.suppress(OSError):  # EIO: the program is gone
+                    _read_until(master, b"Saved to", 1, seen)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+    finally:
+        for fd in (master, slave):
+            if fd >= 0:
+                os.close(fd)
+    text = bytes(seen).decode("utf-8", "replace")
+    assert code == 0 and "Traceback" not in text
+    assert "Your move>" not in text  # not the plain interface
+    assert not GameRecord.load(path).complete
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals as Linux")
 def test_play_saves_when_its_terminal_goes_away(tmp_path):
     import pty
@@ -126,7 +186,7 @@ def test_play_saves_when_its_terminal_goes_away(tmp_path):
     try:
         with subprocess.Popen(
             [sys.executable, "-m", "commerce", "play", "--seed", "3", "--players", "3",
-             "--save", str(path)],
+             "--plain", "--save", str(path)],
             stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=_env(),
             start_new_session=True,
         ) as proc:
@@ -136,13 +196,12 @@ def test_play_saves_when_its_terminal_goes_away(tmp_path):
             err = _Output(proc.stderr)  # where input() writes its prompt on a terminal
             try:
                 seen = bytearray()
-                err.wait_for("Your move>")
-                _read_until(master, b"1) ", 1, seen)
-                menu = bytes(seen).decode().strip().splitlines()[-1]
+                _read_until(master, b"Your move>", 1, seen)
+                menu = bytes(seen).decode()
                 move = re.search(r"2\) (\S+ \S+)", menu)
                 assert move is not None, menu
-                os.write(master, b"2\n")
-                err.wait_for("Your move>", 2)
+                os.write(master, b"2\r")
+                _wait_saved(path, _notation(move.group(1)), master, seen)
                 os.close(master)  # the terminal window is closed: reads and writes fail
                 master = -1
                 proc.send_signal(signal.SIGHUP)
@@ -157,7 +216,7 @@ def test_play_saves_when_its_terminal_goes_away(tmp_path):
                 os.close(fd)
     assert "Traceback" not in errors and "Exception" not in errors, errors
     assert code in (0, 1, 128 + signal.SIGHUP), (code, errors)
-    assert move.group(1) in GameRecord.load(path).actions
+    assert _notation(move.group(1)) in GameRecord.load(path).actions
 
 
 def _children(pid: int) -> list[int]:

@@ -33,6 +33,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 from commerce.core import Action, Decision, Event, Outcome, Seat, Transition
 from commerce.encoding import Encoding
 from commerce.errors import RulesetError
+from commerce.presentation import Presentation
 from commerce.rules import FamilyOptions, Ruleset, register, register_family_options
 
 __all__ = [
@@ -292,6 +293,11 @@ class FamilySpec(Generic[StateT, ObsT]):
     encoding: Encoding | None = None
     """The fixed action space and observation vector of :mod:`commerce.rl`
     (:mod:`commerce.encoding`); None: the family has none."""
+
+    # -- what people see -------------------------------------------------------------------
+    presentation: Presentation | None = None
+    """Grouped menus and the table as data, for the terminal interfaces (see
+    :mod:`commerce.presentation`)."""
 
     extras: dict[str, Any] = field(default_factory=dict)
     """Family-specific parts an application may look up by name (documented per family)."""

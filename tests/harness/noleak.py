@@ -52,8 +52,8 @@ from commerce.family import FamilySpec, family_spec
 from commerce.rules import Ruleset
 from tests.harness import random_game
 
-SURFACES = ("observe", "json", "render", "event_text", "legal", "events", "heuristic",
-            "search", "hint", "encoding")
+SURFACES = ("observe", "json", "render", "table", "event_text", "legal", "events",
+            "heuristic", "search", "hint", "encoding")
 """Every surface the harness compares, in report order."""
 
 SEARCH_BUDGET = 8
@@ -76,6 +76,14 @@ def _json(_state: Any, obs: Any) -> str | None:
 
 def _render(spec: FamilySpec[Any, Any], _state: Any, obs: Any, names: Sequence[str]) -> str:
     return spec.render(obs, names)
+
+
+def _table(spec: FamilySpec[Any, Any], _state: Any, obs: Any, names: Sequence[str]) -> str:
+    """The full-screen table's data (:class:`commerce.presentation.TableView`) as text."""
+    present = spec.presentation
+    if present is None or present.table is None:
+        return ""
+    return repr(present.table(obs, names))
 
 
 def _event_text(spec: FamilySpec[Any, Any], _state: Any, events: Sequence[Event],
@@ -133,6 +141,8 @@ class Surfaces:
     """``json(state, obs)``: the observation's JSON text (None: the family has none)."""
     render: Callable[[FamilySpec[Any, Any], Any, Any, Sequence[str]], str] = _render
     """``render(spec, state, obs, names)``: the observation as terminal text."""
+    table: Callable[[FamilySpec[Any, Any], Any, Any, Sequence[str]], str] = _table
+    """``table(spec, state, obs, names)``: the full-screen table's view of the observation."""
     event_text: Callable[[FamilySpec[Any, Any], Any, Sequence[Event], Sequence[str], Seat],
                          tuple[str | None, ...]] = _event_text
     """``event_text(spec, state, events, names, seat)``: events in words, for the seat."""
@@ -243,6 +253,8 @@ class _Checker:
             self.same("json", text, s.json(twin, tobs), where)
         self.same("render", self.call("render", s.render, self.spec, state, obs, self.names),
                   self.call("render", s.render, self.spec, twin, tobs, self.names), where)
+        self.same("table", self.call("table", s.table, self.spec, state, obs, self.names),
+                  self.call("table", s.table, self.spec, twin, tobs, self.names), where)
         logged = [*getattr(obs, "events", ()), *getattr(obs, "last_deal", ()),
                   *getattr(obs, "last_hand", ())]
         tlogged = [*getattr(tobs, "events", ()), *getattr(tobs, "last_deal", ()),

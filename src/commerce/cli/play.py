@@ -46,27 +46,31 @@ HELP = {
   barter CARD | b CARD      offer CARD to your neighbour
   give CARD | g CARD        give CARD back to the player who offered a barter
   done | d                  end your turn without standing
-Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣), e.g. AS 10h T♦.
+Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣),
+e.g. AS 10h T♦.
 """,
     "widow": """Type an action by its number from the list, or in words:
   exchange CARD for CARD | x CARD for CARD
-                            give a card of yours to the widow and take one of the widow's
-                            (e.g. 'x 7h for qs'); swap up to three this way, then 'done'
+                            give a card of yours to the widow and take one of
+                            the widow's (e.g. 'x 7h for qs'); swap up to three
+                            this way, then 'done'
   done | d                  end your exchanges for this turn
   pass | p                  take no card
   knock | k                 you are content: everyone else has a final turn
   stand                     (Old Game) you are content
   pounce | decline          take the fourth card of your tricon, or let it go
-Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣), e.g. AS 10h T♦.
+  buy a horse | decline     (Pool) out of counters: buy one more, or leave
+Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣),
+e.g. AS 10h T♦.
 """,
     "cox": """Type an action by its number from the list, or in words:
   draw | d                  draw the top card of the supply
   buy | i buy               buy the last discard
   discard CARD              discard a card face up (e.g. 'discard A3')
-  sell out CARD | i sell out   sell out, discarding CARD
+  sell out CARD | i sell out  sell out, discarding CARD
   decline                   let the discard go
-Cards: A1-A5 Automobiles, S1-S5 Ships, P1-P5 Aeroplanes, AC SC PC Captains, BK the Bank,
-F1-F4 Fruit, G1-G4 Grain, I1-I4 Industries, M1-M4 Greenbacks.
+Cards: A1-A5 Automobiles, S1-S5 Ships, P1-P5 Aeroplanes, AC SC PC Captains,
+BK the Bank, F1-F4 Fruit, G1-G4 Grain, I1-I4 Industries, M1-M4 Greenbacks.
 """,
 }
 
@@ -118,6 +122,12 @@ def configure_play(p: argparse.ArgumentParser) -> None:
                    help="where to save the record (default games/<rules>-<time>.json)")
     p.add_argument("--resume", metavar="FILE", type=file_name, default=None,
                    help="continue a saved game")
+    p.add_argument("--pace", choices=("instant", "normal", "slow"), default="normal",
+                   help="how fast the computer players' moves are shown at the full-screen "
+                        "table (default normal)")
+    p.add_argument("--plain", action="store_true",
+                   help="the line interface (for screen readers and scripts; also whenever "
+                        "standard input or output is not a terminal)")
 
 
 def configure_replay(p: argparse.ArgumentParser) -> None:
@@ -151,6 +161,10 @@ class _Stop:
     def __init__(self) -> None:
         self.signum: int | None = None
         self._waiting = False
+        self.interrupt: Callable[[_Closed], bool] | None = None
+        """Set by a reader that runs its own event loop (prompt_toolkit): asked to end its
+        wait with the exception, instead of raising it inside that loop; False if not
+        waiting."""
 
     def handler(self, signum: int, frame: FrameType | None) -> None:
         """The signal handler."""
@@ -158,6 +172,8 @@ class _Stop:
             self.signum = signum
         if self._waiting:
             self._waiting = False
+            if self.interrupt is not None and self.interrupt(_Closed(signum)):
+                return
             raise _Closed(signum)
 
     def check(self) -> None:
@@ -231,7 +247,36 @@ def run_play(args: argparse.Namespace) -> int:
         if args.save is not None:
             check_save_path(args.save)  # as typed: 'name/' is a directory
         path = Path(args.save) if args.save is not None else _default_path(rules.id)
+    if not getattr(args, "plain", False) and sys.stdin.isatty() and sys.stdout.isatty():
+        return _table_session(driver, human, path, getattr(args, "pace", "normal"))
     return _session(driver, human, path)
+
+
+def _table_session(driver: Any, human: int, path: Path, pace: str) -> int:
+    """The game at the full-screen table (:mod:`commerce.cli.table`)."""
+    from commerce.cli.table import TableApp
+    from commerce.errors import RecordError
+
+    driver.record().save(path)  # a file that cannot be saved is refused before the game starts
+    symbols = "♠".encode(sys.stdout.encoding or "ascii", "replace") != b"?"
+    app = TableApp(driver, human, path, pace=pace, symbols=symbols)
+    try:
+        app.run()
+    finally:
+        driver.on_events = None
+        try:
+            driver.record().save(path)
+        except RecordError as exc:
+            print(f"commerce play: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    if driver.outcome() is None:
+        print(f"Saved to {path}. Continue with: commerce play --resume {path}")
+        return 0
+    print(app.result_line())
+    print(f"The seed was {driver.seed}: 'commerce play --seed {driver.seed}' with the same "
+          f"rules and players deals the same hands.")
+    print(f"Record saved to {path}")
+    return 0
 
 
 def _default_path(rules_id: str) -> Path:
@@ -264,7 +309,7 @@ def _session(driver: Any, human: int, path: Path) -> int:
         for e in engine.visible_events(events, human):
             line = describe_event(e, names, human, family)
             if line:
-                print(line)
+                _say(line)
         stop.check()  # the driver calls this once a move is complete
 
     def save() -> None:
@@ -278,6 +323,7 @@ def _session(driver: Any, human: int, path: Path) -> int:
         return f"Saved to {path}. Continue with: commerce play --resume {path}"
 
     driver.record().save(path)  # a file that cannot be saved is refused before the game starts
+    read = line_reader(family, stop)
 
     print(f"Commerce: {driver.rules.name}, {driver.players} players. Type ? for help.")
     print("Computer players: " + ", ".join(
@@ -297,8 +343,8 @@ def _session(driver: Any, human: int, path: Path) -> int:
                     driver.act(human, forced)
                     continue
                 print()
-                print(render(engine.observe(driver.state, human), names))
-                action = _ask(driver, human, stop.waiting)
+                _say(render(engine.observe(driver.state, human), names))
+                action = _ask(driver, human, stop.waiting, read)
                 if action is None:
                     driver.record().save(path)
                     print(resume_line())
@@ -324,8 +370,8 @@ def _session(driver: Any, human: int, path: Path) -> int:
     print("Final result:")
     for seat, net in sorted(enumerate(result.payoffs), key=lambda x: -x[1]):
         print(f"  {names[seat]:<20} {net:+d}")
-    print(f"The seed was {driver.seed}: 'commerce play --seed {driver.seed}' with the same "
-          f"rules and players deals the same hands.")
+    _say(f"The seed was {driver.seed}: 'commerce play --seed {driver.seed}' with the same "
+         f"rules and players deals the same hands.")
     if failed is not None:  # the result is shown all the same
         print(f"commerce play: error: {failed}", file=sys.stderr)
         return EXIT_USAGE
@@ -377,35 +423,85 @@ def _forced(driver: Any) -> Any:
     return None
 
 
+def _say(text: str) -> None:
+    """Print *text* for the player: in words, wrapped between words at 80 columns."""
+    from commerce.cli.menu import humanize, wrap_text
+
+    print("\n".join(wrap_text(humanize(text))))
+
+
+def line_reader(family: str, stop: _Stop | None = None) -> Callable[[str], str]:
+    """What reads the player's lines: :func:`prompt_reader` when standard input and output
+    are terminals, else :func:`input`."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return input
+    return prompt_reader(family, stop)
+
+
+def prompt_reader(family: str, stop: _Stop | None = None, *, pt_input: Any = None,
+                  pt_output: Any = None) -> Callable[[str], str]:
+    """A reader of lines with prompt_toolkit: line editing, history (up and down) and
+    completion of the command words. Ctrl-C at the prompt stops the session as the signal
+    would; a signal while it waits ends the wait (see :class:`_Stop`)."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import WordCompleter
+    from prompt_toolkit.history import InMemoryHistory
+
+    words = sorted({*_SHORT[family].values(), "help", "hint", "quit"})
+    session: PromptSession[str] = PromptSession(
+        history=InMemoryHistory(), completer=WordCompleter(words, ignore_case=True),
+        input=pt_input, output=pt_output)
+
+    def interrupt(exc: _Closed) -> bool:
+        if not session.app.is_running:
+            return False
+        session.app.exit(exception=exc)
+        return True
+
+    if stop is not None:
+        stop.interrupt = interrupt
+
+    def read(prompt: str) -> str:
+        try:
+            return session.prompt(prompt, set_exception_handler=False)
+        except KeyboardInterrupt:
+            raise _Closed(signal.SIGINT) from None
+
+    return read
+
+
 def _ask(driver: Any, seat: int,
-         waiting: Callable[[], contextlib.AbstractContextManager[None]]) -> Any:
+         waiting: Callable[[], contextlib.AbstractContextManager[None]],
+         read: Callable[[str], str] = input) -> Any:
     """Prompt until the user names a legal action; None to quit.
 
-    *waiting* is held while the prompt waits for a line (see :meth:`_Stop.waiting`).
+    *waiting* is held while the prompt waits for a line (see :meth:`_Stop.waiting`); *read*
+    reads it (:func:`line_reader`).
     """
     from commerce import engine
+    from commerce.cli.menu import menu_lines
     from commerce.errors import CommerceError
 
     family = driver.rules.family
     legal = engine.legal_actions(driver.state)
     labels = [engine.format_action(driver.rules, a) for a in legal]
     labels = _family_labels(driver, seat, legal, labels)
-    menu = "  ".join(f"{i}) {label}" for i, label in enumerate(labels, 1))
+    menu = "\n".join(menu_lines(labels, _menu_groups(driver, seat, legal)))
     while True:
         print(menu)
         with waiting():
-            text = input("Your move> ").strip()
+            text = read("Your move> ").strip()
         if not text:
             continue
         low = text.lower()
         if low in ("q", "quit", "exit"):
             return None
         if low in ("?", "h", "help"):
-            print(HELP[family] + _COMMON_HELP)
+            _say(HELP[family] + _COMMON_HELP)
             continue
         if low == "hint":
             try:
-                print(_hint(driver, seat, legal, labels))
+                _say(_hint(driver, seat, legal, labels))
             except CommerceError:
                 print(f"Hints are not available for {driver.rules.name} yet.")
             continue
@@ -424,12 +520,13 @@ def _ask(driver: Any, seat: int,
             action = engine.parse_action(driver.state, " ".join(words))
             engine.check(driver.state, action, seat=seat)
         except CommerceError as exc:
-            print(f"Not possible: {exc}")
+            _say(f"Not possible: {exc}")
             continue
         return action
 
 
-_PHRASES = (("i sell out", "sell_out"), ("sell out", "sell_out"), ("i sell", "sell_out"),
+_PHRASES = (("buy a horse", "buy_horse"), ("buy horse", "buy_horse"),
+            ("i sell out", "sell_out"), ("sell out", "sell_out"), ("i sell", "sell_out"),
             ("sell", "sell_out"), ("i buy", "buy"))
 
 
@@ -460,6 +557,18 @@ def _family_labels(driver: Any, seat: int, legal: Any, labels: list[str]) -> lis
         return labels
     obs = engine.observe(driver.state, seat)
     return [str(label(a, obs)) for a in legal]
+
+
+def _menu_groups(driver: Any, seat: int, legal: Any) -> list[Any] | None:
+    """The family's grouping of the menu (see :class:`commerce.presentation.Presentation`)."""
+    from commerce import engine
+    from commerce.family import family_spec
+
+    present = family_spec(driver.rules.family).presentation
+    if present is None or present.menu_group is None:
+        return None
+    obs = engine.observe(driver.state, seat)
+    return [present.menu_group(a, obs) for a in legal]
 
 
 def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:

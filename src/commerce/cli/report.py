@@ -67,18 +67,51 @@ def interval(lo: float | None, hi: float | None, spec: str = "+.3f") -> str:
     return f"[{fmt(lo, spec)}, {fmt(hi, spec)}]"
 
 
+def column_groups(header: Sequence[str], rows: Sequence[Sequence[Any]], left: int,
+                  width: int) -> list[list[int]]:
+    """The columns of a table split into groups that each fit *width* characters, every
+    group opening with the first *left* columns (the rows' keys); one group if all fit.
+
+    >>> column_groups(["ruleset", "a", "b", "c"], [["peel", "1.00", "2.00", "3.00"]], 1, 30)
+    [[0, 1, 2], [0, 3]]
+    """
+    def need(i: int) -> int:  # a column's text and its share of the rules and padding
+        cells = [len(str(header[i]))] + [len(str(r[i])) for r in rows]
+        return max(cells) + 3
+    keys = list(range(min(left, len(header))))
+    base = 1 + sum(need(i) for i in keys)
+    groups: list[list[int]] = []
+    current: list[int] = []
+    used = base
+    for i in range(len(keys), len(header)):
+        if current and used + need(i) > width:
+            groups.append(keys + current)
+            current, used = [], base
+        current.append(i)
+        used += need(i)
+    if current or not groups:
+        groups.append(keys + current)
+    return groups
+
+
 def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[Any]],
-                *, left: int = 1) -> None:
-    """A rich table on standard output; the first *left* columns are left-aligned."""
+                *, left: int = 1, width: int | None = None) -> None:
+    """A rich table on standard output; the first *left* columns are left-aligned (and are
+    the rows' keys). A table wider than the terminal (80 columns when not a terminal) is
+    printed as several, each with the keys and the columns that fit."""
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=title)
-    for i, col in enumerate(header):
-        table.add_column(col, justify="left" if i < left else "right")
-    for row in rows:
-        table.add_row(*(str(x) for x in row))
-    Console().print(table)
+    console = Console() if width is None else Console(width=width)
+    groups = column_groups(header, rows, left, console.width)
+    for n, group in enumerate(groups, 1):
+        part = title if len(groups) == 1 else f"{title} ({n} of {len(groups)})"
+        table = Table(title=part)
+        for i in group:
+            table.add_column(header[i], justify="left" if i < left else "right")
+        for row in rows:
+            table.add_row(*(str(row[i]) for i in group))
+        console.print(table)
 
 
 def write_csv(path: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:

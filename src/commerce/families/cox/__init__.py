@@ -19,6 +19,7 @@ from commerce.families.cox import (
     hidden,
     notation,
     options,
+    present,
     presets,
     rules,
     sample,
@@ -58,6 +59,7 @@ FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
     encoding=encode.ENCODING,
+    presentation=present.PRESENTATION,
     fast=fast.FAST,
     extras={"no_stand_reason": "stand-threshold has no meaning in Cox's game ({id}): nobody "
                                "stands, a hand ends when a player sells out or the supply runs "

@@ -22,6 +22,7 @@ from commerce.families.trading import (
     hidden,
     notation,
     options,
+    present,
     presets,
     rules,
     sample,
@@ -57,6 +58,7 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
     parse_action=notation.parse_action,
     describe_event=text_.describe_event,
     render=text_.render,
+    action_label=present.action_label,
     heuristic=heuristic.trading_action,
     sampler=sample.prepare,
     search=search.SEARCH,
@@ -65,6 +67,7 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
     encoding=encode.ENCODING,
+    presentation=present.PRESENTATION,
     fast=FastPath(
         new_game=fast.new_game,
         decision=fast.decision,

@@ -1,5 +1,6 @@
 """The trading family's heuristic: stand when the hand is likely the best at the table,
-otherwise trade away the card whose replacement most improves the hand on average, and answer a
+otherwise replace the card whose replacement most improves the hand on average (bartering it
+when ready money would cost more than the replacement is expected to win back), and answer a
 barter by giving back the card missed least.
 """
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from commerce.cards import pack
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.families.trading.rules import TradingObservation
 from commerce.hands import evaluator_for
@@ -63,9 +65,27 @@ def trading_action(obs: TradingObservation, legal: Sequence[Action], rng: random
         return stand
     give = card_to_replace(rules, hand)
     trade = _find(legal, ActionKind.TRADE, give)
+    barter = _find(legal, ActionKind.BARTER, give)
+    if barter is not None and (trade is None or _barter_rather(obs, hand, give, p_win)):
+        return barter
     if trade is not None:
         return trade
-    barter = _find(legal, ActionKind.BARTER, give)
-    if barter is not None:
-        return barter
     return stand if stand is not None else legal[rng.randrange(len(legal))]
+
+
+def _barter_rather(obs: TradingObservation, hand: tuple[int, ...], give: int,
+                   p_win: float) -> bool:
+    """Whether to barter *give* rather than trade it: when ready money costs more than the
+    replacement is expected to win back (its gain in the chance to take the pool, times the
+    pool). A barter is free and brings a card of the neighbour's, much like a card of the
+    stock; it tells the neighbour one card, which is why a cheap trade is still preferred."""
+    rules = obs.ruleset
+    cost: int = rules.dealer_trade_cost if obs.seat == obs.dealer else rules.trade_cost
+    if cost <= 0:
+        return False
+    keep = tuple(c for c in hand if c != give)
+    seen = set(hand)
+    unknown = [c for c in pack(rules.pack) if c not in seen]
+    opponents = obs.players - 1
+    after = sum(win_chance(rules, (*keep, x), opponents) for x in unknown) / len(unknown)
+    return (after - p_win) * obs.pool < cost

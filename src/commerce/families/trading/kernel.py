@@ -98,9 +98,12 @@ def _nth_lowest4(a: Any, b: Any, c: Any, d: Any, j: Any) -> Any:
 @numba.njit(cache=True, nogil=True)
 def heuristic_choice(kind: Any, hand: Any, offered: Any, may_stand: Any, may_trade: Any,
                      may_barter: Any, partner_may_stand: Any, return_orig: Any, rank3: Any,
-                     strength: Any, pwin: Any, give_value: Any, boldness: Any) -> Any:
+                     strength: Any, pwin: Any, give_value: Any, boldness: Any,
+                     after_win: Any, trade_cost: Any, pool: Any) -> Any:
     """The heuristic's action code at a decision of *kind*, or -1 where it would draw a random
-    legal action (no trade, barter or stand to make). *hand* is the seat's hand as held."""
+    legal action (no trade, barter or stand to make). *hand* is the seat's hand as held;
+    *trade_cost* what ready money costs this seat, *pool* the pool now (a barter is preferred
+    where ready money costs more than the replacement is expected to win back)."""
     r = rank3[hand[0], hand[1], hand[2]]
     confident = pwin[r] >= boldness
     if kind == AFTER_TRADE:
@@ -134,15 +137,18 @@ def heuristic_choice(kind: Any, hand: Any, offered: Any, may_stand: Any, may_tra
     if may_stand and confident:
         return _STAND + _NONE
     give, best = hand[0], -1.0
+    gk1, gk2 = hand[1], hand[2]
     for i in range(3):
         k1, k2 = hand[(i + 1) % 3], hand[(i + 2) % 3]
         v = give_value[hand[i], k1, k2]
         if v > best:
             give, best = hand[i], v
+            gk1, gk2 = k1, k2
+    if may_barter and (not may_trade or (
+            trade_cost > 0 and (after_win[give, gk1, gk2] - pwin[r]) * pool < trade_cost)):
+        return _BARTER + give
     if may_trade:
         return _TRADE + give
-    if may_barter:
-        return _BARTER + give
     if may_stand:
         return _STAND + _NONE
     return -1
@@ -173,10 +179,17 @@ def _give_values(pack_cards: Any, rank3: Any, strength: Any) -> Any:
 
 
 @numba.njit(cache=True, nogil=True)
+def _after_wins(pack_cards: Any, rank3: Any, pwin: Any) -> Any:
+    """``v[give, k1, k2]``: the mean chance to win after replacing *give* by a card not in the
+    hand, keeping *k1*, *k2* (:func:`.heuristic._barter_rather`, summed in the same order)."""
+    return _give_values(pack_cards, rank3, pwin)
+
+
+@numba.njit(cache=True, nogil=True)
 def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_code: Any,
-               strength: Any, pwin: Any, give_value: Any, policies: Any, boldness: Any,
-               payoffs: Any, deals_won: Any, decisions: Any, dealers: Any, standers: Any,
-               categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
+               strength: Any, pwin: Any, give_value: Any, after_win: Any, policies: Any,
+               boldness: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
+               standers: Any, categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
                hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any, ranks: Any,
                order: Any, paid_to: Any) -> None:
     p = cfg[_P]
@@ -237,9 +250,10 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
                     if code < 0:
                         code = _BARTER + _nth_lowest(h, j)
             else:
+                cost_now = cfg[_DTCOST] if actor == dealer else cfg[_TCOST]
                 code = heuristic_choice(TURN, h, -1, stand_ok, trade_ok, barter_ok, False,
                                         True, rank3, strength, pwin, give_value,
-                                        boldness[actor])
+                                        boldness[actor], after_win, cost_now, pool)
             if record:
                 actions[row, pos] = code
                 pos += 1
@@ -296,7 +310,8 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
                 else:
                     reply = heuristic_choice(BARTER_REPLY, ph, card, False, False, False,
                                              pstand, cfg[_RETORIG] == 1, rank3, strength,
-                                             pwin, give_value, boldness[partner])
+                                             pwin, give_value, boldness[partner], after_win,
+                                             0, pool)
                 if record:
                     actions[row, pos] = reply
                     pos += 1
@@ -323,7 +338,7 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
                 else:
                     code = heuristic_choice(AFTER_TRADE, h, -1, stand_ok, False, False, False,
                                             True, rank3, strength, pwin, give_value,
-                                            boldness[actor])
+                                            boldness[actor], after_win, 0, pool)
                 if record:
                     actions[row, pos] = code
                     pos += 1
@@ -398,9 +413,9 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
 @numba.njit(cache=True, nogil=True)
 def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
                rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
-               policies: Any, boldness: Any, payoffs: Any, deals_won: Any, decisions: Any,
-               dealers: Any, standers: Any, categories: Any, deal_turns: Any, actions: Any,
-               action_counts: Any) -> None:
+               after_win: Any, policies: Any, boldness: Any, payoffs: Any, deals_won: Any,
+               decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
+               actions: Any, action_counts: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
     writing each row of the result arrays."""
     p = cfg[_P]
@@ -416,7 +431,7 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
     for row in range(first, stop):
         state = stream_start(key, index0 + row)
         _play_game(row, state, cfg, pack_cards, rank3, cat_code, strength, pwin, give_value,
-                   policies, boldness, payoffs, deals_won, decisions, dealers, standers,
+                   after_win, policies, boldness, payoffs, deals_won, decisions, dealers, standers,
                    categories, deal_turns, actions, action_counts, hands, unseen, bottom,
                    balances, won, ranks, order, paid_to)
 
@@ -462,6 +477,7 @@ class TradingKernel:
     strength: Any
     pwin: Any
     give_value: Any
+    after_win: Any
     category_names: tuple[str, ...] = CATEGORY_NAMES
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
@@ -470,16 +486,18 @@ class TradingKernel:
         arrays, in its order); it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.cat_code, self.strength, self.pwin,
-                   self.give_value, policies, boldness, *out)
+                   self.give_value, self.after_win, policies, boldness, *out)
 
     def heuristic(self, kind: int, hand: tuple[int, ...], offered: int | None,
-                  may_stand: bool, may_trade: bool, may_barter: bool, boldness: float) -> int:
-        """The compiled heuristic's action code (-1: a random legal action) for one seat."""
+                  may_stand: bool, may_trade: bool, may_barter: bool, boldness: float,
+                  trade_cost: int = 0, pool: int = 0) -> int:
+        """The compiled heuristic's action code (-1: a random legal action) for one seat
+        (*trade_cost*: what ready money costs it; *pool*: the pool now)."""
         return int(heuristic_choice(
             kind, np.array(hand, np.int64), -1 if offered is None else offered, may_stand,
             may_trade, may_barter, bool(self.rules.barter_partner_may_stand),
             bool(self.rules.barter_return_from_original_hand), self.rank3, self.strength,
-            self.pwin, self.give_value, boldness))
+            self.pwin, self.give_value, boldness, self.after_win, trade_cost, pool))
 
 
 def build(rules: Ruleset, players: int) -> TradingKernel:
@@ -504,6 +522,7 @@ def build(rules: Ruleset, players: int) -> TradingKernel:
     pwin = np.array([t ** opponents for t in table], np.float64)  # as win_chance computes it
     pack_cards = np.array(pack(rules.pack), np.int64)
     give_value = _give_values(pack_cards, rank3, strength)
+    after_win = _after_wins(pack_cards, rank3, pwin)
     cfg = np.array([
         players, 1 if rules.direction == "left" else -1,
         1 if rules.barter_direction == "left" else -1, rules.ante, rules.dealer_ante,
@@ -520,4 +539,5 @@ def build(rules: Ruleset, players: int) -> TradingKernel:
     max_actions = deals * (3 * players + 3 * rules.max_rounds_per_deal * players)
     return TradingKernel(rules=rules, players=players, deals=deals, max_actions=max_actions,
                          cfg=cfg, pack_cards=pack_cards, rank3=rank3, cat_code=cat_code,
-                         strength=strength, pwin=pwin, give_value=give_value)
+                         strength=strength, pwin=pwin, give_value=give_value,
+                         after_win=after_win)

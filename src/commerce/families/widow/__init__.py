@@ -23,6 +23,7 @@ from commerce.families.widow import (
     notation,
     observe,
     options,
+    present,
     presets,
     rules,
     sample,
@@ -64,6 +65,7 @@ FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     parse_action=notation.parse_action,
     describe_event=text_.describe_event,
     render=text_.render,
+    action_label=present.action_label,
     heuristic=heuristic.widow_action,
     sampler=sample.prepare,
     search=search.SEARCH,
@@ -72,6 +74,7 @@ FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
     encoding=encode.ENCODING,
+    presentation=present.PRESENTATION,
     fast=FastPath(
         new_game=fast.new_game,
         decision=fast.decision,

@@ -1,0 +1,118 @@
+"""The plain interface's text: menus that fit the terminal, lines wrapped between words, and
+no identifier from the code.
+
+A menu is packed entry by entry, so that no entry is ever split across lines unless it is
+longer than a whole line (then it is broken between words). Entries that a family groups
+(the widow game's exchanges, by the card given) share one line under their heading:
+
+>>> from commerce.presentation import MenuGroup
+>>> labels = ["pass", "knock", "exchange 7♠ for 3♥", "exchange 7♠ for 9♠"]
+>>> groups = [None, None, MenuGroup("give 7♠ for", "3♥"), MenuGroup("give 7♠ for", "9♠")]
+>>> print("\\n".join(menu_lines(labels, groups)))
+1) pass  2) knock
+give 7♠ for:  3) 3♥  4) 9♠
+>>> humanize("on your turn draw or buy, not sell_out")
+'on your turn draw or buy, not sell out'
+>>> for line in wrap_text("  " + "word " * 12, 30):
+...     print(line)
+  word word word word word
+    word word word word word
+    word word
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+
+from commerce.core import ActionKind, DecisionKind
+from commerce.presentation import MenuGroup
+
+WIDTH = 80
+"""The width the plain interface writes for (a terminal's classic width)."""
+
+_SPECIAL = {
+    "buy_horse": "buy a horse",
+    "sell_out": "sell out",
+}
+_WORDS = {
+    **{k.value: k.value.replace("_", " ") for k in (*ActionKind, *DecisionKind)
+       if "_" in k.value},
+    **_SPECIAL,
+}
+_IDENTIFIER = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _WORDS), key=len,
+                                                   reverse=True)) + r")\b")
+
+
+def humanize(text: str) -> str:
+    """*text* with the code's identifiers of actions and decisions written as words."""
+    return _IDENTIFIER.sub(lambda m: _WORDS[m.group(1)], text)
+
+
+def wrap_text(text: str, width: int = WIDTH) -> list[str]:
+    """Each line of *text* wrapped between words to *width* columns; a continued line is
+    indented two columns more than its first."""
+    out: list[str] = []
+    for line in text.splitlines() or [""]:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        pieces = textwrap.wrap(line.lstrip(), width - len(indent), subsequent_indent="  ",
+                               break_long_words=False, break_on_hyphens=False)
+        out.extend(indent + p for p in pieces)
+    return out
+
+
+def _pack(entries: Sequence[str], first: str, indent: str, width: int) -> list[str]:
+    """Whole *entries* packed into lines of *width*, two spaces apart; the first line opens
+    with *first*, the others with *indent*."""
+    lines: list[str] = []
+    line = first
+    for entry in entries:
+        gap = "" if line == first or line.endswith(" ") else "  "
+        if len(line) + len(gap) + len(entry) <= width:
+            line += gap + entry
+            continue
+        if line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        if len(line) + len(entry) <= width:
+            line += entry
+            continue
+        pieces = textwrap.wrap(entry, width - len(indent), break_long_words=False,
+                               break_on_hyphens=False)
+        lines.extend(indent + p for p in pieces[:-1])
+        line = indent + pieces[-1]
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+def menu_lines(labels: Sequence[str], groups: Sequence[MenuGroup | None] | None = None,
+               width: int = WIDTH) -> list[str]:
+    """The numbered menu of *labels* in lines of at most *width* columns (an entry is broken
+    only when it is longer than a line). Entries with a group are listed under its heading,
+    where the group's first entry stands."""
+    if groups is None:
+        groups = [None] * len(labels)
+    blocks: list[tuple[str | None, list[str]]] = []
+    where: dict[str, int] = {}
+    for i, (label, group) in enumerate(zip(labels, groups, strict=True), 1):
+        if group is None:
+            if not blocks or blocks[-1][0] is not None:
+                blocks.append((None, []))
+            blocks[-1][1].append(f"{i}) {humanize(label)}")
+            continue
+        if group.heading not in where:
+            where[group.heading] = len(blocks)
+            blocks.append((group.heading, []))
+        blocks[where[group.heading]][1].append(f"{i}) {group.short}")
+    lines: list[str] = []
+    for heading, entries in blocks:
+        if heading is None:
+            lines.extend(_pack(entries, "", "", width))
+        else:
+            lines.extend(_pack(entries, f"{humanize(heading)}:  ", "    ", width))
+    return lines

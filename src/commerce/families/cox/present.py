@@ -1,0 +1,80 @@
+"""What Cox's game shows people: the table as data (its menu words are
+:func:`notation.action_label`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from commerce.families.cox.cards import (
+    CoxCard,
+    format_cox_card,
+    is_bank,
+    is_captain,
+    is_greenback,
+    is_honour,
+    transport_suit,
+)
+from commerce.families.cox.text import _prompt
+from commerce.presentation import CardFace, Pile, Presentation, SeatView, TableView
+from commerce.text import seat_name
+
+_SUIT_COLOURS = ("blue", "cyan", "magenta")
+"""Automobiles, Ships, Aeroplanes."""
+
+
+def card_face(card: CoxCard) -> CardFace:
+    """A card of Cox's pack as drawn, coloured by its series.
+
+    >>> card_face(0).colour, card_face(0).symbols
+    ('blue', 'A1')
+    """
+    text = format_cox_card(card)
+    if is_captain(card) or is_bank(card):
+        colour = "yellow"
+    elif is_greenback(card):
+        colour = "green"
+    elif is_honour(card):
+        colour = "red"
+    else:
+        colour = _SUIT_COLOURS[transport_suit(card)]
+    return CardFace(text, text, colour)
+
+
+def table(obs: Any, names: Sequence[str]) -> TableView:
+    """The table as the observation's seat sees it (only what the observation holds)."""
+    seats = []
+    for x in range(obs.players):
+        rack = obs.racks[x]
+        laid = tuple(card_face(c) for group in obs.laid[x] for c in group)
+        shown = laid + tuple(card_face(c) for c in obs.greenbacks[x])
+        if rack is not None and x != obs.seat:
+            shown = tuple(card_face(c) for c in rack) + shown
+        base = obs.base_numbers[x]
+        roles = [role for who, role in ((obs.retailer, "retailer"),
+                                        (obs.wholesaler, "wholesaler")) if who == x]
+        seats.append(SeatView(
+            name=seat_name(names, x, obs.seat),
+            score=f"{obs.totals[x]:+d}" + ("" if base is None else f" base {base}"),
+            cards=shown, hidden=0 if rack is not None else obs.rack_sizes[x],
+            dealer=obs.retailer == x,
+            to_act=obs.decision is not None and obs.decision.seat == x,
+            note=", ".join(roles), you=x == obs.seat))
+    top = (card_face(obs.discards[-1]),) if obs.discards else ()
+    supply = " ".join(f"{i + 1}:{n}" for i, n in enumerate(obs.supply))
+    piles = (Pile("discard", top, f"({len(obs.discards)})"),
+             Pile("supply", count=f"{supply}"))
+    hand = tuple(obs.rack) if obs.seat is not None else ()
+    d = obs.decision
+    prompt = _prompt(obs, names) or ""  # the plain view's own words
+    if not prompt and d is not None and d.seat is not None:
+        prompt = f"{seat_name(names, d.seat, obs.seat)} to act."
+    return TableView(title=obs.ruleset.name,
+                     progress=f"hand {obs.hand_number} of {obs.hands_total}",
+                     seats=tuple(seats), piles=piles,
+                     hand=tuple(card_face(c) for c in hand), hand_cards=hand,
+                     hand_note="", prompt=prompt)
+
+
+PRESENTATION = Presentation(table=table)
+"""Cox's presentation hooks."""

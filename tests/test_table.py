@@ -1,0 +1,193 @@
+"""The full-screen table (Textual), driven by its pilot: whole deals played by keys, a typed
+move, saving on leaving, and the screens at 80x24 compared with committed goldens
+(``scripts/table_screens.py`` writes them after a reviewed change)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from commerce.record import GameRecord
+from tests.harness import all_rulesets
+from tests.harness.table import SCREENS, SIZES, drive, golden_path, new_app, screen
+
+REGENERATE = "run scripts/table_screens.py after reviewing the change"
+
+
+@pytest.mark.parametrize("rules_id,seed", SCREENS)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_screen_matches_its_golden(rules_id: str, seed: int, size: tuple[int, int]) -> None:
+    path = golden_path(rules_id, size)
+    assert path.exists(), f"missing {path}: {REGENERATE}"
+    now = screen(rules_id, seed, size)
+    assert now == path.read_text(encoding="utf-8"), f"the screen changed: {REGENERATE}"
+
+
+def _deal_of(progress: str) -> int:
+    found = re.match(r"(deal|hand) (\d+)", progress)
+    assert found is not None, progress
+    return int(found.group(2))
+
+
+@pytest.mark.parametrize("rules_id", [r.id for r in all_rulesets()])
+def test_a_whole_deal_is_played_by_keys(rules_id: str, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    app = new_app(rules_id, 11, path)
+    driver = app.driver
+
+    async def script(pilot: Any) -> tuple[int, int, int]:
+        first = _deal_of(app.view().progress)
+        moves = 0
+        for _ in range(400):
+            if driver.outcome() is not None or _deal_of(app.view().progress) != first:
+                break
+            # choose the first card of the hand, then the second move the menu offers for it
+            await pilot.press("right", "down", "enter")
+            await pilot.pause()
+            moves += 1
+        return first, _deal_of(app.view().progress), moves
+
+    first, last, moves = drive(app, (80, 24), script)
+    assert last > first or driver.outcome() is not None, (first, last)
+    actions = driver.record().actions
+    mine = [i for i, s in enumerate(_seats(driver)) if s == 0]
+    assert mine and moves >= 1, "the player made no move"
+    saved = GameRecord.load(path).actions  # saved after the player's last move
+    assert saved == actions[:mine[-1] + 1]
+
+
+def _seats(driver: Any) -> list[int | None]:
+    """Who made each action of the driver's game (None: chance), replayed."""
+    from commerce import engine
+    from commerce.record import replay_steps
+
+    record = driver.record()
+    state = engine.new_game(record.rules, record.players, dealer=record.dealer)
+    out = []
+    for _, t in replay_steps(record):
+        d = engine.decision(state)
+        out.append(None if d is None else d.seat)
+        state = t.state
+    return out
+
+
+def test_a_typed_move_is_played(tmp_path: Path) -> None:
+    app = new_app("peel", 7, tmp_path / "g.json")
+
+    async def script(pilot: Any) -> str:
+        await pilot.press("colon", *"stand", "enter")
+        await pilot.pause()
+        return str(app.query_one("#log").lines[-1].text if app.query_one("#log").lines else "")
+
+    drive(app, (80, 24), script)
+    assert "stand" in app.driver.record().actions
+
+
+def test_a_wrong_typed_move_is_said_and_changes_nothing(tmp_path: Path) -> None:
+    app = new_app("peel", 7, tmp_path / "g.json")
+    before: list[int] = []
+
+    async def script(pilot: Any) -> list[str]:
+        before.append(len(app.driver.record().actions))
+        await pilot.press("colon", *"trade zz", "enter")
+        await pilot.pause()
+        return [str(line.text) for line in app.query_one("#log").lines]
+
+    lines = drive(app, (80, 24), script)
+    assert len(app.driver.record().actions) == before[0]
+    assert any("Not understood" in line for line in lines), lines
+
+
+def test_an_offer_out_of_turn_pops_up(tmp_path: Path) -> None:
+    from commerce.cli.table.app import OFFERS
+
+    seen: list[str] = []
+    for seed in range(40):  # a game where a computer player offers the player a barter
+        app = new_app("peel", seed, tmp_path / f"g{seed}.json")
+        d = app.driver
+        d.run()
+        decision = d.decision()
+        if decision is not None and decision.kind in OFFERS:
+            break
+    else:
+        raise AssertionError("no barter offer to the player in 40 games")
+    app.notify = lambda message, **kw: seen.append(str(message))  # type: ignore[method-assign]
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert seen and "barter" in seen[0], seen
+
+
+def _log_after(rules_id: str, *keys: str) -> str:
+    app = new_app(rules_id, 7)
+
+    async def script(pilot: Any) -> list[str]:
+        await pilot.press(*keys)
+        await pilot.pause()
+        return [str(line.text) for line in app.query_one("#log").lines]
+
+    lines: list[str] = drive(app, (120, 40), script)
+    return " ".join(" ".join(lines).split())  # the log wraps its lines
+
+
+def test_help_tells_what_beats_what_and_the_decision_at_hand() -> None:
+    text = _log_after("peel", "question_mark")
+    assert "Hands, best first: tricon, e.g. A♠ A♥ A♦; sequence" in text
+    assert "Your turn: stand, trade" in text
+    cox = _log_after("cox", "question_mark")
+    assert "Enter plays it" in cox and "Hands, best first" not in cox
+
+
+def test_a_hint_gives_the_search_bots_estimates() -> None:
+    text = _log_after("peel", "h")
+    assert "The search bot's estimates" in text and "<- best" in text
+    assert "trade" in text and "gain" in text
+
+
+def test_leaving_saves_and_the_game_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    app = new_app("widow", 3, path)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("q")
+
+    drive(app, (80, 24), script)
+    assert app.return_code == 0
+    record = GameRecord.load(path)
+    assert not record.complete and record.actions == app.driver.record().actions
+
+
+def test_once_the_player_is_out_the_others_finish_the_game_at_once(tmp_path: Path) -> None:
+    from commerce.bots import make_bot
+    from commerce.cli.table import TableApp
+    from commerce.driver import Driver
+    from commerce.rules import find_ruleset
+
+    # the player's seat is played by a bot until it is out, then the table takes over
+    rules = find_ruleset("widow")
+    for seed in range(20):
+        driver = Driver(rules, [make_bot("random"), *(make_bot("heuristic") for _ in range(3))],
+                        seed=seed, names=["You", "Alice", "Bob", "Carol"])
+        while driver.outcome() is None:
+            app = TableApp(driver, 0, tmp_path / "g.json", pace="slow")
+            if app.view().seats[0].out:
+                break
+            driver.step()
+        if driver.outcome() is None:
+            break
+    else:
+        raise AssertionError("the player was never out before the end in 20 games")
+    driver.agents[0] = None
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert driver.outcome() is not None and app.pace == "instant"
