@@ -453,9 +453,11 @@ def prompt_reader(family: str, stop: _Stop | None = None, *, pt_input: Any = Non
         input=pt_input, output=pt_output)
 
     def interrupt(exc: _Closed) -> bool:
-        if not session.app.is_running:
+        app = session.app
+        # the prompt may already be ending (the terminal went away): its result is set
+        if not app.is_running or (app.future is not None and app.future.done()):
             return False
-        session.app.exit(exception=exc)
+        app.exit(exception=exc)
         return True
 
     if stop is not None:
