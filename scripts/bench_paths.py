@@ -124,10 +124,7 @@ def main() -> int:
         kuhn = [n[key] / n["kuhn"] for n in rows["new"] if n[key] and n["kuhn"]]
         if kuhn:
             report[f"ratio_new_{key}_to_kuhn"] = round(statistics.median(kuhn), 3)
-    ref = [n["engine"] / o["engine"] for o, n in zip(rows["old"], rows["new"], strict=True)
-           if n["engine"] and o["engine"]]
     report["note"] = "ratios are medians of the per-round ratios (old and new alternate)"
-    del ref
     print(json.dumps(report, indent=1))
     return 0
 

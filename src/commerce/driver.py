@@ -200,7 +200,7 @@ class Driver:
         if bot is None:
             return False
         obs = self._observe(state, seat) if self._reads[seat] else None
-        rng = self._seat_rngs[seat] or self._seat_rng(seat)
+        rng = self._seat_rng(seat)
         legal = self._legal(state)
         action = bot.act(obs, legal, rng)
         self._apply(action, seat, trusted=any(a is action for a in legal))
@@ -270,7 +270,7 @@ class Driver:
                     engine.sample_chance(state, driver.chance_rng)
                 elif (bot := driver.agents[d.seat]) is not None:
                     bot.act(engine.observe(state, d.seat), engine.legal_actions(state),
-                            driver.seat_rngs[d.seat])
+                            driver._seat_rng(d.seat))
                 driver._apply(action, d.seat)
             except RecordError:
                 raise

@@ -188,8 +188,7 @@ class Ruleset:
     def derive(self, **fields: Any) -> Ruleset:
         """A new ruleset from this one: identity fields (``id``, ``name``, ``sources`` ...) and
         options alike, each option set where it belongs (a preset built from another)."""
-        common = {k: v for k, v in fields.items() if k in _RULESET_FIELDS}
-        own = {k: v for k, v in fields.items() if k not in _RULESET_FIELDS}
+        common, own = _split(fields)
         try:
             options = dataclasses.replace(self.options, **own) if own else self.options
             return dataclasses.replace(self, options=options, **common)
@@ -242,12 +241,17 @@ class Ruleset:
 def make_ruleset(options_type: type[FamilyOptions], **fields: Any) -> Ruleset:
     """A ruleset whose family options are *options_type*, from one flat list of fields
     (identity, common options and the family's own), as the presets write them."""
-    common = {k: v for k, v in fields.items() if k in _RULESET_FIELDS}
-    own = {k: v for k, v in fields.items() if k not in _RULESET_FIELDS}
+    common, own = _split(fields)
     try:
         return Ruleset(options=options_type(**own), **common)
     except TypeError as exc:
         raise RulesetError(f"ruleset {fields.get('id')!r}: {exc}") from None
+
+
+def _split(fields: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Flat ruleset fields as (the ruleset's own, the family options')."""
+    common = {k: v for k, v in fields.items() if k in _RULESET_FIELDS}
+    return common, {k: v for k, v in fields.items() if k not in common}
 
 
 _IDENTITY: Final = frozenset({"id", "version", "name", "family", "sources", "option_sources",
