@@ -10,10 +10,45 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol, TypeAlias, runtime_checkable
+from functools import lru_cache
+from typing import Any, NamedTuple, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 Seat: TypeAlias = int
 """A player's place at the table, 0 to players-1."""
+
+
+_Record = TypeVar("_Record")
+
+
+def evolve(record: _Record, **changes: Any) -> _Record:
+    """A copy of the frozen dataclass *record* with the named fields changed: what
+    :func:`dataclasses.replace` does, three times faster, for the rules' states.
+
+    *record* must be a frozen dataclass without ``__slots__`` whose fields are all set by
+    its ``__init__`` (no ``InitVar``, no ``__post_init__`` that derives fields): the copy
+    takes the fields as they are, then the changes, without calling ``__init__``. A name
+    that is not a field is refused, as ``replace`` refuses it.
+
+    >>> @dataclass(frozen=True)
+    ... class Point:
+    ...     x: int
+    ...     y: int
+    >>> evolve(Point(1, 2), y=5)
+    Point(x=1, y=5)
+    >>> evolve(Point(1, 2), z=5)
+    Traceback (most recent call last):
+    ...
+    TypeError: Point has no field z
+    """
+    old = record.__dict__
+    new = object.__new__(type(record))
+    fields = new.__dict__  # a frozen dataclass refuses setattr, not its own __dict__
+    fields.update(old)
+    fields.update(changes)
+    if len(fields) != len(old):  # a name that is not a field added one
+        unknown = ", ".join(sorted(changes.keys() - old.keys()))
+        raise TypeError(f"{type(record).__name__} has no field {unknown}")
+    return new
 
 
 class ActionKind(StrEnum):
@@ -71,6 +106,13 @@ class Action:
     """The cards named, e.g. ``(given,)`` for a trade, ``(give..., take...)`` for an exchange."""
 
 
+@lru_cache(maxsize=1024)
+def card_action(kind: ActionKind, card: int) -> Action:
+    """``Action(kind, (card,))``, shared: the menus of every turn name the same few hundred
+    one-card actions, and an action is immutable."""
+    return Action(kind, (card,))
+
+
 class DecisionKind(StrEnum):
     """What the seat to act must decide."""
 
@@ -117,6 +159,13 @@ class Decision:
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: ``{"seat": ..., "kind": ...}``."""
         return {"seat": self.seat, "kind": self.kind.value}
+
+
+@lru_cache(maxsize=1024)
+def decision_of(seat: Seat | None, kind: DecisionKind) -> Decision:
+    """``Decision(seat, kind)``, shared (a decision is immutable and asked for at every
+    step)."""
+    return Decision(seat, kind)
 
 
 class Event(NamedTuple):

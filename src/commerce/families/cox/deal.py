@@ -8,9 +8,7 @@ Base 1 on; Greenbacks (and threes) are laid out and replaced from the bottom of 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from commerce.core import Event
+from commerce.core import Event, evolve
 from commerce.families.cox.cards import face_card, pack
 from commerce.families.cox.layout import faces, lay_out, only
 from commerce.families.cox.state import (
@@ -43,7 +41,7 @@ def deal_directors(s: CoxState, cards: tuple[int, ...], out: list[Event]) -> Cox
         directors = (*directors, d)
         out.append(Event("director", seat, (("director", DIRECTOR_NAMES[d]),)))
     if len(directors) < 2 * n:
-        return replace(s, deal=replace(s.deal, directors=directors))
+        return evolve(s, deal=evolve(s.deal, directors=directors))
     seats = [(dealer + s.step * (i + 1)) % n for i in range(2 * n)]
     wholesaler = seats[directors.index(WHOLESALER)]
     retailer = seats[directors.index(RETAILER)]
@@ -52,10 +50,10 @@ def deal_directors(s: CoxState, cards: tuple[int, ...], out: list[Event]) -> Cox
         numbers[(retailer + s.step * i) % n] = number
     out.append(Event("directors_dealt", retailer, (
         ("wholesaler", wholesaler), ("retailer", retailer), ("base_numbers", tuple(numbers)))))
-    return replace(s, deal=replace(s.deal, directors=directors, wholesaler=wholesaler,
+    return evolve(s, deal=evolve(s.deal, directors=directors, wholesaler=wholesaler,
                                    retailer=retailer, base_numbers=tuple(numbers),
                                    unseen=pack()),
-                   turn=replace(s.turn, phase=Phase.SHUFFLE))
+                   turn=evolve(s.turn, phase=Phase.SHUFFLE))
 
 
 def place(s: CoxState, cards: tuple[int, ...], out: list[Event]) -> CoxState:
@@ -72,7 +70,7 @@ def place(s: CoxState, cards: tuple[int, ...], out: list[Event]) -> CoxState:
         unseen.remove(card)
         placed.append(card)
     bases = tuple(tuple(placed[i * BASE_SIZE:(i + 1) * BASE_SIZE]) for i in range(4))
-    s = replace(s, deal=replace(s.deal, unseen=tuple(unseen), bases=bases))
+    s = evolve(s, deal=evolve(s.deal, unseen=tuple(unseen), bases=bases))
     if unseen:
         return s
     out.append(Event("supply_formed", s.deal.wholesaler, (("bases", (BASE_SIZE,) * 4),)))
@@ -99,7 +97,7 @@ def deal_hands(s: CoxState, out: list[Event]) -> CoxState:
     out.append(Event("dealt", retailer, (("cards_each", HAND_SIZE),)))
     for seat in order:
         out.append(Event("dealt_cards", seat, (("cards", faces(racks[seat])),), only(seat)))
-    s = replace(s, deal=replace(s.deal, bases=tuple(tuple(b) for b in bases),
+    s = evolve(s, deal=evolve(s.deal, bases=tuple(tuple(b) for b in bases),
                                 racks=tuple(tuple(r) for r in racks), current_base=current))
     for i in range(n):
         s = lay_out(s, (retailer + s.step * i) % n, out)

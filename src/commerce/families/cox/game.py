@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from commerce.core import Event, Seat
+from commerce.core import Event, Seat, evolve
 from commerce.families.cox.cards import pack
 from commerce.families.cox.state import CoxState, Deal, Phase, Session, Turn
 from commerce.rules import Ruleset
@@ -40,9 +38,9 @@ def new_hand(s: CoxState, last_hand: tuple[Event, ...], out: list[Event]) -> Cox
     started = Event("hand_started", None, (("hand", number),))
     out.append(started)
     dealer = s.session.director_dealer
-    return replace(
+    return evolve(
         s,
-        session=replace(s.session, hand_number=number, last_hand=last_hand),
-        deal=replace(_fresh_deal(s.players), log=(started,)),
+        session=evolve(s.session, hand_number=number, last_hand=last_hand),
+        deal=evolve(_fresh_deal(s.players), log=(started,)),
         turn=Turn(phase=Phase.DIRECTORS, player=dealer, actor=dealer),
     )

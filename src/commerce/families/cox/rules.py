@@ -25,9 +25,8 @@ faster.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
-from commerce.core import Action, ActionKind, Event, Outcome, Transition
+from commerce.core import Action, ActionKind, Event, Outcome, Transition, evolve
 from commerce.families.cox.cards import face_card
 from commerce.families.cox.choices import check, decision, directors_left, legal_actions
 from commerce.families.cox.deal import deal_directors, place
@@ -56,7 +55,7 @@ def apply(s: CoxState, action: Action) -> Transition:
     after = _play(s, action, out)
     events = tuple(out)
     if after.session.hand_number == s.session.hand_number:
-        after = replace(after, deal=replace(after.deal, log=s.deal.log + events))
+        after = evolve(after, deal=evolve(after.deal, log=s.deal.log + events))
     return Transition(after, events)
 
 

@@ -7,9 +7,7 @@ total wins (#40).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from commerce.core import Event, Seat
+from commerce.core import Event, Seat, evolve
 from commerce.families.cox.game import new_hand
 from commerce.families.cox.layout import faces
 from commerce.families.cox.scoring import score_holding
@@ -52,9 +50,9 @@ def end_hand(s: CoxState, *, reason: str, seller: Seat | None, out: list[Event])
         winners = tuple(i for i, t in enumerate(totals) if t == best)
         out.append(Event("game_over", None, (("totals", totals), ("winners", winners))))
     summary = tuple(e for e in out if e.visible_to is None and e.kind in _SUMMARY_KINDS)
-    ended = replace(
+    ended = evolve(
         s,
-        session=replace(s.session, totals=totals,
+        session=evolve(s.session, totals=totals,
                         hand_scores=(*s.session.hand_scores, points)),
         turn=Turn(phase=Phase.OVER, player=s.turn.player, actor=s.turn.actor),
     )

@@ -8,7 +8,7 @@
   discard);
 * :class:`CoxState`: the three together with the rules and the number of players.
 
-Every part is a frozen dataclass changed with :func:`dataclasses.replace` on named fields. The
+Every part is a frozen dataclass changed with :func:`commerce.core.evolve` on named fields. The
 state is never sent to a player: :mod:`commerce.families.cox.observe` builds what a seat sees.
 Cards are ints of :mod:`commerce.families.cox.cards`; the state knows which copy of a face is
 which (a rule never reads it; views never show it).
@@ -55,7 +55,7 @@ class Phase(IntEnum):
     """The game has ended."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Session:
     """What lasts the whole game."""
 
@@ -71,7 +71,7 @@ class Session:
     """The public events of the previous hand's end."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Deal:
     """What one hand deals out, and the hand's events."""
 
@@ -101,7 +101,7 @@ class Deal:
     """Events of the hand."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Turn:
     """Whose turn it is and what is being decided."""
 
@@ -125,7 +125,7 @@ class Turn:
     """The buyer bought only to complete his hand and must sell out now."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoxState:
     """A game of Cox's Commerce between two actions."""
 

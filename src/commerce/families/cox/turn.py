@@ -8,9 +8,7 @@ after that step.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from commerce.core import Event, Seat
+from commerce.core import Event, Seat, evolve
 from commerce.families.cox.cards import CoxCard, face_card, is_captain, kind_of
 from commerce.families.cox.choices import buy_mode, pair_kind, supply_empty
 from commerce.families.cox.layout import faces, lay_out, only, put, without
@@ -30,7 +28,7 @@ def begin_turn(s: CoxState, seat: Seat, *, live: CoxCard | None, discarder: Seat
     if empty and (live is None or s.ruleset.last_discard_buyable == "no"):
         out.append(Event("supply_exhausted", seat))
         return end_hand(s, reason="supply_exhausted", seller=None, out=out)
-    turn = replace(s, turn=Turn(phase=Phase.TURN, player=seat, actor=seat, live=live,
+    turn = evolve(s, turn=Turn(phase=Phase.TURN, player=seat, actor=seat, live=live,
                                 discarder=discarder))
     if empty and s.ruleset.buy_offers == "eligible_only" and not any(
         buy_mode(turn, other) for other in range(s.players)
@@ -66,7 +64,7 @@ def offer_discard(s: CoxState, *, pending_draw: bool, out: list[Event]) -> CoxSt
         if s.ruleset.buy_offers == "eligible_only":
             queue = [q for q in queue if buy_mode(s, q)]
     if queue:
-        return replace(s, turn=replace(s.turn, phase=Phase.OFFER, actor=queue[0],
+        return evolve(s, turn=evolve(s.turn, phase=Phase.OFFER, actor=queue[0],
                                        offer_queue=tuple(queue), pending_draw=pending_draw))
     return settle_offers(s, pending_draw=pending_draw, out=out)
 
@@ -79,7 +77,7 @@ def decline_offer(s: CoxState, out: list[Event]) -> CoxState:
                      only(turn.actor)))
     queue = turn.offer_queue[1:]
     if queue:
-        return replace(s, turn=replace(turn, actor=queue[0], offer_queue=queue))
+        return evolve(s, turn=evolve(turn, actor=queue[0], offer_queue=queue))
     return settle_offers(s, pending_draw=turn.pending_draw, out=out)
 
 
@@ -102,7 +100,7 @@ def draw(s: CoxState, seat: Seat, out: list[Event]) -> CoxState:
     out.append(Event("drew", seat, (("base", current + 1),)))
     out.append(Event("drew_card", seat, (("card", face_card(card)),), only(seat)))
     racks = s.deal.racks
-    s = replace(s, deal=replace(s.deal, bases=put(bases, current, bases[current][1:]),
+    s = evolve(s, deal=evolve(s.deal, bases=put(bases, current, bases[current][1:]),
                                 racks=put(racks, seat, (*racks[seat], card)),
                                 current_base=current))
     s = lay_out(s, seat, out)
@@ -136,13 +134,13 @@ def buy(s: CoxState, out: list[Event]) -> CoxState:
         for c in group[:2]:
             rack = without(rack, c)
         out.append(Event("laid_out", seat, (("cards", faces(group)),)))
-        s = replace(s, deal=replace(s.deal, racks=put(s.deal.racks, seat, rack),
+        s = evolve(s, deal=evolve(s.deal, racks=put(s.deal.racks, seat, rack),
                                     laid=put(s.deal.laid, seat, (*s.deal.laid[seat], group))))
     else:
-        s = replace(s, deal=replace(s.deal, racks=put(s.deal.racks, seat, (*rack, card))))
+        s = evolve(s, deal=evolve(s.deal, racks=put(s.deal.racks, seat, (*rack, card))))
     s = lay_out(s, seat, out)
-    s = replace(s, deal=replace(s.deal, discards=s.deal.discards[:-1]),
-                turn=replace(s.turn, live=None))
+    s = evolve(s, deal=evolve(s.deal, discards=s.deal.discards[:-1]),
+                turn=evolve(s.turn, live=None))
     return after_gain(s, seat, bought=card, must_sell_out=mode == "sell_out", out=out)
 
 
@@ -155,7 +153,7 @@ def after_gain(s: CoxState, seat: Seat, *, bought: CoxCard | None, must_sell_out
     size = len(racks[seat]) + sum(len(g) for g in laid)
     quota = HAND_SIZE + sum(1 for g in laid if len(g) == 4)
     if size > quota and racks[seat]:
-        return replace(s, turn=Turn(phase=Phase.DISCARD, player=seat, actor=seat,
+        return evolve(s, turn=Turn(phase=Phase.DISCARD, player=seat, actor=seat,
                                     bought=bought, must_sell_out=must_sell_out))
     out.append(Event("no_discard", seat))
     return begin_turn(s, s.next_seat(seat), live=None, discarder=None, out=out)
@@ -167,7 +165,7 @@ def discard(s: CoxState, face: CoxCard, *, sell_out: bool, out: list[Event]) -> 
     seat = s.turn.actor
     rack = s.deal.racks[seat]
     card = min(c for c in rack if face_card(c) == face)
-    s = replace(s, deal=replace(s.deal, racks=put(s.deal.racks, seat, without(rack, card)),
+    s = evolve(s, deal=evolve(s.deal, racks=put(s.deal.racks, seat, without(rack, card)),
                                 discards=(*s.deal.discards, card)))
     if sell_out:
         out.append(Event("sold_out", seat, (("card", face),)))

@@ -8,10 +8,10 @@ part of the stock (the cards in the pack nobody has seen). Traded-in cards go un
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from itertools import filterfalse
 
 from commerce.cards import Card, pack, sample_cards
-from commerce.core import Action, ActionKind, Event, Seat, Transition
+from commerce.core import Action, ActionKind, Event, Seat, Transition, card_action, evolve
 from commerce.families.trading.state import Deal, Phase, Session, TradingState, Turn
 from commerce.rules import Ruleset
 
@@ -42,7 +42,7 @@ def start_deal(rules: Ruleset, players: int, session: Session) -> TradingState:
     return TradingState(
         ruleset=rules,
         players=players,
-        session=replace(session, balances=tuple(balances)),
+        session=evolve(session, balances=tuple(balances)),
         deal=Deal(hands=((),) * players, unseen=pack(rules.pack), bottom=(), pool=pool,
                   to_deal=3 * players, log=(started,)),
         current=Turn(phase=Phase.DEAL, actor=dealer, seat=dealer, taken=0, offered=None),
@@ -62,22 +62,22 @@ def deal_cards(s: TradingState, cards: tuple[Card, ...]) -> Transition:
     Each player is told his own cards (a ``dealt`` event each player sees alone).
     """
     hands = list(s.hands)
-    dealt = 3 * s.players - s.deal.to_deal
     got: dict[Seat, list[Card]] = {}
-    for k, card in enumerate(cards, dealt):
-        seat = receiver(s, k)
+    seat = receiver(s, 3 * s.players - s.deal.to_deal)
+    for card in cards:
         hands[seat] = (*hands[seat], card)
         got.setdefault(seat, []).append(card)
+        seat = (seat + s.step) % s.players  # the next card to the next player
     events = tuple(Event("dealt", seat, (("cards", tuple(own)),), frozenset({seat}))
                    for seat, own in got.items())
     to_deal = s.deal.to_deal - len(cards)
-    deal = replace(s.deal, hands=tuple(hands), unseen=without(s.unseen, cards),
+    deal = evolve(s.deal, hands=tuple(hands), unseen=without(s.unseen, cards),
                    to_deal=to_deal, log=s.log + events)
     if to_deal:
-        return Transition(replace(s, deal=deal), events)
+        return Transition(evolve(s, deal=deal), events)
     eldest = receiver(s, 0)
     current = Turn(phase=Phase.TURN, actor=eldest, seat=eldest, taken=1, offered=None)
-    return Transition(replace(s, deal=deal, current=current), events)
+    return Transition(evolve(s, deal=deal, current=current), events)
 
 
 def sample_chance(s: TradingState, rng: random.Random) -> Action:
@@ -87,10 +87,9 @@ def sample_chance(s: TradingState, rng: random.Random) -> Action:
     """
     if s.phase is Phase.DEAL:
         return Action(ActionKind.DEAL, tuple(sample_cards(rng, s.unseen, s.deal.to_deal)))
-    return Action(ActionKind.DEAL, (rng.choice(s.unseen),))
+    return card_action(ActionKind.DEAL, rng.choice(s.unseen))
 
 
 def without(unseen: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
     """The unseen cards less *cards*, still in card order."""
-    gone = set(cards)
-    return tuple(c for c in unseen if c not in gone)
+    return tuple(filterfalse(set(cards).__contains__, unseen))

@@ -15,7 +15,7 @@ This module gathers the hooks the engine calls (:data:`commerce.families.trading
 from __future__ import annotations
 
 from commerce.cards import format_cards
-from commerce.core import Action, ActionKind, Transition
+from commerce.core import Action, ActionKind, Transition, card_action
 from commerce.errors import IllegalActionError, IllegalReason
 from commerce.families.trading.deal import deal_cards, new_game, sample_chance
 from commerce.families.trading.observe import TradingObservation, observe, reveal_all
@@ -48,20 +48,20 @@ def legal_actions(s: TradingState) -> tuple[Action, ...]:
     at chance's turn, every unseen card of the stock in card order."""
     phase = s.phase
     if phase is Phase.DEAL or phase is Phase.DRAW:
-        return tuple(Action(ActionKind.DEAL, (c,)) for c in s.unseen)
+        return tuple(card_action(ActionKind.DEAL, c) for c in s.unseen)
     if phase is Phase.TURN:
         cards = sorted(s.hands[s.actor])
         out = [_STAND] if may_stand(s, s.actor) else []
         if may_trade(s, s.actor):
-            out += [Action(ActionKind.TRADE, (c,)) for c in cards]
+            out += [card_action(ActionKind.TRADE, c) for c in cards]
         if s.ruleset.may_barter:
-            out += [Action(ActionKind.BARTER, (c,)) for c in cards]
+            out += [card_action(ActionKind.BARTER, c) for c in cards]
         return tuple(out)
     if phase is Phase.AFTER_TRADE:
         return (_STAND, _DONE) if may_stand(s, s.actor) else (_DONE,)
     if phase is Phase.BARTER_REPLY:
         out = [_STAND] if s.ruleset.barter_partner_may_stand else []
-        return tuple(out + [Action(ActionKind.GIVE, (c,)) for c in sorted(barter_returns(s))])
+        return tuple(out + [card_action(ActionKind.GIVE, c) for c in sorted(barter_returns(s))])
     return ()
 
 

@@ -8,9 +8,7 @@ better hands". The session ends "just before the first dealer would deal again" 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from commerce.core import Event, Outcome, Seat, Transition
+from commerce.core import Event, Outcome, Seat, Transition, evolve
 from commerce.families.trading.deal import start_deal
 from commerce.families.trading.state import Phase, TradingState
 from commerce.hands import evaluator_for
@@ -107,13 +105,13 @@ def showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) -
     last = number >= s.players * s.ruleset.deals_each
     ended = Event("deal_ended", None, (("deal", number), ("last", last)))
     summary = (*events, shown, *payments, ended)
-    session = replace(s.session, balances=tuple(balances), deals_won=tuple(deals_won))
+    session = evolve(s.session, balances=tuple(balances), deals_won=tuple(deals_won))
     if last:
-        return Transition(replace(
-            s, session=session, deal=replace(s.deal, pool=0, log=s.log + summary),
-            current=replace(s.current, phase=Phase.OVER),
+        return Transition(evolve(
+            s, session=session, deal=evolve(s.deal, pool=0, log=s.log + summary),
+            current=evolve(s.current, phase=Phase.OVER),
         ), summary)
-    nxt = start_deal(s.ruleset, s.players, replace(
+    nxt = start_deal(s.ruleset, s.players, evolve(
         session, dealer=(s.dealer + s.step) % s.players, deal_number=number + 1,
         last_deal=summary))
     return Transition(nxt, (*summary, *nxt.log))

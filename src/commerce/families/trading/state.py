@@ -8,7 +8,7 @@
   and the card offered in a pending barter.
 
 :class:`TradingState` holds the three with the ruleset and the number of players. Every part is
-a frozen dataclass; a rule step returns a new state made with :func:`dataclasses.replace` on the
+a frozen dataclass; a rule step returns a new state made with :func:`commerce.core.evolve` on the
 fields it changes. States are never sent to a player: views come from
 :func:`commerce.families.trading.observe.observe`.
 """
@@ -40,7 +40,7 @@ class Phase(IntEnum):
     """The session has ended."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Session:
     """What lasts from deal to deal."""
 
@@ -56,7 +56,7 @@ class Session:
     """The public events of the previous deal's showdown and settlement."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Deal:
     """What lasts one deal."""
 
@@ -75,7 +75,7 @@ class Deal:
     """Events of the deal (filtered by visibility before anyone sees them)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Turn:
     """What lasts one turn."""
 
@@ -91,7 +91,7 @@ class Turn:
     """The card offered in a pending barter."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TradingState:
     """A session of a trading-family game, between two actions.
 

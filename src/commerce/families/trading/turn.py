@@ -10,10 +10,8 @@ action). Play goes "round and round" until someone stands (#46: a house limit of
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from commerce.cards import Card
-from commerce.core import Decision, DecisionKind, Event, Seat, Transition
+from commerce.core import Decision, DecisionKind, Event, Seat, Transition, decision_of, evolve
 from commerce.families.trading.deal import without
 from commerce.families.trading.settle import showdown
 from commerce.families.trading.state import Phase, TradingState
@@ -29,11 +27,12 @@ _DECIDES: dict[Phase, DecisionKind] = {
 def decision(s: TradingState) -> Decision | None:
     """Who must decide what: chance while cards are dealt or drawn, the player to act during
     a turn, no one once the session is over."""
-    if s.phase is Phase.DEAL or s.phase is Phase.DRAW:
-        return Decision(None, DecisionKind.CHANCE)
-    if s.phase is Phase.OVER:
+    phase = s.current.phase
+    if phase is Phase.DEAL or phase is Phase.DRAW:
+        return decision_of(None, DecisionKind.CHANCE)
+    if phase is Phase.OVER:
         return None
-    return Decision(s.actor, _DECIDES[s.phase])
+    return decision_of(s.current.actor, _DECIDES[phase])
 
 
 def may_stand(s: TradingState, seat: Seat) -> bool:
@@ -96,20 +95,20 @@ def trade(s: TradingState, card: Card) -> Transition:
     balances[seat] -= cost
     events = (Event("traded", seat, (("cost", cost),)),
               Event("traded_card", seat, (("card", card),), frozenset({seat})))
-    session = replace(s.session, balances=tuple(balances))
+    session = evolve(s.session, balances=tuple(balances))
     bottom = (*s.bottom, card)
     if s.unseen:  # chance gives the top card (:func:`draw`)
-        deal = replace(s.deal, hands=tuple(hands), bottom=bottom, pool=pool, log=s.log + events)
-        current = replace(s.current, phase=Phase.DRAW)
-        return Transition(replace(s, session=session, deal=deal, current=current), events)
-    deal = replace(s.deal, hands=tuple(hands), bottom=bottom[1:], pool=pool)
-    return _take(replace(s, session=session, deal=deal), bottom[0], events)
+        deal = evolve(s.deal, hands=tuple(hands), bottom=bottom, pool=pool, log=s.log + events)
+        current = evolve(s.current, phase=Phase.DRAW)
+        return Transition(evolve(s, session=session, deal=deal, current=current), events)
+    deal = evolve(s.deal, hands=tuple(hands), bottom=bottom[1:], pool=pool)
+    return _take(evolve(s, session=session, deal=deal), bottom[0], events)
 
 
 def draw(s: TradingState, card: Card) -> Transition:
     """The trader takes the top card of the stock, *card*, drawn by chance from the unseen
     cards (Peel, dossier 1.1 step 3: "receive the top card of the pack"); only he sees it."""
-    state = replace(s, deal=replace(s.deal, unseen=without(s.unseen, (card,))))
+    state = evolve(s, deal=evolve(s.deal, unseen=without(s.unseen, (card,))))
     return _take(state, card, ())
 
 
@@ -119,7 +118,7 @@ def _take(s: TradingState, card: Card, before: tuple[Event, ...]) -> Transition:
     hands = list(s.hands)
     hands[seat] = (*hands[seat], card)
     drew = Event("drew", seat, (("card", card),), frozenset({seat}))
-    return after_own_action(replace(s, deal=replace(s.deal, hands=tuple(hands))),
+    return after_own_action(evolve(s, deal=evolve(s.deal, hands=tuple(hands))),
                             (*before, drew))
 
 
@@ -132,10 +131,10 @@ def offer_barter(s: TradingState, card: Card) -> Transition:
     events = (Event("barter_offered", seat, (("partner", partner),)),
               Event("barter_card", seat, (("card", card), ("partner", partner)),
                     frozenset({seat, partner})))
-    return Transition(replace(
+    return Transition(evolve(
         s,
-        deal=replace(s.deal, log=s.log + events),
-        current=replace(s.current, phase=Phase.BARTER_REPLY, actor=partner, offered=card),
+        deal=evolve(s.deal, log=s.log + events),
+        current=evolve(s.current, phase=Phase.BARTER_REPLY, actor=partner, offered=card),
     ), events)
 
 
@@ -152,19 +151,19 @@ def give_back(s: TradingState, card: Card) -> Transition:
     events = (Event("bartered", offerer, (("partner", partner),)),
               Event("barter_returned", partner, (("card", card), ("offerer", offerer)),
                     frozenset({offerer, partner})))
-    return after_own_action(replace(s, deal=replace(s.deal, hands=tuple(hands))), events)
+    return after_own_action(evolve(s, deal=evolve(s.deal, hands=tuple(hands))), events)
 
 
 def after_own_action(s: TradingState, events: tuple[Event, ...]) -> Transition:
     """After his trade or barter the player may stand or end his turn (Peel: "immediately
     after his own trade/barter in the same turn"); where a turn is one action
     (``stand_after_trade`` off: Trade and Barter) play moves on at once."""
-    state = replace(s, deal=replace(s.deal, log=s.log + events),
-                    current=replace(s.current, offered=None))
+    state = evolve(s, deal=evolve(s.deal, log=s.log + events),
+                    current=evolve(s.current, offered=None))
     if not s.ruleset.stand_after_trade:
         return next_turn(state, events)
-    turn = replace(state.current, phase=Phase.AFTER_TRADE, actor=state.turn)
-    return Transition(replace(state, current=turn), events)
+    turn = evolve(state.current, phase=Phase.AFTER_TRADE, actor=state.turn)
+    return Transition(evolve(state, current=turn), events)
 
 
 def next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
@@ -177,6 +176,6 @@ def next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
                                                         (("rounds", limit),)),))
         return Transition(shown.state, (*events, *shown.events))
     seat = (s.turn + s.step) % s.players
-    current = replace(s.current, phase=Phase.TURN, actor=seat, seat=seat,
+    current = evolve(s.current, phase=Phase.TURN, actor=seat, seat=seat,
                       taken=s.current.taken + 1)
-    return Transition(replace(s, current=current), events)
+    return Transition(evolve(s, current=current), events)

@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from commerce.cards import pack
-from commerce.core import Event, Seat
+from commerce.core import Event, Seat, evolve
 from commerce.families.widow.state import (
     TOKEN_FLOWS,
     Deal,
@@ -69,7 +67,7 @@ def start_deal(s: WidowState, dealer: Seat, last_deal: tuple[Event, ...]) -> Wid
     return WidowState(
         ruleset=rules,
         players=n,
-        session=replace(session, dealer=dealer, deal_number=number, last_deal=last_deal),
+        session=evolve(session, dealer=dealer, deal_number=number, last_deal=last_deal),
         deal=Deal(order=order, hands=((),) * n, widow=(), stock=pack(rules.pack),
                   to_deal=3 * len(order) + rules.widow_size, locked=frozenset(),
                   passed=frozenset(), stood=frozenset(), pounced=frozenset(), knocker=None,

@@ -6,18 +6,18 @@
 * :class:`Turn` says where play stands: whose turn, the phase, a pending pounce offer.
 
 :class:`WidowState` holds the three with the ruleset and the number of seats. Every part is
-a frozen dataclass; the rule steps change them with :func:`dataclasses.replace` on named
+a frozen dataclass; the rule steps change them with :func:`commerce.core.evolve` on named
 fields (:func:`with_session`, :func:`with_deal`, :func:`with_turn`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
 from commerce.cards import Card
-from commerce.core import Event, Seat
+from commerce.core import Event, Seat, evolve
 from commerce.rules import Ruleset
 
 
@@ -55,7 +55,7 @@ class Resume(IntEnum):
     """The first turn of the round (after the deal, the blind exchange or a round's card)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Session:
     """What lasts from deal to deal."""
 
@@ -87,7 +87,7 @@ class Session:
     """Why the session ended ('' while it goes on)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Deal:
     """What lasts one deal."""
 
@@ -115,7 +115,7 @@ class Deal:
     """The deal's events (each seat sees those visible to it)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Turn:
     """Where play stands within the deal."""
 
@@ -145,7 +145,7 @@ class Turn:
     """The card offered for a pounce, if one is."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class WidowState:
     """A session of a widow-family game, between two actions (never sent to a player: views
     come from :func:`commerce.families.widow.observe.observe`)."""
@@ -215,17 +215,17 @@ class WidowState:
 
 def with_session(s: WidowState, **changes: Any) -> WidowState:
     """*s* with the named fields of its session changed."""
-    return replace(s, session=replace(s.session, **changes))
+    return evolve(s, session=evolve(s.session, **changes))
 
 
 def with_deal(s: WidowState, **changes: Any) -> WidowState:
     """*s* with the named fields of its deal changed."""
-    return replace(s, deal=replace(s.deal, **changes))
+    return evolve(s, deal=evolve(s.deal, **changes))
 
 
 def with_turn(s: WidowState, **changes: Any) -> WidowState:
     """*s* with the named fields of its turn changed."""
-    return replace(s, turn=replace(s.turn, **changes))
+    return evolve(s, turn=evolve(s.turn, **changes))
 
 
 def logged(s: WidowState, *events: Event) -> WidowState:
