@@ -14,7 +14,7 @@ from commerce.cards import Card
 from commerce.core import Decision, DecisionKind, Event, Seat, Transition, decision_of, evolve
 from commerce.families.trading.deal import without
 from commerce.families.trading.settle import showdown
-from commerce.families.trading.state import Phase, TradingState
+from commerce.families.trading.state import Deal, Phase, TradingState
 from commerce.hands import Category, evaluator_for
 
 _DECIDES: dict[Phase, DecisionKind] = {
@@ -102,24 +102,23 @@ def trade(s: TradingState, card: Card) -> Transition:
         current = evolve(s.current, phase=Phase.DRAW)
         return Transition(evolve(s, session=session, deal=deal, current=current), events)
     deal = evolve(s.deal, hands=tuple(hands), bottom=bottom[1:], pool=pool)
-    return _take(evolve(s, session=session, deal=deal), bottom[0], events)
+    return _take(evolve(s, session=session), deal, bottom[0], events)
 
 
 def draw(s: TradingState, card: Card) -> Transition:
     """The trader takes the top card of the stock, *card*, drawn by chance from the unseen
     cards (Peel, dossier 1.1 step 3: "receive the top card of the pack"); only he sees it."""
-    state = evolve(s, deal=evolve(s.deal, unseen=without(s.unseen, (card,))))
-    return _take(state, card, ())
+    return _take(s, evolve(s.deal, unseen=without(s.unseen, (card,))), card, ())
 
 
-def _take(s: TradingState, card: Card, before: tuple[Event, ...]) -> Transition:
-    """The trader adds *card* to his hand; his turn goes on (:func:`after_own_action`)."""
+def _take(s: TradingState, deal: Deal, card: Card, before: tuple[Event, ...]) -> Transition:
+    """The trader adds *card* to his hand in *deal* (the deal as his trade or the draw left
+    it); his turn goes on (:func:`after_own_action`)."""
     seat = s.actor
-    hands = list(s.hands)
+    hands = list(deal.hands)
     hands[seat] = (*hands[seat], card)
     drew = Event("drew", seat, (("card", card),), frozenset({seat}))
-    return after_own_action(evolve(s, deal=evolve(s.deal, hands=tuple(hands))),
-                            (*before, drew))
+    return after_own_action(s, evolve(deal, hands=tuple(hands)), (*before, drew))
 
 
 def offer_barter(s: TradingState, card: Card) -> Transition:
@@ -151,19 +150,19 @@ def give_back(s: TradingState, card: Card) -> Transition:
     events = (Event("bartered", offerer, (("partner", partner),)),
               Event("barter_returned", partner, (("card", card), ("offerer", offerer)),
                     frozenset({offerer, partner})))
-    return after_own_action(evolve(s, deal=evolve(s.deal, hands=tuple(hands))), events)
+    return after_own_action(s, evolve(s.deal, hands=tuple(hands)), events)
 
 
-def after_own_action(s: TradingState, events: tuple[Event, ...]) -> Transition:
-    """After his trade or barter the player may stand or end his turn (Peel: "immediately
-    after his own trade/barter in the same turn"); where a turn is one action
-    (``stand_after_trade`` off: Trade and Barter) play moves on at once."""
-    state = evolve(s, deal=evolve(s.deal, log=s.log + events),
-                    current=evolve(s.current, offered=None))
+def after_own_action(s: TradingState, deal: Deal, events: tuple[Event, ...]) -> Transition:
+    """After his trade or barter (*deal*: the deal as it left it, *events*: what it did) the
+    player may stand or end his turn (Peel: "immediately after his own trade/barter in the
+    same turn"); where a turn is one action (``stand_after_trade`` off: Trade and Barter)
+    play moves on at once."""
+    deal = evolve(deal, log=deal.log + events)
     if not s.ruleset.stand_after_trade:
-        return next_turn(state, events)
-    turn = evolve(state.current, phase=Phase.AFTER_TRADE, actor=state.turn)
-    return Transition(evolve(state, current=turn), events)
+        return next_turn(evolve(s, deal=deal, current=evolve(s.current, offered=None)), events)
+    current = evolve(s.current, phase=Phase.AFTER_TRADE, actor=s.turn, offered=None)
+    return Transition(evolve(s, deal=deal, current=current), events)
 
 
 def next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
@@ -177,5 +176,5 @@ def next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
         return Transition(shown.state, (*events, *shown.events))
     seat = (s.turn + s.step) % s.players
     current = evolve(s.current, phase=Phase.TURN, actor=seat, seat=seat,
-                      taken=s.current.taken + 1)
+                     taken=s.current.taken + 1)
     return Transition(evolve(s, current=current), events)
