@@ -10,8 +10,6 @@ from commerce.families.cox.state import (
     Turn,
 )
 
-# -- the reference state -------------------------------------------------------------------
-
 
 def to_reference(f: FastCoxState) -> CoxState:
     """The reference state this fast state stands for."""

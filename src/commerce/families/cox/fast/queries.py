@@ -53,8 +53,6 @@ from commerce.families.cox.state import (
     WHOLESALER,
 )
 
-# -- queries -------------------------------------------------------------------------------
-
 
 def decision(s: FastCoxState) -> Decision | None:
     """Who must decide what: chance, a seat (draw or buy, buy offer, discard), or None."""

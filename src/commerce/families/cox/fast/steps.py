@@ -53,8 +53,6 @@ from commerce.families.cox.state import (
     WHOLESALER,
 )
 
-# -- transitions ---------------------------------------------------------------------------
-
 
 class _Work:
     """A mutable scratch copy of the parts of a state one action changes (never escapes)."""

@@ -25,8 +25,6 @@ from commerce.families.cox.fast.state import (
 from commerce.families.cox.observe import CoxObservation
 from commerce.rules import Ruleset
 
-# -- views ---------------------------------------------------------------------------------
-
 
 def _faces(cards: Sequence[CoxCard]) -> tuple[CoxCard, ...]:
     """*cards* by face: what an event may say of them (copies are alike)."""

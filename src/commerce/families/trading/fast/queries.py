@@ -41,8 +41,6 @@ from commerce.families.trading.fast.state import (
 )
 from commerce.hands import evaluator_for
 
-# -- queries -------------------------------------------------------------------------------
-
 
 def decision(s: FastState) -> Decision | None:
     """Who must decide what."""

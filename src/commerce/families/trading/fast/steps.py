@@ -52,8 +52,6 @@ from commerce.families.trading.fast.state import (
     _new_tuple,
 )
 
-# -- transitions ---------------------------------------------------------------------------
-
 
 def apply(s: FastState, action: Action) -> Transition:
     """Check *action*, then apply it (what :func:`commerce.engine.apply` calls).
