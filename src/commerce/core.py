@@ -1,7 +1,8 @@
 """Types shared by every ruleset family: actions, decisions, events, transitions, outcomes.
 
-Each family (``trading``, ``widow``, ``cox``) implements the :class:`FamilyRules` protocol in
-its own module over its own immutable state class; :mod:`commerce.engine` dispatches to it.
+Each family (``trading``, ``widow``, ``cox``) provides the hooks of a
+:class:`commerce.family.FamilySpec` over its own immutable state class; :mod:`commerce.engine`
+dispatches to them.
 """
 
 from __future__ import annotations
@@ -217,54 +218,6 @@ class Outcome:
     """Why the game ended."""
     details: Mapping[str, Any] = field(default_factory=dict)
     """Ruleset-specific figures (tokens left, deals won, when a seat went out ...)."""
-
-
-class FamilyRules(Protocol):
-    """What a ruleset family's module provides; :mod:`commerce.engine` dispatches to it."""
-
-    def new_game(self, ruleset: Any, players: int, dealer: Seat) -> Any:
-        """The state before the first deal."""
-        ...
-
-    def decision(self, state: Any) -> Decision | None:
-        """Who must decide what, or None when the game is over."""
-        ...
-
-    def legal_actions(self, state: Any) -> tuple[Action, ...]:
-        """Legal actions in a fixed order (chance outcomes at chance decisions)."""
-        ...
-
-    def check(self, state: Any, action: Action) -> None:
-        """Raise IllegalActionError with a reason if *action* is illegal."""
-        ...
-
-    def apply(self, state: Any, action: Action) -> Transition:
-        """Check *action* (raising :class:`~commerce.errors.IllegalActionError`), then apply it."""
-        ...
-
-    def apply_unchecked(self, state: Any, action: Action) -> Transition:
-        """Apply an action already known to be legal."""
-        ...
-
-    def observe(self, state: Any, seat: Seat | None) -> Any:
-        """The view of *seat* (None = spectator), built from scratch."""
-        ...
-
-    def outcome(self, state: Any) -> Outcome | None:
-        """The outcome, or None while the game goes on."""
-        ...
-
-    def format_action(self, action: Action) -> str:
-        """Action notation, e.g. ``trade TH``."""
-        ...
-
-    def parse_action(self, text: str) -> Action:
-        """Parse action notation; raises NotationError."""
-        ...
-
-    def reveal_all(self, state: Any) -> Any:
-        """A complete view for reviews (every hand visible): never sent to a player."""
-        ...
 
 
 @runtime_checkable

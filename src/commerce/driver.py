@@ -23,7 +23,7 @@ from typing import Any
 from commerce import engine
 from commerce.core import Action, Bot, Decision, Event, Outcome
 from commerce.errors import CommerceError, RecordError
-from commerce.family import family_spec
+from commerce.family import GameState, Observation, family_spec
 from commerce.record import GameRecord, SeatInfo, replay_error
 from commerce.rules import Ruleset
 
@@ -92,7 +92,7 @@ class Driver:
             self.state: Any = path.new_game(rules, self.players, dealer)
             self._decision: Callable[[Any], Decision | None] = path.decision
             self._legal: Callable[[Any], tuple[Action, ...]] = path.legal_actions
-            self._observe: Callable[[Any, int | None], Any] = path.observe
+            self._observe: Callable[[Any, int | None], Observation] = path.observe
             self._sample: Callable[[Any, random.Random], Action] = path.sample_chance
             self._step: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = path.apply
             self._trusted_step = path.apply_unchecked or path.apply
@@ -134,10 +134,12 @@ class Driver:
         texts.extend(fmt(a) for a in self._actions[len(texts):])
         return list(texts)
 
-    def reference_state(self) -> Any:
+    def reference_state(self) -> GameState:
         """The game's state in the reference engine's terms (the driver may be stepping the
         family's fast path, whose states stand for these)."""
-        return self._fast.to_reference(self.state) if self._fast is not None else self.state
+        state: GameState = (self._fast.to_reference(self.state) if self._fast is not None
+                            else self.state)
+        return state
 
     def visible_events(self, seat: int | None) -> tuple[Event, ...]:
         """The events of the game so far that *seat* may see (None: a spectator)."""

@@ -185,7 +185,7 @@ class FastPath(Generic[StateT]):
     """The successor fast state and the events (checked like the reference)."""
     sample_chance: Callable[[Any, random.Random], Action]
     """Chance's action drawn as the reference draws it."""
-    observe: Callable[[Any, Seat | None], Any]
+    observe: Callable[[Any, Seat | None], Observation]
     """The observation, equal to the reference's for the same game."""
     outcome: Callable[[Any], Outcome | None]
     """The outcome of a finished fast state."""

@@ -36,7 +36,7 @@ from typing import Any, Final
 from commerce import engine
 from commerce.core import Action, Transition
 from commerce.errors import CommerceError, RecordError
-from commerce.family import older_version
+from commerce.family import GameState, older_version
 from commerce.rules import Ruleset, find_ruleset
 
 try:
@@ -566,7 +566,7 @@ def _actions(data: Any) -> tuple[str, ...]:
     return tuple(data)
 
 
-def _initial_state(record: GameRecord) -> Any:
+def _initial_state(record: GameRecord) -> GameState:
     try:
         return engine.new_game(record.rules, record.players, dealer=record.dealer)
     except CommerceError as exc:
@@ -605,12 +605,12 @@ def replay_error(record: GameRecord, index: int, reason: object) -> RecordError:
     )
 
 
-def replay(record: GameRecord) -> Any:
+def replay(record: GameRecord) -> GameState:
     """The state after every recorded action.
 
     :raises RecordError: if the record does not replay, or claims an end it does not reach.
     """
-    state = None
+    state: GameState | None = None
     for _, transition in replay_steps(record):
         state = transition.state
     if state is None:  # a record with no action yet

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import signal
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from commerce.errors import CommerceError
 from commerce.rules import Ruleset
@@ -50,6 +50,7 @@ def block_lineups(bots: int, players: int) -> list[tuple[int, ...]]:
 
 
 _WORKER: dict[str, Any] = {}
+_R = TypeVar("_R")
 
 
 class Interrupted(KeyboardInterrupt):
@@ -94,8 +95,8 @@ def _play_block(block: int) -> BlockResult:
 
 
 def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int,
-               work: Callable[[int], Any], init: Callable[..., None],
-               progress: Callable[[int], None] | None = None) -> list[Any]:
+               work: Callable[[int], _R], init: Callable[..., None],
+               progress: Callable[[int], None] | None = None) -> list[_R]:
     """``[work(b) for b in range(blocks)]``, in *jobs* processes, in order.
 
     Each process runs ``init(*init_args)`` first. With one job everything runs here.
@@ -104,7 +105,7 @@ def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int,
     """
     if jobs < 1:
         raise CommerceError("--jobs must be at least 1")
-    results: list[Any] = []
+    results: list[_R] = []
     try:
         if jobs == 1 or blocks <= 1:
             init(*init_args)
@@ -122,8 +123,8 @@ def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int,
 
 
 def _run_pool(init_args: tuple[Any, ...], blocks: int, jobs: int,
-              work: Callable[[int], Any], init: Callable[..., None],
-              progress: Callable[[int], None] | None, results: list[Any]) -> None:
+              work: Callable[[int], _R], init: Callable[..., None],
+              progress: Callable[[int], None] | None, results: list[_R]) -> None:
     """:func:`run_blocks` in a pool of worker processes, appending to *results*."""
     import multiprocessing
     import threading

@@ -7,7 +7,8 @@ bounded caches of pure functions (:func:`functools.lru_cache`).
 
 The rules themselves are told in the reference modules
 (:mod:`commerce.families.widow.deal`, :mod:`~commerce.families.widow.turn`,
-:mod:`~commerce.families.widow.settle`); ``tests/test_widow_fast_equals_reference.py`` steps both side by side.
+:mod:`~commerce.families.widow.settle`); ``tests/test_widow_fast_equals_reference.py`` steps
+both side by side.
 
 >>> from commerce.core import Action, ActionKind
 >>> from commerce.rules import find_ruleset
