@@ -51,9 +51,9 @@ def deal_directors(s: CoxState, cards: tuple[int, ...], out: list[Event]) -> Cox
     out.append(Event("directors_dealt", retailer, (
         ("wholesaler", wholesaler), ("retailer", retailer), ("base_numbers", tuple(numbers)))))
     return evolve(s, deal=evolve(s.deal, directors=directors, wholesaler=wholesaler,
-                                   retailer=retailer, base_numbers=tuple(numbers),
-                                   unseen=pack()),
-                   turn=evolve(s.turn, phase=Phase.SHUFFLE))
+                                 retailer=retailer, base_numbers=tuple(numbers),
+                                 unseen=pack()),
+                  turn=evolve(s.turn, phase=Phase.SHUFFLE))
 
 
 def place(s: CoxState, cards: tuple[int, ...], out: list[Event]) -> CoxState:
@@ -98,7 +98,7 @@ def deal_hands(s: CoxState, out: list[Event]) -> CoxState:
     for seat in order:
         out.append(Event("dealt_cards", seat, (("cards", faces(racks[seat])),), only(seat)))
     s = evolve(s, deal=evolve(s.deal, bases=tuple(tuple(b) for b in bases),
-                                racks=tuple(tuple(r) for r in racks), current_base=current))
+                              racks=tuple(tuple(r) for r in racks), current_base=current))
     for i in range(n):
         s = lay_out(s, (retailer + s.step * i) % n, out)
     return begin_turn(s, retailer, live=None, discarder=None, out=out)

@@ -53,7 +53,7 @@ def end_hand(s: CoxState, *, reason: str, seller: Seat | None, out: list[Event])
     ended = evolve(
         s,
         session=evolve(s.session, totals=totals,
-                        hand_scores=(*s.session.hand_scores, points)),
+                       hand_scores=(*s.session.hand_scores, points)),
         turn=Turn(phase=Phase.OVER, player=s.turn.player, actor=s.turn.actor),
     )
     if last:

@@ -29,7 +29,7 @@ def begin_turn(s: CoxState, seat: Seat, *, live: CoxCard | None, discarder: Seat
         out.append(Event("supply_exhausted", seat))
         return end_hand(s, reason="supply_exhausted", seller=None, out=out)
     turn = evolve(s, turn=Turn(phase=Phase.TURN, player=seat, actor=seat, live=live,
-                                discarder=discarder))
+                               discarder=discarder))
     if empty and s.ruleset.buy_offers == "eligible_only" and not any(
         buy_mode(turn, other) for other in range(s.players)
     ):
@@ -65,7 +65,7 @@ def offer_discard(s: CoxState, *, pending_draw: bool, out: list[Event]) -> CoxSt
             queue = [q for q in queue if buy_mode(s, q)]
     if queue:
         return evolve(s, turn=evolve(s.turn, phase=Phase.OFFER, actor=queue[0],
-                                       offer_queue=tuple(queue), pending_draw=pending_draw))
+                                     offer_queue=tuple(queue), pending_draw=pending_draw))
     return settle_offers(s, pending_draw=pending_draw, out=out)
 
 
@@ -101,8 +101,8 @@ def draw(s: CoxState, seat: Seat, out: list[Event]) -> CoxState:
     out.append(Event("drew_card", seat, (("card", face_card(card)),), only(seat)))
     racks = s.deal.racks
     s = evolve(s, deal=evolve(s.deal, bases=put(bases, current, bases[current][1:]),
-                                racks=put(racks, seat, (*racks[seat], card)),
-                                current_base=current))
+                              racks=put(racks, seat, (*racks[seat], card)),
+                              current_base=current))
     s = lay_out(s, seat, out)
     return after_gain(s, seat, bought=None, must_sell_out=False, out=out)
 
@@ -135,12 +135,12 @@ def buy(s: CoxState, out: list[Event]) -> CoxState:
             rack = without(rack, c)
         out.append(Event("laid_out", seat, (("cards", faces(group)),)))
         s = evolve(s, deal=evolve(s.deal, racks=put(s.deal.racks, seat, rack),
-                                    laid=put(s.deal.laid, seat, (*s.deal.laid[seat], group))))
+                                  laid=put(s.deal.laid, seat, (*s.deal.laid[seat], group))))
     else:
         s = evolve(s, deal=evolve(s.deal, racks=put(s.deal.racks, seat, (*rack, card))))
     s = lay_out(s, seat, out)
     s = evolve(s, deal=evolve(s.deal, discards=s.deal.discards[:-1]),
-                turn=evolve(s.turn, live=None))
+               turn=evolve(s.turn, live=None))
     return after_gain(s, seat, bought=card, must_sell_out=mode == "sell_out", out=out)
 
 
@@ -154,7 +154,7 @@ def after_gain(s: CoxState, seat: Seat, *, bought: CoxCard | None, must_sell_out
     quota = HAND_SIZE + sum(1 for g in laid if len(g) == 4)
     if size > quota and racks[seat]:
         return evolve(s, turn=Turn(phase=Phase.DISCARD, player=seat, actor=seat,
-                                    bought=bought, must_sell_out=must_sell_out))
+                                   bought=bought, must_sell_out=must_sell_out))
     out.append(Event("no_discard", seat))
     return begin_turn(s, s.next_seat(seat), live=None, discarder=None, out=out)
 
@@ -166,7 +166,7 @@ def discard(s: CoxState, face: CoxCard, *, sell_out: bool, out: list[Event]) -> 
     rack = s.deal.racks[seat]
     card = min(c for c in rack if face_card(c) == face)
     s = evolve(s, deal=evolve(s.deal, racks=put(s.deal.racks, seat, without(rack, card)),
-                                discards=(*s.deal.discards, card)))
+                              discards=(*s.deal.discards, card)))
     if sell_out:
         out.append(Event("sold_out", seat, (("card", face),)))
         return end_hand(s, reason="sold_out", seller=seat, out=out)

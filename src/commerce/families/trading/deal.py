@@ -61,18 +61,19 @@ def deal_cards(s: TradingState, cards: tuple[Card, ...]) -> Transition:
 
     Each player is told his own cards (a ``dealt`` event each player sees alone).
     """
-    hands = list(s.hands)
     got: dict[Seat, list[Card]] = {}
-    seat = receiver(s, 3 * s.players - s.deal.to_deal)
+    seat, step, players = receiver(s, 3 * s.players - s.deal.to_deal), s.step, s.players
     for card in cards:
-        hands[seat] = (*hands[seat], card)
         got.setdefault(seat, []).append(card)
-        seat = (seat + s.step) % s.players  # the next card to the next player
+        seat = (seat + step) % players  # the next card to the next player
+    hands = list(s.hands)
+    for seat, own in got.items():
+        hands[seat] = (*hands[seat], *own)
     events = tuple(Event("dealt", seat, (("cards", tuple(own)),), frozenset({seat}))
                    for seat, own in got.items())
     to_deal = s.deal.to_deal - len(cards)
     deal = evolve(s.deal, hands=tuple(hands), unseen=without(s.unseen, cards),
-                   to_deal=to_deal, log=s.log + events)
+                  to_deal=to_deal, log=s.log + events)
     if to_deal:
         return Transition(evolve(s, deal=deal), events)
     eldest = receiver(s, 0)
