@@ -31,7 +31,7 @@ from commerce.families.widow import (
     state,
 )
 from commerce.families.widow import text as text_
-from commerce.family import FamilySpec, FastPath
+from commerce.family import FamilySpec
 from commerce.rules import Ruleset
 
 
@@ -75,17 +75,6 @@ FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     permute_hidden=hidden.permute_hidden,
     encoding=encode.ENCODING,
     presentation=present.PRESENTATION,
-    fast=FastPath(
-        new_game=fast.new_game,
-        decision=fast.decision,
-        legal_actions=fast.legal_actions,
-        apply=fast.apply,
-        apply_unchecked=fast.apply_unchecked,
-        sample_chance=fast.sample_chance,
-        observe=fast.observe,
-        outcome=fast.outcome,
-        to_reference=fast.to_reference,
-        from_reference=fast.from_reference,
-    ),
+    fast=fast.FAST,
 )
 """The widow family's contract (see :class:`commerce.family.FamilySpec`)."""

@@ -24,7 +24,7 @@ __all__ = [
     "reveal_all", "sample_chance", "to_reference",
 ]
 
-FAST: FastPath[CoxState] = FastPath(
+FAST: FastPath[CoxState, FastCoxState] = FastPath(
     new_game=new_game, decision=decision, legal_actions=legal_actions, apply=apply,
     apply_unchecked=apply_unchecked, sample_chance=sample_chance, observe=observe,
     outcome=outcome,

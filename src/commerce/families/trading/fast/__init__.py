@@ -23,9 +23,18 @@ from commerce.families.trading.fast.settle import outcome
 from commerce.families.trading.fast.state import STATE_TYPE, FastState, new_game
 from commerce.families.trading.fast.steps import apply, apply_unchecked, sample_chance
 from commerce.families.trading.fast.views import from_reference, observe, to_reference
+from commerce.families.trading.state import TradingState
+from commerce.family import FastPath
 
 __all__ = [
-    "FastState", "STATE_TYPE", "apply", "apply_unchecked", "check", "decision",
+    "FAST", "FastState", "STATE_TYPE", "apply", "apply_unchecked", "check", "decision",
     "from_reference", "legal_actions", "new_game", "observe", "outcome", "sample_chance",
     "to_reference",
 ]
+
+FAST: FastPath[TradingState, FastState] = FastPath(
+    new_game=new_game, decision=decision, legal_actions=legal_actions, apply=apply,
+    apply_unchecked=apply_unchecked, sample_chance=sample_chance, observe=observe,
+    outcome=outcome, to_reference=to_reference, from_reference=from_reference,
+)
+"""The trading family's fast path (see :class:`commerce.family.FastPath`)."""

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+from commerce.families.widow import state as ref
 from commerce.families.widow.fast.convert import from_reference, to_reference
 from commerce.families.widow.fast.dealing import sample_chance
 from commerce.families.widow.fast.queries import check, decision, legal_actions
@@ -33,9 +34,17 @@ from commerce.families.widow.fast.settle import outcome
 from commerce.families.widow.fast.state import STATE_TYPE, WidowState, new_game
 from commerce.families.widow.fast.steps import apply, apply_unchecked
 from commerce.families.widow.fast.views import observe, reveal_all, without_offer
+from commerce.family import FastPath
 
 __all__ = [
-    "STATE_TYPE", "WidowState", "apply", "apply_unchecked", "check", "decision",
+    "FAST", "STATE_TYPE", "WidowState", "apply", "apply_unchecked", "check", "decision",
     "from_reference", "legal_actions", "new_game", "observe", "outcome", "reveal_all",
     "sample_chance", "to_reference", "without_offer",
 ]
+
+FAST: FastPath[ref.WidowState, WidowState] = FastPath(
+    new_game=new_game, decision=decision, legal_actions=legal_actions, apply=apply,
+    apply_unchecked=apply_unchecked, sample_chance=sample_chance, observe=observe,
+    outcome=outcome, to_reference=to_reference, from_reference=from_reference,
+)
+"""The widow family's fast path (see :class:`commerce.family.FastPath`)."""
