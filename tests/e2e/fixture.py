@@ -12,6 +12,8 @@ import random
 from typing import Any
 
 from commerce import engine
+from commerce.bots import make_bot
+from commerce.core import DecisionKind
 from commerce.rules import (
     Ruleset,
     family_option_names,
@@ -43,6 +45,10 @@ def ruleset_entries() -> list[dict[str, Any]]:
                     "min_players": r.min_players, "max_players": r.max_players,
                     "options": options, "unit": "stakes"})
     return out
+
+
+OFFERS = (DecisionKind.POUNCE_OFFER, DecisionKind.BUY_OFFER)
+"""Decisions offered out of turn."""
 
 
 class Game:
@@ -90,10 +96,22 @@ class Game:
                 label = spec.action_label(a, obs) if spec.action_label \
                     else engine.format_action(self.state, a)
                 actions.append({"notation": engine.format_action(self.state, a), "label": label,
-                                "cards": list(a.cards), "out_of_turn": False,
+                                "cards": list(a.cards), "out_of_turn": d.kind in OFFERS,
                                 "group": group.heading if group else None})
         log = [line for e in engine.visible_events(self.events, seat)
                if (line := spec.describe_event(e, self.names, seat))]
         return {"type": "view", "version": self.version, "seat": seat, "table": table,
                 "actions": actions, "log": log[-50:], "status": "playing",
                 "showdown": None, "standings": None}
+
+    def bots_until(self, seat: int, level: str = "random") -> None:
+        """Plays the other seats with a bot until *seat* must act or the game ends."""
+        bot = make_bot(level)
+        while not engine.is_terminal(self.state):
+            d = engine.decision(self.state)
+            assert d is not None and d.seat is not None
+            if d.seat == seat:
+                return
+            obs = engine.observe(self.state, d.seat)
+            self.apply(bot.act(obs, engine.legal_actions(self.state), self.rng))
+            self.settle()

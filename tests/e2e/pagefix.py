@@ -16,12 +16,15 @@ BASE = "http://commerce.test"
 
 
 class FakeServer:
-    """Answers one page: REST from *rest* (path -> reply), the socket from *on_hello*."""
+    """Answers one page: REST from *rest* (path -> reply), the socket's hello from *on_hello*
+    and its intents from *on_act*."""
 
     def __init__(self, page: Any, on_hello: Callable[[dict[str, Any]], list[dict[str, Any]]],
-                 rest: dict[str, Any] | None = None) -> None:
+                 rest: dict[str, Any] | None = None,
+                 on_act: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None) -> None:
         self.page = page
         self.on_hello = on_hello
+        self.on_act = on_act
         self.rest = {"/api/rulesets": ruleset_entries(), "/api/tables": [],
                      "/api/players/me": {"player_id": "p1", "name": "Ann", "tables": [],
                                          "games": []},
@@ -64,6 +67,9 @@ class FakeServer:
             self.received.append(msg)
             if msg.get("type") == "hello":
                 for reply in self.on_hello(msg):
+                    ws.send(json.dumps(reply))
+            elif msg.get("type") == "act" and self.on_act:
+                for reply in self.on_act(msg):
                     ws.send(json.dumps(reply))
 
         ws.on_message(message)

@@ -153,6 +153,7 @@ class TableSession {
     this.lobby.hidden = view.status !== "lobby" || this.lobby.childElementCount === 0;
     renderTable(this.board, table, { onCard: (card) => this.pick(card), selected: this.selected,
       usable: new Set((view.actions || []).flatMap((a) => a.cards || [])) });
+    this.board.dataset.version = String(view.version);
     this.drawActions();
     this.drawLog(view.log || []);
     this.drawEnd(view);
