@@ -98,7 +98,8 @@ class Game:
                 actions.append({"notation": engine.format_action(self.state, a), "label": label,
                                 "cards": list(a.cards), "out_of_turn": d.kind in OFFERS,
                                 "group": group.heading if group else None})
-        log = [line for e in engine.visible_events(self.events, seat)
+        symbols = spec.presentation.card_symbols or (lambda text: text)
+        log = [symbols(line) for e in engine.visible_events(self.events, seat)
                if (line := spec.describe_event(e, self.names, seat))]
         return {"type": "view", "version": self.version, "seat": seat, "table": table,
                 "actions": actions, "log": log[-50:], "status": "playing",

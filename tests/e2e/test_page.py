@@ -217,3 +217,24 @@ def test_lobby_offers_every_preset_with_defaults_and_creates_a_table(page: Any) 
     method, path, body = [p for p in server.posts if p[1] == "/api/tables"][0]
     assert body["ruleset"] == "widow" and body["seats"] == 4 and body["public"] is False
     assert body["bots"] == {"1": "random", "3": "search"} and body["options"] == {}
+
+
+@pytest.mark.parametrize("ruleset", ["widow", "cox"])
+def test_table_fits_a_phone_without_scrolling_sideways(browser: Any, ruleset: str) -> None:
+    game = Game(find_ruleset(ruleset), ["Ann", "Bob", "Cy"][:2 if ruleset == "cox" else 3])
+    game.bots_until(0)
+    while not game.view(0)["table"]["hand"]:  # the widow's dealer may first look at the widow
+        game.act(game.view(0)["actions"][0]["notation"])
+        game.bots_until(0)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.set_default_timeout(10000)
+    FakeServer(page, lambda hello: [game.view(0)])
+    page.goto(f"{BASE}/t/abc123")
+    page.wait_for_selector(".hand .card")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    small = page.evaluate("() => Math.min(...[...document.querySelectorAll('.hand .card')]"
+                          ".map(c => c.getBoundingClientRect().width))")
+    assert small >= 40  # the player's own cards stay big enough to read and to tap
+    page.screenshot(path=str(artifacts() / f"page-phone-{ruleset}.png"), full_page=True)
+    context.close()

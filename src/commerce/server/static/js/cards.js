@@ -20,7 +20,7 @@ export function parts(face) {
 export function cardEl(face, opts = {}) {
   const [rank, suit, words] = parts(face);
   const classes = ["card", `c-${face.colour || "black"}`];
-  if (suit) classes.push(`suit-${suit}`);
+  classes.push(suit ? `suit-${suit}` : "plain");
   if (opts.selected) classes.push("selected");
   const body = [
     el("span", { class: "corner", "aria-hidden": "true" },
