@@ -81,3 +81,12 @@ class FakeServer:
     def sent(self, kind: str) -> list[dict[str, Any]]:
         """The page's socket messages of type *kind*, in order."""
         return [m for m in self.received if m.get("type") == kind]
+
+
+def until(page: Any, condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Lets the page run (and its requests be answered) until *condition* holds."""
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        page.wait_for_timeout(50)
+    assert condition(), "the page did not get there in time"
