@@ -151,3 +151,22 @@ def test_claim_link_brings_the_player_to_another_device(page: Any) -> None:
     assert page.evaluate("() => localStorage.getItem('commerce.token')") == "tok-bob"
     assert page.url == f"{BASE}/"
     assert page.text_content("#claim-link").endswith("/#claim=tok-bob")
+
+
+def test_invite_link_asks_a_newcomer_for_a_name_then_sits(browser: Any) -> None:
+    game = Game(find_ruleset("peel"), ["Ann", "Bob", "Cy"])
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(10000)
+    server = FakeServer(page, lambda hello: [game.view(1)],
+                        rest={"/api/players": {"player_id": "p2", "token": "tok-bo",
+                                               "name": "Bo"}})
+    page.goto(f"{BASE}/t/abc123")
+    page.wait_for_selector("#name-form")
+    assert not server.sent("hello")
+    page.fill("#name", "Bo")
+    page.click("#name-form button")
+    page.wait_for_selector(".hand .card")
+    assert ("POST", "/api/players", {"name": "Bo"}) in server.posts
+    assert server.sent("hello") == [{"type": "hello", "token": "tok-bo"}]
+    context.close()

@@ -164,6 +164,8 @@ async function listTables(box, notice, go) {
   box.append(list.length ? el("ul", { id: "open-tables" }, ...list.map((t) => el("li", {},
     el("span", { text: `${t.title || t.ruleset} · ${t.seated ?? "?"}/${t.seats ?? "?"} seated · host ${t.host_name || t.host || "?"} ` }),
     el("button", { type: "button", class: "open-table", text: "Open",
-      onclick: () => go(`/t/${t.invite || t.table_id}`) }))))
+      onclick: () => go(`/t/${t.invite || t.table_id}`) }), " ",
+    el("button", { type: "button", class: "watch-table", text: "Watch",
+      onclick: () => go(`/t/${t.invite || t.table_id}?watch`) }))))
     : el("p", { text: "No open tables now: create one." }));
 }

@@ -1,7 +1,7 @@
 // The table from one's own seat (or a spectator's): drawn from the server's `view` messages,
 // which carry only what that seat may know. Intents go back as {"type":"act", action, version}.
 
-import { call, token } from "./api.js";
+import { call, ensurePlayer, token } from "./api.js";
 import { cardRow } from "./cards.js";
 import { byId, el, fill } from "./dom.js";
 import { rulesDialog } from "./rules.js";
@@ -382,8 +382,33 @@ let current = null;
 export async function openTable(root, ref, opts = {}) {
   closeTable();
   const info = await call("GET", `/api/tables/${encodeURIComponent(ref)}`);
+  if (!opts.spectate && !token()) {
+    // Someone who followed an invite link: a name first (or watch without a seat).
+    await askName(root, info);
+  }
   current = new TableSession(root, info, opts);
   return current;
+}
+
+function askName(root, info) {
+  return new Promise((resolve) => {
+    const notice = el("p", { id: "notice", class: "notice", role: "alert" });
+    const input = el("input", { id: "name", name: "name", required: true, maxlength: 40,
+      autocomplete: "nickname" });
+    fill(root, el("h1", { text: info.title || "Commerce" }), notice,
+      el("form", { id: "name-form", onsubmit: async (e) => {
+        e.preventDefault();
+        try {
+          await ensurePlayer(input.value.trim());
+          resolve();
+        } catch (err) {
+          notice.textContent = err.message;
+        }
+      } }, el("label", { for: "name", text: "Your name to sit down " }), input,
+      el("button", { type: "submit", text: "Sit down" })),
+      el("p", {}, el("a", { href: `${location.pathname}?watch`, text: "Watch without a seat" })));
+    input.focus();
+  });
 }
 
 /** Closes the open table, if any. */
