@@ -227,6 +227,7 @@ def test_table_fits_a_phone_without_scrolling_sideways(browser: Any, ruleset: st
         game.act(game.view(0)["actions"][0]["notation"])
         game.bots_until(0)
     context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.add_init_script("localStorage.setItem('commerce.token', 'tok-ann')")
     page = context.new_page()
     page.set_default_timeout(10000)
     FakeServer(page, lambda hello: [game.view(0)])
