@@ -97,7 +97,8 @@ class Game:
                     else engine.format_action(self.state, a)
                 actions.append({"notation": engine.format_action(self.state, a), "label": label,
                                 "cards": list(a.cards), "out_of_turn": d.kind in OFFERS,
-                                "group": group.heading if group else None})
+                                "group": group.heading if group else None,
+                                "short": group.short if group else None})
         symbols = spec.presentation.card_symbols or (lambda text: text)
         log = [symbols(line) for e in engine.visible_events(self.events, seat)
                if (line := spec.describe_event(e, self.names, seat))]

@@ -239,3 +239,22 @@ def test_table_fits_a_phone_without_scrolling_sideways(browser: Any, ruleset: st
     assert small >= 40  # the player's own cards stay big enough to read and to tap
     page.screenshot(path=str(artifacts() / f"page-phone-{ruleset}.png"), full_page=True)
     context.close()
+
+
+def test_grouped_buttons_show_their_short_word_and_speak_the_whole_label(page: Any) -> None:
+    game = Game(find_ruleset("widow"), ["Ann", "Bob", "Cy"])
+    game.bots_until(0)
+    while not any(a["group"] for a in game.view(0)["actions"]):
+        game.act(game.view(0)["actions"][0]["notation"])
+        game.bots_until(0)
+    view = game.view(0)
+    FakeServer(page, lambda hello: [view])
+    page.goto(f"{BASE}/t/abc123")
+    page.wait_for_selector(".group-name")
+    grouped = [a for a in view["actions"] if a["group"]]
+    for a in grouped:
+        button = page.locator(f'button[data-notation="{a["notation"]}"]')
+        assert button.inner_text() == a["short"] != a["label"]
+        assert button.get_attribute("aria-label") == a["label"]
+    headings = page.locator(".group-name").all_inner_texts()
+    assert sorted(headings) == sorted({a["group"] for a in grouped})

@@ -203,9 +203,12 @@ class TableSession {
   }
 
   button(action) {
+    // Within its group a button may show the group's short word (the heading says the rest);
+    // its spoken name is always the whole label.
+    const label = action.label || action.notation;
     return el("button", { type: "button", class: action.out_of_turn ? "act offer" : "act",
-      "data-notation": action.notation, disabled: this.sent,
-      onclick: () => this.act(action) }, action.label || action.notation);
+      "data-notation": action.notation, disabled: this.sent, "aria-label": label,
+      onclick: () => this.act(action) }, action.group && action.short ? action.short : label);
   }
 
   act(action) {
