@@ -170,3 +170,23 @@ def test_invite_link_asks_a_newcomer_for_a_name_then_sits(browser: Any) -> None:
     assert ("POST", "/api/players", {"name": "Bo"}) in server.posts
     assert server.sent("hello") == [{"type": "hello", "token": "tok-bo"}]
     context.close()
+
+
+def test_refused_hello_offers_a_seat_then_reconnects(page: Any) -> None:
+    game = Game(find_ruleset("peel"), ["Ann", "Bob", "Cy"])
+    seated: list[bool] = []
+
+    def hello(msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if not seated:
+            return [{"type": "error", "message": "You hold no seat at this table."}]
+        return [game.view(1)]
+
+    server = FakeServer(page, hello)
+    page.goto(f"{BASE}/t/abc123")
+    page.wait_for_selector("#sit")
+    assert "no seat" in page.inner_text("#notice")
+    seated.append(True)
+    page.click("#sit")
+    page.wait_for_selector(".hand .card")
+    assert ("POST", "/api/tables/t1/join", {}) in server.posts
+    assert len(server.sent("hello")) == 2

@@ -126,6 +126,7 @@ class TableSession {
       case "error":
         this.sent = false;
         this.notice.textContent = msg.message || "The server refused that.";
+        if (!this.view && !this.lobbySeen && !this.spectate) this.offerSeat();
         this.drawActions();
         break;
       case "chat":
@@ -248,7 +249,18 @@ class TableSession {
     this.end.hidden = parts.length === 0;
   }
 
+  /** Refused before any table came (no seat here yet): sit down, or watch. */
+  offerSeat() {
+    this.lobby.hidden = false;
+    fill(this.lobby, el("button", { type: "button", id: "sit", text: "Sit at this table",
+      onclick: async () => {
+        await this.rest("POST", `/api/tables/${this.tableId}/join`, {});
+        if (this.ws) this.ws.close();
+      } }), " ", el("a", { href: `${location.pathname}?watch`, text: "Watch instead" }));
+  }
+
   onLobby(msg) {
+    this.lobbySeen = true;
     this.lobby.hidden = false;
     const seats = msg.seats || [];
     const host = Boolean(msg.you_host ?? (this.me && msg.host !== undefined && msg.host === this.me.player_id));
