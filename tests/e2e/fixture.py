@@ -14,6 +14,7 @@ from typing import Any
 from commerce import engine
 from commerce.bots import make_bot
 from commerce.core import DecisionKind
+from commerce.family import family_spec
 from commerce.rules import (
     Ruleset,
     family_option_names,
@@ -41,9 +42,12 @@ def ruleset_entries() -> list[dict[str, Any]]:
             if bounds:
                 entry["min"], entry["max"] = bounds
             options.append(entry)
+        spec = family_spec(r.family)
+        help_ = spec.presentation.rules_help if spec.presentation else None
         out.append({"id": r.id, "title": r.name, "family": r.family, "version": r.version,
                     "min_players": r.min_players, "max_players": r.max_players,
-                    "options": options, "unit": "stakes"})
+                    "options": options, "unit": spec.unit,
+                    "ranking": help_(r) if help_ else []})
     return out
 
 

@@ -103,6 +103,8 @@ def test_hint_on_request_and_rules_one_key_away(page: Any) -> None:
     page.wait_for_selector("#rules-dialog[open] dt")
     assert page.inner_text("#rules-title") == "Commerce, Peel's new mode"
     assert "pack: 52" in page.inner_text("#rules-dialog")
+    ranking = page.locator("#rules-dialog .ranking li").all_inner_texts()
+    assert ranking[0] == "tricon, e.g. A♠ A♥ A♦" and len(ranking) >= 5
 
 
 def replay_steps(ruleset: str, moves: int) -> list[dict[str, Any]]:
