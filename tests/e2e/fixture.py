@@ -7,6 +7,7 @@ family's ``presentation`` hook, the seat's legal actions and ``engine.visible_ev
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 from typing import Any
@@ -27,6 +28,11 @@ from commerce.rules import (
 
 def ruleset_entries() -> list[dict[str, Any]]:
     """``GET /api/rulesets``: every preset with its options and their defaults."""
+    return json.loads(_ruleset_entries())
+
+
+@functools.cache
+def _ruleset_entries() -> str:
     out = []
     for r in rulesets():
         options = []
@@ -48,7 +54,7 @@ def ruleset_entries() -> list[dict[str, Any]]:
                     "min_players": r.min_players, "max_players": r.max_players,
                     "options": options, "unit": spec.unit,
                     "ranking": help_(r) if help_ else []})
-    return out
+    return json.dumps(out)
 
 
 OFFERS = (DecisionKind.POUNCE_OFFER, DecisionKind.BUY_OFFER)
