@@ -1,0 +1,171 @@
+// The lobby: a name to play under, a new table (every preset, its options with their defaults,
+// seats, bots and levels, public or private), the open tables, and a table by its invite code.
+
+import { call, claimLink, ensurePlayer, savedName, token } from "./api.js";
+import { el, fill } from "./dom.js";
+import { rulesets } from "./rules.js";
+
+const LEVELS = ["random", "heuristic", "search"];
+
+/** Draws the lobby into root; go(path) moves the page. */
+export async function showLobby(root, go) {
+  const notice = el("p", { id: "notice", class: "notice", role: "alert" });
+  const nameInput = el("input", { id: "name", name: "name", required: true, maxlength: 40,
+    autocomplete: "nickname", value: savedName() });
+  const nameForm = el("form", { id: "name-form", class: "card-panel", onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      await ensurePlayer(nameInput.value.trim());
+      notice.textContent = `You play as ${savedName()}.`;
+      drawMe();
+    } catch (err) {
+      notice.textContent = err.message;
+    }
+  } }, el("label", { for: "name", text: "Your name " }), nameInput,
+  el("button", { type: "submit", text: "Play under this name" }));
+  const me = el("p", { id: "me" });
+  const drawMe = () => fill(me, token() ? [`Playing as ${savedName()}. `,
+    el("details", { class: "claim" }, el("summary", { text: "Play on another device" }),
+      el("p", { text: "Open this link there (keep it to yourself: it is your seat's key):" }),
+      el("code", { id: "claim-link", text: claimLink() }))] : "Choose a name to play.");
+  drawMe();
+
+  const createBox = el("section", { id: "create", "aria-labelledby": "create-h" },
+    el("h2", { id: "create-h", text: "New table" }));
+  const openBox = el("section", { id: "open", "aria-labelledby": "open-h" },
+    el("h2", { id: "open-h", text: "Open tables" }));
+  const codeInput = el("input", { id: "code", name: "code", "aria-label": "invite code", placeholder: "invite code" });
+  fill(root, el("h1", { text: "Commerce" }), notice, me, nameForm,
+    el("form", { class: "join-code", onsubmit: (e) => {
+      e.preventDefault();
+      const code = codeInput.value.trim().replace(/^.*\/t\//, "");
+      if (code) go(`/t/${code}`);
+    } }, codeInput, el("button", { type: "submit", text: "Go to table" })),
+    createBox, openBox, el("p", {}, el("a", { href: "/history", "data-route": "", text: "My games" })));
+
+  let presets = [];
+  try {
+    presets = await rulesets();
+  } catch (err) {
+    notice.textContent = err.message;
+  }
+  createBox.append(createForm(presets, notice, nameInput, go));
+  await listTables(openBox, notice, go);
+}
+
+function createForm(presets, notice, nameInput, go) {
+  const ruleset = el("select", { id: "ruleset", name: "ruleset" },
+    ...presets.map((r) => el("option", { value: r.id, text: `${r.title} (${r.min_players}-${r.max_players})` })));
+  const options = el("fieldset", { id: "options" }, el("legend", { text: "Options" }));
+  const seats = el("input", { id: "seats", name: "seats", type: "number" });
+  const seatList = el("ol", { id: "seat-kinds", class: "seat-kinds" });
+  const isPublic = el("input", { id: "public", type: "checkbox", checked: true });
+  const hints = el("input", { id: "hints", type: "checkbox", checked: true });
+  const timeout = el("input", { id: "timeout", type: "number", min: 10, max: 3600, value: 120 });
+  const timer = el("input", { id: "timer", type: "number", min: 0, max: 600, value: 0 });
+
+  const preset = () => presets.find((r) => r.id === ruleset.value);
+  const drawSeats = () => {
+    const n = Number(seats.value) || 0;
+    const rows = [];
+    for (let k = 0; k < n; k += 1) {
+      const old = seatList.querySelector(`[name="seat-${k}"]`);
+      const kind = el("select", { name: `seat-${k}`, "aria-label": `seat ${k + 1}` },
+        el("option", { value: "human", text: k === 0 ? "you" : "a person" }),
+        ...LEVELS.map((l) => el("option", { value: l, text: `bot: ${l}` })));
+      kind.value = old ? old.value : k === 0 ? "human" : k === n - 1 ? "heuristic" : "human";
+      rows.push(el("li", {}, el("span", { text: `Seat ${k + 1} ` }), kind));
+    }
+    fill(seatList, rows);
+  };
+  const drawOptions = () => {
+    const r = preset();
+    fill(options, el("legend", { text: "Options (the ruleset's defaults)" }));
+    if (!r) return;
+    seats.min = r.min_players;
+    seats.max = r.max_players;
+    seats.value = Math.min(r.max_players, Math.max(r.min_players, 3));
+    for (const o of r.options || []) options.append(optionField(o));
+    drawSeats();
+  };
+  ruleset.addEventListener("change", drawOptions);
+  seats.addEventListener("input", drawSeats);
+  drawOptions();
+
+  return el("form", { id: "create-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const r = preset();
+    if (!r) return;
+    try {
+      await ensurePlayer(nameInput.value.trim());
+      const chosen = {};
+      for (const input of options.querySelectorAll("[data-option]")) {
+        const o = r.options.find((x) => x.name === input.dataset.option);
+        const value = readOption(input, o);
+        if (value !== o.default) chosen[o.name] = value;
+      }
+      const bots = {};
+      seatList.querySelectorAll("select").forEach((s, k) => {
+        if (s.value !== "human") bots[k] = s.value;
+      });
+      const reply = await call("POST", "/api/tables", {
+        ruleset: r.id, options: chosen, seats: Number(seats.value), bots,
+        public: isPublic.checked, hints: hints.checked,
+        timeout_s: Number(timeout.value), turn_timer_s: Number(timer.value) || null,
+      });
+      go(`/t/${reply.invite || reply.table_id}`);
+    } catch (err) {
+      notice.textContent = err.message;
+    }
+  } },
+  el("label", { for: "ruleset", text: "Ruleset " }), ruleset, options,
+  el("label", { for: "seats", text: "Seats " }), seats, seatList,
+  el("label", {}, isPublic, " Public (listed below; otherwise by invite only)"),
+  el("label", {}, hints, " Hints allowed"),
+  el("label", { for: "timeout", text: "A bot plays for a player away longer than (s) " }), timeout,
+  el("label", { for: "timer", text: "Turn timer (s, 0 for none) " }), timer,
+  el("button", { type: "submit", id: "create-button", text: "Create the table" }));
+}
+
+function optionField(o) {
+  const id = `opt-${o.name}`;
+  let input;
+  if (Array.isArray(o.choices) && o.choices.length) {
+    input = el("select", { id }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), text: String(c) })));
+    input.value = JSON.stringify(o.default);
+  } else if (typeof o.default === "boolean") {
+    input = el("input", { id, type: "checkbox", checked: o.default });
+  } else if (typeof o.default === "number") {
+    input = el("input", { id, type: "number", value: o.default, min: o.min ?? null, max: o.max ?? null,
+      step: Number.isInteger(o.default) ? 1 : "any" });
+  } else {
+    input = el("input", { id, value: o.default === null ? "" : String(o.default) });
+  }
+  input.dataset.option = o.name;
+  return el("div", { class: "option" }, el("label", { for: id, text: `${o.name} ` }), input,
+    o.doc ? el("small", { text: ` ${o.doc}` }) : null);
+}
+
+function readOption(input, o) {
+  if (input.type === "checkbox") return input.checked;
+  if (input.tagName === "SELECT") return JSON.parse(input.value);
+  if (input.type === "number") return Number(input.value);
+  return input.value === "" && o.default === null ? null : input.value;
+}
+
+async function listTables(box, notice, go) {
+  let tables = [];
+  try {
+    tables = await call("GET", "/api/tables");
+  } catch (err) {
+    notice.textContent = err.message;
+  }
+  const list = Array.isArray(tables) ? tables : tables.tables || [];
+  box.append(list.length ? el("ul", { id: "open-tables" }, ...list.map((t) => el("li", {},
+    el("span", { text: `${t.title || t.ruleset} · ${t.seated ?? "?"}/${t.seats ?? "?"} seated · host ${t.host_name || t.host || "?"} ` }),
+    el("button", { type: "button", class: "open-table", text: "Open",
+      onclick: () => go(`/t/${t.invite || t.table_id}`) }), " ",
+    el("button", { type: "button", class: "watch-table", text: "Watch",
+      onclick: () => go(`/t/${t.invite || t.table_id}?watch`) }))))
+    : el("p", { text: "No open tables now: create one." }));
+}

@@ -1,0 +1,434 @@
+// The table from one's own seat (or a spectator's): drawn from the server's `view` messages,
+// which carry only what that seat may know. Intents go back as {"type":"act", action, version}.
+
+import { call, ensurePlayer, token } from "./api.js";
+import { cardRow } from "./cards.js";
+import { byId, el, fill } from "./dom.js";
+import { rulesDialog } from "./rules.js";
+import { renderTable } from "./view.js";
+
+/** One open table: its socket, the last view and what the player has selected. */
+class TableSession {
+  constructor(root, info, opts) {
+    this.root = root;
+    this.info = info;
+    this.tableId = info.table_id ?? info.id;
+    this.spectate = Boolean(opts.spectate);
+    this.me = opts.me || null;
+    this.view = null;
+    this.selected = null;
+    this.log = [];
+    this.retries = 0;
+    this.closed = false;
+    this.sent = false;
+    this.build();
+    this.connect();
+    this.keys = (event) => this.onKey(event);
+    document.addEventListener("keydown", this.keys);
+  }
+
+  build() {
+    const invite = this.info.invite ? `${location.origin}/t/${this.info.invite}` : "";
+    this.notice = el("p", { id: "notice", class: "notice", role: "alert" });
+    this.status = el("p", { id: "conn", class: "conn", "aria-live": "polite" });
+    this.lobby = el("section", { id: "lobby-room", class: "room", hidden: true });
+    this.board = el("section", { id: "board", "aria-label": "the table" });
+    this.offers = el("div", { id: "offers", class: "offers", role: "alert" });
+    this.actions = el("div", { id: "actions", class: "actions", "aria-label": "your actions" });
+    this.hints = el("ul", { id: "hints", class: "hints", "aria-label": "hints" });
+    this.end = el("section", { id: "end", class: "end", hidden: true });
+    this.logList = el("ol", { id: "log", class: "log", role: "log", "aria-live": "polite",
+      "aria-label": "what happened" });
+    this.chatList = el("ul", { id: "chat", class: "chat", "aria-live": "polite", "aria-label": "chat" });
+    const chatInput = el("input", { id: "chat-text", name: "chat", maxlength: 200,
+      autocomplete: "off", "aria-label": "say something to the table", placeholder: "Say something" });
+    const chatForm = el("form", { class: "chat-form", onsubmit: (e) => {
+      e.preventDefault();
+      const text = chatInput.value.trim();
+      if (text) this.send({ type: "chat", text });
+      chatInput.value = "";
+    } }, chatInput, el("button", { type: "submit", text: "Send" }));
+    const tools = el("div", { class: "tools" },
+      el("button", { type: "button", id: "rules-button", text: "Rules (r)",
+        onclick: () => this.showRules() }),
+      el("button", { type: "button", id: "hint-button", text: "Hint (h)", hidden: this.spectate,
+        onclick: () => this.askHint() }),
+      invite ? el("button", { type: "button", id: "invite-button", text: "Copy invite link",
+        onclick: () => copy(invite, this.notice) }) : null,
+      el("a", { href: "/history", "data-route": "", text: "My games" }));
+    fill(this.root,
+      el("header", { class: "table-head" }, el("h1", { id: "title", text: this.info.title || "Table" }),
+        el("p", { id: "progress", class: "progress" }), tools),
+      this.status, this.notice, this.lobby, this.board, this.offers, this.actions, this.hints,
+      this.end,
+      el("div", { class: "side" },
+        el("section", { "aria-labelledby": "log-h" }, el("h2", { id: "log-h", text: "Log" }), this.logList),
+        el("section", { "aria-labelledby": "chat-h" }, el("h2", { id: "chat-h", text: "Chat" }),
+          this.chatList, chatForm)),
+      el("p", { class: "keys", text: "Keys: 1-9 pick a card of your hand, Esc drops it, a goes to the "
+        + "actions, h asks a hint, r shows the rules, c goes to the chat." }));
+  }
+
+  connect() {
+    if (this.closed) return;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/tables/${this.tableId}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retries = 0;
+      this.status.textContent = "";
+      const hello = { type: "hello" };
+      if (this.spectate) hello.spectate = true;
+      else hello.token = token();
+      ws.send(JSON.stringify(hello));
+      this.ping = setInterval(() => this.send({ type: "ping" }), 20000);
+    };
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      clearInterval(this.ping);
+      if (this.closed) return;
+      const wait = Math.min(10000, 500 * 2 ** this.retries);
+      this.retries += 1;
+      this.status.textContent = "Connection lost; reconnecting…";
+      setTimeout(() => this.connect(), wait);
+    };
+  }
+
+  /** Stops reconnecting and forgets the keys (the page moves elsewhere). */
+  close() {
+    this.closed = true;
+    document.removeEventListener("keydown", this.keys);
+    clearInterval(this.ping);
+    if (this.ws) this.ws.close();
+  }
+
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      this.notice.textContent = "Not connected; wait a moment and try again.";
+      return false;
+    }
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "view": this.onView(msg); break;
+      case "lobby": this.onLobby(msg); break;
+      case "error":
+        this.sent = false;
+        this.notice.textContent = msg.message || "The server refused that.";
+        if (!this.view && !this.lobbySeen && !this.spectate) this.offerSeat();
+        this.drawActions();
+        break;
+      case "chat":
+        this.chatList.append(el("li", {}, el("b", { text: `${msg.from ?? "?"}: ` }), msg.text ?? ""));
+        this.chatList.scrollTop = this.chatList.scrollHeight;
+        break;
+      case "hint": this.onHint(msg); break;
+      default: break;
+    }
+  }
+
+  onView(view) {
+    const fresh = !this.view || view.version !== this.view.version;
+    this.view = view;
+    this.sent = false;
+    if (fresh) {
+      this.notice.textContent = "";
+      fill(this.hints);
+    }
+    const table = view.table || {};
+    if (table.title) byId("title").textContent = table.title;
+    byId("progress").textContent = [table.progress, statusWords(view.status)].filter(Boolean).join(" · ");
+    const hand = table.hand_cards || [];
+    if (this.selected !== null && !hand.includes(this.selected)) this.selected = null;
+    this.lobby.hidden = view.status !== "lobby" || this.lobby.childElementCount === 0;
+    renderTable(this.board, table, { onCard: (card) => this.pick(card), selected: this.selected,
+      usable: new Set((view.actions || []).flatMap((a) => a.cards || [])) });
+    this.board.dataset.version = String(view.version);
+    this.drawActions();
+    this.drawLog(view.log || []);
+    this.drawEnd(view);
+    const mine = (table.seats || []).some((s) => s.you && s.to_act);
+    document.title = `${mine ? "● Your turn · " : ""}${table.title || "Commerce"}`;
+  }
+
+  pick(card) {
+    this.selected = this.selected === card ? null : card;
+    if (this.view) this.onView(this.view);
+    const chosen = this.board.querySelector(`[data-card="${this.selected ?? card}"]`);
+    if (chosen) chosen.focus();
+  }
+
+  drawActions() {
+    const acts = (this.view && this.view.actions) || [];
+    const offers = acts.filter((a) => a.out_of_turn);
+    let normal = acts.filter((a) => !a.out_of_turn);
+    let heading = null;
+    if (this.selected !== null) {
+      const named = normal.filter((a) => (a.cards || []).includes(this.selected));
+      const face = this.faceOf(this.selected);
+      heading = named.length ? `With ${face}:` : `No action names ${face}; all your actions:`;
+      if (named.length) normal = named;
+    }
+    fill(this.offers, offers.length ? [el("h2", { text: "Offer, now" }), ...offers.map((a) => this.button(a))] : []);
+    const groups = new Map();
+    for (const a of normal) {
+      const key = a.group || "";
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(a);
+    }
+    const parts = [];
+    if (heading) parts.push(el("p", { class: "with", text: heading }));
+    for (const [group, list] of groups) {
+      parts.push(el("div", { class: "group", role: "group", "aria-label": group || "actions" },
+        group ? el("span", { class: "group-name", text: group }) : null, ...list.map((a) => this.button(a))));
+    }
+    fill(this.actions, parts);
+  }
+
+  faceOf(card) {
+    const table = (this.view && this.view.table) || {};
+    const i = (table.hand_cards || []).indexOf(card);
+    const face = (table.hand || [])[i];
+    return face ? face.symbols : "that card";
+  }
+
+  button(action) {
+    // Within its group a button may show the group's short word (the heading says the rest);
+    // its spoken name is always the whole label.
+    const label = action.label || action.notation;
+    return el("button", { type: "button", class: action.out_of_turn ? "act offer" : "act",
+      "data-notation": action.notation, disabled: this.sent, "aria-label": label,
+      onclick: () => this.act(action) }, action.group && action.short ? action.short : label);
+  }
+
+  act(action) {
+    if (this.sent || !this.view) return;
+    if (this.send({ type: "act", action: action.notation, version: this.view.version })) {
+      this.sent = true;
+      this.selected = null;
+      for (const b of this.root.querySelectorAll("button.act")) b.disabled = true;
+    }
+  }
+
+  drawLog(lines) {
+    // Only new lines are appended, so that a screen reader reads each line once.
+    let overlap = Math.min(this.log.length, lines.length);
+    while (overlap > 0 && !same(this.log.slice(-overlap), lines.slice(0, overlap))) overlap -= 1;
+    if (overlap === 0 && this.log.length) fill(this.logList);
+    for (const line of lines.slice(overlap)) this.logList.append(el("li", { text: line }));
+    while (this.logList.childElementCount > 200) this.logList.firstElementChild.remove();
+    this.log = lines.slice();
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  drawEnd(view) {
+    const parts = [];
+    if (view.showdown) parts.push(showdownEl(view.showdown));
+    if (view.standings && view.standings.length) {
+      parts.push(el("h2", { text: "Standings" }), el("ol", { class: "standings" },
+        ...view.standings.map((row) => el("li", { text: standingText(row) }))));
+    }
+    if (view.status === "over" && !this.spectate) {
+      parts.push(el("button", { type: "button", id: "again", text: "Play again",
+        onclick: () => call("POST", `/api/tables/${this.tableId}/again`).catch((err) => {
+          this.notice.textContent = err.message;
+        }) }));
+    }
+    fill(this.end, parts);
+    this.end.hidden = parts.length === 0;
+  }
+
+  /** Refused before any table came (no seat here yet): sit down, or watch. */
+  offerSeat() {
+    this.lobby.hidden = false;
+    fill(this.lobby, el("button", { type: "button", id: "sit", text: "Sit at this table",
+      onclick: async () => {
+        await this.rest("POST", `/api/tables/${this.tableId}/join`, {});
+        if (this.ws) this.ws.close();
+      } }), " ", el("a", { href: `${location.pathname}?watch`, text: "Watch instead" }));
+  }
+
+  onLobby(msg) {
+    this.lobbySeen = true;
+    this.lobby.hidden = false;
+    const seats = msg.seats || [];
+    const host = Boolean(msg.you_host ?? (this.me && msg.host !== undefined && msg.host === this.me.player_id));
+    const mine = seats.some((s) => s.you || (this.me && s.player_id === this.me.player_id));
+    const rows = seats.map((s, k) => {
+      const seat = s.seat ?? k;
+      const who = s.kind === "bot" ? `bot (${s.level || "heuristic"})` : s.name || "open seat";
+      const controls = [];
+      if (!mine && !this.spectate && s.kind !== "bot" && !s.name) {
+        controls.push(el("button", { type: "button", class: "join", text: "Sit here",
+          onclick: () => this.rest("POST", `/api/tables/${this.tableId}/join`, { seat }) }));
+      }
+      if (host && !s.you) {
+        controls.push(s.kind === "bot"
+          ? el("button", { type: "button", text: "Make it a person's seat",
+            onclick: () => this.rest("POST", `/api/tables/${this.tableId}/seats/${seat}`, { kind: "human" }) })
+          : el("button", { type: "button", text: "Give it to a bot",
+            onclick: () => this.rest("POST", `/api/tables/${this.tableId}/seats/${seat}`, { kind: "bot", level: "heuristic" }) }));
+        if (s.kind !== "bot" && s.name) {
+          controls.push(el("button", { type: "button", text: "Remove",
+            onclick: () => this.rest("DELETE", `/api/tables/${this.tableId}/seats/${seat}`) }));
+        }
+      }
+      return el("li", {}, el("span", { text: `Seat ${seat + 1}: ${who}${s.you ? " (you)" : ""}${s.away ? ", away" : ""}` }), ...controls);
+    });
+    const invite = msg.invite || this.info.invite;
+    fill(this.lobby,
+      el("h2", { text: msg.status === "lobby" || !msg.status ? "Waiting for players" : "Seats" }),
+      invite ? el("p", {}, "Invite link: ", el("a", { href: `/t/${invite}`, id: "invite-link",
+        text: `${location.origin}/t/${invite}` })) : null,
+      el("ul", { class: "seats-list" }, ...rows),
+      host && (msg.status === "lobby" || !msg.status)
+        ? el("button", { type: "button", id: "start", text: "Start the game",
+          onclick: () => this.rest("POST", `/api/tables/${this.tableId}/start`) }) : null);
+    if (msg.status && msg.status !== "lobby") this.lobby.hidden = true;
+  }
+
+  async rest(method, path, body) {
+    try {
+      await call(method, path, body);
+      this.notice.textContent = "";
+    } catch (err) {
+      this.notice.textContent = err.message;
+    }
+  }
+
+  askHint() {
+    if (this.spectate) return;
+    fill(this.hints, el("li", { text: "Thinking…" }));
+    this.send({ type: "hint" });
+  }
+
+  onHint(msg) {
+    const rows = msg.rows || [];
+    fill(this.hints, rows.length ? rows.map((row) => el("li", { text: hintText(row) }))
+      : [el("li", { text: msg.message || "No hint here." })]);
+  }
+
+  showRules() {
+    rulesDialog(this.info.ruleset || (this.view && this.view.table && this.view.table.title), this.info.options);
+  }
+
+  onKey(event) {
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const hand = (this.view && this.view.table && this.view.table.hand_cards) || [];
+    if (/^[1-9]$/.test(event.key) && Number(event.key) <= hand.length) {
+      this.pick(hand[Number(event.key) - 1]);
+    } else if (event.key === "Escape") {
+      this.selected = null;
+      if (this.view) this.onView(this.view);
+    } else if (event.key === "a") {
+      const first = this.root.querySelector("#offers button, #actions button");
+      if (first) first.focus();
+    } else if (event.key === "h") {
+      this.askHint();
+    } else if (event.key === "r") {
+      this.showRules();
+    } else if (event.key === "c") {
+      event.preventDefault();
+      byId("chat-text").focus();
+    } else {
+      return;
+    }
+  }
+}
+
+function same(a, b) {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function statusWords(status) {
+  return { lobby: "waiting to start", showdown: "showdown", over: "game over" }[status] || "";
+}
+
+function standingText(row) {
+  if (typeof row === "string") return row;
+  if (Array.isArray(row)) return row.join(": ");
+  return [row.name, row.score ?? row.total ?? row.result].filter((x) => x !== undefined).join(": ");
+}
+
+function hintText(row) {
+  if (typeof row === "string") return row;
+  const what = row.label || row.action || row.notation || "";
+  const value = row.value ?? row.estimate ?? row.mean ?? row.score;
+  return value === undefined ? what : `${what}: ${typeof value === "number" ? value.toFixed(2) : value}`;
+}
+
+/** The showdown: every hand shown, and who won why. */
+function showdownEl(showdown) {
+  const hands = showdown.hands || showdown.seats || [];
+  return el("div", { class: "showdown", "aria-label": "showdown" },
+    el("h2", { text: "Showdown" }),
+    el("ul", {}, ...hands.map((h) => el("li", {},
+      el("span", { class: "who", text: h.name ?? "" }), cardRow(h.cards || [], 0, `${h.name ?? ""}'s hand`),
+      el("span", { class: "what", text: [h.category, h.note, h.result].filter(Boolean).join(", ") })))),
+    ...(showdown.lines || []).map((line) => el("p", { text: line })),
+    showdown.why || showdown.reason ? el("p", { class: "why", text: showdown.why || showdown.reason }) : null);
+}
+
+async function copy(text, notice) {
+  try {
+    await navigator.clipboard.writeText(text);
+    notice.textContent = "Invite link copied.";
+  } catch {
+    notice.textContent = `Invite link: ${text}`;
+  }
+}
+
+let current = null;
+
+/** Opens the table named by ref (its id or invite) in root; spectate watches without a seat. */
+export async function openTable(root, ref, opts = {}) {
+  closeTable();
+  const info = await call("GET", `/api/tables/${encodeURIComponent(ref)}`);
+  if (!opts.spectate && !token()) {
+    // Someone who followed an invite link: a name first (or watch without a seat).
+    await askName(root, info);
+  }
+  current = new TableSession(root, info, opts);
+  return current;
+}
+
+function askName(root, info) {
+  return new Promise((resolve) => {
+    const notice = el("p", { id: "notice", class: "notice", role: "alert" });
+    const input = el("input", { id: "name", name: "name", required: true, maxlength: 40,
+      autocomplete: "nickname" });
+    fill(root, el("h1", { text: info.title || "Commerce" }), notice,
+      el("form", { id: "name-form", onsubmit: async (e) => {
+        e.preventDefault();
+        try {
+          await ensurePlayer(input.value.trim());
+          resolve();
+        } catch (err) {
+          notice.textContent = err.message;
+        }
+      } }, el("label", { for: "name", text: "Your name to sit down " }), input,
+      el("button", { type: "submit", text: "Sit down" })),
+      el("p", {}, el("a", { href: `${location.pathname}?watch`, text: "Watch without a seat" })));
+    input.focus();
+  });
+}
+
+/** Closes the open table, if any. */
+export function closeTable() {
+  if (current) current.close();
+  current = null;
+}
+

@@ -1,0 +1,92 @@
+"""Two people in two browsers at one table of the real server (``commerce serve`` on loopback),
+with a bot in the third seat: they create and join through the lobby, play a whole deal of
+Peel and of the widow game, one reloads mid-deal and goes on, and a spectator sees no hidden
+card. Screenshots are left in the artifacts folder."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser import artifacts, chromium
+from .live import serve, take_turns
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(Path(tmp_path_factory.mktemp("server"))) as url:
+        yield url
+
+
+def person(browser: Any) -> Any:
+    page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+    page.set_default_timeout(15000)
+    return page
+
+
+def deal_number(page: Any) -> int:
+    m = re.search(r"(?:deal|hand) (\d+)", page.inner_text("#progress"))
+    return int(m.group(1)) if m else 0
+
+
+@pytest.mark.parametrize("ruleset", ["peel", "widow"])
+def test_two_browsers_and_a_bot_play_a_deal(browser: Any, server: str, ruleset: str) -> None:
+    ann, bob, watcher = person(browser), person(browser), person(browser)
+    try:
+        ann.goto(server)
+        ann.fill("#name", "Ann")
+        ann.wait_for_selector("#ruleset option", state="attached")
+        ann.select_option("#ruleset", ruleset)
+        ann.fill("#seats", "3")
+        ann.dispatch_event("#seats", "input")
+        ann.select_option('[name="seat-1"]', "human")
+        ann.select_option('[name="seat-2"]', "heuristic")
+        ann.click("#create-button")
+        ann.wait_for_url(re.compile(r"/t/"))
+        invite = ann.url.split("/t/")[1]
+
+        bob.goto(f"{server}/t/{invite}")
+        bob.fill("#name", "Bob")
+        bob.click("#name-form button")
+        bob.locator("button.join, #sit").first.click()
+        ann.click("#start")
+        for page in (ann, bob):
+            page.wait_for_selector(".hand .card")
+        watcher.goto(f"{server}/t/{invite}?watch")
+        watcher.wait_for_selector(".seat")
+
+        start = deal_number(ann)
+        rng = random.Random(5)
+        reloaded = []
+
+        def reload_once(clicks: int) -> None:
+            if clicks == 2 and not reloaded:
+                reloaded.append(bob.url)
+                bob.reload()
+                bob.wait_for_selector(".hand .card")
+                assert "Bob" in bob.inner_text(".seat.you")
+                # the spectator, meanwhile, sees only backs around the table
+                assert watcher.locator(".seats .card:not(.back)").count() == 0
+                assert watcher.locator(".hand").count() == 0
+
+        def deal_over() -> bool:
+            return deal_number(ann) != start or ann.locator("#again").count() > 0
+
+        clicks = take_turns([ann, bob], deal_over, rng, each=reload_once)
+        assert clicks > 2 and reloaded
+        ann.screenshot(path=str(artifacts() / f"live-{ruleset}-ann.png"), full_page=True)
+        bob.screenshot(path=str(artifacts() / f"live-{ruleset}-bob.png"), full_page=True)
+        assert ann.locator("#log li").count() > 0
+    finally:
+        for page in (ann, bob, watcher):
+            page.context.close()
