@@ -8,11 +8,24 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from commerce.cli import main
+
+
+@pytest.fixture(autouse=True)
+def _bots_as_they_were() -> Iterator[None]:
+    """The bots registered by ``--agent`` in this process are forgotten after each test."""
+    import commerce.bots
+
+    before = dict(commerce.bots._FACTORIES)
+    yield
+    commerce.bots._FACTORIES.clear()
+    commerce.bots._FACTORIES.update(before)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 AGENT = f"cmd:{sys.executable} {ROOT / 'examples' / 'json_agent.py'}"
