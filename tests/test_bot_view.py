@@ -99,7 +99,7 @@ def _game(rules: Ruleset, seed: int) -> tuple[Driver, list[Spy]]:
 @pytest.mark.parametrize("rules", rulesets(), ids=lambda r: r.id)
 def test_a_bot_receives_its_observation_the_legal_actions_and_its_own_rng(rules):
     checked = 0
-    for seed in range(1, 10):  # whole games until enough decisions are checked
+    for seed in range(1, 40):  # whole games (short ones in the mini variants) until enough
         checked += _check_every_call(rules, seed)
         if checked >= 60:
             break

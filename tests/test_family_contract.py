@@ -73,7 +73,7 @@ def test_registering_a_ruleset_before_the_first_lookup_hides_no_preset():
         "register(dataclasses.replace(p.PEEL.ruleset, id='house-peel'))\n"
         "print(len(list(rulesets())), find_ruleset('peel').label)\n"
     )
-    assert out == "10 peel@2"
+    assert out == "12 peel@2"  # eleven presets and the house ruleset
 
 
 def test_a_preset_label_does_not_depend_on_import_order():

@@ -124,19 +124,23 @@ def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
 
 _PACK52: Final = tuple(range(52))
 _PACK32: Final = tuple(range(20, 52))
+_PACK12: Final = tuple(range(40, 52))
 
 
 def pack(size: int = 52) -> tuple[Card, ...]:
-    """The cards of the 52-card pack or of the 32-card piquet pack (A K Q J 10 9 8 7).
+    """The cards of the 52-card pack, of the 32-card piquet pack (A K Q J 10 9 8 7), or of
+    the 12-card research pack (A K Q), the highest cards of the pack in each case.
 
-    >>> len(pack(52)), len(pack(32)), format_card(min(pack(32)))
-    (52, 32, '7S')
+    >>> len(pack(52)), len(pack(32)), format_card(min(pack(32))), format_card(min(pack(12)))
+    (52, 32, '7S', 'QS')
     """
     if size == 52:
         return _PACK52
     if size == 32:
         return _PACK32
-    raise ValueError(f"no {size}-card pack: Commerce uses 52 or 32 cards")
+    if size == 12:
+        return _PACK12
+    raise ValueError(f"no {size}-card pack: Commerce uses 52, 32 or 12 cards")
 
 
 def sample_cards(rng: random.Random, cards: Sequence[Card], k: int) -> list[Card]:

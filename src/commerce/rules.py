@@ -13,7 +13,7 @@ documented meaning. A preset is a :class:`Ruleset` value registered under the id
 >>> find_ruleset("peel").with_options(pack=33)
 Traceback (most recent call last):
 ...
-commerce.errors.RulesetError: option pack: 33 is not one of 52, 32, 80
+commerce.errors.RulesetError: option pack: 33 is not one of 52, 32, 12, 80
 """
 
 from __future__ import annotations
@@ -145,9 +145,10 @@ class Ruleset:
     """For each option whose value a source decides: (option, source or 'house rule')."""
 
     # -- table --------------------------------------------------------------------------
-    pack: int = _opt(52, "Cards in the pack: 52, or the 32-card piquet pack (A K Q J 10 9 8 7); "
-                         "80 is Cox's patented pack (cox family only).",
-                     (52, 32, 80))
+    pack: int = _opt(52, "Cards in the pack: 52, or the 32-card piquet pack (A K Q J 10 9 8 7), "
+                         "or the 12-card research pack (A K Q, at most 3 players); 80 is Cox's "
+                         "patented pack (cox family only).",
+                     (52, 32, 12, 80))
     min_players: int = _opt(3, "Fewest players allowed.", bounds=(2, 12))
     max_players: int = _opt(
         12, "Most players allowed (at most 7 with the 32-card pack).",
@@ -172,7 +173,7 @@ class Ruleset:
                 f"players: min_players {self.min_players} and max_players {self.max_players} "
                 "must satisfy 2 <= min <= max"
             )
-        limit = {52: 12, 32: 7, 80: 4}[self.pack]
+        limit = {52: 12, 32: 7, 12: 3, 80: 4}[self.pack]
         if self.max_players > limit:
             raise RulesetError(
                 f"option max_players: at most {limit} players with the {self.pack}-card pack"
@@ -209,8 +210,10 @@ class Ruleset:
                     f"({self.id}); its options are: {', '.join(names)}"
                 )
         typed = {name: _coerce(self, name, value) for name, value in changes.items()}
-        if "pack" in typed and "max_players" not in typed and typed["pack"] == 32:
-            typed["max_players"] = min(self.max_players, 7)
+        if "pack" in typed and "max_players" not in typed and typed["pack"] in (32, 12):
+            typed["max_players"] = min(self.max_players, 7 if typed["pack"] == 32 else 3)
+            if "min_players" not in typed:
+                typed["min_players"] = min(self.min_players, typed["max_players"])
         return self.derive(**typed)
 
     def changed_options(self) -> dict[str, Any]:

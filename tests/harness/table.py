@@ -25,10 +25,12 @@ SIZES = ((80, 24), (120, 40))
 
 
 def new_app(rules_id: str, seed: int, path: Path | None = None) -> TableApp:
-    """A table of four for seat 0 against heuristic players, at the instant pace."""
+    """A table of four (or as many as the ruleset allows) for seat 0 against heuristic
+    players, at the instant pace."""
     rules = find_ruleset(rules_id)
-    driver = Driver(rules, [None, *(make_bot("heuristic") for _ in range(3))], seed=seed,
-                    names=["You", "Alice", "Bob", "Carol"])
+    players = max(rules.min_players, min(4, rules.max_players))
+    driver = Driver(rules, [None, *(make_bot("heuristic") for _ in range(players - 1))],
+                    seed=seed, names=["You", "Alice", "Bob", "Carol"][:players])
     return TableApp(driver, 0, path, pace="instant")
 
 

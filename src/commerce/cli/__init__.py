@@ -189,8 +189,8 @@ def add_rules_arguments(p: argparse.ArgumentParser, *, default: str | None = "pe
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="options",
                    help="override one option of the ruleset (repeatable); 'commerce rules "
                         "show ID' lists each option with its values or range")
-    p.add_argument("--pack", type=int, choices=(52, 32), default=None,
-                   help="shorthand for --set pack=N (52 or 32)")
+    p.add_argument("--pack", type=int, choices=(52, 32, 12), default=None,
+                   help="shorthand for --set pack=N (52, 32 or 12)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -112,6 +112,9 @@ def configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", default="heuristic",
                    help="computer players: random, heuristic, or a comma list (default "
                         "heuristic); " + BOTS_HELP)
+    from commerce.cli.agents import add_agent_argument
+
+    add_agent_argument(p)  # the agents take the first computer seats
     p.add_argument("--seed", type=_seed, default=None,
                    help=f"make the whole session reproducible, {span(SEED)} (default: an "
                         "unpredictable seed, shown when the game is over)")
@@ -214,6 +217,11 @@ def run_play(args: argparse.Namespace) -> int:
     from commerce.errors import CommerceError
     from commerce.record import GameRecord, check_save_path
 
+    outside: list[str] = []
+    if args.agent:
+        from commerce.cli.agents import register_agents
+
+        outside = register_agents(args)
     if args.resume:
         if os.path.lexists(args.resume):
             check_save_path(args.resume)  # a device or a pipe is neither read nor replaced
@@ -240,6 +248,7 @@ def run_play(args: argparse.Namespace) -> int:
                                 f"{rules.max_players} players, not {players}")
         specs = [b.strip() for b in args.bot.split(",") if b.strip()] or ["heuristic"]
         bots = [make_bot(specs[i % len(specs)]) for i in range(players - 1)]
+        bots[:len(outside)] = [make_bot(a) for a in outside[:players - 1]]
         names = [name, *(_bot_name(i, b.name) for i, b in enumerate(bots, 1))]
         # no --seed: the driver draws one from `secrets`; it never appears before the end
         driver = Driver(rules, [None, *bots], seed=args.seed, names=names)

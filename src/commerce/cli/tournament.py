@@ -8,6 +8,7 @@ from typing import Any
 
 from commerce.cli import BOTS_HELP, PLAYERS, add_rules_arguments, int_in, resolve_rules, span
 from commerce.cli.report import add_output_arguments, check_output_arguments
+from commerce.errors import CommerceError
 
 
 def configure_tournament(p: argparse.ArgumentParser) -> None:
@@ -21,6 +22,9 @@ def configure_tournament(p: argparse.ArgumentParser) -> None:
                         " options of one bot with ';', e.g. search:iterations=100;  "
                         + BOTS_HELP)
     add_output_arguments(p, games=60)
+    from commerce.cli.agents import add_agent_argument
+
+    add_agent_argument(p)
 
 
 def run_tournament(args: argparse.Namespace) -> int:
@@ -31,6 +35,13 @@ def run_tournament(args: argparse.Namespace) -> int:
     check_output_arguments(args)
     rules = resolve_rules(args)
     bots = [b.strip().replace(";", ",") for b in args.bots.split(",") if b.strip()]
+    if args.agent:
+        from commerce.cli.agents import register_agents
+
+        if args.jobs != 1:
+            raise CommerceError("--agent: an outside agent plays in this process; leave "
+                                "--jobs at 1")
+        bots += [name for name in register_agents(args) if name not in bots]
     blocks = -(-max(args.games, 1) // max(len(bots), 1))
     result = _with_progress(
         blocks * max(len(bots), 1),

@@ -33,6 +33,9 @@ UTILITY_BOUND = 1000.0
 """Returns of a deal lie within plus or minus this (the games' declared utility range)."""
 MAX_LENGTH = 100_000
 """The declared bound on a deal's actions, chance's included."""
+RECALL = 8
+"""The default of the ``recall`` parameter: the seat's decisions the information-state tensor
+keeps (the most recent; every one of a deal of the research variants)."""
 
 
 def game_name(rules_id: str) -> str:
@@ -51,6 +54,8 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         players = int(params.get("players", _default_players(self.rules)))
+        if int(params.get("recall", RECALL)) < 0:
+            raise ValueError("parameter recall: must not be negative")
         spec = family_spec(self.rules.family)
         assert spec.encoding is not None and spec.deal_reader is not None
         encoding = spec.encoding
@@ -81,6 +86,8 @@ class _Context:
     def __init__(self, game: Any) -> None:
         self.rules = _RULES[game.get_type().short_name]
         self.players = int(game.num_players())
+        params = game.get_parameters()
+        self.recall = int(params.get("recall", RECALL))
         spec = family_spec(self.rules.family)
         assert spec.encoding is not None and spec.deal_reader is not None
         self.encoding: Encoding = spec.encoding
@@ -94,6 +101,8 @@ class _State(pyspiel.State):  # type: ignore[misc]
         self.state: Any = engine.new_game(self.game_.rules, self.game_.players, dealer=0)
         self.public: list[Event] = list(getattr(engine.observe(self.state, None), "events", ()))
         self.paid: list[float] | None = None
+        self.acted: list[tuple[int, Any, int]] = []
+        """The seats' decisions so far: (seat, the state it acted in, its action's integer)."""
 
     def current_player(self) -> int:
         if self.paid is not None:
@@ -125,6 +134,8 @@ class _State(pyspiel.State):  # type: ignore[misc]
                                   engine.legal_actions(self.state))
         if found is None:
             raise ValueError(f"action {action} is not legal")
+        if not self.is_chance_node():
+            self.acted.append((self.current_player(), self.state, int(action)))
         self.state, events = engine.apply(self.state, found)
         self.public.extend(e for e in events if e.visible_to is None)
         deals = g.reader(g.rules, g.players, self.public)
@@ -155,19 +166,34 @@ class _State(pyspiel.State):  # type: ignore[misc]
 
 
 class _Observer:
-    """A seat's view: the encoding's vector (``tensor``) and its observation as JSON."""
+    """A seat's view: the encoding's vector (``tensor``) and its observation as JSON; with
+    perfect recall (the information state) the vector is followed by the seat's last
+    ``recall`` decisions, each its action (one-hot) and the vector it acted on."""
 
     def __init__(self, game: Any, perfect_recall: bool) -> None:
         game = _Context(game)
-        size = 0 if perfect_recall else observation_size(game.encoding, game.rules,
-                                                         game.players)
-        self.game = game
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.game, self.perfect_recall = game, perfect_recall
+        self.obs_size = observation_size(game.encoding, game.rules, game.players)
+        self.actions = game.encoding.num_actions(game.rules, game.players)
+        recall = game.recall if perfect_recall else 0
+        self.tensor = np.zeros(self.obs_size + recall * (self.actions + self.obs_size),
+                               np.float32)
+        self.dict = {"observation": self.tensor[:self.obs_size]}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[self.obs_size:].reshape(
+                recall, self.actions + self.obs_size)
 
     def set_from(self, state: _State, player: int) -> None:
-        if self.tensor.size:
-            self.tensor[:] = self.game.encoding.encode(engine.observe(state.state, player))
+        g = self.game
+        self.tensor[:] = 0.0
+        self.tensor[:self.obs_size] = g.encoding.encode(engine.observe(state.state, player))
+        if not self.perfect_recall or not g.recall:
+            return
+        mine = [(before, a) for seat, before, a in state.acted if seat == player][-g.recall:]
+        history = self.dict["history"]
+        for row, (before, a) in zip(history, mine, strict=False):
+            row[a] = 1.0
+            row[self.actions:] = g.encoding.encode(engine.observe(before, player))
 
     def string_from(self, state: _State, player: int) -> str:
         obs = engine.observe(state.state, player)
@@ -187,10 +213,10 @@ def _game_type(rules: Ruleset, zero_sum: bool) -> Any:
         max_num_players=rules.max_players,
         min_num_players=rules.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": _default_players(rules)})
+        parameter_specification={"players": _default_players(rules), "recall": RECALL})
 
 
 _RULES: Mapping[str, Ruleset] = MappingProxyType({game_name(r.id): r for r in rulesets()})

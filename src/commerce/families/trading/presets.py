@@ -158,5 +158,28 @@ TRADE_AND_BARTER = preset(
 )
 
 
-PRESETS: tuple[Preset, ...] = (PEEL, HOYLE, TRADE_AND_BARTER)
+TRADE_AND_BARTER_MINI = preset(
+    TRADE_AND_BARTER.ruleset.derive(
+        id="trade-and-barter-mini",
+        version=1,
+        name="Commerce, Trade and Barter (research variant: two players, 12 cards, one round)",
+        option_sources=(
+            *(item for item in TRADE_AND_BARTER.ruleset.option_sources
+              if item[0] != "max_rounds_per_deal"),
+            ("pack", "research variant: the 12-card pack (A K Q), small enough for tree "
+                     "algorithms"),
+            ("min_players", "research variant: two players"),
+            ("max_players", "research variant: two players"),
+            ("max_rounds_per_deal", "research variant: one round, then the showdown"),
+        ),
+        pack=12,
+        min_players=2,
+        max_players=2,
+        max_rounds_per_deal=1,
+    ),
+    "tb-mini",
+)
+
+
+PRESETS: tuple[Preset, ...] = (PEEL, HOYLE, TRADE_AND_BARTER, TRADE_AND_BARTER_MINI)
 """Every preset of the family, in the order users see them."""

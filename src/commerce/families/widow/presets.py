@@ -207,5 +207,33 @@ NO_PAIR_OR_POINT = preset(
 )
 
 
-PRESETS: tuple[Preset, ...] = (PEEL_OLD, POOL, WIDOW, POUNCE, NO_PAIR_OR_POINT)
+WIDOW_MINI = preset(
+    WIDOW.ruleset.derive(
+        id="widow-mini",
+        version=1,
+        name="Commerce, the widow game (research variant: two players, 12 cards, one round)",
+        option_sources=(
+            *(item for item in _WIDOW_SOURCES
+              if item[0] not in ("min_players", "max_players", "max_rounds_per_deal",
+                                 "dealer_blind_exchange", "max_exchange_per_turn")),
+            ("pack", "research variant: the 12-card pack (A K Q), small enough for tree "
+                     "algorithms"),
+            ("min_players", "research variant: two players"),
+            ("max_players", "research variant: two players"),
+            ("max_rounds_per_deal", "research variant: one round, then the showdown"),
+            ("dealer_blind_exchange", "research variant: none"),
+            ("max_exchange_per_turn", "research variant: one card a turn"),
+        ),
+        pack=12,
+        min_players=2,
+        max_players=2,
+        max_rounds_per_deal=1,
+        dealer_blind_exchange="none",
+        max_exchange_per_turn=1,
+    ),
+    "widow_mini",
+)
+
+
+PRESETS: tuple[Preset, ...] = (PEEL_OLD, POOL, WIDOW, POUNCE, NO_PAIR_OR_POINT, WIDOW_MINI)
 """Every preset of the family, in the order users see them."""
