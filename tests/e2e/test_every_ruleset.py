@@ -33,7 +33,7 @@ def deal_of(view: dict[str, Any]) -> int:
 
 @pytest.mark.parametrize("ruleset", list(rulesets()), ids=lambda r: r.id)
 def test_one_deal_through_the_page(browser: Any, ruleset: Any) -> None:
-    players = max(ruleset.min_players, 3) if ruleset.family != "cox" else 2
+    players = min(max(ruleset.min_players, 3), ruleset.max_players)
     game = Game(ruleset, NAMES[:players], seed=7)
     game.bots_until(0)
 
