@@ -133,6 +133,9 @@ class Pile:
     """Face-up cards."""
     count: str = ""
     """A count in words where the cards are not shown, e.g. ``37 cards``, ``5 stakes``."""
+    card_ids: tuple[int, ...] = ()
+    """The face-up cards as the family's card numbers, where a move may name them (the
+    widow's cards, to be taken in an exchange)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -276,6 +276,11 @@ def _table_session(driver: Any, human: int, path: Path, pace: str) -> int:
     print(f"The seed was {driver.seed}: 'commerce play --seed {driver.seed}' with the same "
           f"rules and players deals the same hands.")
     print(f"Record saved to {path}")
+    if app.again:  # "play again" at the end: the same rules and players, new cards
+        from commerce.driver import Driver
+
+        again = Driver(driver.rules, driver.agents, names=driver.names)
+        return _table_session(again, human, _default_path(driver.rules.id), pace)
     return 0
 
 

@@ -93,7 +93,8 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
             dealer=x == obs.dealer,
             to_act=obs.decision is not None and obs.decision.seat == x,
             note=", ".join(notes), you=x == obs.seat, out=x in obs.out))
-    piles = [Pile("widow", tuple(card_face(c) for c in obs.widow)),
+    piles = [Pile("widow", tuple(card_face(c) for c in obs.widow),
+                  card_ids=tuple(obs.widow)),
              Pile("stock", count=f"{obs.stock_count} cards")]
     if rules.token_flow == "lowest_to_pool":
         piles.append(Pile("pool", count=f"{obs.pool} stakes, {obs.pool_counters} counters"))
