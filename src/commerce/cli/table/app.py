@@ -72,6 +72,13 @@ def cards_text(faces: Sequence[CardFace], hidden: int = 0, *, symbols: bool,
     return out
 
 
+KEYS = ("Keys: ←/→ or a click choose a card of your hand; ↑/↓ or a verb's first letter "
+        "choose a move; Enter or a click plays it. ':' types a move (e.g. 'trade 7h'). h: the "
+        "search bot's hint. c: the scoreboard. '.': the pace of the computer players. q: save "
+        "and leave. ↑/↓ scroll this page; any other key closes it.")
+"""The keys, as the help tells them."""
+
+
 class ClickLine(Static):
     """A line with cards that can be clicked: *spans* holds ``(start, end, key)`` of the
     clickable cells, and a click on one calls *on_pick(key)*."""
@@ -507,7 +514,7 @@ class TableApp(App[int]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """A typed move, read as in the plain interface."""
-        from commerce.cli.play import _SHORT, _phrase
+        from commerce.cli.play import _phrase, _present
 
         move = self.query_one("#move", Input)
         text = event.value.strip()
@@ -517,7 +524,8 @@ class TableApp(App[int]):
         if not text or self.driver.waiting_for_human() != self.human:
             return
         words = _phrase(self.driver, self.legal, text).split()
-        words[0] = _SHORT[self.driver.rules.family].get(words[0].lower(), words[0])
+        short = _present(self.driver.rules.family).short_words
+        words[0] = short.get(words[0].lower(), words[0])
         if text.isdigit() and 1 <= int(text[:6]) <= len(self.legal):
             self.play(self.legal[int(text[:6]) - 1])
             return
@@ -535,18 +543,23 @@ class TableApp(App[int]):
         self.say(f"The computer players now play at the {self.pace} pace.")
 
     def action_help(self) -> None:
-        """The keys, what beats what in this ruleset, and the decision at hand, in the log."""
-        self.say("←/→ choose a card of your hand; ↑/↓ or a verb's first letter choose a "
-                 "move; Enter plays it. ':' types a move (e.g. 'trade 7h'). h: the search "
-                 "bot's hint. '.' changes the pace of the computer players. q saves and "
-                 "leaves.")
-        present = family_spec(self.driver.rules.family).presentation
-        if present is not None and present.rules_help is not None:
-            self.say("Hands, best first: " + "; ".join(present.rules_help(self.driver.rules))
-                     + ".")
-        prompt = self.view().prompt
-        if prompt:
-            self.say(prompt)
+        """The rules at hand over the table: the decision at hand explained, what beats what
+        in this ruleset (each category with an example), the ruleset's page in words, and
+        the keys (:mod:`commerce.cli.table.help`)."""
+        from commerce.cli.table.help import help_body
+
+        rules = self.driver.rules
+        present = family_spec(rules.family).presentation
+        ranking = []
+        explanation = ""
+        if present is not None:
+            if present.rules_help is not None:
+                ranking = [self.words(line) for line in present.rules_help(rules)]
+            if present.explain is not None:
+                explanation = present.explain(engine.observe(self.driver.state, self.human))
+        prompt = self.view().prompt if self.driver.outcome() is None else ""
+        body = help_body(rules.name, rules.id, ranking, humanize(prompt), explanation, KEYS)
+        self.push_screen(Note(body, name="help"), self._after_scores)
 
     def action_hint(self) -> None:
         """The search bot's estimate of each move, from the player's observation only."""
