@@ -36,7 +36,7 @@ from commerce.cli.menu import humanize
 from commerce.cli.table.screens import Note, end_text, scoreboard, showdown_text
 from commerce.core import Action, ActionKind, DecisionKind, Event
 from commerce.errors import CommerceError, RecordError
-from commerce.family import DealSummary, family_spec
+from commerce.family import DealSummary, family_spec, payoff_unit
 from commerce.presentation import CardFace, TableView
 
 PACES: dict[str, float] = {"instant": 0.0, "normal": 0.6, "slow": 1.5}
@@ -163,7 +163,7 @@ class TableApp(App[int]):
         self._symbols_in = spec.presentation.card_symbols
         self._levels = [None if a is None else a.name for a in driver.agents]
         self._reader = spec.deal_reader
-        self._unit = spec.unit
+        self._unit = payoff_unit(driver.rules)
         self.seen: list[Event] = []
         """The events the player's seat may see, from the start of the game."""
         self.deals: list[DealSummary] = []

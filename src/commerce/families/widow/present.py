@@ -175,6 +175,13 @@ e.g. AS 10h T♦.
 """The plain interface's help."""
 
 
+def unit_of(rules: Any) -> str:
+    """What a deal's payoffs count: tokens (moved from the lowest hands to the best),
+    counters (put in the pool, in Pool Commerce), or stakes (Peel's Old Game)."""
+    return {"lowest_to_best": "tokens", "lowest_to_pool": "counters"}.get(
+        rules.token_flow, "stakes")
+
+
 PRESENTATION = Presentation(menu_group=menu_group, table=table,
                             card_symbols=pack_symbols,
                             rules_help=hand_ranking, explain=explain, commands=_COMMANDS,
