@@ -136,4 +136,5 @@ def test_a_hint_groups_equal_rows_and_gives_its_margin_and_spread() -> None:
     assert "give 2♠ for 3♥; give 4♦ for 3♥; give 5♣ for 3♥; knock" in " ".join(text.split())
     four = next(r for r in rows if r.startswith("  4)"))
     assert "-0.50 ±0.20  sd 1.41  win  20%  200 runs" in four, four
-    assert len(rows) == len(text.split("  1-3, 5)")[0].splitlines()) + 3 and max(len(r) for r in rows) <= 80
+    intro = len(text.split("  1-3, 5)")[0].splitlines())
+    assert len(rows) == intro + 3 and max(len(r) for r in rows) <= 80

@@ -15,7 +15,6 @@ He may keep his hand. Write x 7h for qs.
 from __future__ import annotations
 
 import re
-from importlib import resources
 from pathlib import Path
 
 from rich.console import Group, RenderableType
@@ -24,6 +23,8 @@ from rich.text import Text
 
 __all__ = ["for_players", "help_body", "ruleset_page"]
 
+_SHIPPED_PAGES = Path(__file__).resolve().parents[2] / "pages"
+"""The pages inside the built package (commerce/cli/table/help.py -> commerce/pages)."""
 _SOURCE_PAGES = Path(__file__).resolve().parents[4] / "docs" / "rulesets"
 """The pages in a source checkout (src/commerce/cli/table/help.py -> the repository)."""
 
@@ -39,7 +40,7 @@ def ruleset_page(rules_id: str) -> str | None:
     """The text of the page of the ruleset *rules_id*, or None where there is none."""
     if not re.fullmatch(r"[a-z0-9-]+", rules_id):
         return None
-    shipped = resources.files("commerce").joinpath("pages", f"{rules_id}.md")
+    shipped = _SHIPPED_PAGES / f"{rules_id}.md"
     if shipped.is_file():
         return shipped.read_text(encoding="utf-8")
     source = _SOURCE_PAGES / f"{rules_id}.md"
