@@ -103,7 +103,7 @@ def test_question_mark_opens_the_help_over_the_table() -> None:
         return text, not isinstance(app.screen, Note)
 
     text, closed = drive(app, (80, 24), script)
-    assert "Now: Your turn: stand, trade" in " ".join(text.split())
+    assert "Now: On your turn you do one thing. Stand if" in " ".join(text.split())
     assert "1. tricon, e.g. A♠ A♥ A♦" in text and "The rules" in text
     assert "ready money" in text and closed
 

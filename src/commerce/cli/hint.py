@@ -12,8 +12,8 @@ widow game's many exchanges that all keep a winning hand) share one row.
 ...                    Estimate(-0.2, 0.3, 0.05, 400)], 0, "gain words", "deal")
 >>> for line in rows.splitlines()[-3:]:
 ...     print(line)
-  1)    stand    +0.50 ±0.20  sd 1.00  win  60%  100 runs  <- best
-  2-3)  2 moves  -0.20 ±0.10  sd 1.00  win  30%  400+ runs
+  1)   stand    +0.50 ±0.20  sd 1.00  win  60%  100 runs  <- best
+  2-3) 2 moves  -0.20 ±0.10  sd 1.00  win  30%  400+ runs
       trade 7♠; trade 9♦
 """
 
@@ -70,12 +70,13 @@ def hint_lines(labels: Sequence[str], estimates: Sequence[Estimate], best: int,
         f"may know.", width)
     names = [labels[m[0]] if len(m) == 1 else f"{len(m)} moves" for m in groups.values()]
     name_width = min(22, max(len(name) for name in names))
+    number_width = max(len(numbers(m)) for m in groups.values()) + 1
     for name, members in zip(names, groups.values(), strict=True):
         e = estimates[members[0]]
         mark = "  <- best" if best in members else ""
         count = f"{e.samples} runs" if len(members) == 1 else \
             f"{min(estimates[i].samples for i in members)}+ runs"
-        head = f"  {numbers(members) + ')':<5} {name[:name_width]:<{name_width}}"
+        head = f"  {numbers(members) + ')':<{number_width}} {name[:name_width]:<{name_width}}"
         lines.append(f"{head} {_stats(e)}  {count}{mark}")
         if len(members) > 1:
             lines += textwrap.wrap("; ".join(labels[i] for i in members), width,
@@ -83,7 +84,8 @@ def hint_lines(labels: Sequence[str], estimates: Sequence[Estimate], best: int,
     return "\n".join(lines)
 
 
-def hint_text(driver: Any, seat: int, legal: Sequence[Any], labels: Sequence[str]) -> str:
+def hint_text(driver: Any, seat: int, legal: Sequence[Any], labels: Sequence[str],
+              width: int = 80) -> str:
     """The search bot's view of each legal action, from the player's observation only.
 
     :raises commerce.errors.CommerceError: where the family has no search bot.
@@ -102,4 +104,4 @@ def hint_text(driver: Any, seat: int, legal: Sequence[Any], labels: Sequence[str
     deal = "deal"
     if present is not None:
         gain, deal = present.gain_words, present.deal_word
-    return hint_lines(labels, estimates, best_index(estimates), gain, deal)
+    return hint_lines(labels, estimates, best_index(estimates), gain, deal, width)

@@ -562,8 +562,10 @@ class TableApp(App[int]):
         self.push_screen(Note(body, name="help"), self._after_scores)
 
     def action_hint(self) -> None:
-        """The search bot's estimate of each move, from the player's observation only."""
-        from commerce.cli.play import _family_labels, _hint
+        """The search bot's estimate of each move, from the player's observation only, over
+        the table until a key (:mod:`commerce.cli.hint`)."""
+        from commerce.cli.hint import hint_text
+        from commerce.cli.play import _family_labels
 
         driver = self.driver
         if driver.waiting_for_human() != self.human:
@@ -572,12 +574,13 @@ class TableApp(App[int]):
         labels = _family_labels(driver, self.human, legal,
                                 [engine.format_action(driver.rules, a) for a in legal])
         try:
-            text = _hint(driver, self.human, legal, labels)
+            text = hint_text(driver, self.human, legal, [humanize(x) for x in labels],
+                             width=max(40, min(self.size.width, 110) - 6))
         except CommerceError:
             text = f"Hints are not available for {driver.rules.name} yet."
-        log = self.query_one("#log", RichLog)
-        for line in text.splitlines():
-            log.write(Text(self.words(line.strip())))
+        body = Text(self.words(text))
+        body.append("\n\nPress a key to go on.", style="dim")
+        self.push_screen(Note(body, name="hint"), self._after_scores)
 
     def action_leave(self) -> None:
         """Save and leave."""

@@ -80,7 +80,7 @@ def help_body(title: str, rules_id: str, ranking: list[str], decision: str,
     parts: list[RenderableType] = [Text(f"{title}: the rules at hand", style="bold")]
     if decision or explanation:
         now = Text("\nNow: ", style="bold")
-        now.append(" ".join(p for p in (decision, explanation) if p))
+        now.append(explanation or decision)  # the explanation says the prompt at length
         parts.append(now)
     if ranking:
         parts.append(Text("\nHands, best first:", style="bold"))

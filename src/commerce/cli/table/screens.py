@@ -33,7 +33,7 @@ class Note(ModalScreen[str]):
     DEFAULT_CSS = """
     Note { align: center middle; }
     Note > VerticalScroll {
-        width: 90%; max-width: 110; height: auto; max-height: 95%;
+        width: 100%; max-width: 110; height: auto; max-height: 100%;
         border: round $accent; background: $panel; padding: 0 1;
     }
     """
