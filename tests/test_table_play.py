@@ -248,3 +248,29 @@ def test_the_end_shows_the_standing_and_offers_another_game() -> None:
     assert f"1. {NAMES[best]}" in text and "n: play again" in text, text
     assert "total" in board and board.count("\n") > len(app.deals)
     assert app.again and app.return_code == 0
+
+
+def test_the_last_deals_showdown_comes_before_the_end() -> None:
+    rules = find_ruleset("peel")
+    whole = Driver(rules, [make_bot("heuristic") for _ in NAMES], seed=5, names=NAMES)
+    whole.run()
+    driver = Driver(rules, [make_bot("heuristic") for _ in NAMES], seed=5, names=NAMES)
+    while len(driver.actions) < len(whole.actions) - 1:  # one move before the end
+        driver.step()
+    assert driver.decision() is not None and driver.decision().seat != 0  # type: ignore[union-attr]
+    driver.agents[0] = None
+    app = TableApp(driver, 0, None, pace="instant")
+
+    async def script(pilot: Any) -> list[str]:
+        names = []
+        for _ in range(2):
+            await pilot.pause()
+            note = _note(app)
+            names.append("" if note is None else str(note.name))
+            await pilot.press("space")
+        return names
+
+    assert drive(app, (80, 24), script) == ["showdown", "end"]
+    # the deals read bit by bit are those read from the whole game at once
+    reader = family_spec("trading").deal_reader
+    assert reader is not None and app.deals == reader(rules, 4, app.seen)

@@ -251,11 +251,11 @@ class TableApp(App[int]):
         """Read the deals that ended since the last call from the events seen."""
         if self._reader is None:
             return
-        new = self._reader(self.driver.rules, self.driver.players, self.seen[self._read_from:])
-        for deal in new:
+        base = self._read_from
+        for deal in self._reader(self.driver.rules, self.driver.players, self.seen[base:]):
             self._starts.append(self._read_from)
             deal = DealSummary(deal.dealer, deal.payoffs, deal.winners, deal.categories,
-                               deal.stander, deal.end + self._read_from)
+                               deal.stander, base + deal.end)  # its index in self.seen
             self.deals.append(deal)
             self._read_from = deal.end + 1
 
@@ -265,9 +265,10 @@ class TableApp(App[int]):
         first = self.view().progress.split()
         return first[0] if first and first[0] in ("deal", "hand") else "deal"
 
-    def show_deals(self) -> bool:
+    def show_deals(self, after: Any = None) -> bool:
         """The showdown of the deals over and not yet shown, over the table until a key
-        (none once the player is out of the game); whether there were any."""
+        (none once the player is out of the game), then *after(key)* (by default, play on);
+        whether there were any."""
         if self._noted >= len(self.deals):
             return False
         first, self._noted = self._noted, len(self.deals)
@@ -278,7 +279,7 @@ class TableApp(App[int]):
                              self._starts[first:], self.driver.names,
                              lambda e: self._words_of(e), self._unit)
         self.refresh_table()
-        self.push_screen(Note(body, name="showdown"), self._after_note)
+        self.push_screen(Note(body, name="showdown"), after or self._after_note)
         return True
 
     def _words_of(self, event: Event) -> str | None:
@@ -294,8 +295,10 @@ class TableApp(App[int]):
             self.advance()
 
     def show_end(self) -> None:
-        """The end of the game: the final standing; ``n`` plays again."""
-        self._noted = len(self.deals)
+        """The end of the game (after the last deal's showdown): the final standing; ``n``
+        plays again."""
+        if self.show_deals(lambda key: self.action_leave() if key == "q" else self.show_end()):
+            return
         outcome = self.driver.outcome()
         if outcome is None:
             return
