@@ -473,6 +473,7 @@ def _ask(driver: Any, seat: int,
             return None
         if low in ("?", "h", "help"):
             _say(_present(family).commands + _COMMON_HELP)
+            _say(_rules_at_hand(driver, seat))
             continue
         if low == "hint":
             try:
@@ -498,6 +499,22 @@ def _ask(driver: Any, seat: int,
             _say(f"Not possible: {exc}")
             continue
         return action
+
+
+def _rules_at_hand(driver: Any, seat: int) -> str:
+    """What beats what under the ruleset, each with an example, and the decision at hand
+    explained in words (the family's presentation hooks), for the help."""
+    from commerce import engine
+
+    present = _present(driver.rules.family)
+    lines = []
+    if present.rules_help is not None:
+        lines.append("Hands, best first: " + "; ".join(present.rules_help(driver.rules)) + ".")
+    if present.explain is not None:
+        now = present.explain(engine.observe(driver.state, seat))
+        if now:
+            lines.append("Now: " + now)
+    return "\n".join(lines)
 
 
 _PHRASES = (("buy a horse", "buy_horse"), ("buy horse", "buy_horse"),
