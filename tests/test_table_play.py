@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 
 from commerce import engine
@@ -274,3 +275,26 @@ def test_the_last_deals_showdown_comes_before_the_end() -> None:
     # the deals read bit by bit are those read from the whole game at once
     reader = family_spec("trading").deal_reader
     assert reader is not None and app.deals == reader(rules, 4, app.seen)
+
+
+@pytest.mark.parametrize("rules_id", ["peel", "pool"])
+def test_a_whole_game_is_played_by_keys_at_80x24(rules_id: str) -> None:
+    app = new_app(rules_id, 3)
+
+    async def script(pilot: Any) -> list[str]:
+        seen: list[str] = []
+        for _ in range(1500):
+            note = _note(app)
+            if note is not None:
+                seen.append(str(note.name))
+                if note.name == "end":
+                    break
+                await pilot.press("space")  # past the showdown
+            else:
+                await pilot.press("down", "enter")  # the second move the menu offers
+            await pilot.pause()
+        return seen
+
+    seen = drive(app, (80, 24), script)
+    assert app.driver.outcome() is not None and seen[-1] == "end", seen[-3:]
+    assert seen.count("showdown") >= 1 and len(app.deals) >= 4
