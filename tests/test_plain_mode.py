@@ -152,3 +152,10 @@ def test_rules_that_are_not_on_a_terminal_read_with_input() -> None:
 
     assert line_reader("widow") is input  # under pytest, stdin is not a terminal
 
+
+
+def test_plain_help_tells_what_beats_what_and_the_decision_at_hand(
+        monkeypatch: Any, capsys: Any, tmp_path: Path) -> None:
+    out = " ".join(_session(monkeypatch, capsys, tmp_path, "peel", ["?", "q"]).split())
+    assert "Hands, best first: tricon, e.g. A♠ A♥ A♦; sequence" in out, out
+    assert "Now: Your right-hand neighbour offers you a card in barter." in out

@@ -123,30 +123,27 @@ def test_an_offer_out_of_turn_pops_up(tmp_path: Path) -> None:
     assert seen and "barter" in seen[0], seen
 
 
-def _log_after(rules_id: str, *keys: str) -> str:
-    app = new_app(rules_id, 7)
-
-    async def script(pilot: Any) -> list[str]:
-        await pilot.press(*keys)
-        await pilot.pause()
-        return [str(line.text) for line in app.query_one("#log").lines]
-
-    lines: list[str] = drive(app, (120, 40), script)
-    return " ".join(" ".join(lines).split())  # the log wraps its lines
-
-
-def test_help_tells_what_beats_what_and_the_decision_at_hand() -> None:
-    text = _log_after("peel", "question_mark")
-    assert "Hands, best first: tricon, e.g. A♠ A♥ A♦; sequence" in text
-    assert "Your turn: stand, trade" in text
-    cox = _log_after("cox", "question_mark")
-    assert "Enter plays it" in cox and "Hands, best first" not in cox
-
-
 def test_a_hint_gives_the_search_bots_estimates() -> None:
-    text = _log_after("peel", "h")
+    from rich.console import Console
+
+    from commerce.cli.table.screens import Note
+
+    app = new_app("peel", 7)
+
+    async def script(pilot: Any) -> str:
+        await pilot.press("h")
+        await pilot.pause()
+        note = app.screen
+        assert isinstance(note, Note) and note.name == "hint"
+        console = Console(width=80, record=True, color_system=None)
+        console.print(note.body)
+        return console.export_text()
+
+    text = drive(app, (80, 24), script)
     assert "The search bot's estimates" in text and "<- best" in text
-    assert "trade" in text and "gain" in text
+    assert "end of the deal" in text and " runs" in text
+    assert "trade" in text and "change of your stakes" in text
+    assert max(len(line) for line in text.splitlines()) <= 74  # inside the note at 80x24
 
 
 def test_leaving_saves_and_the_game_resumes(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from commerce import engine
 from commerce.core import Action, ActionKind, DecisionKind, Event, Seat
 from commerce.errors import CommerceError
-from commerce.family import DealReader, DealSummary, family_spec
+from commerce.family import DealReader, DealSummary, family_spec, payoff_unit
 from commerce.rules import Ruleset, rulesets
 from commerce.simulate import game_seed
 from commerce.stats import mean_ci, proportion_ci
@@ -178,7 +178,7 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
     return {
         "analysis": "dealer-advantage", "rules": rules.id, "players": players,
         "bots": specs, "games": games, "deals": deals, "seed": seed,
-        "unit": family_spec(rules.family).unit,
+        "unit": payoff_unit(rules),
         "advantage": {"payoff": _r(dealer.mean), "ci95": [_r(dealer.lo), _r(dealer.hi)]},
         "seats": rows,
     }
@@ -358,7 +358,8 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
         positions.append({"position": pos, "role": role_name(pos), "threshold": threshold,
                           "classes": classes})
     return {"analysis": "stand-threshold", "rules": rules.id, "players": players,
-            "bots": specs, "games": games, "seed": seed, "positions": positions}
+            "bots": specs, "games": games, "seed": seed, "positions": positions,
+            "unit": payoff_unit(rules), "min_samples": min_samples}
 
 
 # -- variants -------------------------------------------------------------------------------

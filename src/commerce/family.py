@@ -301,6 +301,10 @@ class FamilySpec(Generic[StateT, ObsT]):
     """Grouped menus and the table as data, for the terminal interfaces (see
     :mod:`commerce.presentation`)."""
 
+    unit_of: Callable[[Ruleset], str] | None = None
+    """``unit_of(rules)``: the unit of a deal's payoffs where it differs by ruleset (the
+    widow games' tokens or counters); None: :attr:`unit` (see :func:`payoff_unit`)."""
+
     extras: dict[str, Any] = field(default_factory=dict)
     """Family-specific parts an application may look up by name (documented per family)."""
 
@@ -362,6 +366,12 @@ def family_spec(name: str) -> FamilySpec[Any, Any]:
         raise RulesetError(f"unknown family {name!r}; families are: "
                            f"{', '.join(sorted(_FAMILIES))}")
     return spec
+
+
+def payoff_unit(rules: Ruleset) -> str:
+    """The unit of a deal's payoffs under *rules*: stakes, tokens, counters or points."""
+    spec = family_spec(rules.family)
+    return spec.unit_of(rules) if spec.unit_of is not None else spec.unit
 
 
 def spec_of(state: GameState) -> FamilySpec[Any, Any]:

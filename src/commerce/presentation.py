@@ -16,8 +16,8 @@ Every field here is words and card faces for people: no identifier from the code
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from commerce.cards import Card, format_card, format_cards, pack
@@ -133,6 +133,9 @@ class Pile:
     """Face-up cards."""
     count: str = ""
     """A count in words where the cards are not shown, e.g. ``37 cards``, ``5 stakes``."""
+    card_ids: tuple[int, ...] = ()
+    """The face-up cards as the family's card numbers, where a move may name them (the
+    widow's cards, to be taken in an exchange)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,3 +173,14 @@ class Presentation:
     card_symbols: Callable[[str], str] | None = None
     """Rewrites the cards named in a line of the family's text in the table's notation
     (suit symbols), so that one notation is seen everywhere."""
+    explain: Callable[[Any], str] | None = None
+    """``explain(obs)``: the decision at hand explained in words for someone new to the game
+    (what a blind exchange, buying a horse, a Pounce or "I sell out" is), or ``""``."""
+    commands: str = ""
+    """The plain interface's help: the moves as they may be typed, in words."""
+    short_words: Mapping[str, str] = field(default_factory=dict)
+    """Abbreviations of the moves' first words that the interfaces accept (``t``: ``trade``)."""
+    deal_word: str = "deal"
+    """What one deal is called (``hand`` in Cox's game)."""
+    gain_words: str = "expected change of your stakes by the end of the deal"
+    """What the search bot's estimate of a move measures, in words, for the hints."""

@@ -140,7 +140,7 @@ class Ruleset:
     """The name of the family whose procedure the engine follows (``trading``, ``widow``,
     ``cox``: see :mod:`commerce.family`)."""
     sources: tuple[str, ...] = ()
-    """Where the rules come from (keys of RULES-DOSSIER.md section 4 with page or url)."""
+    """Where the rules come from: books with edition and page, or published pages (urls)."""
     option_sources: tuple[tuple[str, str], ...] = ()
     """For each option whose value a source decides: (option, source or 'house rule')."""
 

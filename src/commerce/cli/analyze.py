@@ -32,6 +32,10 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
                              "options of one bot with ';', e.g. search:iterations=100;  "
                              + BOTS_HELP)
         add_output_arguments(sp, games=games)
+        sp.add_argument("--wide", action="store_true",
+                        help="print each table whole, however wide (by default a table "
+                             "wider than the terminal, 80 columns off a terminal, is "
+                             "printed in parts that fit)")
 
 
 def run_analyze(args: argparse.Namespace) -> int:
@@ -66,7 +70,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         else:
             header, rows = _threshold_rows(result)
             title = (f"{result['rules']}, {result['players']} players: standing at one's first "
-                     f"turn, {result['games']} games")
+                     f"turn, {result['games']} games, by bands of hands")
     if args.csv:
         from commerce.cli.report import write_csv
 
@@ -79,7 +83,10 @@ def run_analyze(args: argparse.Namespace) -> int:
         return 0
     from commerce.cli.report import print_table
 
-    print_table(title, [_SHORT.get(h, h) for h in header], [_cells(r) for r in rows], left=2)
+    if kind == "stand-threshold":  # the full grid is in --csv; the screen gets the bands
+        header, rows = _band_rows(result)
+    print_table(title, [_SHORT.get(h, h) for h in header], [_cells(r) for r in rows], left=2,
+                wide=args.wide)
     if kind == "dealer-advantage":
         from commerce.cli.report import interval
 
@@ -89,14 +96,21 @@ def run_analyze(args: argparse.Namespace) -> int:
         # one game is one sample: no interval (the JSON gives null)
         ci = ("no 95% interval from a single game" if None in a["ci95"]
               else f"95% interval {interval(*a['ci95'])}")
-        if unit == "stakes":
-            print(f"{role}'s advantage: {a['payoff']:+.3f} {unit} per deal, {ci}")
-        else:  # not zero-sum (Cox's points): the column 'vs dealer' is the comparison
-            print(f"{role}: {a['payoff']:+.3f} {unit} per hand, {ci}; 'vs dealer' compares "
+        per = "hand" if unit == "points" else "deal"
+        if unit in ("stakes", "tokens"):
+            print(f"{role}'s advantage: {a['payoff']:+.3f} {unit} per {per}, {ci}")
+        else:  # not zero-sum (Cox's points, Pool's counters): 'vs dealer' compares
+            print(f"{role}: {a['payoff']:+.3f} {unit} per {per}, {ci}; 'vs dealer' compares "
                   f"each place with the {role.lower()}")
     elif kind == "stand-threshold":
-        for p in result["positions"]:
-            print(f"{p['role']}: stand on {p['threshold'] or '— (too few samples)'} or better")
+        import textwrap
+
+        classes = sum(len(p["classes"]) for p in result["positions"])
+        for line in [*threshold_lines(result), (
+                f"Gain: stand minus play on, in {result['unit']}; '—': fewer than "
+                f"{result['min_samples']} samples. The full grid ({classes} rows, hand by "
+                f"hand): --csv FILE.")]:
+            print(textwrap.fill(line, 80, subsequent_indent="  "))
     for s in result.get("skipped", []):
         print(f"skipped {s['rules']}: {s['reason']}")
     return 0
@@ -118,6 +132,80 @@ def _cells(row: list[Any]) -> list[str]:
         else:
             out.append(str(x).replace("won by ", ""))
     return out
+
+
+def threshold_lines(result: dict[str, Any]) -> list[str]:
+    """The weakest hand worth standing on for each place, in words; "too few samples" only
+    where no class of hands had enough samples to tell.
+
+    >>> for line in threshold_lines({"min_samples": 8, "positions": [
+    ...     {"role": "eldest", "threshold": None, "classes": [{"samples": 40, "gain": -1.0}]},
+    ...     {"role": "dealer", "threshold": None, "classes": [{"samples": 3, "gain": 2.0}]},
+    ...     {"role": "second", "threshold": "pair of 7s", "classes": []}]}):
+    ...     print(line)
+    eldest: standing at the first turn did not pay with the strongest hands seen (40 samples)
+    dealer: too few samples (3 in all, 8 needed in a class of hands)
+    second: stand on pair of 7s or better
+    """
+    out = []
+    least = result["min_samples"]
+    for p in result["positions"]:
+        seen = sum(c["samples"] for c in p["classes"])
+        if p["threshold"] is not None:
+            out.append(f"{p['role']}: stand on {p['threshold']} or better")
+        elif any(c["samples"] >= least for c in p["classes"]):
+            out.append(f"{p['role']}: standing at the first turn did not pay with the "
+                       f"strongest hands seen ({seen} samples)")
+        else:
+            out.append(f"{p['role']}: too few samples ({seen} in all, {least} needed in a "
+                       f"class of hands)")
+    return out
+
+
+def bands(classes: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Classes of hands (weakest first) grouped in bands: each category of hands (the word
+    before its numbers: ``point``, ``pair``, ``flush``) in its weaker and its stronger half.
+
+    >>> [name for name, _ in bands([{"class": c} for c in (
+    ...     "point 12-14", "point 15-17", "point 18-20", "pair of 3s", "sequence")])]
+    ['point 12-14 to 15-17', 'point 18-20', 'pair of 3s', 'sequence']
+    """
+    import re
+
+    by_category: dict[str, list[dict[str, Any]]] = {}
+    for c in classes:
+        by_category.setdefault(re.split(r" (?:of |\d)", c["class"], maxsplit=1)[0], []).append(c)
+    out = []
+    for category, members in by_category.items():
+        half = (len(members) + 1) // 2
+        for part in (members[:half], members[half:]):
+            if not part:
+                continue
+            first, last = part[0]["class"], part[-1]["class"]
+            tail = last[len(category):].strip().removeprefix("of ").strip()
+            out.append((first if first == last else f"{first} to {tail}", part))
+    return out
+
+
+def _band_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+    """The stand-threshold table by bands: samples, chance to win, mean gain and its 95%
+    interval pooled over the band's classes ('—' under *min_samples* samples)."""
+    header = ["role", "hands", "samples", "win if stand", "gain", "gain lo", "gain hi"]
+    rows: list[list[Any]] = []
+    for p in result["positions"]:
+        for name, part in bands(p["classes"]):
+            n = sum(c["samples"] for c in part)
+            if n < result["min_samples"]:
+                rows.append([p["role"], name, n, None, None, None, None])
+                continue
+            win = sum(c["win"] * c["samples"] for c in part) / n
+            gain = sum(c["gain"] * c["samples"] for c in part) / n
+            # the classes are disjoint samples: the pooled mean's variance adds up
+            var = sum((c["samples"] * (c["gain_ci95"][1] - c["gain_ci95"][0]) / 3.92) ** 2
+                      for c in part if None not in c["gain_ci95"]) / n ** 2
+            half = 1.96 * var ** 0.5
+            rows.append([p["role"], name, n, win, gain, gain - half, gain + half])
+    return header, rows
 
 
 def _advantage_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
@@ -157,71 +245,111 @@ _CATEGORY_ORDER = ["four", "tricon", "sequence", "flush", "pair", "point", "none
 
 
 def _plot_advantage(result: dict[str, Any], path: str) -> None:
-    from commerce.cli.report import interval_axes, new_figure, save_figure
+    from commerce.cli.report import save_figure
 
-    seats = result["seats"]
-    fig, axes = new_figure(1, 1, width=8, height=1.5 + 0.6 * len(seats))
-    interval_axes(axes[0][0], [s["role"] for s in seats], [s["payoff"] for s in seats],
-                  [s["ci95"][0] for s in seats], [s["ci95"][1] for s in seats],
-                  xlabel="mean payoff per deal (stakes), 95% interval",
-                  title=f"{result['rules']}, {result['players']} players: payoff by place "
-                        f"({result['deals']} deals, bots {','.join(result['bots'])})")
-    save_figure(fig, path)
+    save_figure(advantage_figure(result), path)
 
 
 def _plot_threshold(result: dict[str, Any], path: str) -> None:
-    from commerce.cli.report import new_figure, save_figure
+    from commerce.cli.report import save_figure
 
-    fig, axes = new_figure(2, 1, width=12, height=8)
+    save_figure(threshold_figure(result), path)
+
+
+def _plot_variants(result: dict[str, Any], path: str) -> None:
+    from commerce.cli.report import save_figure
+
+    save_figure(variants_figure(result), path)
+
+
+def _title(text: str) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, 70))
+
+
+def advantage_figure(result: dict[str, Any]) -> Any:
+    """Each place's mean payoff per deal in the ruleset's unit, with 95% intervals."""
+    from commerce.cli.report import interval_axes, new_figure
+
+    seats = result["seats"]
+    unit = result.get("unit", "stakes")
+    fig, axes = new_figure(1, 1, width=8, height=2 + 0.6 * len(seats))
+    interval_axes(axes[0][0], [s["role"] for s in seats], [s["payoff"] for s in seats],
+                  [s["ci95"][0] for s in seats], [s["ci95"][1] for s in seats],
+                  xlabel=f"mean payoff per {'hand' if unit == 'points' else 'deal'} "
+                         f"({unit}), with its 95% interval",
+                  title=_title(f"{result['rules']}, {result['players']} players: payoff by "
+                               f"place ({result['deals']} deals, bots "
+                               f"{','.join(result['bots'])})"))
+    return fig
+
+
+def threshold_figure(result: dict[str, Any]) -> Any:
+    """The chance to win by standing and the gain from standing, class by class of hands,
+    one line per place with its 95% band; the legend beside the axes."""
+    from commerce.cli.report import new_figure
+
+    fig, axes = new_figure(2, 1, width=13, height=8.5)
     top, bottom = axes[0][0], axes[1][0]
+    unit = result.get("unit", "stakes")
+    least = result.get("min_samples", 8)
     names: dict[int, str] = {}
     for p in result["positions"]:
         for c in p["classes"]:
             names[c["order"]] = c["class"]
     index = {names[o]: i for i, o in enumerate(sorted(names))}
     for p in result["positions"]:
-        xs = [index[c["class"]] for c in p["classes"] if c["samples"] >= 8]
-        wins = [c["win"] for c in p["classes"] if c["samples"] >= 8]
-        gains = [c["gain"] for c in p["classes"] if c["samples"] >= 8]
-        top.plot(xs, wins, marker="o", markersize=3, label=p["role"])
-        bottom.plot(xs, gains, marker="o", markersize=3, label=p["role"])
+        shown = [c for c in p["classes"] if c["samples"] >= least]
+        xs = [index[c["class"]] for c in shown]
+        for ax, key, band in ((top, "win", "win_ci95"), (bottom, "gain", "gain_ci95")):
+            line, = ax.plot(xs, [c[key] for c in shown], marker="o", markersize=3,
+                            label=p["role"])
+            ax.fill_between(xs, [c[band][0] for c in shown], [c[band][1] for c in shown],
+                            color=line.get_color(), alpha=0.12, linewidth=0)
         if p["threshold"] is not None:
             bottom.axvline(index[p["threshold"]], linestyle=":", linewidth=1,
                            color=bottom.lines[-1].get_color())
     labels = list(index)
     for ax in (top, bottom):
         ax.set_xticks(range(len(labels)))
-        ax.set_xticklabels(labels, rotation=70, fontsize=7)
+        ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=8)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(title="place", fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     top.set_ylabel("chance to win if standing")
-    top.set_title(f"{result['rules']}, {result['players']} players: standing at one's first "
-                  f"turn (bots {','.join(result['bots'])}, {result['games']} games)")
+    top.set_title(_title(f"{result['rules']}, {result['players']} players: standing at one's "
+                         f"first turn (bots {','.join(result['bots'])}, {result['games']} "
+                         f"games); shaded: 95% intervals"))
     bottom.axhline(0, color="grey", linewidth=0.8, linestyle="--")
-    bottom.set_ylabel("stand minus play on (stakes)")
-    bottom.set_title("Gain from standing; dotted: the weakest hand worth standing on")
-    save_figure(fig, path)
+    bottom.set_ylabel(f"stand minus play on ({unit})")
+    bottom.set_title(f"Gain from standing; dotted: the weakest hand worth standing on "
+                     f"(classes with {least} samples or more)")
+    return fig
 
 
-def _plot_variants(result: dict[str, Any], path: str) -> None:
-    from commerce.cli.report import new_figure, save_figure
+def variants_figure(result: dict[str, Any]) -> Any:
+    """Every preset's deal length (95% intervals) and the categories that win its deals."""
+    from commerce.cli.report import new_figure
 
     rows = result["rulesets"]
-    fig, axes = new_figure(1, 2, width=12, height=1.5 + 0.5 * max(len(rows), 2))
+    fig, axes = new_figure(1, 2, width=13, height=2 + 0.5 * max(len(rows), 2))
     left, right = axes[0][0], axes[0][1]
     names = [f"{r['rules']} ({r['players']}p)" for r in rows]
     ys = list(range(len(rows)))[::-1]
     means = [r["decisions_per_deal"]["mean"] for r in rows]
-    los = [m - r["decisions_per_deal"]["ci95"][0] for m, r in zip(means, rows, strict=True)]
-    his = [r["decisions_per_deal"]["ci95"][1] - m for m, r in zip(means, rows, strict=True)]
-    left.barh(ys, means, xerr=[los, his], color="tab:blue", alpha=0.7, capsize=3)
-    for y, r in zip(ys, rows, strict=True):
-        left.annotate(f"{r['deals_per_game']['mean']:.1f} deals/game", (0, y),
-                      xytext=(3, 0), textcoords="offset points", va="center", fontsize=8,
-                      color="white")
+    his = [r["decisions_per_deal"]["ci95"][1] for r in rows]
+    left.errorbar(means, ys, xerr=[[m - r["decisions_per_deal"]["ci95"][0]
+                                    for m, r in zip(means, rows, strict=True)],
+                                   [h - m for h, m in zip(his, means, strict=True)]],
+                  fmt="o", color="tab:blue", capsize=3)
+    for y, hi, r in zip(ys, his, rows, strict=True):
+        left.annotate(f"{r['deals_per_game']['mean']:.1f} deals/game", (hi, y),
+                      xytext=(6, 0), textcoords="offset points", va="center", fontsize=8)
+    left.set_xlim(0, max(his) * 1.45)
     left.set_yticks(ys)
     left.set_yticklabels(names)
-    left.set_xlabel("decisions per deal (95% interval)")
+    left.margins(y=0.1)
+    left.set_xlabel("decisions per deal, with its 95% interval")
     left.set_title("Length of a deal")
     cats = [c for c in _CATEGORY_ORDER if any(c in r["wins_by_category"] for r in rows)]
     start = [0.0] * len(rows)
@@ -229,10 +357,14 @@ def _plot_variants(result: dict[str, Any], path: str) -> None:
         share = [r["wins_by_category"].get(c, 0.0) for r in rows]
         right.barh(ys, share, left=start, label=c)
         start = [a + b for a, b in zip(start, share, strict=True)]
+    deals = min(r["deals_per_game"]["mean"] * r["games"] for r in rows)
+    margin = 1.96 * (0.25 / max(deals, 1.0)) ** 0.5
     right.set_yticks(ys)
     right.set_yticklabels(names)
     right.set_xlim(0, 1)
-    right.set_xlabel("share of deals won")
+    right.set_xlabel(f"share of deals won (95% margin ±{margin:.2f} or less)")
     right.set_title("Winning hand's category")
-    right.legend(fontsize=8, loc="lower right")
-    save_figure(fig, path)
+    right.legend(title="category", fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle(_title(f"Every preset, bots {','.join(result['bots'])}, {result['games']} "
+                        f"games each"))
+    return fig

@@ -39,46 +39,14 @@ _COMMON_HELP = """  hint                      the search bot's choice and how it
   help | ?                  this help;   quit | q   save and stop
 Or type the number of an action in the list."""
 
-HELP = {
-    "trading": """Type an action by its number from the list, or in words:
-  stand | s                 stand: everyone shows their hands
-  trade CARD | t CARD       trade CARD for ready money (e.g. 't 7h')
-  barter CARD | b CARD      offer CARD to your neighbour
-  give CARD | g CARD        give CARD back to the player who offered a barter
-  done | d                  end your turn without standing
-Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣),
-e.g. AS 10h T♦.
-""",
-    "widow": """Type an action by its number from the list, or in words:
-  exchange CARD for CARD | x CARD for CARD
-                            give a card of yours to the widow and take one of
-                            the widow's (e.g. 'x 7h for qs'); swap up to three
-                            this way, then 'done'
-  done | d                  end your exchanges for this turn
-  pass | p                  take no card
-  knock | k                 you are content: everyone else has a final turn
-  stand                     (Old Game) you are content
-  pounce | decline          take the fourth card of your tricon, or let it go
-  buy a horse | decline     (Pool) out of counters: buy one more, or leave
-Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣),
-e.g. AS 10h T♦.
-""",
-    "cox": """Type an action by its number from the list, or in words:
-  draw | d                  draw the top card of the supply
-  buy | i buy               buy the last discard
-  discard CARD              discard a card face up (e.g. 'discard A3')
-  sell out CARD | i sell out  sell out, discarding CARD
-  decline                   let the discard go
-Cards: A1-A5 Automobiles, S1-S5 Ships, P1-P5 Aeroplanes, AC SC PC Captains,
-BK the Bank, F1-F4 Fruit, G1-G4 Grain, I1-I4 Industries, M1-M4 Greenbacks.
-""",
-}
 
-_SHORT = {
-    "trading": {"s": "stand", "t": "trade", "b": "barter", "g": "give", "d": "done"},
-    "widow": {"x": "exchange", "p": "pass", "k": "knock", "d": "done"},
-    "cox": {"d": "draw", "b": "buy"},
-}
+
+def _present(family: str) -> Any:
+    """The family's presentation hooks (:class:`commerce.presentation.Presentation`)."""
+    from commerce.family import family_spec
+    from commerce.presentation import Presentation
+
+    return family_spec(family).presentation or Presentation()
 
 
 SEED_MAX = 2**63 - 1
@@ -285,6 +253,11 @@ def _table_session(driver: Any, human: int, path: Path, pace: str) -> int:
     print(f"The seed was {driver.seed}: 'commerce play --seed {driver.seed}' with the same "
           f"rules and players deals the same hands.")
     print(f"Record saved to {path}")
+    if app.again:  # "play again" at the end: the same rules and players, new cards
+        from commerce.driver import Driver
+
+        again = Driver(driver.rules, driver.agents, names=driver.names)
+        return _table_session(again, human, _default_path(driver.rules.id), pace)
     return 0
 
 
@@ -456,7 +429,7 @@ def prompt_reader(family: str, stop: _Stop | None = None, *, pt_input: Any = Non
     from prompt_toolkit.completion import WordCompleter
     from prompt_toolkit.history import InMemoryHistory
 
-    words = sorted({*_SHORT[family].values(), "help", "hint", "quit"})
+    words = sorted({*_present(family).short_words.values(), "help", "hint", "quit"})
     session: PromptSession[str] = PromptSession(
         history=InMemoryHistory(), completer=WordCompleter(words, ignore_case=True),
         input=pt_input, output=pt_output)
@@ -508,7 +481,8 @@ def _ask(driver: Any, seat: int,
         if low in ("q", "quit", "exit"):
             return None
         if low in ("?", "h", "help"):
-            _say(HELP[family] + _COMMON_HELP)
+            _say(_present(family).commands + _COMMON_HELP)
+            _say(_rules_at_hand(driver, seat))
             continue
         if low == "hint":
             try:
@@ -526,7 +500,7 @@ def _ask(driver: Any, seat: int,
             continue
         text = _phrase(driver, legal, text)
         words = text.split()
-        words[0] = _SHORT[family].get(words[0].lower(), words[0])
+        words[0] = _present(family).short_words.get(words[0].lower(), words[0])
         try:
             action = engine.parse_action(driver.state, " ".join(words))
             engine.check(driver.state, action, seat=seat)
@@ -534,6 +508,22 @@ def _ask(driver: Any, seat: int,
             _say(f"Not possible: {exc}")
             continue
         return action
+
+
+def _rules_at_hand(driver: Any, seat: int) -> str:
+    """What beats what under the ruleset, each with an example, and the decision at hand
+    explained in words (the family's presentation hooks), for the help."""
+    from commerce import engine
+
+    present = _present(driver.rules.family)
+    lines = []
+    if present.rules_help is not None:
+        lines.append("Hands, best first: " + "; ".join(present.rules_help(driver.rules)) + ".")
+    if present.explain is not None:
+        now = present.explain(engine.observe(driver.state, seat))
+        if now:
+            lines.append("Now: " + now)
+    return "\n".join(lines)
 
 
 _PHRASES = (("buy a horse", "buy_horse"), ("buy horse", "buy_horse"),
@@ -583,31 +573,10 @@ def _menu_groups(driver: Any, seat: int, legal: Any) -> list[Any] | None:
 
 
 def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:
-    """The search bot's view of each legal action, from the player's observation only."""
-    import random
+    """The search bot's view of each legal action (:func:`commerce.cli.hint.hint_text`)."""
+    from commerce.cli.hint import hint_text
 
-    from commerce import engine
-    from commerce.bots.search import best_index, default_iterations, search_hint
-
-    obs = engine.observe(driver.state, seat)
-    rng = random.Random(f"hint/{driver.seed}/{len(driver.actions)}")
-    # 0.8 of the bot's default budget per legal action (400 each in the trading games)
-    budget = default_iterations(driver.rules.family, driver.rules) * 4 * len(legal) // 5
-    hints = search_hint(obs, legal, rng, iterations=budget)
-    estimates = [e for _, e in hints]
-    best = best_index(estimates)
-    gain = {
-        "trading": "expected change of your stakes by the end of the deal",
-        "widow": "expected change of your stakes or tokens by the end of the deal",
-        "cox": "expected points of this hand, less the others' average",
-    }[driver.rules.family]
-    deal = "hand" if driver.rules.family == "cox" else "deal"
-    lines = [f"The search bot's estimates (gain: {gain}; win: chance to win the {deal}):"]
-    width = max(len(label) for label in labels)
-    for i, (label, e) in enumerate(zip(labels, estimates, strict=True)):
-        mark = "  <- best" if i == best else ""
-        lines.append(f"  {i + 1}) {label:<{width}} gain {e.value:+6.2f}  win {e.win:4.0%}{mark}")
-    return "\n".join(lines)
+    return hint_text(driver, seat, legal, labels)
 
 
 def run_replay(args: argparse.Namespace) -> int:

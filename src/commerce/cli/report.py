@@ -95,14 +95,19 @@ def column_groups(header: Sequence[str], rows: Sequence[Sequence[Any]], left: in
 
 
 def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[Any]],
-                *, left: int = 1, width: int | None = None) -> None:
+                *, left: int = 1, width: int | None = None, wide: bool = False) -> None:
     """A rich table on standard output; the first *left* columns are left-aligned (and are
     the rows' keys). A table wider than the terminal (80 columns when not a terminal) is
-    printed as several, each with the keys and the columns that fit."""
+    printed as several, each with the keys and the columns that fit; *wide* prints it whole
+    however wide it is."""
     from rich.console import Console
     from rich.table import Table
 
     console = Console() if width is None else Console(width=width)
+    if wide:
+        need = 1 + sum(3 + max(len(str(h)), *(len(str(r[i])) for r in rows))
+                       for i, h in enumerate(header)) if rows else console.width
+        console = Console(width=max(console.width, need))
     groups = column_groups(header, rows, left, console.width)
     for n, group in enumerate(groups, 1):
         part = title if len(groups) == 1 else f"{title} ({n} of {len(groups)})"
@@ -144,7 +149,7 @@ def save_figure(fig: Any, path: str) -> None:
 
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=120, bbox_inches="tight")  # legends beside the axes too
     except OSError as exc:
         raise CommerceError(f"{path}: {exc.strerror or exc}") from None
     finally:

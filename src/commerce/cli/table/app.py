@@ -8,7 +8,12 @@ stock); the player's hand in colour; a log of events in words; the menu of moves
 Keys: ``←``/``→`` choose a card of your hand (the menu then shows what can be done with
 it), ``↑``/``↓`` and a verb's first letter move in the menu, ``Enter`` plays; ``:`` types a
 move as in the plain interface; ``.`` changes the pace of the computer players (instant,
-normal, slow); ``?`` shows the commands; ``q`` saves and leaves.
+normal, slow); ``?`` shows the commands; ``c`` the scoreboard; ``q`` saves and leaves.
+
+By mouse: click a card of your hand, then a move of the menu (in the widow games, your card
+and then the widow's card to take for it). A deal's showdown is shown over the table until a
+key; deals played while you had no move to make are summarised with it; the end of the game
+shows the final standing and offers another game (``n``).
 """
 
 from __future__ import annotations
@@ -17,18 +22,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Click
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from commerce import engine
 from commerce.cli.menu import humanize
+from commerce.cli.table.screens import Note, end_text, scoreboard, showdown_text
 from commerce.core import Action, ActionKind, DecisionKind, Event
 from commerce.errors import CommerceError, RecordError
-from commerce.family import family_spec
+from commerce.family import DealSummary, family_spec, payoff_unit
 from commerce.presentation import CardFace, TableView
 
 PACES: dict[str, float] = {"instant": 0.0, "normal": 0.6, "slow": 1.5}
@@ -64,6 +72,41 @@ def cards_text(faces: Sequence[CardFace], hidden: int = 0, *, symbols: bool,
     return out
 
 
+KEYS = ("Keys: ←/→ or a click choose a card of your hand; ↑/↓ or a verb's first letter "
+        "choose a move; Enter or a click plays it. ':' types a move (e.g. 'trade 7h'). h: the "
+        "search bot's hint. c: the scoreboard. '.': the pace of the computer players. q: save "
+        "and leave. ↑/↓ scroll this page; any other key closes it.")
+"""The keys, as the help tells them."""
+
+
+class ClickLine(Static):
+    """A line with cards that can be clicked: *spans* holds ``(start, end, key)`` of the
+    clickable cells, and a click on one calls *on_pick(key)*."""
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id)
+        self.spans: list[tuple[int, int, int]] = []
+        self.on_pick: Any = None
+
+    def on_click(self, event: Click) -> None:
+        """The card under the pointer, if any, is picked."""
+        for start, end, key in self.spans:
+            if event.y == 0 and start <= event.x < end and self.on_pick is not None:
+                self.on_pick(key)
+                return
+
+
+def _spans(faces: Sequence[CardFace], x: int, symbols: bool,
+           base: int = 0) -> list[tuple[int, int, int]]:
+    """The cells of cards drawn side by side from column *x* (as :func:`cards_text`)."""
+    out = []
+    for i, face in enumerate(faces):
+        width = cell_len(face.text(symbols=symbols))
+        out.append((x, x + width, base + i))
+        x += width + 1
+    return out
+
+
 class TableApp(App[int]):
     """One game at the table for the human seat *human* of *driver*.
 
@@ -94,6 +137,8 @@ class TableApp(App[int]):
         Binding("full_stop", "pace", "pace"),
         Binding("question_mark", "help", "help"),
         Binding("h", "hint", "hint"),
+        Binding("c", "scores", "scoreboard"),
+        Binding("n", "again", "play again", show=False),
         Binding("q", "leave", "save and quit"),
     ]
 
@@ -117,6 +162,18 @@ class TableApp(App[int]):
         self._describe = spec.describe_event
         self._symbols_in = spec.presentation.card_symbols
         self._levels = [None if a is None else a.name for a in driver.agents]
+        self._reader = spec.deal_reader
+        self._unit = payoff_unit(driver.rules)
+        self.seen: list[Event] = []
+        """The events the player's seat may see, from the start of the game."""
+        self.deals: list[DealSummary] = []
+        """The deals over so far, read from :attr:`seen`."""
+        self._starts: list[int] = []
+        self._read_from = 0
+        self._noted = 0
+        self._acted = False
+        self.again = False
+        """Whether the player asked for another game at the end."""
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -125,8 +182,8 @@ class TableApp(App[int]):
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 yield Static(id="seats")
-                yield Static(id="middle")
-                yield Static(id="hand")
+                yield ClickLine(id="middle")
+                yield ClickLine(id="hand")
                 yield Static(id="prompt")
             yield RichLog(id="log", wrap=True, min_width=20, markup=False)
         yield OptionList(id="menu")
@@ -136,7 +193,11 @@ class TableApp(App[int]):
     def on_mount(self) -> None:
         """Show what happened so far, then play on."""
         self.log_events(tuple(self.driver.events))
+        self.read_deals()
+        self._noted = len(self.deals)  # a resumed game: the deals before are not shown again
         self.driver.on_events = self.log_events
+        self.query_one("#hand", ClickLine).on_pick = self.pick_card
+        self.query_one("#middle", ClickLine).on_pick = self.take_card
         self.query_one("#menu", OptionList).focus()
         self.advance()
 
@@ -149,6 +210,7 @@ class TableApp(App[int]):
         """Events the human seat may see, in words, in the log pane."""
         log = self.query_one("#log", RichLog)
         for e in engine.visible_events(events, self.human):
+            self.seen.append(e)
             line = self._describe(e, self.driver.names, self.human)
             if line:
                 log.write(Text(self.words(line)))
@@ -156,14 +218,20 @@ class TableApp(App[int]):
     def advance(self) -> None:
         """Play chance and the computer players until the human acts or the game ends, at the
         chosen pace (instantly once the player is out of the game: the deals left are not
-        shown move by move, the log keeps them)."""
+        shown move by move, the log keeps them). The end of a deal the player took part in
+        stops the play until a key (:meth:`show_deals`)."""
         driver = self.driver
         if self.pace != "instant" and self.view().seats[self.human].out:
             self.pace = "instant"
             self.say("You are out of the game: the others play it to the end.")
-        while driver.outcome() is None and driver.waiting_for_human() is None:
+        while True:
+            if self._acted and driver.outcome() is None and self.show_deals():
+                return
+            if driver.outcome() is not None or driver.waiting_for_human() is not None:
+                break
             d = driver.decision()
             driver.step()
+            self.read_deals()
             if PACES[self.pace] and d is not None and d.seat is not None:
                 self.refresh_table()
                 self.set_timer(PACES[self.pace], self.advance)
@@ -174,6 +242,96 @@ class TableApp(App[int]):
                 self.play(legal[0])
                 return
         self.refresh_table()
+        if driver.outcome() is not None:
+            self.show_end()
+        else:
+            self.show_deals()
+
+    def read_deals(self) -> None:
+        """Read the deals that ended since the last call from the events seen."""
+        if self._reader is None:
+            return
+        base = self._read_from
+        for deal in self._reader(self.driver.rules, self.driver.players, self.seen[base:]):
+            self._starts.append(self._read_from)
+            deal = DealSummary(deal.dealer, deal.payoffs, deal.winners, deal.categories,
+                               deal.stander, base + deal.end)  # its index in self.seen
+            self.deals.append(deal)
+            self._read_from = deal.end + 1
+
+    @property
+    def word(self) -> str:
+        """What a deal is called in this ruleset (``deal``, or ``hand`` in Cox's game)."""
+        first = self.view().progress.split()
+        return first[0] if first and first[0] in ("deal", "hand") else "deal"
+
+    def show_deals(self, after: Any = None) -> bool:
+        """The showdown of the deals over and not yet shown, over the table until a key
+        (none once the player is out of the game), then *after(key)* (by default, play on);
+        whether there were any."""
+        if self._noted >= len(self.deals):
+            return False
+        first, self._noted = self._noted, len(self.deals)
+        self._acted = False
+        if self.view().seats[self.human].out:
+            return False
+        body = showdown_text(self.word, first + 1, self.deals[first:], self.seen,
+                             self._starts[first:], self.driver.names,
+                             lambda e: self._words_of(e), self._unit)
+        self.refresh_table()
+        self.push_screen(Note(body, name="showdown"), after or self._after_note)
+        return True
+
+    def _words_of(self, event: Event) -> str | None:
+        line = self._describe(event, self.driver.names, self.human)
+        return None if not line else self.words(line)
+
+    def _after_note(self, key: str | None) -> None:
+        if key == "q":
+            self.action_leave()
+        elif key == "c":
+            self.push_screen(Note(self.scores(), name="scoreboard"), self._after_note)
+        elif self.driver.outcome() is None:
+            self.advance()
+
+    def show_end(self) -> None:
+        """The end of the game (after the last deal's showdown): the final standing; ``n``
+        plays again."""
+        if self.show_deals(lambda key: self.action_leave() if key == "q" else self.show_end()):
+            return
+        outcome = self.driver.outcome()
+        if outcome is None:
+            return
+        self.push_screen(Note(end_text(outcome, self.driver.names, self.deals, self.word,
+                                       self._unit), name="end"), self._after_end)
+
+    def _after_end(self, key: str | None) -> None:
+        if key == "n":
+            self.action_again()
+        elif key == "q":
+            self.action_leave()
+        elif key == "c":
+            self.push_screen(Note(self.scores(), name="scoreboard"),
+                             lambda k: self.action_leave() if k == "q" else self.show_end())
+
+    def scores(self) -> Any:
+        """The scoreboard across the deals so far."""
+        return scoreboard(self.word, self.deals, self.driver.names, self._unit)
+
+    def action_scores(self) -> None:
+        """The scoreboard over the table until a key."""
+        self.push_screen(Note(self.scores(), name="scoreboard"), self._after_scores)
+
+    def _after_scores(self, key: str | None) -> None:
+        if key == "q":
+            self.action_leave()
+
+    def action_again(self) -> None:
+        """Another game with the same players (at the end of a game)."""
+        if self.driver.outcome() is None:
+            return
+        self.again = True
+        self.exit(0)
 
     def play(self, action: Action) -> None:
         """The human's move: checked, made, saved; then the others play."""
@@ -183,6 +341,7 @@ class TableApp(App[int]):
             self.say(f"Not possible: {exc}")
             return
         self.selected = None
+        self._acted = True
         self.save()
         self.advance()
 
@@ -238,21 +397,28 @@ class TableApp(App[int]):
             seats.append("\n")
         self.query_one("#seats", Static).update(seats)
         middle = Text()
-        for pile in view.piles:
+        spans: list[tuple[int, int, int]] = []
+        for p, pile in enumerate(view.piles):
             middle.append(f"{pile.name.capitalize()}: ", style="bold")
+            if pile.card_ids:
+                spans += _spans(pile.cards, middle.cell_len, self.symbols, 1000 * p)
             if pile.cards:
                 middle.append_text(cards_text(pile.cards, symbols=self.symbols))
                 middle.append(" ")
             middle.append(f"{pile.count}   ")
-        self.query_one("#middle", Static).update(middle)
+        middle_line = self.query_one("#middle", ClickLine)
+        middle_line.update(middle)
+        middle_line.spans = spans
         hand = Text("Your hand: ", style="bold")
+        self.query_one("#hand", ClickLine).spans = _spans(view.hand, hand.cell_len,
+                                                          self.symbols)
         hand.append_text(cards_text(view.hand, symbols=self.symbols, selected=self.selected))
         if view.hand_note:
             hand.append(f"  {view.hand_note}")
-        self.query_one("#hand", Static).update(hand)
+        self.query_one("#hand", ClickLine).update(hand)
         prompt = view.prompt
         if over:
-            prompt = self.result_line() + "  Press q to leave."
+            prompt = self.result_line() + "  n: play again, c: the scoreboard, q: leave."
         self.query_one("#prompt", Static).update(Text(humanize(prompt)))
         self.fill_menu(view)
         d = driver.decision()
@@ -297,6 +463,28 @@ class TableApp(App[int]):
         if event.option_index < len(self.shown):
             self.play(self.legal[self.shown[event.option_index]])
 
+    def pick_card(self, index: int) -> None:
+        """A click on a card of the hand chooses it (a second click, none)."""
+        self.selected = None if self.selected == index else index
+        self.refresh_table()
+
+    def take_card(self, key: int) -> None:
+        """A click on a card of a pile (the widow's): with a card of the hand chosen, the
+        exchange of the one for the other."""
+        view = self.view()
+        pile = view.piles[key // 1000]
+        taken = key % 1000
+        if self.selected is None or self.selected >= len(view.hand_cards):
+            self.say("Choose a card of your hand first, then the card to take for it.")
+            return
+        give = view.hand_cards[self.selected]
+        for action in self.legal:
+            if action.kind is ActionKind.EXCHANGE and action.cards == (give, pile.card_ids[taken]):
+                self.play(action)
+                return
+        self.say(f"You cannot give {view.hand[self.selected].text(symbols=self.symbols)} for "
+                 f"{pile.cards[taken].text(symbols=self.symbols)} now.")
+
     def action_card(self, step: int) -> None:
         """Choose the next (or previous) card of the hand; past the ends, none."""
         n = len(self.view().hand)
@@ -311,7 +499,7 @@ class TableApp(App[int]):
         if self.query_one("#move", Input).has_focus:
             return
         key = getattr(event, "character", None)
-        if not key or not key.isalpha() or key in "qh":
+        if not key or not key.isalpha() or key in "qhcn":
             return
         menu = self.query_one("#menu", OptionList)
         for n in range(menu.option_count):
@@ -329,7 +517,7 @@ class TableApp(App[int]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """A typed move, read as in the plain interface."""
-        from commerce.cli.play import _SHORT, _phrase
+        from commerce.cli.play import _phrase, _present
 
         move = self.query_one("#move", Input)
         text = event.value.strip()
@@ -339,7 +527,8 @@ class TableApp(App[int]):
         if not text or self.driver.waiting_for_human() != self.human:
             return
         words = _phrase(self.driver, self.legal, text).split()
-        words[0] = _SHORT[self.driver.rules.family].get(words[0].lower(), words[0])
+        short = _present(self.driver.rules.family).short_words
+        words[0] = short.get(words[0].lower(), words[0])
         if text.isdigit() and 1 <= int(text[:6]) <= len(self.legal):
             self.play(self.legal[int(text[:6]) - 1])
             return
@@ -357,22 +546,29 @@ class TableApp(App[int]):
         self.say(f"The computer players now play at the {self.pace} pace.")
 
     def action_help(self) -> None:
-        """The keys, what beats what in this ruleset, and the decision at hand, in the log."""
-        self.say("←/→ choose a card of your hand; ↑/↓ or a verb's first letter choose a "
-                 "move; Enter plays it. ':' types a move (e.g. 'trade 7h'). h: the search "
-                 "bot's hint. '.' changes the pace of the computer players. q saves and "
-                 "leaves.")
-        present = family_spec(self.driver.rules.family).presentation
-        if present is not None and present.rules_help is not None:
-            self.say("Hands, best first: " + "; ".join(present.rules_help(self.driver.rules))
-                     + ".")
-        prompt = self.view().prompt
-        if prompt:
-            self.say(prompt)
+        """The rules at hand over the table: the decision at hand explained, what beats what
+        in this ruleset (each category with an example), the ruleset's page in words, and
+        the keys (:mod:`commerce.cli.table.help`)."""
+        from commerce.cli.table.help import help_body
+
+        rules = self.driver.rules
+        present = family_spec(rules.family).presentation
+        ranking = []
+        explanation = ""
+        if present is not None:
+            if present.rules_help is not None:
+                ranking = [self.words(line) for line in present.rules_help(rules)]
+            if present.explain is not None:
+                explanation = present.explain(engine.observe(self.driver.state, self.human))
+        prompt = self.view().prompt if self.driver.outcome() is None else ""
+        body = help_body(rules.name, rules.id, ranking, humanize(prompt), explanation, KEYS)
+        self.push_screen(Note(body, name="help"), self._after_scores)
 
     def action_hint(self) -> None:
-        """The search bot's estimate of each move, from the player's observation only."""
-        from commerce.cli.play import _family_labels, _hint
+        """The search bot's estimate of each move, from the player's observation only, over
+        the table until a key (:mod:`commerce.cli.hint`)."""
+        from commerce.cli.hint import hint_text
+        from commerce.cli.play import _family_labels
 
         driver = self.driver
         if driver.waiting_for_human() != self.human:
@@ -381,12 +577,13 @@ class TableApp(App[int]):
         labels = _family_labels(driver, self.human, legal,
                                 [engine.format_action(driver.rules, a) for a in legal])
         try:
-            text = _hint(driver, self.human, legal, labels)
+            text = hint_text(driver, self.human, legal, [humanize(x) for x in labels],
+                             width=max(40, min(self.size.width, 110) - 6))
         except CommerceError:
             text = f"Hints are not available for {driver.rules.name} yet."
-        log = self.query_one("#log", RichLog)
-        for line in text.splitlines():
-            log.write(Text(self.words(line.strip())))
+        body = Text(self.words(text))
+        body.append("\n\nPress a key to go on.", style="dim")
+        self.push_screen(Note(body, name="hint"), self._after_scores)
 
     def action_leave(self) -> None:
         """Save and leave."""

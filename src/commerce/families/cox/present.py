@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from commerce.core import DecisionKind
 from commerce.families.cox.cards import (
     CoxCard,
     format_cox_card,
@@ -76,5 +77,44 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
                      hand_note="", prompt=prompt)
 
 
-PRESENTATION = Presentation(table=table)
+_EXPLAIN = {
+    DecisionKind.DRAW_OR_BUY: (
+        "Your turn: draw the top card of the supply, or buy the last discard (say \"I buy\"). "
+        "You may buy a discard only if you hold two cards like it (you lay the three out), "
+        "or if it completes your hand at once (you must then sell out). Then you discard."),
+    DecisionKind.BUY_OFFER: (
+        "\"I buy\": another player discarded a card you may buy, because you hold two like "
+        "it (or it completes your hand). If you buy it, the players between lose their turn "
+        "and you discard next. Or decline and let it go."),
+    DecisionKind.DISCARD: (
+        "Discard one card face up. If the cards left make a complete hand (two threes or "
+        "fours of a kind and a pair, every card used), you may say \"I sell out\": the hand "
+        "ends and everybody scores what he holds."),
+}
+
+
+def explain(obs: Any) -> str:
+    """The decision at hand in words, for the help."""
+    d = obs.decision
+    if d is None or obs.seat is None or d.seat != obs.seat:
+        return ""
+    return _EXPLAIN.get(d.kind, "")
+
+
+_COMMANDS = """Type an action by its number from the list, or in words:
+  draw | d                  draw the top card of the supply
+  buy | i buy               buy the last discard
+  discard CARD              discard a card face up (e.g. 'discard A3')
+  sell out CARD | i sell out  sell out, discarding CARD
+  decline                   let the discard go
+Cards: A1-A5 Automobiles, S1-S5 Ships, P1-P5 Aeroplanes, AC SC PC Captains,
+BK the Bank, F1-F4 Fruit, G1-G4 Grain, I1-I4 Industries, M1-M4 Greenbacks.
+"""
+"""The plain interface's help."""
+
+
+PRESENTATION = Presentation(table=table, explain=explain, commands=_COMMANDS,
+                            short_words={"d": "draw", "b": "buy"},
+                            gain_words="expected points of this hand, less the others' average",
+                            deal_word="hand")
 """Cox's presentation hooks."""

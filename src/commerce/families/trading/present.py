@@ -84,6 +84,43 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
                      hand_note=note, prompt=prompt)
 
 
+_EXPLAIN = {
+    DecisionKind.TURN: (
+        "On your turn you do one thing. Stand if you think your hand is the best at the "
+        "table: the trading stops and every hand is shown. Or trade a card for ready money: "
+        "it goes under the stock, you pay one stake to the dealer and take the top card of "
+        "the stock. Or barter: offer a card to your left-hand neighbour, who must give you "
+        "one back unseen, or stand."),
+    DecisionKind.AFTER_TRADE: (
+        "You have traded or bartered this turn: you may still stand now, or end your turn."),
+    DecisionKind.BARTER_REPLY: (
+        "Your right-hand neighbour offers you a card in barter. You must give one of yours "
+        "back for it, or stand, which stops the trading and shows every hand."),
+}
+
+
+def explain(obs: Any) -> str:
+    """The decision at hand in words, for the help."""
+    d = obs.decision
+    if d is None or obs.seat is None or d.seat != obs.seat:
+        return ""
+    return _EXPLAIN.get(d.kind, "")
+
+
+_COMMANDS = """Type an action by its number from the list, or in words:
+  stand | s                 stand: everyone shows their hands
+  trade CARD | t CARD       trade CARD for ready money (e.g. 't 7h')
+  barter CARD | b CARD      offer CARD to your neighbour
+  give CARD | g CARD        give CARD back to the player who offered a barter
+  done | d                  end your turn without standing
+Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣),
+e.g. AS 10h T♦.
+"""
+"""The plain interface's help."""
+
+
 PRESENTATION = Presentation(table=table, card_symbols=pack_symbols,
-                            rules_help=hand_ranking)
+                            rules_help=hand_ranking, explain=explain, commands=_COMMANDS,
+                            short_words={"s": "stand", "t": "trade", "b": "barter", "g": "give",
+                                         "d": "done"})
 """The trading family's presentation hooks."""

@@ -15,37 +15,36 @@ PEEL = preset(
         family="trading",
         sources=(
             "W. H. Peel ('Baxter-Wray'), Round Games with Cards (1891/1897), Commerce, "
-            "pp. 70-76 (Project Gutenberg #27819); seeds 000 and 002",
-            "RULES-DOSSIER.md 1.1 and section 2 #1-#19, #45, #46",
+            "pp. 70-76 (Project Gutenberg #27819)",
         ),
         option_sources=(
             ("pack", "Peel: 52 cards, or the 32-card pack for at most 7 players"),
             ("max_players", "Peel: up to 12 with 52 cards"),
-            ("min_players", "house rule (dossier #45; Peel gives no minimum, Hoyle 3)"),
+            ("min_players", "house rule (Peel gives no minimum, Hoyle 3)"),
             ("direction", "Peel: deal, play and the deal pass to the left"),
             ("ranking", "Peel: tricon, sequence, flush, pair, point"),
             ("ace_low_sequence", "Peel: the ace may begin or end a sequence"),
             ("ace_low_sequence_rank", "Peel: 3-2-A is the lowest sequence"),
             ("flush_compare", "Peel: the higher point (pip total) wins; equal totals by the "
-                              "highest differing card (dossier #4)"),
+                              "highest differing card"),
             ("pair_kicker", "Peel: equal pairs, the higher odd card wins"),
             ("ante", "Peel: every player puts one stake in the pool"),
             ("dealer_ante", "Peel: the dealer puts in two"),
             ("trade_cost", "Peel: one stake to the dealer personally"),
             ("dealer_may_trade", "house rule after Hoyle: the banker trades with the stock "
-                                 "free (dossier #12)"),
-            ("dealer_trade_cost", "Hoyle: free (dossier #12)"),
+                                 "free"),
+            ("dealer_trade_cost", "Hoyle: free"),
             ("barter_direction", "Peel: the left-hand neighbour"),
             ("barter_partner_may_stand", "Peel: unless he stands at once"),
-            ("barter_return_from_original_hand", "Peel: 'one of those in his hand' (dossier #13)"),
-            ("stander_penalty", "Peel: 'an additional stake to the holders of the better hands' "
-                                "(dossier #14)"),
+            ("barter_return_from_original_hand", "Peel: 'one of those in his hand'"),
+            ("stander_penalty", "Peel: 'an additional stake to the holders of the better "
+                                "hands'"),
             ("stander_pays_equal_hands", "Peel: 'the better hands'; an equal hand is not better "
                                          "(version 1 paid it)"),
             ("dealer_pays_winner", "Peel: the best hand takes the pool and a stake from the "
                                    "dealer"),
-            ("best_tie_rule", "house rule (dossier: eldest, the dealer last)"),
-            ("max_rounds_per_deal", "house rule (dossier #46)"),
+            ("best_tie_rule", "house rule (eldest, the dealer last)"),
+            ("max_rounds_per_deal", "house rule"),
             ("deals_each", "Peel: stop before the first dealer deals again"),
         ),
     ),
@@ -66,7 +65,6 @@ HOYLE = preset(
         sources=(
             "Hoyle's Games, Improved and Enlarged, pp. 68-70 (childrensnursery.org.uk)",
             "Hoyle (Google Books id Wi4VAAAAYAAJ), p. 179",
-            "RULES-DOSSIER.md 1.2, section 2 #8, #12, #13, #16, #17, #19, #46 and table 2b",
         ),
         option_sources=(
             ("min_players", "Hoyle: 3 to 12 players"),
@@ -74,7 +72,7 @@ HOYLE = preset(
             ("direction", "Hoyle: cut by the left-hand player, dealt from the right; play and "
                           "the deal go to the right"),
             ("ranking", "Hoyle: tricon, sequence, point of two or three cards of one suit"),
-            ("ace_low_sequence", "house rule: Hoyle is silent (dossier #1, table 2b)"),
+            ("ace_low_sequence", "house rule: Hoyle is silent"),
             ("ante", "Hoyle: each player puts down one counter a deal"),
             ("dealer_ante", "Hoyle: no double stake for the banker"),
             ("trade_cost", "Hoyle: a card and a counter to the banker"),
@@ -86,7 +84,7 @@ HOYLE = preset(
             ("dealer_pays_winner", "Hoyle: the banker pays one counter to the winner if he "
                                    "does not win"),
             ("best_tie_rule", "Hoyle: on equal hands the banker counts as eldest"),
-            ("max_rounds_per_deal", "house rule (dossier #46)"),
+            ("max_rounds_per_deal", "house rule"),
             ("deals_each", "Hoyle: a fixed number of complete rounds of deals (house: one)"),
         ),
         ranking="suit_point",
@@ -115,10 +113,8 @@ TRADE_AND_BARTER = preset(
         name="Commerce, Trade and Barter",
         family="trading",
         sources=(
-            "CatsAtCards, Commerce: Trade and Barter (catsatcards.com/Games/Commerce.html); "
-            "seed 001",
+            "CatsAtCards, Commerce: Trade and Barter (catsatcards.com/Games/Commerce.html)",
             "janeausten.co.uk, Instructions for Commerce (the pot, the price of a trade)",
-            "RULES-DOSSIER.md 1.7, section 2 #1, #8, #10, #13, #16, #17, #46 and table 2b",
         ),
         option_sources=(
             ("ranking", "CatsAtCards: tricon, sequence, point of the cards of one suit "
@@ -130,7 +126,7 @@ TRADE_AND_BARTER = preset(
             ("dealer_pays_winner", "janeausten.co.uk: the best hand takes the pot"),
             ("trade_cost", "CatsAtCards names no price (janeausten.co.uk: one chip; set "
                            "trade_cost=1)"),
-            ("dealer_trade_cost", "house rule after Hoyle: free (dossier #12)"),
+            ("dealer_trade_cost", "house rule after Hoyle: free"),
             ("barter_direction", "CatsAtCards: the player to his immediate left"),
             ("barter_partner_may_stand", "CatsAtCards: the neighbour passes back a card of his "
                                          "choice"),
@@ -138,7 +134,7 @@ TRADE_AND_BARTER = preset(
             ("stand_after_trade", "CatsAtCards: trade, barter or knock is the turn's one action"),
             ("stander_penalty", "CatsAtCards: the hand ends and hands are compared"),
             ("best_tie_rule", "CatsAtCards: more cards, then nearest the dealer in rotation"),
-            ("max_rounds_per_deal", "house rule (dossier #46)"),
+            ("max_rounds_per_deal", "house rule"),
         ),
         ranking="suit_point",
         ace_low_sequence=False,

@@ -74,6 +74,7 @@ FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
     encoding=encode.ENCODING,
+    unit_of=present.unit_of,
     presentation=present.PRESENTATION,
     fast=fast.FAST,
 )

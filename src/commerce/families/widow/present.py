@@ -93,7 +93,8 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
             dealer=x == obs.dealer,
             to_act=obs.decision is not None and obs.decision.seat == x,
             note=", ".join(notes), you=x == obs.seat, out=x in obs.out))
-    piles = [Pile("widow", tuple(card_face(c) for c in obs.widow)),
+    piles = [Pile("widow", tuple(card_face(c) for c in obs.widow),
+                  card_ids=tuple(obs.widow)),
              Pile("stock", count=f"{obs.stock_count} cards")]
     if rules.token_flow == "lowest_to_pool":
         piles.append(Pile("pool", count=f"{obs.pool} stakes, {obs.pool_counters} counters"))
@@ -120,7 +121,71 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
                      hand_cards=hand, hand_note=note, prompt=prompt)
 
 
+_EXPLAIN = {
+    DecisionKind.BLIND_EXCHANGE: (
+        "The blind exchange: as the dealer you may, before you look at your cards, give one, "
+        "two or three of them to the widow and take as many of the widow's face-up cards. "
+        "Giving all three ends your exchanges for the deal. Or keep your hand unseen (pass) "
+        "and look at it; you still have your ordinary turn, last in every round."),
+    DecisionKind.TURN: (
+        "Your turn: exchange one, two or three of your cards, one for one, with the widow's "
+        "face-up cards; or pass, which ends your exchanges for this deal; or knock (say you "
+        "are content), after which every other player has one last turn and the hands are "
+        "shown."),
+    DecisionKind.MORE_EXCHANGE: (
+        "You may exchange another card with the widow (up to three this turn; a card you "
+        "just moved cannot come back), or end your turn."),
+    DecisionKind.FINAL_TURN: (
+        "Someone knocked: this is your last turn of the deal. Exchange with the widow or "
+        "pass; then the hands are shown."),
+    DecisionKind.POUNCE_OFFER: (
+        "A Pounce: the fourth card of the rank of your three of a kind is in the widow. You "
+        "may take it at once, even out of turn, and hold four cards (a card from the stock "
+        "takes its place in the widow): four of a kind beats every three-card hand, but you "
+        "may not break it up, only pass or knock later. Or let it go."),
+    DecisionKind.HORSE_OFFER: (
+        "Buying a horse: you have lost your last counter. The first player to go out may buy "
+        "one more counter, once, paying stakes into the pool, and stay in the game. Or "
+        "decline and leave the game."),
+}
+
+
+def explain(obs: Any) -> str:
+    """The decision at hand in words, for the help."""
+    d = obs.decision
+    if d is None or obs.seat is None or d.seat != obs.seat:
+        return ""
+    return _EXPLAIN.get(d.kind, "")
+
+
+_COMMANDS = """Type an action by its number from the list, or in words:
+  exchange CARD for CARD | x CARD for CARD
+                            give a card of yours to the widow and take one of
+                            the widow's (e.g. 'x 7h for qs'); swap up to three
+                            this way, then 'done'
+  done | d                  end your exchanges for this turn
+  pass | p                  take no card
+  knock | k                 you are content: everyone else has a final turn
+  stand                     (Old Game) you are content
+  pounce | decline          take the fourth card of your tricon, or let it go
+  buy a horse | decline     (Pool) out of counters: buy one more, or leave
+Cards: rank A K Q J T (or 10) 9 ... 2 and suit S H D C (or ♠♥♦♣),
+e.g. AS 10h T♦.
+"""
+"""The plain interface's help."""
+
+
+def unit_of(rules: Any) -> str:
+    """What a deal's payoffs count: tokens (moved from the lowest hands to the best),
+    counters (put in the pool, in Pool Commerce), or stakes (Peel's Old Game)."""
+    return {"lowest_to_best": "tokens", "lowest_to_pool": "counters"}.get(
+        rules.token_flow, "stakes")
+
+
 PRESENTATION = Presentation(menu_group=menu_group, table=table,
                             card_symbols=pack_symbols,
-                            rules_help=hand_ranking)
+                            rules_help=hand_ranking, explain=explain, commands=_COMMANDS,
+                            short_words={"x": "exchange", "p": "pass", "k": "knock", "d": "done"},
+                            gain_words="expected change of your stakes or tokens by the end of the "
+                                       "deal")
 """The widow family's presentation hooks."""

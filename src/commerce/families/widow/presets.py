@@ -17,7 +17,7 @@ _OLD_GAME_SOURCES: tuple[tuple[str, str], ...] = (
                       "non-passer) or all have passed"),
     ("add_widow_card_each_round", "Peel: no fresh cards"),
     ("dealer_blind_exchange", "Peel: none"),
-    ("max_rounds_per_deal", "house rule (dossier #46)"),
+    ("max_rounds_per_deal", "house rule"),
 )
 
 
@@ -31,7 +31,6 @@ PEEL_OLD = preset(
         sources=(
             "W. H. Peel, Round Games with Cards: The Old Game "
             "(playingcardgames.net/CardGames/The-Old-Game.html)",
-            "RULES-DOSSIER.md 1.3, section 2 #8, #22, #23, #24 and table 2b",
         ),
         option_sources=(
             *_OLD_GAME_SOURCES,
@@ -66,7 +65,6 @@ POOL = preset(
             "W. H. Peel, Round Games with Cards: Pool Commerce "
             "(playingcardgames.net/m/CardGames/Pool-Commerce.html)",
             "Hoyle's Games, Improved and Enlarged, p. 70 (the old way)",
-            "RULES-DOSSIER.md 1.3, section 2 #9, #25, #26 and table 2b",
         ),
         option_sources=(
             *_OLD_GAME_SOURCES,
@@ -77,7 +75,7 @@ POOL = preset(
             ("buy_a_horse", "Peel: the first player out may buy a horse"),
             ("horse_price", "Hoyle: usually a third of the original stake"),
             ("best_tie_rule", "Hoyle: the eldest hand wins among equal best hands"),
-            ("worst_tie_rule", "house rule (dossier #9)"),
+            ("worst_tie_rule", "house rule"),
         ),
         widow_size=3,
         max_exchange_per_turn=1,
@@ -116,14 +114,14 @@ _WIDOW_SOURCES: tuple[tuple[str, str], ...] = (
     ("token_flow", "CatsAtCards: the highest hand collects one token from the lowest"),
     ("starting_tokens", "CatsAtCards: three tokens each"),
     ("deals", "CatsAtCards: until one player has all the tokens (or a set number, e.g. 15)"),
-    ("best_tie_rule", "house rule (dossier #8: eldest)"),
-    ("worst_tie_rule", "issue: ties for lowest all lose one (dossier #9)"),
-    ("max_rounds_per_deal", "house rule (dossier #46)"),
+    ("best_tie_rule", "house rule (eldest)"),
+    ("worst_tie_rule", "issue: ties for lowest all lose one"),
+    ("max_rounds_per_deal", "house rule"),
 )
 
 
 _WIDOW_SOURCE_TEXTS: tuple[str, ...] = (
-    "CatsAtCards, Commerce (catsatcards.com/Games/Commerce.html); seed 001",
+    "CatsAtCards, Commerce (catsatcards.com/Games/Commerce.html)",
     "Encyclopaedia Britannica (1911), 'Commerce'",
     "Wikipedia, 'Commerce (card game)'; gamerules.com and cardrulesplus.com paraphrases",
 )
@@ -136,8 +134,7 @@ WIDOW = preset(
         version=1,
         name="Commerce, the widow game with tokens",
         family="widow",
-        sources=(*_WIDOW_SOURCE_TEXTS,
-                 "RULES-DOSSIER.md 1.4, section 2 #1, #3, #8, #9, #21-#26, #47 and table 2b"),
+        sources=_WIDOW_SOURCE_TEXTS,
         option_sources=_WIDOW_SOURCES,
         min_players=3,
         max_players=10,
@@ -167,14 +164,13 @@ POUNCE = preset(
     WIDOW.ruleset.derive(
         id="pounce",
         name="Pounce Commerce",
-        sources=(*_WIDOW_SOURCE_TEXTS,
-                 "RULES-DOSSIER.md 1.5, section 2 #27-#29 and table 2b"),
+        sources=_WIDOW_SOURCE_TEXTS,
         option_sources=(
             *_WIDOW_SOURCES,
             ("pounce", "CatsAtCards, EB1911: Pounce"),
             ("four_of_a_kind", "CatsAtCards: a four-card hand beats any three-card hand"),
-            ("pounce_on_initial_widow", "house rule (dossier #27)"),
-            ("pounce_after_pass", "house rule (dossier #27)"),
+            ("pounce_on_initial_widow", "house rule"),
+            ("pounce_after_pass", "house rule"),
         ),
         pounce=True,
         four_of_a_kind=True,
@@ -189,14 +185,13 @@ NO_PAIR_OR_POINT = preset(
     WIDOW.ruleset.derive(
         id="no-pair-or-point",
         name="Commerce, No Pair or Point",
-        sources=(*_WIDOW_SOURCE_TEXTS,
-                 "RULES-DOSSIER.md 1.6, section 2 #20, #48 and table 2b"),
+        sources=_WIDOW_SOURCE_TEXTS,
         option_sources=(
             *(item for item in _WIDOW_SOURCES if item[0] != "ranking"),
             ("ranking", "CatsAtCards, EB1911: only tricon, sequence and flush are recognised"),
-            ("void_rank", "house rule: hands without a combination all tie (dossier #48)"),
+            ("void_rank", "house rule: hands without a combination all tie"),
             ("no_qualifier_rule", "house rule: if nobody qualifies, no token moves "
-                                  "(dossier #20)"),
+                                  ""),
         ),
         ranking="no_pair_or_point",
         void_rank="void",

@@ -1,0 +1,107 @@
+"""The search bot's hint for the decision at hand, for the plain interface and the table.
+
+Each move is rated by the search bot from the player's observation only: it plays the move
+out to the end of the deal many times, against hands drawn to fit what the player may know,
+and reports the mean gain, the 95% margin of that mean over its playouts, the spread (standard
+deviation) of single playouts, and how often the player won the deal. Moves rated alike (the
+widow game's many exchanges that all keep a winning hand) share one row.
+
+>>> from commerce.bots.search import Estimate
+>>> rows = hint_lines(["stand", "trade 7♠", "trade 9♦"],
+...                   [Estimate(0.5, 0.6, 0.1, 100), Estimate(-0.2, 0.3, 0.05, 400),
+...                    Estimate(-0.2, 0.3, 0.05, 400)], 0, "gain words", "deal")
+>>> for line in rows.splitlines()[-3:]:
+...     print(line)
+  1)   stand    +0.50 ±0.20  sd 1.00  win  60%  100 runs  <- best
+  2-3) 2 moves  -0.20 ±0.10  sd 1.00  win  30%  400+ runs
+      trade 7♠; trade 9♦
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+from commerce.bots.search import Estimate
+
+__all__ = ["hint_lines", "hint_text", "numbers"]
+
+
+def numbers(indexes: Sequence[int]) -> str:
+    """Menu numbers (from 1) of *indexes*, runs joined: ``1-3, 5``.
+
+    >>> numbers([0, 1, 2, 4])
+    '1-3, 5'
+    """
+    out: list[str] = []
+    run: list[int] = []
+    for i in [*indexes, -2]:
+        if run and i == run[-1] + 1:
+            run.append(i)
+            continue
+        if run:
+            out.append(str(run[0] + 1) if len(run) == 1 else f"{run[0] + 1}-{run[-1] + 1}")
+        run = [i]
+    return ", ".join(out)
+
+
+def _stats(e: Estimate) -> str:
+    margin = f"±{1.96 * e.stderr:.2f}" if math.isfinite(e.stderr) else "±?"
+    spread = e.stderr * math.sqrt(e.samples) if math.isfinite(e.stderr) else math.nan
+    sd = f"sd {spread:.2f}" if math.isfinite(spread) else "sd ?"
+    return f"{e.value:+6.2f} {margin:<6} {sd:<8} win {e.win:4.0%}"
+
+
+def hint_lines(labels: Sequence[str], estimates: Sequence[Estimate], best: int,
+               gain: str, deal: str, width: int = 80) -> str:
+    """The hint as lines of at most *width* columns: a row per move, or per group of moves
+    rated alike (equal to two decimals, and the same chance to win)."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, e in enumerate(estimates):
+        groups.setdefault((f"{e.value:+.2f}", f"{e.win:.0%}"), []).append(i)
+    lines = textwrap.wrap(
+        f"The search bot's estimates: the {gain} (± the 95% margin of that mean; sd: the "
+        f"spread of single playouts; runs: the playouts of the move); win: your chance to "
+        f"win the {deal}. It looks ahead to "
+        f"the end of the {deal}, playing each move out against hands drawn to fit what you "
+        f"may know.", width)
+    names = [labels[m[0]] if len(m) == 1 else f"{len(m)} moves" for m in groups.values()]
+    name_width = min(22, max(len(name) for name in names))
+    number_width = max(len(numbers(m)) for m in groups.values()) + 1
+    for name, members in zip(names, groups.values(), strict=True):
+        e = estimates[members[0]]
+        mark = "  <- best" if best in members else ""
+        count = f"{e.samples} runs" if len(members) == 1 else \
+            f"{min(estimates[i].samples for i in members)}+ runs"
+        head = f"  {numbers(members) + ')':<{number_width}} {name[:name_width]:<{name_width}}"
+        lines.append(f"{head} {_stats(e)}  {count}{mark}")
+        if len(members) > 1:
+            lines += textwrap.wrap("; ".join(labels[i] for i in members), width,
+                                   initial_indent="      ", subsequent_indent="      ")
+    return "\n".join(lines)
+
+
+def hint_text(driver: Any, seat: int, legal: Sequence[Any], labels: Sequence[str],
+              width: int = 80) -> str:
+    """The search bot's view of each legal action, from the player's observation only.
+
+    :raises commerce.errors.CommerceError: where the family has no search bot.
+    """
+    from commerce import engine
+    from commerce.bots.search import best_index, default_iterations, search_hint
+    from commerce.family import family_spec
+
+    obs = engine.observe(driver.state, seat)
+    rng = random.Random(f"hint/{driver.seed}/{len(driver.actions)}")
+    # 0.8 of the bot's default budget per legal action (400 each in the trading games)
+    budget = default_iterations(driver.rules.family, driver.rules) * 4 * len(legal) // 5
+    estimates = [e for _, e in search_hint(obs, legal, rng, iterations=budget)]
+    present = family_spec(driver.rules.family).presentation
+    gain = "expected change of your stakes by the end of the deal"
+    deal = "deal"
+    if present is not None:
+        gain, deal = present.gain_words, present.deal_word
+    return hint_lines(labels, estimates, best_index(estimates), gain, deal, width)
