@@ -2,29 +2,100 @@
 
     PYTHONPATH=src python scripts/ladder.py                 # every registered preset
     PYTHONPATH=src python scripts/ladder.py --rules peel    # only some (comma list)
+    PYTHONPATH=src python scripts/ladder.py --mixed --rules trade-and-barter --jobs 1
 
 For each preset: a tournament of random against heuristic and one of heuristic against
 search (default budget), each with seat rotation over replayed deals (commerce.tournament).
 A rung holds when the 95% interval of (stronger - weaker) payoff per game excludes 0.
-Rulesets not given with --rules keep their rows from the existing file.
+With ``--mixed``, instead the mixed table: random, heuristic and search seated together
+(:func:`mixed_table`). Rulesets not given with --rules keep their rows from the existing file.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from commerce.rules import find_ruleset, rulesets
-from commerce.tournament import tournament
+from commerce.bots import make_bot
+from commerce.driver import play_game
+from commerce.rules import Ruleset, find_ruleset, rulesets
+from commerce.simulate import game_seed
+from commerce.tournament import BlockResult, block_lineups, run_blocks, summarize, tournament
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "ladder.md"
 RUNGS = (("random", "heuristic"), ("heuristic", "search"))
 HEADER = ("| ruleset | players | rung | games | stronger − weaker per game | 95% interval "
           "| ratings (weaker, stronger) | holds |\n"
           "|---|---|---|---|---|---|---|---|\n")
+MIXED = ("random", "heuristic", "search")
+ORDERS = ((0, 1, 2), (0, 2, 1))
+"""The two seating orders of the mixed table's bots (every other order is one of these,
+rotated): with three bots at four seats, seat rotation alone seats each bot beside the others
+in different places, and a seat's neighbours decide much of its payoff (in Trade and Barter,
+one heuristic listed after another earned +1.69 a game and the same bot listed third +0.49
+over 600 games); the second order mirrors the first, so every bot sits in the same places."""
+MIXED_HEADER = ("| ruleset | players | games | random | heuristic | search "
+                "| search − heuristic | search first |\n"
+                "|---|---|---|---|---|---|---|---|\n")
+_MIXED_WORKER: dict[str, object] = {}
+
+
+def _mixed_init(rules: Ruleset, players: int, seed: int) -> None:
+    _MIXED_WORKER.update(rules=rules, players=players, seed=seed,
+                         bots=[make_bot(b) for b in MIXED])
+
+
+def _mixed_block(block: int) -> BlockResult:
+    """One block of the mixed table: both seating orders, each rotated, on the same deals."""
+    w = _MIXED_WORKER
+    rules, players, seed, bots = w["rules"], w["players"], w["seed"], w["bots"]
+    assert isinstance(rules, Ruleset) and isinstance(players, int) and isinstance(seed, int)
+    assert isinstance(bots, list)
+    out: BlockResult = []
+    for order in ORDERS:
+        for lineup in block_lineups(len(order), players):
+            seats = tuple(order[k] for k in lineup)
+            record = play_game(rules, [bots[k] for k in seats], seed=game_seed(seed, block),
+                               fast=True)
+            assert record.payoffs is not None
+            out.append((seats, tuple(record.payoffs)))
+    return out
+
+
+def mixed_table(rules: Ruleset, players: int, games: int, seed: int,
+                jobs: int) -> dict[str, Any]:
+    """Random, heuristic and search at one table of *players*: about *games* games in blocks
+    of six on the same deals (both :data:`ORDERS`, each with seat rotation); the figures of
+    :func:`commerce.tournament.summarize`, each block one sample."""
+    blocks = max(1, math.ceil(games / (len(ORDERS) * len(MIXED))))
+    results = run_blocks((rules, players, seed), blocks, jobs, _mixed_block, _mixed_init)
+    summary = summarize(rules, players, MIXED, seed, results)
+    summary["games"] = blocks * len(ORDERS) * len(MIXED)
+    return summary
+
+
+def mixed_row(rules_id: str, players: int, games: int, seed: int, jobs: int) -> str:
+    """The mixed table's row of one ruleset."""
+    rules = find_ruleset(rules_id)
+    n = min(max(players, rules.min_players), rules.max_players)
+    start = time.perf_counter()
+    r = mixed_table(rules, n, games, seed, jobs)
+    cells = []
+    for b in MIXED:
+        lo, hi = r["ci95"][b]
+        cells.append(f"{r['payoff'][b]:+.2f} [{lo:+.2f}, {hi:+.2f}]")
+    pair = next(p for p in r["pairs"] if (p["a"], p["b"]) == ("search", "heuristic"))
+    plo, phi = pair["ci95"]
+    first = r["ci95"]["search"][0] > max(r["ci95"]["random"][1], r["ci95"]["heuristic"][1])
+    row = (f"| {rules.id} | {n} | {r['games']} | {' | '.join(cells)} | "
+           f"{pair['diff']:+.2f} [{plo:+.2f}, {phi:+.2f}] | {'yes' if first else '**no**'} |")
+    print(row, f"({time.perf_counter() - start:.0f} s)", file=sys.stderr)
+    return row
 
 
 def rows_for(rules_id: str, players: int, games: dict[str, int], seed: int,
@@ -62,19 +133,32 @@ def main() -> int:
     p.add_argument("--rungs", default="heuristic,search",
                    help="which rungs to measure, by their stronger bot (default both); the "
                         "rows of rungs not measured are kept from the current page")
+    p.add_argument("--mixed", action="store_true",
+                   help="measure the mixed table (random, heuristic and search together) "
+                        "instead of the rungs")
+    p.add_argument("--mixed-games", type=int, default=120,
+                   help="games of the mixed table (default 120; rounded up to blocks of 6)")
     args = p.parse_args()
     rungs = {r.strip() for r in args.rungs.split(",") if r.strip()}
     chosen = ([find_ruleset(x).id for x in args.rules.split(",")] if args.rules
               else [r.id for r in rulesets()])
     old: dict[tuple[str, str], str] = {}
+    old_mixed: dict[str, str] = {}
     if DOC.exists():
         for line in DOC.read_text().splitlines():
             m = re.match(r"\| ([\w-]+) \| \d+ \| \w+ → (\w+) \|", line)
             if m:
                 old[m.group(1), m.group(2)] = line
+            m = re.match(r"\| ([\w-]+) \| \d+ \| \d+ \| [+-]", line)
+            if m:
+                old_mixed[m.group(1)] = line
     games = {"heuristic": args.games, "search": args.search_games}
     new: dict[tuple[str, str], str] = {}
+    new_mixed: dict[str, str] = {}
     for rid in chosen:
+        if args.mixed:
+            new_mixed[rid] = mixed_row(rid, args.players, args.mixed_games, args.seed, args.jobs)
+            continue
         for line, (_, strong) in zip(
             rows_for(rid, args.players, games, args.seed, args.jobs, rungs),
             [r for r in RUNGS if r[1] in rungs], strict=True,
@@ -82,11 +166,15 @@ def main() -> int:
             new[rid, strong] = line
     order = [r.id for r in rulesets()]
     lines = []
+    mixed_lines = []
     for rid in order:
         for _, strong in RUNGS:
             row = new.get((rid, strong)) or old.get((rid, strong))
             if row is not None:
                 lines.append(row)
+        row = new_mixed.get(rid) or old_mixed.get(rid)
+        if row is not None:
+            mixed_lines.append(row)
     DOC.write_text(
         "# The bot ladder\n\n"
         "Each rung is a tournament of two bots at the table (`commerce tournament --bots "
@@ -99,7 +187,17 @@ def main() -> int:
         "its default budget.\n\n"
         f"Regenerate with `PYTHONPATH=src python scripts/ladder.py` (seed {args.seed}; "
         "`--rules` and `--rungs` remeasure some rows and keep the others; each row gives its "
-        "own number of games).\n\n" + HEADER + "\n".join(lines) + "\n"
+        "own number of games).\n\n" + HEADER + "\n".join(lines) + "\n\n"
+        "## The mixed table\n\n"
+        "Random, heuristic and search seated together (`--mixed`): each bot's mean payoff per "
+        "game (one seat) with its 95% interval, over blocks of six games on the same deals, "
+        "in both seating orders (random, heuristic, search and random, search, heuristic, each "
+        "rotated round the table), so that every bot sits beside the others in the same places "
+        "(with one order only, a seat's neighbours, not its bot, decided much of the result). "
+        "Search is first when its interval lies above both others'; the search − heuristic "
+        "column is paired by block.\n\n"
+        "Regenerate with `PYTHONPATH=src python scripts/ladder.py --mixed` (seed 1, 120 games "
+        "unless the row says otherwise).\n\n" + MIXED_HEADER + "\n".join(mixed_lines) + "\n"
     )
     print(f"wrote {DOC}", file=sys.stderr)
     return 0
