@@ -179,3 +179,28 @@ def test_playouts_decide_from_the_seats_observation(monkeypatch):
     assert len(seen) > 10
     # every heuristic decision saw exactly the observation the reference gives that seat
     assert all(obs in real for obs in seen)
+
+
+def test_trade_and_barter_weighs_the_knock_and_the_heuristics_trade_only():
+    from commerce.families.trading.heuristic import trading_action
+    from commerce.strength import card_to_replace
+
+    turns = 0
+    for state in _trading_states(TB, 4, range(6)):
+        d = engine.decision(state)
+        if d is None or d.seat is None:
+            continue
+        obs = engine.observe(state, d.seat)
+        legal = engine.legal_actions(state)
+        picked = [legal[i] for i in candidates(obs, legal)]
+        favourite = trading_action(obs, legal, random.Random(0), 0.5)
+        assert favourite in picked
+        if ActionKind.TRADE not in {a.kind for a in legal}:
+            continue
+        turns += 1
+        give = card_to_replace(TB, tuple(obs.hand))
+        assert {a.kind for a in picked} <= {ActionKind.STAND, ActionKind.TRADE}
+        assert [a.cards for a in picked if a.kind is ActionKind.TRADE] == [(give,)]
+        stands = [a for a in legal if a.kind is ActionKind.STAND]
+        assert set(stands) <= set(picked)
+    assert turns > 20

@@ -270,15 +270,25 @@ def replayed_states(obs: TradingObservation) -> Callable[[random.Random], Tradin
 
 
 def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
-    """The actions the search weighs: all, except barters where a turn is one action.
+    """The actions the search weighs: all, except where a turn is one action (Trade and
+    Barter), where it weighs only the knock, the heuristic's own choice and the trade of the
+    card the heuristic would replace.
 
     There a barter's playouts are noisy (the cards it moves differ from world to world) and
-    searching them lost more by chance picks than it found (measured against the heuristic).
+    searching them lost more by chance picks than it found; trading another card than the
+    heuristic's is rarely better, and weighing every card spread the playouts over actions
+    whose estimates differ mostly by noise. With the three, against the heuristic over 300
+    games (seed 1): +0.21 [+0.00, +0.42] a game, where weighing every trade and the knock
+    gave +0.07 [-0.10, +0.24] over 600.
     """
     everything = list(range(len(legal)))
     if not one_action_turns(obs.ruleset):
         return everything
-    kept = [i for i, a in enumerate(legal) if a.kind is not ActionKind.BARTER]
+    favourite = trading_action(obs, legal, random.Random(0), 0.5)
+    give = card_to_replace(obs.ruleset, tuple(obs.hand))
+    kept = [i for i, a in enumerate(legal)
+            if a == favourite or a.kind is ActionKind.STAND
+            or (a.kind is ActionKind.TRADE and a.cards == (give,))]
     return kept or everything
 
 
