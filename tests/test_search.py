@@ -218,3 +218,21 @@ def test_search_with_a_reference_keeps_it_in_the_running_and_pairs_the_playouts(
             most = max(e.samples for e in est)
             assert est[ref].samples == most and est[ref].edge == 0.0
             assert all(e.edge_stderr < math.inf for e in est if e.samples > 1)
+
+
+def test_the_fast_level_plays_a_tenth_of_the_default_budget():
+    from commerce.bots.search import FAST_SHARE, default_iterations
+
+    state = engine.new_game(PEEL, 4, dealer=3)
+    state = engine.apply(state, engine.sample_chance(state, random.Random(4))).state
+    seat = engine.decision(state).seat
+    obs, legal = engine.observe(state, seat), engine.legal_actions(state)
+    fast = make_bot("search-fast")
+    assert fast.name == "search-fast" and fast.act(obs, legal, random.Random(0)) in legal
+    tenth = default_iterations("trading", PEEL) // FAST_SHARE
+    assert tenth - len(legal) <= fast.playouts <= tenth
+    exact = make_bot(f"search:iterations={tenth}")
+    exact.act(obs, legal, random.Random(0))
+    assert exact.playouts == fast.playouts
+    with pytest.raises(CommerceError, match="search-fast takes no options"):
+        make_bot("search-fast:iterations=5")

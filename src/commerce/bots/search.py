@@ -66,6 +66,13 @@ MAX_ITERATIONS = 100_000
 """The largest ``search:iterations=`` (about 200 times the default budget)."""
 MAX_MS = 60_000.0
 """The largest ``search:ms=``: a minute per decision."""
+CAP_MS = 250.0
+"""At the default budget (no ``iterations`` or ``ms`` given), a decision stops drawing states
+after this many milliseconds even if playouts are left: the budget answers within 200 ms on
+a quiet machine, and the cap keeps a slow moment (another process, a collection) from
+stretching a decision past 300 ms. Where it acts, the result depends on the machine's speed."""
+FAST_SHARE = 10
+"""The fast level (``search-fast``) plays a tenth of the default budget's playouts."""
 
 
 def _hooks(family: str) -> SearchHooks | None:
@@ -160,6 +167,7 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
         belief = None
     if not iterations and not ms:
         iterations = default_iterations(family, obs.ruleset)
+        ms = CAP_MS
     k = len(legal)
     budget = iterations if iterations else math.inf
     deadline = time.perf_counter() + ms / 1000 if ms else math.inf
@@ -263,13 +271,18 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, iterations: int | None = None, ms: float | None = None) -> None:
+    def __init__(self, iterations: int | None = None, ms: float | None = None, *,
+                 share: int = 1) -> None:
         """*iterations* and *ms* as for :func:`search`; with neither, the family's default
         budget (:func:`default_iterations`: :data:`DEFAULT_ITERATIONS`, fewer in the widow
-        games and Cox's game, whose playouts are longer; Pool Commerce has its own)."""
+        games and Cox's game, whose playouts are longer; Pool Commerce has its own), divided
+        by *share* (:data:`FAST_SHARE` for the fast level)."""
         self.iterations = iterations
         self.ms = ms
+        self.share = share
         self.spec = "search"
+        self.playouts = 0
+        """Playouts of the bot's last decision (0 where it had one choice)."""
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SearchBot:
@@ -287,8 +300,19 @@ class SearchBot:
             ms = _bounded(options["ms"], "ms", MAX_MS, integer=False)
         return cls(iterations, ms)
 
+    @classmethod
+    def fast_from_options(cls, options: dict[str, str]) -> SearchBot:
+        """The fast level, ``search-fast``: a tenth of the default budget's playouts (no
+        options)."""
+        if options:
+            raise CommerceError(f"search-fast takes no options; not {', '.join(sorted(options))}")
+        bot = cls(share=FAST_SHARE)
+        bot.name = bot.spec = "search-fast"
+        return bot
+
     def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
         """The legal action with the best estimated gain."""
+        self.playouts = 0
         if len(legal) == 1:
             return legal[0]
         hooks = _hooks(obs.ruleset.family)
@@ -301,8 +325,13 @@ class SearchBot:
         if len(choices) == 1:
             return choices[0]
         reference = choices.index(favourite) if favourite is not None else None
-        estimates = search(obs, choices, rng, iterations=self.iterations, ms=self.ms,
+        iterations = self.iterations
+        if self.share > 1 and not iterations and not self.ms:
+            budget = default_iterations(obs.ruleset.family, obs.ruleset)
+            iterations = max(len(choices), budget // self.share)
+        estimates = search(obs, choices, rng, iterations=iterations, ms=self.ms,
                            reference=reference)
+        self.playouts = sum(e.samples for e in estimates)
         confidence = ref[1] if ref is not None else 0.0
         return choices[best_index(estimates, reference, confidence)]
 
