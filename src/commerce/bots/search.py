@@ -66,11 +66,12 @@ MAX_ITERATIONS = 100_000
 """The largest ``search:iterations=`` (about 200 times the default budget)."""
 MAX_MS = 60_000.0
 """The largest ``search:ms=``: a minute per decision."""
-CAP_MS = 250.0
+CAP_MS = 190.0
 """At the default budget (no ``iterations`` or ``ms`` given), a decision stops drawing states
-after this many milliseconds even if playouts are left: the budget answers within 200 ms on
-a quiet machine, and the cap keeps a slow moment (another process, a collection) from
-stretching a decision past 300 ms. Where it acts, the result depends on the machine's speed."""
+once the next would end past this many milliseconds, even if playouts are left: the budget
+answers well within 200 ms in most decisions, and the cap keeps the slowest (the start of a
+widow deal, a long deal's replays, a busy machine) within it too. Where it acts, the result
+depends on the machine's speed."""
 FAST_SHARE = 10
 """The fast level (``search-fast``) plays a tenth of the default budget's playouts."""
 
@@ -146,8 +147,9 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
 
     *iterations* playouts in all (at least one per action), spent by sequential halving
     (unless *halving* is False): actions that fall in the worse half after a phase get no
-    more playouts, and their estimates rest on fewer samples. With *ms*, stop once that many
-    milliseconds have passed (after at least one drawn state), whichever comes first.
+    more playouts, and their estimates rest on fewer samples. With *ms*, stop before a drawn
+    state whose playouts would end past that many milliseconds (reckoning that they take as
+    long as the last state's; at least one state is drawn), whichever comes first.
     With neither, the family's default budget (:func:`default_iterations`).
     With *reference* (an index into *legal*), that action is never dropped by the halving,
     and each estimate's ``edge`` is its mean gain over the reference, paired by drawn state.
@@ -177,6 +179,7 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     counts = [0] * k
     alive = list(range(k))
     spent = 0
+    out_of_time = False
     # Paired differences with the reference action, on the drawn states both were played on.
     diffs = [0.0] * k
     diff_squares = [0.0] * k
@@ -189,6 +192,7 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
         rounds = max(1, math.floor(share / len(alive))) if iterations else math.inf
         r = 0
         while r < rounds:
+            started = time.perf_counter()
             state = sampler(rng)
             if belief is not None:
                 tries = 1
@@ -213,9 +217,11 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
                     paired[i] += 1
             spent += len(alive)
             r += 1
-            if time.perf_counter() >= deadline:
+            now = time.perf_counter()
+            if now + (now - started) >= deadline:  # the next round would end past it
+                out_of_time = True
                 break
-        if time.perf_counter() >= deadline:
+        if out_of_time:
             break
         if len(alive) > 1 and phase < phases - 1:
             alive.sort(key=lambda i: (-sums[i] / counts[i], i))
