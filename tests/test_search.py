@@ -236,3 +236,31 @@ def test_the_fast_level_plays_a_tenth_of_the_default_budget():
     assert exact.playouts == fast.playouts
     with pytest.raises(CommerceError, match="search-fast takes no options"):
         make_bot("search-fast:iterations=5")
+
+
+def test_a_budget_in_time_stops_before_a_state_that_would_end_past_it(monkeypatch):
+    import commerce.bots.search as search_module
+
+    clock = [0.0]
+
+    class Clock:
+        @staticmethod
+        def perf_counter() -> float:
+            return clock[0]
+
+    def slow_playout(state, action, seat, rng):
+        clock[0] += 0.020  # each playout takes 20 ms on this clock
+        return 0.0, 0.0
+
+    monkeypatch.setattr(search_module, "time", Clock)
+    monkeypatch.setattr(search_module, "playout_for", lambda family: slow_playout)
+    state = engine.new_game(PEEL, 4, dealer=3)
+    state = engine.apply(state, engine.sample_chance(state, random.Random(4))).state
+    seat = engine.decision(state).seat
+    obs, legal = engine.observe(state, seat), engine.legal_actions(state)[:2]
+    # two actions: 40 ms a drawn state; the third would end at 120 ms, past 100
+    assert [e.samples for e in search(obs, legal, random.Random(0), ms=100)] == [2, 2]
+    assert clock[0] <= 0.100
+    clock[0] = 0.0  # the default budget stops within CAP_MS (190 ms): four states
+    assert [e.samples for e in search(obs, legal, random.Random(0))] == [4, 4]
+    assert clock[0] <= search_module.CAP_MS / 1000
