@@ -74,6 +74,19 @@ widow deal, a long deal's replays, a busy machine) within it too. Where it acts,
 depends on the machine's speed."""
 FAST_SHARE = 10
 """The fast level (``search-fast``) plays a tenth of the default budget's playouts."""
+FAST_CONFIDENCE = 1.0
+"""At the fast level, another action replaces the heuristic's own choice only when its paired
+gain over it exceeds this many standard errors (families with a ``reference`` hook keep
+theirs): with a tenth of the playouts, the best mean among close actions is mostly noise. In
+Peel against the heuristic (300 games, seed 1): +0.11 [-0.35, +0.57] a game taking the best
+mean, +0.36 [+0.02, +0.70] at 2 standard errors, +0.47 [+0.09, +0.84] at 1."""
+
+
+def _heuristic_choice(obs: Any, legal: Sequence[Action]) -> Action:
+    """The heuristic bot's choice among *legal* (with a fixed RNG)."""
+    from commerce.bots.heuristic import HeuristicBot
+
+    return HeuristicBot().act(obs, legal, random.Random(0))
 
 
 def _hooks(family: str) -> SearchHooks | None:
@@ -323,6 +336,8 @@ class SearchBot:
             return legal[0]
         hooks = _hooks(obs.ruleset.family)
         ref = (hooks.reference, hooks.confidence) if hooks and hooks.reference else None
+        if ref is None and self.share > 1:
+            ref = (_heuristic_choice, FAST_CONFIDENCE)
         favourite = ref[0](obs, legal) if ref is not None else None
         pick = hooks.candidates if hooks is not None else None
         choices = list(legal) if pick is None else [legal[i] for i in pick(obs, legal)]
