@@ -264,3 +264,28 @@ def test_a_budget_in_time_stops_before_a_state_that_would_end_past_it(monkeypatc
     clock[0] = 0.0  # the default budget stops within CAP_MS (190 ms): four states
     assert [e.samples for e in search(obs, legal, random.Random(0))] == [4, 4]
     assert clock[0] <= search_module.CAP_MS / 1000
+
+
+def test_the_fast_level_keeps_the_heuristics_choice_when_playouts_cannot_tell(monkeypatch):
+    import commerce.bots.search as search_module
+    from commerce.bots.heuristic import HeuristicBot
+
+    monkeypatch.setattr(search_module, "playout_for", lambda family: lambda *a: (0.0, 0.0))
+    checked = 0
+    for state in _states_to_decide(PEEL, 4, range(3)):
+        seat = engine.decision(state).seat
+        obs, legal = engine.observe(state, seat), engine.legal_actions(state)
+        favourite = HeuristicBot().act(obs, legal, random.Random(0))
+        if len(legal) < 2 or favourite == legal[0]:
+            continue
+        assert make_bot("search-fast").act(obs, legal, random.Random(1)) == favourite
+        assert make_bot("search:iterations=50").act(obs, legal, random.Random(1)) == legal[0]
+        checked += 1
+    assert checked >= 3
+
+
+def _states_to_decide(rules, players, seeds):
+    out: list = []
+    for seed in seeds:
+        random_game(rules, players, seed, each=out.append)
+    return [s for s in out if (d := engine.decision(s)) is not None and d.seat is not None]
