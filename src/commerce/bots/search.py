@@ -68,7 +68,8 @@ MAX_MS = 60_000.0
 """The largest ``search:ms=``: a minute per decision."""
 CAP_MS = 190.0
 """At the default budget (no ``iterations`` or ``ms`` given), a decision stops drawing states
-once the next would end past this many milliseconds, even if playouts are left: the budget
+once the next might end past this many milliseconds (as :func:`search` reckons it), even if
+playouts are left: the budget
 answers well within 200 ms in most decisions, and the cap keeps the slowest (the start of a
 widow deal, a long deal's replays, a busy machine) within it too. Where it acts, the result
 depends on the machine's speed."""
@@ -161,8 +162,8 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     *iterations* playouts in all (at least one per action), spent by sequential halving
     (unless *halving* is False): actions that fall in the worse half after a phase get no
     more playouts, and their estimates rest on fewer samples. With *ms*, stop before a drawn
-    state whose playouts would end past that many milliseconds (reckoning that they take as
-    long as the last state's; at least one state is drawn), whichever comes first.
+    state whose playouts might end past that many milliseconds (reckoning that they take up
+    to twice as long as the last state's; at least one state is drawn), whichever comes first.
     With neither, the family's default budget (:func:`default_iterations`).
     With *reference* (an index into *legal*), that action is never dropped by the halving,
     and each estimate's ``edge`` is its mean gain over the reference, paired by drawn state.
@@ -231,7 +232,7 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
             spent += len(alive)
             r += 1
             now = time.perf_counter()
-            if now + (now - started) >= deadline:  # the next round would end past it
+            if now + 2 * (now - started) >= deadline:  # the next round might end past it
                 out_of_time = True
                 break
         if out_of_time:
