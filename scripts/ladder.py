@@ -98,9 +98,9 @@ a core: a single drawn state's playouts took longer than the whole budget.
 """
 
 
-def _mixed_init(rules: Ruleset, players: int, seed: int) -> None:
+def _mixed_init(rules: Ruleset, players: int, seed: int, specs: tuple[str, ...]) -> None:
     _MIXED_WORKER.update(rules=rules, players=players, seed=seed,
-                         bots=[make_bot(b) for b in MIXED])
+                         bots=[make_bot(b) for b in specs])
 
 
 def _mixed_block(block: int) -> BlockResult:
@@ -120,15 +120,17 @@ def _mixed_block(block: int) -> BlockResult:
     return out
 
 
-def mixed_table(rules: Ruleset, players: int, games: int, seed: int,
-                jobs: int) -> dict[str, Any]:
-    """Random, heuristic and search at one table of *players*: about *games* games in blocks
-    of six on the same deals (both :data:`ORDERS`, each with seat rotation); the figures of
-    :func:`commerce.tournament.summarize`, each block one sample."""
-    blocks = max(1, math.ceil(games / (len(ORDERS) * len(MIXED))))
-    results = run_blocks((rules, players, seed), blocks, jobs, _mixed_block, _mixed_init)
-    summary = summarize(rules, players, MIXED, seed, results)
-    summary["games"] = blocks * len(ORDERS) * len(MIXED)
+def mixed_table(rules: Ruleset, players: int, games: int, seed: int, jobs: int,
+                bots: tuple[str, ...] = MIXED) -> dict[str, Any]:
+    """Three *bots* (random, heuristic and search) at one table of *players*: about *games*
+    games in blocks of six on the same deals (both :data:`ORDERS`, each with seat rotation);
+    the figures of :func:`commerce.tournament.summarize`, each block one sample, and
+    ``"blocks_played"``: each block's games as (bot index of each seat, payoffs)."""
+    blocks = max(1, math.ceil(games / (len(ORDERS) * len(bots))))
+    results = run_blocks((rules, players, seed, bots), blocks, jobs, _mixed_block, _mixed_init)
+    summary = summarize(rules, players, bots, seed, results)
+    summary["games"] = blocks * len(ORDERS) * len(bots)
+    summary["blocks_played"] = results
     return summary
 
 
