@@ -174,6 +174,9 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     family = obs.ruleset.family
     hooks = _hooks(family)
     playout = playout_for(family)
+    fitted = hooks.fitted(obs) if hooks is not None and hooks.fitted is not None else None
+    if fitted is not None:
+        playout = fitted
     belief = hooks.belief if hooks is not None else None
     believed = hooks.sampler if hooks is not None else None
     sampler = believed(obs) if believed is not None else None
