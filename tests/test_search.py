@@ -268,10 +268,15 @@ def test_a_budget_in_time_stops_before_a_state_that_would_end_past_it(monkeypatc
 
 
 def test_the_fast_level_keeps_the_heuristics_choice_when_playouts_cannot_tell(monkeypatch):
+    import dataclasses
+
     import commerce.bots.search as search_module
     from commerce.bots.heuristic import HeuristicBot
+    from commerce.family import family_spec
 
-    monkeypatch.setattr(search_module, "playout_for", lambda family: lambda *a: (0.0, 0.0))
+    hooks = dataclasses.replace(family_spec("trading").search, fitted=None,
+                                playout=lambda *a: (0.0, 0.0))
+    monkeypatch.setattr(search_module, "_hooks", lambda family: hooks)
     checked = 0
     for state in _states_to_decide(PEEL, 4, range(3)):
         seat = engine.decision(state).seat
