@@ -1,6 +1,7 @@
-"""Time per decision of the search bot at its default budget: median and 95th percentile.
+"""Time per decision of the search bot: median, 95th and 99th percentiles, slowest; playouts.
 
     PYTHONPATH=src python scripts/bench_search.py [--games 30] [--rules peel|cox] [--players 4]
+    PYTHONPATH=src python scripts/bench_search.py --rules widow --games 3 --bot search-fast
 
 The search bot plays seat 0 against heuristic bots; every decision with more than one legal
 action is timed (decisions with one are answered at once and left out). One warm-up game
@@ -33,6 +34,7 @@ def main() -> int:
     rules = find_ruleset(args.rules)
     bot = make_bot(args.bot)
     times: list[float] = []
+    playouts: list[int] = []
 
     class Timed:
         name = spec = "timed"
@@ -45,6 +47,7 @@ def main() -> int:
             action = bot.act(obs, legal, rng)
             if self.record and len(legal) > 1:
                 times.append(time.perf_counter() - start)
+                playouts.append(getattr(bot, "playouts", 0))
             return action
 
     others = [make_bot("heuristic") for _ in range(args.players - 1)]
@@ -59,14 +62,19 @@ def main() -> int:
         "rules": rules.id, "players": args.players, "decisions": len(ms),
         "median_ms": round(statistics.median(ms), 1),
         "p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1),
+        "p99_ms": round(ms[min(len(ms) - 1, int(0.99 * len(ms)))], 1),
         "max_ms": round(ms[-1], 1),
+        "over_200_ms": sum(t > 200 for t in ms),
+        "playouts_median": statistics.median(playouts) if playouts else None,
     }
     if args.json:
         print(json.dumps(result))
     else:
         print(f"{args.bot} ({rules.id}, {args.players} players): {len(ms)} decisions, "
               f"median {result['median_ms']} ms, 95th percentile {result['p95_ms']} ms, "
-              f"max {result['max_ms']} ms")
+              f"99th {result['p99_ms']} ms, max {result['max_ms']} ms "
+              f"({result['over_200_ms']} over 200 ms); playouts per decision "
+              f"(median) {result['playouts_median']}")
     return 0
 
 

@@ -218,3 +218,80 @@ def test_search_with_a_reference_keeps_it_in_the_running_and_pairs_the_playouts(
             most = max(e.samples for e in est)
             assert est[ref].samples == most and est[ref].edge == 0.0
             assert all(e.edge_stderr < math.inf for e in est if e.samples > 1)
+
+
+def test_the_fast_level_plays_a_tenth_of_the_default_budget():
+    from commerce.bots.search import FAST_SHARE, default_iterations
+
+    state = engine.new_game(PEEL, 4, dealer=3)
+    state = engine.apply(state, engine.sample_chance(state, random.Random(4))).state
+    seat = engine.decision(state).seat
+    obs, legal = engine.observe(state, seat), engine.legal_actions(state)
+    fast = make_bot("search-fast")
+    assert fast.name == "search-fast" and fast.act(obs, legal, random.Random(0)) in legal
+    tenth = default_iterations("trading", PEEL) // FAST_SHARE
+    assert tenth - len(legal) <= fast.playouts <= tenth
+    exact = make_bot(f"search:iterations={tenth}")
+    exact.act(obs, legal, random.Random(0))
+    assert exact.playouts == fast.playouts
+    with pytest.raises(CommerceError, match="search-fast takes no options"):
+        make_bot("search-fast:iterations=5")
+
+
+def test_a_budget_in_time_stops_before_a_state_that_would_end_past_it(monkeypatch):
+    import commerce.bots.search as search_module
+
+    clock = [0.0]
+
+    class Clock:
+        @staticmethod
+        def perf_counter() -> float:
+            return clock[0]
+
+    def slow_playout(state, action, seat, rng):
+        clock[0] += 0.020  # each playout takes 20 ms on this clock
+        return 0.0, 0.0
+
+    monkeypatch.setattr(search_module, "time", Clock)
+    monkeypatch.setattr(search_module, "playout_for", lambda family: slow_playout)
+    state = engine.new_game(PEEL, 4, dealer=3)
+    state = engine.apply(state, engine.sample_chance(state, random.Random(4))).state
+    seat = engine.decision(state).seat
+    obs, legal = engine.observe(state, seat), engine.legal_actions(state)[:2]
+    # two actions: 40 ms a drawn state, reckoned at up to 80 ms for the next: the second
+    # might end at 120 ms, past 100
+    assert [e.samples for e in search(obs, legal, random.Random(0), ms=100)] == [1, 1]
+    assert clock[0] <= 0.100
+    clock[0] = 0.0  # the default budget stops within CAP_MS (190 ms): three states
+    assert [e.samples for e in search(obs, legal, random.Random(0))] == [3, 3]
+    assert clock[0] <= search_module.CAP_MS / 1000
+
+
+def test_the_fast_level_keeps_the_heuristics_choice_when_playouts_cannot_tell(monkeypatch):
+    import dataclasses
+
+    import commerce.bots.search as search_module
+    from commerce.bots.heuristic import HeuristicBot
+    from commerce.family import family_spec
+
+    hooks = dataclasses.replace(family_spec("trading").search, fitted=None,
+                                playout=lambda *a: (0.0, 0.0))
+    monkeypatch.setattr(search_module, "_hooks", lambda family: hooks)
+    checked = 0
+    for state in _states_to_decide(PEEL, 4, range(3)):
+        seat = engine.decision(state).seat
+        obs, legal = engine.observe(state, seat), engine.legal_actions(state)
+        favourite = HeuristicBot().act(obs, legal, random.Random(0))
+        if len(legal) < 2 or favourite == legal[0]:
+            continue
+        assert make_bot("search-fast").act(obs, legal, random.Random(1)) == favourite
+        assert make_bot("search:iterations=50").act(obs, legal, random.Random(1)) == legal[0]
+        checked += 1
+    assert checked >= 3
+
+
+def _states_to_decide(rules, players, seeds):
+    out: list = []
+    for seed in seeds:
+        random_game(rules, players, seed, each=out.append)
+    return [s for s in out if (d := engine.decision(s)) is not None and d.seat is not None]

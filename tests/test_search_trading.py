@@ -179,3 +179,87 @@ def test_playouts_decide_from_the_seats_observation(monkeypatch):
     assert len(seen) > 10
     # every heuristic decision saw exactly the observation the reference gives that seat
     assert all(obs in real for obs in seen)
+
+
+def test_trade_and_barter_weighs_the_knock_and_the_heuristics_trade_only():
+    from commerce.families.trading.heuristic import trading_action
+    from commerce.strength import card_to_replace
+
+    turns = 0
+    for state in _trading_states(TB, 4, range(6)):
+        d = engine.decision(state)
+        if d is None or d.seat is None:
+            continue
+        obs = engine.observe(state, d.seat)
+        legal = engine.legal_actions(state)
+        picked = [legal[i] for i in candidates(obs, legal)]
+        favourite = trading_action(obs, legal, random.Random(0), 0.5)
+        assert favourite in picked
+        if ActionKind.TRADE not in {a.kind for a in legal}:
+            continue
+        turns += 1
+        give = card_to_replace(TB, tuple(obs.hand))
+        assert {a.kind for a in picked} <= {ActionKind.STAND, ActionKind.TRADE}
+        assert [a.cards for a in picked if a.kind is ActionKind.TRADE] == [(give,)]
+        stands = [a for a in legal if a.kind is ActionKind.STAND]
+        assert set(stands) <= set(picked)
+    assert turns > 20
+
+
+def _views_of_seat_0(ruleset, lineup: list[str], seeds: range) -> list:
+    seen: list = []
+
+    class Watcher:
+        name = spec = "watcher"
+
+        def __init__(self) -> None:
+            self.bot = make_bot(lineup[0])
+
+        def act(self, obs, legal, rng):
+            seen.append(obs)
+            return self.bot.act(obs, legal, rng)
+
+    for seed in seeds:
+        Driver(ruleset, [Watcher(), *(make_bot(b) for b in lineup[1:])], seed=seed).run()
+    return seen
+
+
+@pytest.mark.parametrize("ruleset", [PEEL, TB], ids=["peel", "trade-and-barter"])
+def test_seats_that_play_unlike_the_heuristic_are_told_from_the_view(ruleset):
+    views = _views_of_seat_0(ruleset, ["heuristic", "random", "heuristic", "random"], range(8))
+    flagged = [search.erratic_seats(obs) for obs in views]
+    assert all(f <= {1, 3} for f in flagged)
+    assert sum(bool(f) for f in flagged) > len(views) // 10
+    calm = _views_of_seat_0(ruleset, ["heuristic"] * 4, range(4))
+    assert not any(search.erratic_seats(obs) for obs in calm)
+
+
+def test_the_fitted_playout_lets_erratic_seats_choose_at_random(monkeypatch):
+    views = _views_of_seat_0(PEEL, ["heuristic", "random", "heuristic", "random"], range(8))
+    obs = next(o for o in views if search.erratic_seats(o))
+    erratic = search.erratic_seats(obs)
+    asked: list = []
+    decide = search.trading_action
+
+    def spy(view, legal, rng, boldness):
+        asked.append(view.seat)
+        return decide(view, legal, rng, boldness)
+
+    monkeypatch.setattr(search, "trading_action", spy)
+    play = search.fitted_playout(obs)
+    assert play is not None
+    draw = state_sampler(obs)
+    rng = random.Random(3)
+    def trade(state):
+        legal = engine.legal_actions(state)
+        return next((a for a in legal if a.kind is ActionKind.TRADE), legal[-1])
+
+    for _ in range(20):
+        state = draw(rng)
+        play(state, trade(state), obs.seat, rng)
+    assert asked and not erratic & set(asked)
+    asked.clear()
+    for _ in range(20):
+        state = draw(rng)
+        search.playout(state, trade(state), obs.seat, rng)
+    assert erratic & set(asked)

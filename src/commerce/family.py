@@ -166,6 +166,10 @@ class SearchHooks:
     clearly better (by *confidence* standard errors)."""
     confidence: float = 2.0
     """How many standard errors an action must gain over *reference* to replace it."""
+    fitted: Callable[[Any], Callable[[Any, Action, Seat, random.Random],
+                                     tuple[float, float]] | None] | None = None
+    """``fitted(obs) -> playout | None``: a playout fitted to how the observation shows the
+    other seats play (None: :attr:`playout`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,10 +2,10 @@
 
 >>> make_bot("random").name
 'random'
->>> make_bot("dealer")
+>>> make_bot("dealer")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-commerce.errors.CommerceError: unknown bot 'dealer'; bots are: heuristic, random, search
+commerce.errors.CommerceError: unknown bot 'dealer'; bots are: heuristic, random, search, ...
 """
 
 from __future__ import annotations
@@ -43,10 +43,16 @@ def _search(options: dict[str, str]) -> Bot:
     return SearchBot.from_options(options)
 
 
+def _search_fast(options: dict[str, str]) -> Bot:
+    from commerce.bots.search import SearchBot
+
+    return SearchBot.fast_from_options(options)
+
+
 # The built-in levels are registered from the start (their modules load when one is built),
 # so a register_bot() call adds to them rather than taking their place.
 _FACTORIES: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic,
-                                     "search": _search}
+                                     "search": _search, "search-fast": _search_fast}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:
