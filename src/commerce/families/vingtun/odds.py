@@ -1,0 +1,37 @@
+"""Exact chances of Vingt-un's first two cards, by enumerating every pair of the pack.
+
+>>> from commerce.rules import find_ruleset
+>>> odds = first_two_cards(find_ruleset("vingt-un"))
+>>> odds["natural"]
+Fraction(32, 663)
+>>> odds["totals"][21] == odds["natural"], odds["totals"][12]
+(True, Fraction(110, 1326))
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+from commerce.cards import pack
+from commerce.families.vingtun.state import is_natural, total
+from commerce.rules import Ruleset
+
+
+def first_two_cards(rules: Ruleset) -> dict[str, Any]:
+    """The chance of a natural and of each best total of two cards dealt from a full pack,
+    as exact fractions: ``{"rules", "pairs", "natural", "totals": {total: chance}}``.
+
+    A natural is 2 x 4 x 16 / (52 x 51) = 32/663 (an ace and one of the sixteen ten-cards).
+    """
+    counts: dict[int, int] = {}
+    naturals = 0
+    pairs = 0
+    for two in combinations(pack(52), 2):
+        pairs += 1
+        t = total(two)
+        counts[t] = counts.get(t, 0) + 1
+        naturals += is_natural(two)
+    return {"rules": rules.id, "pairs": pairs, "natural": Fraction(naturals, pairs),
+            "totals": {t: Fraction(counts[t], pairs) for t in sorted(counts)}}
