@@ -7,6 +7,7 @@ seats 1, 2 and then the dealer.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from fractions import Fraction
 
@@ -190,3 +191,25 @@ def test_the_chance_of_a_natural_from_a_full_pack_is_32_in_663():
     # 12: two aces (6 pairs), a two and a ten-card (4 x 16), 3-9, 4-8, 5-7 (16 each), 6-6 (6)
     assert odds["totals"][12] == Fraction(6 + 4 * 16 + 3 * 16 + 6, 1326)
     assert min(odds["totals"]) == 4 and max(odds["totals"]) == 21
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from commerce.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_commerce_odds_prints_the_first_two_cards_through_the_family_hook(capsys):
+    code, out, _ = _cli(capsys, "odds", "--rules", "vingt-un", "--json")
+    odds = json.loads(out)
+    assert code == 0 and odds["total"] == 1326
+    assert odds["counts"]["natural"] == 64 and odds["exact"]["natural"] == "32/663"
+    assert sum(v for k, v in odds["counts"].items() if k != "natural") == 1326
+
+
+def test_three_card_commands_refuse_vingt_un_with_one_line(capsys):
+    code, out, err = _cli(capsys, "hand", "AS", "KS", "QS", "--rules", "vingt-un")
+    assert code == 2 and not out
+    assert err.startswith("commerce hand: error: ") and err.count("\n") == 1

@@ -299,6 +299,11 @@ class FamilySpec(Generic[StateT, ObsT]):
     """Grouped menus and the table as data, for the terminal interfaces (see
     :mod:`commerce.presentation`)."""
 
+    odds: Callable[[Ruleset], dict[str, Any]] | None = None
+    """``odds(rules)``: exact chances of what a seat is dealt, for ``commerce odds``, JSON-ready:
+    ``{"rules", "title", "total", "counts": {name: count}, "exact": {name: "p/q"}}`` (None:
+    the three-card hand categories of :mod:`commerce.odds`)."""
+
     extras: dict[str, Any] = field(default_factory=dict)
     """Family-specific parts an application may look up by name (documented per family)."""
 

@@ -60,6 +60,7 @@ FAMILY: FamilySpec[rules.VingtUnState, rules.VingtUnObservation] = FamilySpec(
     permute_hidden=hidden.permute_hidden,
     encoding=encode.ENCODING,
     presentation=present.PRESENTATION,
-    extras={"event_to_dict": observe_.event_to_dict, "odds": odds.first_two_cards},
+    odds=odds.odds_table,
+    extras={"event_to_dict": observe_.event_to_dict},
 )
 """Vingt-un's contract (see :class:`commerce.family.FamilySpec`)."""

@@ -35,3 +35,21 @@ def first_two_cards(rules: Ruleset) -> dict[str, Any]:
         naturals += is_natural(two)
     return {"rules": rules.id, "pairs": pairs, "natural": Fraction(naturals, pairs),
             "totals": {t: Fraction(counts[t], pairs) for t in sorted(counts)}}
+
+
+def odds_table(rules: Ruleset) -> dict[str, Any]:
+    """:func:`first_two_cards` as ``commerce odds`` prints it (the family's ``odds`` hook):
+    counts of pairs, naturals first, then each best total from 21 down, with exact chances."""
+    counts: dict[str, int] = {}
+    naturals = 0
+    pairs = 0
+    for two in combinations(pack(52), 2):
+        pairs += 1
+        naturals += is_natural(two)
+        key = str(total(two))
+        counts[key] = counts.get(key, 0) + 1
+    ordered = {"natural": naturals, **{k: counts[k] for k in sorted(counts, key=int,
+                                                                      reverse=True)}}
+    return {"rules": rules.id, "title": "the first two cards", "total": pairs,
+            "counts": ordered,
+            "exact": {k: str(Fraction(v, pairs)) for k, v in ordered.items()}}
