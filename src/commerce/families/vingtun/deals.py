@@ -13,7 +13,8 @@ from commerce.rules import Ruleset
 def read_vingtun_deals(rules: Ruleset, players: int,
                        events: Sequence[Event]) -> list[DealSummary]:
     """Deals of a game of Vingt-un: every payment and pool movement between a deal's start
-    and its end; the winners are the seats that gained over the deal."""
+    and its end. Each player plays against the dealer and no hand is best at the table, so a
+    deal names no winners and no hand categories."""
     out: list[DealSummary] = []
     pay = [0.0] * players
     dealer: Seat = 0
@@ -31,6 +32,5 @@ def read_vingtun_deals(rules: Ruleset, players: int,
         elif kind == "pool_taken" and e.seat is not None:
             pay[e.seat] += e.get("amount")
         elif kind == "deal_ended":
-            winners = tuple(s for s in range(players) if pay[s] > 0)
-            out.append(DealSummary(dealer, tuple(pay), winners, ("",) * players, None, i))
+            out.append(DealSummary(dealer, tuple(pay), (), (), None, i))
     return out
