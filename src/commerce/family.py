@@ -13,13 +13,13 @@ Every application reaches a family's parts through :func:`family_spec` (by famil
 
 >>> import commerce  # registers the built-in families
 >>> sorted(family_names())
-['cox', 'trading', 'widow']
+['cox', 'trading', 'vingtun', 'widow']
 >>> family_spec("widow").name
 'widow'
 >>> family_spec("whist")
 Traceback (most recent call last):
 ...
-commerce.errors.RulesetError: unknown family 'whist'; families are: cox, trading, widow
+commerce.errors.RulesetError: unknown family 'whist'; families are: cox, trading, vingtun, widow
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 >>> odds["natural"]
 Fraction(32, 663)
 >>> odds["totals"][21] == odds["natural"], odds["totals"][12]
-(True, Fraction(110, 1326))
+(True, Fraction(62, 663))
 """
 
 from __future__ import annotations
