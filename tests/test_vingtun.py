@@ -213,3 +213,10 @@ def test_three_card_commands_refuse_vingt_un_with_one_line(capsys):
     code, out, err = _cli(capsys, "hand", "AS", "KS", "QS", "--rules", "vingt-un")
     assert code == 2 and not out
     assert err.startswith("commerce hand: error: ") and err.count("\n") == 1
+
+
+def test_rules_diff_across_families_marks_the_options_one_side_does_not_read(capsys):
+    code, out, _ = _cli(capsys, "rules", "diff", "vingt-un", "peel", "--json")
+    rows = {r["name"]: r for r in json.loads(out)["differences"]}
+    assert code == 0 and rows["ranking"]["vingt-un"] is None and rows["ranking"]["peel"]
+    assert rows["min_stake"]["peel"] is None and rows["min_stake"]["vingt-un"] == 1
