@@ -123,6 +123,7 @@ def test_ties_pay_the_dealer():
     t.act("content", "content", "content")  # 18, 17 against the dealer's 17
     paid = [(e.seat, e.get("to"), e.get("amount"), e.get("why")) for e in t.kinds("paid")]
     assert (0, 1, 2, "18 beats 17") in paid and (2, 0, 3, "a tie") in paid
+    assert t.state.session.hands_won == (1, 1, 0)  # the dealer nets one, seat 1 two
 
 
 def test_the_last_card_goes_to_the_pone_to_be_shuffled_with_the_used_cards():

@@ -25,7 +25,8 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> VingtUnState:
     ``first_dealer="given"`` *dealer* deals first.
     """
     session = Session(balances=(0,) * players, pool=0, dealer=dealer, deal_number=0,
-                      hand_number=0, renewals=0, last_hand=())
+                      hand_number=0, renewals=0, last_hand=(), hands_won=(0,) * players,
+                      hand_start=(0,) * players)
     step = 1 if ruleset.direction == "left" else -1
     if ruleset.first_dealer == "given":
         state: VingtUnState = start_deal(ruleset, players, session, dealer, ()).state
@@ -67,7 +68,8 @@ def start_hand(rules: Ruleset, players: int, session: Session, stock: tuple[Card
                used: tuple[Card, ...], events: tuple[Event, ...]) -> Transition:
     """A hand begins: the first card to each player, face down, from the dealer's left
     (Peel, "A hand" step 1); the stock goes on from where the last hand left it."""
-    session = replace(session, hand_number=session.hand_number + 1)
+    session = replace(session, hand_number=session.hand_number + 1,
+                      hand_start=session.balances)
     started = Event("hand_started", session.dealer, (("hand", session.hand_number),))
     step = 1 if rules.direction == "left" else -1
     rnd = Round(hands=((Hand(),),) * players, stock=stock, used=used, doubled=False,

@@ -3,7 +3,8 @@
 The cards a seat cannot place are the others' face-down cards and the stock: every card that
 is neither its own, nor face up, nor with the pone. They are dealt at random to the face-down
 places, the rest making the stock; a hand past the declaration of naturals that declared none
-is redrawn if it holds one (what everyone saw rules it out).
+is redrawn if it holds one (what everyone saw rules it out). The count of hands won, which
+the rules never read, starts again from nothing in a drawn state.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def prepare(obs: VingtUnObservation) -> Callable[[random.Random], VingtUnState]:
                and sum(c is None for c in h.cards) == 2]
     session = Session(balances=obs.balances, pool=obs.pool, dealer=obs.dealer,
                       deal_number=obs.deal_number, hand_number=obs.hand_number,
-                      renewals=obs.renewals, last_hand=obs.last_hand)
+                      renewals=obs.renewals, last_hand=obs.last_hand,
+                      hands_won=(0,) * obs.players, hand_start=obs.balances)
     if phase is Phase.FIRST:
         to_deal = sum(1 for own in obs.hands if not own[0].cards)
     elif phase is Phase.SECOND:

@@ -207,7 +207,10 @@ def end_hand(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
                                                        for seat in hands))))
     out = (*events, shown)
     used = tuple(sorted((*s.round.used, *(c for seat in hands for h in seat for c in h))))
-    session = replace(s.session, last_hand=tuple(e for e in out if e.visible_to is None))
+    won = tuple(w + (b > a) for w, b, a in zip(s.session.hands_won, s.session.balances,
+                                                  s.session.hand_start, strict=True))
+    session = replace(s.session, last_hand=tuple(e for e in out if e.visible_to is None),
+                      hands_won=won)
     hand_no = session.hand_number
     ends = False
     nxt = (s.dealer + s.step) % s.players
@@ -256,4 +259,5 @@ def outcome(s: VingtUnState) -> Outcome | None:
     if s.phase is not Phase.OVER:
         return None
     return Outcome(payoffs=s.session.balances, reason="every deal played",
-                   details={"deals": s.session.deal_number})
+                   details={"deals": s.session.deal_number,
+                            "hands_won": s.session.hands_won})

@@ -100,6 +100,10 @@ class Session:
     """Times the stock was renewed from the used cards in this deal."""
     last_hand: tuple[Event, ...]
     """The public events of the previous hand's settlement."""
+    hands_won: tuple[int, ...]
+    """Hands each seat ended with more counters than it began."""
+    hand_start: tuple[int, ...]
+    """Each seat's counters when the current hand began."""
 
 
 @dataclass(frozen=True, slots=True)
