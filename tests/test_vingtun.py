@@ -221,3 +221,15 @@ def test_rules_diff_across_families_marks_the_options_one_side_does_not_read(cap
     rows = {r["name"]: r for r in json.loads(out)["differences"]}
     assert code == 0 and rows["ranking"]["vingt-un"] is None and rows["ranking"]["peel"]
     assert rows["min_stake"]["peel"] is None and rows["min_stake"]["vingt-un"] == 1
+
+
+def test_the_dealers_hole_card_stays_hidden_until_every_hand_is_shown():
+    t = hand(table(), "TS 9H 5D", (1, 1), "8S 8C 8D")
+    t.act("content", "content", "card", "deal 2C")
+    seen = engine.observe(t.state, 1).hands[0][0]
+    assert seen.cards[:2] == (None, None) and seen.cards[2] is not None  # drawn: face up
+    assert engine.observe(t.state, 0).hands[0][0].cards[:2] != (None, None)
+    t.act("content")
+    shown = [e for e in engine.observe(t.state, 1).last_hand if e.kind == "shown"]
+    assert len(shown) == 1 and shown[0].get("hands")[0][0][:2] == tuple(
+        engine.parse_action(t.state, "deal 5D 8D").cards)
