@@ -233,3 +233,24 @@ def test_the_dealers_hole_card_stays_hidden_until_every_hand_is_shown():
     shown = [e for e in engine.observe(t.state, 1).last_hand if e.kind == "shown"]
     assert len(shown) == 1 and shown[0].get("hands")[0][0][:2] == tuple(
         engine.parse_action(t.state, "deal 5D 8D").cards)
+
+
+def test_a_limited_deal_passes_after_its_hands_even_without_a_natural():
+    t = hand(table(deal_limit="hands", deal_hands=1), "TS 9H 9D", (1, 1), "8S 8C 8D")
+    t.act("content", "content", "content")
+    assert t.state.dealer == 1 and t.state.session.deal_number == 2
+
+
+def test_the_pool_is_fed_by_each_deal_the_dealers_over_draw_and_ties_and_goes_to_a_natural():
+    t = table(pool_ante=1, pool_dealer_overdraw=2, pool_tie_share="third",
+              natural_bonus="pool")
+    assert t.state.session.pool == 3 and balances(t) == (-1, -1, -1)
+    hand(t, "TS 9H 9D", (3, 3), "7S 8C 8D")  # 17, 17 against the dealer's 17: two ties
+    t.act("content", "content", "content")
+    assert t.state.session.pool == 3 + 1 + 1  # a third of each tie's three counters
+    hand(t, "TC 5H 6D", (1, 1), "9S 9C 7D")
+    t.act("content", "content", "card", "deal KD")  # the dealer over-draws: 23
+    assert t.state.session.pool == 5 + 2
+    hand(t, "AS 4H 6C", (1, 1), "JS 5C 7C")  # seat 1's natural takes the pool
+    assert t.state.session.pool == 0
+    assert [e.seat for e in t.kinds("pool_taken")] == [1]
