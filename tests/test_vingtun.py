@@ -254,3 +254,13 @@ def test_the_pool_is_fed_by_each_deal_the_dealers_over_draw_and_ties_and_goes_to
     hand(t, "AS 4H 6C", (1, 1), "JS 5C 7C")  # seat 1's natural takes the pool
     assert t.state.session.pool == 0
     assert [e.seat for e in t.kinds("pool_taken")] == [1]
+
+
+def test_an_empty_stock_is_made_of_the_used_cards_when_a_card_is_asked_for():
+    t = hand(table(), "TS 9H 9D", (1, 1), "5S 8C 8D")
+    s = t.state
+    rest = s.round.stock
+    t.state = replace(s, round=replace(s.round, stock=(), used=rest))
+    t.act("card")
+    assert engine.legal_actions(t.state) and t.state.round.stock == rest
+    assert t.kinds("renewed")[-1].seat == 2

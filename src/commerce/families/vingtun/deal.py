@@ -104,6 +104,16 @@ def take(s: VingtUnState, card: Card) -> tuple[Round, tuple[Event, ...]]:
     return replace(s.round, stock=s.round.used, used=()), (event,)
 
 
+def refill(s: VingtUnState) -> tuple[VingtUnState, tuple[Event, ...]]:
+    """Before a card is asked for: an empty stock is made of the used cards (the last card
+    was dealt when the pone held none, and cards came to him since)."""
+    if s.round.stock or not s.round.used:
+        return s, ()
+    event = Event("renewed", s.pone, (("count", len(s.round.used)),))
+    rnd = replace(s.round, stock=s.round.used, used=(), log=s.round.log + (event,))
+    return replace(s, round=rnd), (event,)
+
+
 def available(s: VingtUnState) -> int:
     """Cards the dealer can still give: the stock and the used cards."""
     return len(s.round.stock) + len(s.round.used)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from commerce.cards import Card
 from commerce.core import Event, Transition
-from commerce.families.vingtun.deal import take
+from commerce.families.vingtun.deal import refill, take
 from commerce.families.vingtun.settle import (
     advance,
     dealer_content,
@@ -86,7 +86,8 @@ def ask_card(s: VingtUnState) -> Transition:
     event = Event("asked", s.current.actor, (("part", s.current.part),))
     s = replace(s, round=replace(s.round, log=s.round.log + (event,)),
                 current=replace(s.current, phase=Phase.DRAW))
-    return Transition(s, (event,))
+    s, renewed = refill(s)
+    return Transition(s, (event, *renewed))
 
 
 def divide(s: VingtUnState) -> Transition:
@@ -100,7 +101,8 @@ def divide(s: VingtUnState) -> Transition:
     hands[seat] = halves
     event = Event("divided", seat, (("cards", h.cards),))
     rnd = replace(s.round, hands=tuple(hands), log=s.round.log + (event,))
-    return Transition(replace(s, round=rnd, current=Turn(Phase.DRAW, seat, 0)), (event,))
+    s, renewed = refill(replace(s, round=rnd, current=Turn(Phase.DRAW, seat, 0)))
+    return Transition(s, (event, *renewed))
 
 
 def draw_card(s: VingtUnState, card: Card) -> Transition:
