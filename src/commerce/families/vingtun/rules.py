@@ -26,7 +26,6 @@ from commerce.families.vingtun.settle import outcome
 from commerce.families.vingtun.state import (
     CHANCE_PHASES,
     Phase,
-    Status,
     VingtUnState,
     decision,
     value,
@@ -192,8 +191,3 @@ def sample_chance(s: VingtUnState, rng: random.Random) -> Action:
     """Chance's next card: any card of the unseen stock, alike."""
     return Action(ActionKind.DEAL, (rng.choice(s.round.stock),))
 
-
-def open_hands(s: VingtUnState) -> int:
-    """Hands of players still to play or standing (for tests and texts)."""
-    return sum(1 for seat in s.round.hands for h in seat
-               if h.status in (Status.OPEN, Status.CONTENT))
