@@ -91,6 +91,15 @@ class ActionKind(StrEnum):
     """Discard a card face up."""
     SELL_OUT = "sell_out"
     """Declare a complete hand."""
+    # Vingt-un
+    STAKE = "stake"
+    """Put an amount (``Action.amount``, in counters) on one's first card."""
+    DOUBLE = "double"
+    """The dealer doubles every stake on his own first card."""
+    CONTENT = "content"
+    """Ask for no more cards; the hand stands."""
+    DIVIDE = "divide"
+    """Play two first cards that pair as two hands."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +114,13 @@ class Action:
     """What is done."""
     cards: tuple[int, ...] = ()
     """The cards named, e.g. ``(given,)`` for a trade, ``(give..., take...)`` for an exchange."""
+    amount: int | None = None
+    """An amount the action names (a stake, in counters), or None for an action without one."""
+
+    def __repr__(self) -> str:
+        """A constructor expression; ``amount`` appears only where the action has one."""
+        extra = "" if self.amount is None else f", amount={self.amount!r}"
+        return f"Action(kind={self.kind!r}, cards={self.cards!r}{extra})"
 
 
 @lru_cache(maxsize=1024)

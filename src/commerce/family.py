@@ -13,13 +13,13 @@ Every application reaches a family's parts through :func:`family_spec` (by famil
 
 >>> import commerce  # registers the built-in families
 >>> sorted(family_names())
-['cox', 'trading', 'widow']
+['cox', 'trading', 'vingtun', 'widow']
 >>> family_spec("widow").name
 'widow'
 >>> family_spec("whist")
 Traceback (most recent call last):
 ...
-commerce.errors.RulesetError: unknown family 'whist'; families are: cox, trading, widow
+commerce.errors.RulesetError: unknown family 'whist'; families are: cox, trading, vingtun, widow
 """
 
 from __future__ import annotations
@@ -308,6 +308,10 @@ class FamilySpec(Generic[StateT, ObsT]):
     unit_of: Callable[[Ruleset], str] | None = None
     """``unit_of(rules)``: the unit of a deal's payoffs where it differs by ruleset (the
     widow games' tokens or counters); None: :attr:`unit` (see :func:`payoff_unit`)."""
+    odds: Callable[[Ruleset], dict[str, Any]] | None = None
+    """``odds(rules)``: exact chances of what a seat is dealt, for ``commerce odds``, JSON-ready:
+    ``{"rules", "title", "total", "counts": {name: count}, "exact": {name: "p/q"}}`` (None:
+    the three-card hand categories of :mod:`commerce.odds`)."""
 
     extras: dict[str, Any] = field(default_factory=dict)
     """Family-specific parts an application may look up by name (documented per family)."""

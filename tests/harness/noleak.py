@@ -299,7 +299,7 @@ class _Checker:
             mapped = next((a for a in engine.legal_actions(twin)
                            if engine.format_action(twin, a) == text), None)
         else:
-            mapped = Action(action.kind, tuple(pi.get(c, c) for c in action.cards))
+            mapped = replace(action, cards=tuple(pi.get(c, c) for c in action.cards))
         if mapped is None or not engine.is_legal(twin, mapped):
             return
         mine = engine.visible_events(self.surfaces.apply(state, action).events, seat)

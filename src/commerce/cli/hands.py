@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from commerce.cli import add_rules_arguments, resolve_rules
+from commerce.family import family_spec
 
 
 def configure_hand(p: argparse.ArgumentParser) -> None:
@@ -63,11 +64,14 @@ def _describe(d: dict[str, Any]) -> str:
 
 def _check_cox(rules: Any, command: str) -> None:
     from commerce.errors import CommerceError
+    from commerce.rules import RankingOptions
 
     if rules.family == "cox":
         raise CommerceError(
             f"'{command}' is for three-card hands; for Cox's game use 'commerce score'"
         )
+    if not isinstance(rules.options, RankingOptions):
+        raise CommerceError(f"'{command}' is for three-card hands; {rules.id} does not rank them")
 
 
 def run_hand(args: argparse.Namespace) -> int:
@@ -129,6 +133,9 @@ def run_odds(args: argparse.Namespace) -> int:
     from commerce.odds import category_odds
 
     rules = resolve_rules(args)
+    own = family_spec(rules.family).odds
+    if own is not None:
+        return _print_family_odds(own(rules), rules.name, args.json)
     _check_cox(rules, "odds")
     odds = category_odds(rules)
     if args.json:
@@ -138,6 +145,18 @@ def run_odds(args: argparse.Namespace) -> int:
           f"{odds['total']:,} hands")
     for name, count in odds["categories"].items():
         print(f"  {name:<9} {count:>7,}  {count / odds['total']:9.4%}")
+    return 0
+
+
+def _print_family_odds(odds: dict[str, Any], name: str, as_json: bool) -> int:
+    """Print a family's own odds table (:attr:`commerce.family.FamilySpec.odds`)."""
+    if as_json:
+        print(json.dumps(odds))
+        return 0
+    total = odds["total"]
+    print(f"{name} ({odds['rules']}): {odds['title']}, {total:,} in all")
+    for key, count in odds["counts"].items():
+        print(f"  {key:<9} {count:>7,}  {count / total:9.4%}  {odds['exact'][key]}")
     return 0
 
 

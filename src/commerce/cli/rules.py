@@ -66,8 +66,8 @@ def run_rules(args: argparse.Namespace) -> int:
     if what[0] == "diff" and len(what) == 3:
         a, b = find_ruleset(what[1]), find_ruleset(what[2])
         read = set(family_option_names(a)) | set(family_option_names(b))
-        rows = [{"name": n, a.id: getattr(a, n), b.id: getattr(b, n)}
-                for n in option_names() if n in read and getattr(a, n) != getattr(b, n)]
+        rows = [{"name": n, a.id: _read(a, n), b.id: _read(b, n)}
+                for n in option_names() if n in read and _read(a, n) != _read(b, n)]
         if args.json:
             print(json.dumps({"a": a.id, "b": b.id, "differences": rows}))
             return 0
@@ -78,7 +78,16 @@ def run_rules(args: argparse.Namespace) -> int:
         width = max([len(r["name"]) for r in rows] + [6])
         print(f"{'option':<{width}}  {a.id:<20} {b.id}")
         for row in rows:
-            print(f"{row['name']:<{width}}  {_fmt(row[a.id]):<20} {_fmt(row[b.id])}")
+            shown = ["(not read)" if row[r.id] is None else _fmt(row[r.id]) for r in (a, b)]
+            print(f"{row['name']:<{width}}  {shown[0]:<20} {shown[1]}")
         return 0
     raise CommerceError("use 'commerce rules', 'commerce rules show ID' or "
                         "'commerce rules diff A B'")
+
+
+def _read(ruleset: Any, name: str) -> Any:
+    """Option *name* of *ruleset*, or None where its family does not read it."""
+    try:
+        return getattr(ruleset, name)
+    except AttributeError:
+        return None

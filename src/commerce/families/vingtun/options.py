@@ -1,0 +1,92 @@
+"""The ruleset options of Peel's Vingt-un, and its checks of them together.
+
+Every option names the rule it settles; ``docs/rulesets/vingt-un.md`` gives each default's
+source or reason (Peel, *Round Games with Cards*, 1891, the Vingt-un chapter).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from commerce.errors import RulesetError
+from commerce.rules import FamilyOptions, Ruleset, option
+
+
+def stakes(rules: Ruleset) -> range:
+    """The stakes allowed: from ``min_stake`` to ``max_stake`` (at least ``min_stake``)."""
+    return range(rules.min_stake, max(rules.min_stake, rules.max_stake) + 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VingtUnOptions(FamilyOptions):
+    """Vingt-un's own options: stakes, naturals, divided pairs, the deal, the pool."""
+
+    min_stake: int = option(1, "The least a player may stake on his first card, in counters.",
+                            bounds=(1, 100))
+    max_stake: int = option(
+        4, "The most a player may stake on his first card, in counters (a maximum below the "
+           "minimum is read as the minimum).", bounds=(1, 100))
+    dealer_may_double: bool = option(
+        True, "The dealer, having looked at his first card, may call 'double' (every stake "
+              "doubled).")
+    natural_pays: int = option(
+        2, "A natural (an ace and a ten-card as the first two cards) is paid this many stakes.",
+        bounds=(1, 10))
+    drawn_21_pays: int = option(
+        2, "A hand of 21 in three or more cards (or on a divided pair) wins or collects this "
+           "many stakes.", bounds=(1, 10))
+    first_hand_natural_exception: bool = option(
+        True, "A player's natural in the first hand of a deal is paid as a drawn Vingt-un and "
+              "does not put the dealer out.")
+    deal_passes_to: str = option(
+        "next", "Where the deal goes when a player's natural puts the dealer out: to the "
+                "dealer's neighbour ('next', Peel) or to the natural's holder ('natural', the "
+                "old custom; of several, the first from the dealer's left).",
+        ("next", "natural"))
+    natural_bonus: str = option(
+        "none", "The old privileges of a natural: none; one stake, or two, from each other "
+                "player (other naturals exempt); or the pool.",
+        ("none", "stake_from_each", "double_from_each", "pool"))
+    divide: str = option(
+        "same_rank", "Which two first cards may be divided into two hands: of the same rank, "
+                     "of the same value (ten and king), or never.",
+        ("same_rank", "same_value", "never"))
+    deal_limit: str = option(
+        "natural", "What ends a deal: a player's natural ('natural', Peel), a number of hands "
+                   "('hands', see deal_hands) or the pack gone through twice ('twice_through').",
+        ("natural", "hands", "twice_through"))
+    deal_hands: int = option(5, "Hands in a deal when deal_limit is 'hands'.", bounds=(1, 100))
+    max_hands_per_deal: int = option(
+        60, "House rule: a deal ends after this many hands whatever the limit (0 = none).",
+        bounds=(0, 1000))
+    deals_each: int = option(
+        1, "A session ends after players x this many deals (a deal is a dealer's whole turn).",
+        bounds=(1, 100))
+    first_dealer: str = option(
+        "first_ace", "Who deals first: the first player dealt an ace, cards turned face up "
+                     "('first_ace', Peel), or the seat the driver names ('given').",
+        ("first_ace", "given"))
+    pool_ante: int = option(
+        0, "Pool feed (a): counters each player puts in the pool at the start of each deal.",
+        bounds=(0, 100))
+    pool_dealer_overdraw: int = option(
+        0, "Pool feed (b): counters the dealer puts in the pool when he over-draws.",
+        bounds=(0, 100))
+    pool_tie_share: str = option(
+        "none", "Pool feed (c): the share of what the dealer receives on ties that goes to the "
+                "pool.", ("none", "quarter", "third"))
+    sell_deal: bool = option(
+        False, "Selling the deal (Peel's option); refused: see the ruleset page.")
+
+
+def validate(rules: Ruleset) -> None:
+    """Refuse option values the Vingt-un rules cannot play.
+
+    :raises RulesetError: naming the option.
+    """
+    if rules.pack != 52:
+        raise RulesetError("option pack: Vingt-un is played with the 52-card pack")
+    if rules.sell_deal:
+        raise RulesetError(
+            "option sell_deal: selling the deal is not played: a price needs a bargain between "
+            "two players that the bots cannot make fairly (see docs/rulesets/vingt-un.md)")

@@ -1,0 +1,87 @@
+"""What Vingt-un shows people: menu entries in words and the table as data.
+
+>>> from commerce.core import Action, ActionKind
+>>> action_label(Action(ActionKind.STAKE, amount=2), None)
+'stake 2 counters'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from commerce.core import Action, ActionKind
+from commerce.families.vingtun.state import total
+from commerce.presentation import Pile, Presentation, SeatView, TableView, card_face, pack_symbols
+from commerce.text import seat_name
+
+_WORDS = {
+    ActionKind.CONTENT: "content (no more cards)",
+    ActionKind.DRAW: "a card",
+    ActionKind.DIVIDE: "divide the pair",
+    ActionKind.DOUBLE: "double every stake",
+    ActionKind.DECLINE: "do not double",
+}
+
+_PROMPTS = {
+    "stake": "Stake on your first card.",
+    "double": "You deal: double every stake on your first card, or not.",
+    "play": "Content, or a card?",
+    "dealer": "You deal: draw for yourself, or be content and settle.",
+}
+
+
+def action_label(action: Action, obs: Any) -> str:
+    """A menu entry for *action* in words."""
+    if action.kind is ActionKind.STAKE:
+        return f"stake {action.amount} counter{'' if action.amount == 1 else 's'}"
+    return _WORDS.get(action.kind, action.kind.value)
+
+
+def rules_help(_rules: Any) -> list[str]:
+    """What wins, for the help."""
+    return ["Ace 1 or 11, courts 10, others their face. A natural (ace and ten-card) beats",
+            "all; over 21 loses at once; the dealer takes ties."]
+
+
+def table(obs: Any, names: Sequence[str]) -> TableView:
+    """The table as the observation's seat sees it (only what the observation holds)."""
+    seats = []
+    for x in range(obs.players):
+        own = obs.hands[x]
+        faces = tuple(card_face(c) for h in own for c in h.cards if c is not None)
+        hidden = sum(1 for h in own for c in h.cards if c is None)
+        notes = [h.status for h in own if h.status != "open"]
+        stakes = sum(h.stake for h in own)
+        if stakes:
+            notes.insert(0, f"stake {stakes}")
+        seats.append(SeatView(
+            name=seat_name(names, x, obs.seat), score=f"{obs.balances[x]:+d} counters",
+            cards=faces, hidden=hidden, dealer=x == obs.dealer,
+            to_act=obs.decision is not None and obs.decision.seat == x,
+            note=", ".join(notes), you=x == obs.seat))
+    piles = (Pile("pool", count=f"{obs.pool} counters"),
+             Pile("stock", count=f"{obs.stock_count} cards"),
+             Pile("used", count=f"{len(obs.used)} cards"))
+    hand = tuple(obs.hand) if obs.seat is not None else ()
+    note = ""
+    if obs.seat is not None and obs.hands[obs.seat]:
+        note = " | ".join(f"{total(tuple(c for c in h.cards if c is not None))}"
+                          for h in obs.hands[obs.seat] if h.cards)
+        note = f"total {note}" if note else ""
+    d = obs.decision
+    prompt = ""
+    if d is not None and d.seat == obs.seat and obs.stage in _PROMPTS:
+        prompt = _PROMPTS[obs.stage]
+    elif d is not None and d.seat is not None:
+        prompt = f"{seat_name(names, d.seat, obs.seat)} to act."
+    return TableView(title=obs.ruleset.name,
+                     progress=f"deal {obs.deal_number} of {obs.deals_total}, hand "
+                              f"{obs.hand_number}" + (", doubled" if obs.doubled else ""),
+                     seats=tuple(seats), piles=piles,
+                     hand=tuple(card_face(c) for c in hand), hand_cards=hand,
+                     hand_note=note, prompt=prompt)
+
+
+PRESENTATION = Presentation(table=table, card_symbols=pack_symbols, rules_help=rules_help)
+"""Vingt-un's presentation hooks."""

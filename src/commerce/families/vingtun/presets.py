@@ -1,0 +1,60 @@
+"""Peel's Vingt-un as a preset, with its sources (see docs/rulesets/vingt-un.md for the prose)."""
+
+from __future__ import annotations
+
+from commerce.families.vingtun.options import VingtUnOptions
+from commerce.family import Preset, preset
+from commerce.rules import make_ruleset
+
+_PEEL = ("W. H. Peel ('Baxter-Wray'), Round Games with Cards (1891), Vingt-un: "
+         "https://bitlit.ru/page/en/w-h-peel/round-games-with-cards-a-practical-treatise-on-"
+         "all-the-most-popular-games-with-their-different-variations-and-hints-for-their-"
+         "practice/40 (to /43)")
+
+VINGT_UN = preset(
+    make_ruleset(
+        VingtUnOptions,
+        id="vingt-un",
+        version=1,
+        name="Vingt-un, Peel's rules",
+        family="vingtun",
+        sources=(
+            _PEEL,
+            "Round Games with Cards, pp. 67-70: drawing, pool, limiting and selling the deal, "
+            "privileges of a natural (Project Gutenberg #27819)",
+            "playingcardgames.net: Description, Dealing, Selling The Deal, Additional "
+            "Privileges For A Natural (Peel's text)",
+        ),
+        option_sources=(
+            ("min_players", "house rule: Peel gives no minimum; two can play"),
+            ("max_players", "house rule: eight keep one pack going through several hands"),
+            ("direction", "Peel: cards dealt and drawn from the dealer's left; the deal passes "
+                          "to the left"),
+            ("min_stake", "Peel: a minimum, usually one counter, is agreed"),
+            ("max_stake", "Peel: a maximum is agreed (house: four)"),
+            ("dealer_may_double", "Peel: the dealer may say 'double' on his first card"),
+            ("natural_pays", "Peel: a natural is paid double the stake"),
+            ("drawn_21_pays", "Peel: any Vingt-un doubles the stake ('as for a drawn Vingt-un')"),
+            ("first_hand_natural_exception", "Peel: a natural in the first hand of a deal does "
+                                             "not put the dealer out"),
+            ("deal_passes_to", "Peel: the deal passes to the next in order"),
+            ("natural_bonus", "Peel: the old privileges are an agreed option"),
+            ("divide", "Peel: two first cards of the same denomination"),
+            ("deal_limit", "Peel: a natural throws the dealer out"),
+            ("max_hands_per_deal", "house rule: a bound on one dealer's turn"),
+            ("deals_each", "house rule: every player deals once"),
+            ("first_dealer", "Peel: cards dealt face up as in Nap, the first ace deals"),
+            ("pool_ante", "Peel: the pool is optional (off)"),
+            ("pool_dealer_overdraw", "Peel: the pool is optional (off)"),
+            ("pool_tie_share", "Peel: the pool is optional (off)"),
+            ("sell_deal", "Peel: optional; not played (see the ruleset page)"),
+        ),
+        min_players=2,
+        max_players=8,
+    ),
+    "vingtun",
+    "vingt-et-un",
+)
+
+PRESETS: tuple[Preset, ...] = (VINGT_UN,)
+"""Every preset of the family."""
