@@ -16,7 +16,7 @@ from tests.harness.records import RecordReport, RecordSurfaces, check_records
 
 @cache
 def _report(rules_id: str) -> RecordReport:
-    return check_records(find_ruleset(rules_id), games=3)
+    return check_records(find_ruleset(rules_id), games=8)
 
 
 @pytest.mark.parametrize("rules_id", [r.id for r in all_rulesets()])

@@ -39,9 +39,13 @@ def action_label(action: Action, obs: Any) -> str:
 
 
 def rules_help(_rules: Any) -> list[str]:
-    """What wins, for the help."""
-    return ["Ace 1 or 11, courts 10, others their face. A natural (ace and ten-card) beats",
-            "all; over 21 loses at once; the dealer takes ties."]
+    """What wins, best first, each with an example, for the help (ace 1 or 11, courts 10,
+    others their face)."""
+    return ["a natural (an ace and a ten-card), e.g. A♠ K♥",
+            "Vingt-un drawn (21 in three or more cards), e.g. 7♠ 7♥ 7♦",
+            "the higher total under 22, e.g. 10♠ 9♥ (19) beats 10♦ 8♣ (18)",
+            "a tie with the dealer, e.g. 10♠ 7♥ against his 9♦ 8♣: the dealer's",
+            "over 21: lost at once, e.g. 10♠ 6♥ 8♦ (24)"]
 
 
 def table(obs: Any, names: Sequence[str]) -> TableView:
