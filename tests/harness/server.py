@@ -75,6 +75,13 @@ class Player:
             if msg["type"] == kind:
                 return msg
 
+    def until_any(self, *kinds: str) -> dict[str, Any]:
+        """Read messages up to the next one of any of *kinds*."""
+        while True:
+            msg = self.receive()
+            if msg["type"] in kinds:
+                return msg
+
     def send(self, **message: Any) -> None:
         """Send one message."""
         self.ws.send_text(json.dumps(message))
@@ -89,8 +96,11 @@ def play_out(players: list[Player], rng: random.Random, *, limit: int = 20000) -
         assert actor is not None, "no player may act, yet the game goes on"
         action = rng.choice(actor.view["actions"])
         actor.send(type="act", action=action["notation"], version=actor.view["version"])
+        reply = actor.until_any("view", "error")
+        assert reply["type"] == "view", reply
         for p in players:
-            p.until("view")
+            if p is not actor:
+                p.until("view")
         made += 1
         assert made < limit
     return made

@@ -34,7 +34,7 @@ from commerce.rules import (
     rulesets,
 )
 from commerce.server.db import Player, Store
-from commerce.server.hub import Connection, Hub
+from commerce.server.hub import Connection, Hub, RateLimit
 from commerce.server.protocol import (
     ActIntent,
     ChatIntent,
@@ -80,8 +80,9 @@ class ApiError(Exception):
 class Server:
     """What one app holds: the database, the live tables, their locks and connections."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, rate: tuple[float, int] = (20.0, 40)) -> None:
         self.store = store
+        self.rate = rate
         self.hub = Hub()
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -169,11 +170,13 @@ def _static_dir() -> Path | None:
 
 
 def create_app(db_url: str = "sqlite://", *,
-               offer_window_s: float = DEFAULT_OFFER_WINDOW_S) -> FastAPI:
+               offer_window_s: float = DEFAULT_OFFER_WINDOW_S,
+               rate: tuple[float, int] = (20.0, 40)) -> FastAPI:
     """The app on the database at *db_url* (migrated at start; ``sqlite://`` keeps it in
-    memory). *offer_window_s*: the default window of out-of-turn offers on new tables."""
+    memory). *offer_window_s*: the default window of out-of-turn offers on new tables;
+    *rate*: the messages a second and the burst one connection may send."""
     store = Store.open(db_url)
-    server = Server(store)
+    server = Server(store, rate)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -391,7 +394,8 @@ async def _session(server: Server, ws: WebSocket, key: str) -> None:
         return
     player_id = None if player is None or hello.spectate else player.id
     seat = table.seat_of(player_id)
-    conn = Connection(ws, table.table_id, seat, player_id)
+    conn = Connection(ws, table.table_id, seat, player_id,
+                      limit=RateLimit(rate=server.rate[0], burst=server.rate[1]))
     server.hub.add(conn)
     try:
         if seat is not None:
