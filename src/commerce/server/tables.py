@@ -43,7 +43,7 @@ from commerce.server.protocol import (
     ViewMessage,
 )
 
-__all__ = ["AWAY_BOT", "OFFERS", "Seat", "Table", "TableConfig", "TableError"]
+__all__ = ["AWAY_BOT", "OFFERS", "Seat", "Table", "TableConfig", "TableError", "seat_view"]
 
 OFFERS = frozenset({DecisionKind.BARTER_REPLY, DecisionKind.POUNCE_OFFER,
                     DecisionKind.HORSE_OFFER, DecisionKind.BUY_OFFER})
@@ -345,95 +345,14 @@ class Table:
             game_id=self.game_id, games=list(self.games))
 
     def view(self, seat: int | None) -> ViewMessage:
-        """The table as *seat* may see it (None: a spectator), built only from
-        ``engine.observe(state, seat)`` and ``engine.visible_events(events, seat)``."""
+        """The table as *seat* may see it (None: a spectator): :func:`seat_view` of the game."""
         driver = self.driver
         if driver is None:
             return ViewMessage(version=0, seat=seat, table=None, actions=[], log=[],
                                status="lobby", game_id=self.game_id)
-        spec = family_spec(driver.rules.family)
-        names = self.names()
-        obs = engine.observe(driver.state, seat)
-        present = spec.presentation
-        table: dict[str, Any] | None = None
-        if present is not None and present.table is not None:
-            table = dataclasses.asdict(present.table(obs, names))
-            for k, sv in enumerate(table["seats"]):
-                sv["bot"] = self.seats[k].kind == "bot" or self.seats[k].away
-                sv["away"] = self.seats[k].away
-        events = engine.visible_events(driver.events, seat)
-        words = self._words(spec)
-        log: list[str] = []
-        for e in events[-3 * LOG_LINES:]:
-            line = spec.describe_event(e, names, seat)
-            if line:
-                log.extend(words(x) for x in line.splitlines())
-        return ViewMessage(
-            version=self.version, seat=seat, table=table,
-            actions=self._actions(obs, seat, spec, words), log=log[-LOG_LINES:],
-            status=self._status(events), showdown=self._showdown(events, names, seat, spec,
-                                                                  words),
-            standings=self._standings(names), game_id=self.game_id)
-
-    @staticmethod
-    def _words(spec: Any) -> Callable[[str], str]:
-        symbols = spec.presentation.card_symbols if spec.presentation is not None else None
-
-        def words(text: str) -> str:
-            text = humanize(text)
-            return symbols(text) if symbols is not None else text
-        return words
-
-    def _actions(self, obs: Any, seat: int | None, spec: Any,
-                 words: Callable[[str], str]) -> list[ActionView]:
-        driver = self.driver
-        assert driver is not None
-        d = engine.decision(driver.state)
-        if seat is None or d is None or d.seat != seat or self.seats[seat].kind != "human" \
-                or self.seats[seat].away:
-            return []
-        legal: tuple[Action, ...] = engine.legal_actions(driver.state)
-        group = spec.presentation.menu_group if spec.presentation is not None else None
-        out: list[ActionView] = []
-        for a in legal:
-            notation = spec.format_action(a)
-            label = spec.action_label(a, obs) if spec.action_label is not None else notation
-            g = group(a, obs) if group is not None else None
-            out.append(ActionView(notation=notation, label=words(label), cards=list(a.cards),
-                                  group=None if g is None else words(g.heading),
-                                  out_of_turn=d.kind in OFFERS))
-        return out
-
-    def _status(self, events: Sequence[Event]) -> Literal["playing", "showdown", "over"]:
-        if self.status == "over":
-            return "over"
-        for e in reversed(events):
-            if e.kind == "showdown":
-                return "showdown"
-            if e.kind in ("deal_started", "hand_started"):
-                break
-        return "playing"
-
-    @staticmethod
-    def _showdown(events: Sequence[Event], names: Sequence[str], seat: int | None, spec: Any,
-                  words: Callable[[str], str]) -> dict[str, Any] | None:
-        for e in reversed(events):
-            if e.kind == "showdown":
-                text = spec.describe_event(e, names, seat) or ""
-                return {"lines": [words(x) for x in text.splitlines()],
-                        "winners": list(e.get("winners") or ()),
-                        "categories": [str(c) for c in (e.get("categories") or ())]}
-            if e.kind in ("deal_started", "hand_started"):
-                return None
-        return None
-
-    def _standings(self, names: Sequence[str]) -> list[dict[str, Any]] | None:
-        driver = self.driver
-        result = None if driver is None else driver.outcome()
-        if result is None:
-            return None
-        order = sorted(range(len(names)), key=lambda s: -result.payoffs[s])
-        return [{"seat": s, "name": names[s], "payoff": result.payoffs[s]} for s in order]
+        return seat_view(driver.state, driver.events, seat, self.names(), self.seats,
+                         version=self.version, over=self.status == "over",
+                         game_id=self.game_id)
 
     def hint(self, player_id: str | None) -> list[dict[str, Any]]:
         """The search bot's estimate of each legal action of the player's seat, from their
@@ -475,3 +394,89 @@ class Table:
         msg = ChatMessage(from_=self.names()[seat], text=text)
         self.chat.append(msg)
         return msg
+
+
+def seat_view(state: Any, events: Sequence[Event], seat: int | None, names: Sequence[str],
+              seats: Sequence[Seat], *, version: int, over: bool,
+              game_id: str | None = None) -> ViewMessage:
+    """The view message of *seat* (None: a spectator), built only from
+    ``engine.observe(state, seat)`` and ``engine.visible_events(events, seat)``, the seats'
+    names and who plays them."""
+    spec = family_spec(state.ruleset.family)
+    obs = engine.observe(state, seat)
+    present = spec.presentation
+    table: dict[str, Any] | None = None
+    if present is not None and present.table is not None:
+        table = dataclasses.asdict(present.table(obs, names))
+        for k, sv in enumerate(table["seats"]):
+            sv["bot"] = seats[k].kind == "bot" or seats[k].away
+            sv["away"] = seats[k].away
+    shown = engine.visible_events(events, seat)
+    words = _words(spec)
+    log: list[str] = []
+    for e in shown[-3 * LOG_LINES:]:
+        line = spec.describe_event(e, names, seat)
+        if line:
+            log.extend(words(x) for x in line.splitlines())
+    result = engine.outcome(state)
+    standings = None
+    if result is not None:
+        order = sorted(range(len(names)), key=lambda s: -result.payoffs[s])
+        standings = [{"seat": s, "name": names[s], "payoff": result.payoffs[s]}
+                     for s in order]
+    return ViewMessage(
+        version=version, seat=seat, table=table,
+        actions=_actions(state, obs, seat, seats, spec, words), log=log[-LOG_LINES:],
+        status="over" if over or result is not None else _status(shown),
+        showdown=_showdown(shown, names, seat, spec, words), standings=standings,
+        game_id=game_id)
+
+
+def _words(spec: Any) -> Callable[[str], str]:
+    symbols = spec.presentation.card_symbols if spec.presentation is not None else None
+
+    def words(text: str) -> str:
+        text = humanize(text)
+        return symbols(text) if symbols is not None else text
+    return words
+
+
+def _actions(state: Any, obs: Any, seat: int | None, seats: Sequence[Seat], spec: Any,
+             words: Callable[[str], str]) -> list[ActionView]:
+    d = engine.decision(state)
+    if seat is None or d is None or d.seat != seat or seats[seat].kind != "human" \
+            or seats[seat].away:
+        return []
+    legal: tuple[Action, ...] = engine.legal_actions(state)
+    group = spec.presentation.menu_group if spec.presentation is not None else None
+    out: list[ActionView] = []
+    for a in legal:
+        notation = spec.format_action(a)
+        label = spec.action_label(a, obs) if spec.action_label is not None else notation
+        g = group(a, obs) if group is not None else None
+        out.append(ActionView(notation=notation, label=words(label), cards=list(a.cards),
+                              group=None if g is None else words(g.heading),
+                              out_of_turn=d.kind in OFFERS))
+    return out
+
+
+def _status(events: Sequence[Event]) -> Literal["playing", "showdown"]:
+    for e in reversed(events):
+        if e.kind == "showdown":
+            return "showdown"
+        if e.kind in ("deal_started", "hand_started"):
+            break
+    return "playing"
+
+
+def _showdown(events: Sequence[Event], names: Sequence[str], seat: int | None, spec: Any,
+              words: Callable[[str], str]) -> dict[str, Any] | None:
+    for e in reversed(events):
+        if e.kind == "showdown":
+            text = spec.describe_event(e, names, seat) or ""
+            return {"lines": [words(x) for x in text.splitlines()],
+                    "winners": list(e.get("winners") or ()),
+                    "categories": [str(c) for c in (e.get("categories") or ())]}
+        if e.kind in ("deal_started", "hand_started"):
+            return None
+    return None
