@@ -197,3 +197,24 @@ def test_a_record_is_not_served_before_the_game_ends(
         reply = client.get(f"/api/games/{game}/{path}")
         assert reply.status_code == 403 and "not over" in reply.json()["error"]
     assert "seed" not in json.dumps(ann.messages)
+
+
+def test_an_away_player_is_played_by_a_bot_until_they_return(client: TestClient) -> None:
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    table = _table(ann, "peel", 3, {2: "random"}, timeout_s=1)
+    assert bob.post(f"/api/tables/{table}/join").status_code == 200
+    ann.connect(table)
+    bob.connect(table)
+    assert ann.post(f"/api/tables/{table}/start").status_code == 200
+    ann.until("view")
+    bob.close()
+    while not ann.lobby["seats"][1]["away"]:
+        ann.until("lobby")
+    ann.until("view")
+    seat = ann.view["table"]["seats"][1]
+    assert seat["bot"] and seat["away"]
+    # the bot played Bob's turns: the game waits for Ann (or is over)
+    assert ann.view["actions"] or ann.view["status"] == "over"
+    bob.connect(table)
+    assert not bob.lobby["seats"][1]["away"]
+    assert not bob.view["table"]["seats"][1]["away"]

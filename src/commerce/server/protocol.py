@@ -113,7 +113,7 @@ class CreateTable(_Model):
     bots: dict[int, str] = Field(default_factory=dict)
     public: bool = True
     hints: bool = True
-    timeout_s: Annotated[float, Field(ge=5, le=3600)] = 120.0
+    timeout_s: Annotated[float, Field(ge=1, le=3600)] = 120.0
     turn_timer_s: Annotated[float, Field(ge=5, le=3600)] | None = None
     offer_window_s: Annotated[float, Field(ge=0, le=10)] | None = None
 
