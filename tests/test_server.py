@@ -218,3 +218,32 @@ def test_an_away_player_is_played_by_a_bot_until_they_return(client: TestClient)
     bob.connect(table)
     assert not bob.lobby["seats"][1]["away"]
     assert not bob.view["table"]["seats"][1]["away"]
+
+
+def test_with_an_offer_window_every_bot_action_waits_and_is_seen_alone(
+        client: TestClient) -> None:
+    import time
+
+    ann = Player(client, "Ann")
+    window = 0.02
+    table = _table(ann, "widow", 3, {1: "random", 2: "random"}, offer_window_s=window)
+    ann.connect(table)
+    assert ann.post(f"/api/tables/{table}/start").status_code == 200
+    rng = random.Random(3)
+    versions: list[int] = []
+    bot_views = 0
+    began = time.monotonic()
+    while ann.view["status"] != "over":
+        if ann.view["actions"]:
+            action = rng.choice(ann.view["actions"])
+            ann.send(type="act", action=action["notation"], version=ann.view["version"])
+        before = ann.view["version"]
+        ann.until("view")
+        if not ann.view["actions"] or ann.view["version"] > before + 1:
+            bot_views += 1
+        versions.append(ann.view["version"])
+    elapsed = time.monotonic() - began
+    assert versions == sorted(versions)
+    assert bot_views > 2
+    # each bot action waited the window at least (a lower bound: it cannot flake)
+    assert elapsed >= window * (bot_views - 1)

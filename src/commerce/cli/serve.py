@@ -17,6 +17,9 @@ from commerce.errors import CommerceError
 
 ENV_URL = "COMMERCE_DATABASE_URL"
 """The environment variable that names the database."""
+OFFER_WINDOW_S = 0.6
+"""The window every bot's action waits on a networked table (see
+:attr:`commerce.server.tables.TableConfig.offer_window_s`), unless the host sets another."""
 MAX_WS_BYTES = 16384
 """The largest websocket frame the server reads (messages are far smaller)."""
 
@@ -63,7 +66,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if url.startswith("sqlite:///"):
         Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
     try:
-        app = create_app(url)
+        app = create_app(url, offer_window_s=OFFER_WINDOW_S)
     except Exception as exc:  # noqa: BLE001 - an unreachable or bad database: one line
         raise CommerceError(f"cannot open the database {url.split('@')[-1]}: "
                             f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"

@@ -87,6 +87,7 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.away_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self.pacers: dict[str, asyncio.Task[None]] = {}
 
     async def table(self, key: str) -> Table:
         """The live table with this id or invite code (loaded and resumed from the database
@@ -130,6 +131,36 @@ class Server:
                 raise
         await self.broadcast(table)
         return result
+
+    async def pace(self, table: Table) -> None:
+        """The bots' actions one at a time, each after the table's offer window (the same
+        wait at every point, offer or none); every connection sees each step."""
+        window = table.config.offer_window_s
+        while True:
+            await asyncio.sleep(window)
+            async with self.lock(table.table_id):
+                before = table.version
+
+                def work() -> bool:
+                    stepped = table.step_bot()
+                    self.store.save_table(table)
+                    return stepped
+                stepped = await run_in_threadpool(work)
+            if table.version != before:  # a bot's action, or chance's (a new deal)
+                await self.broadcast(table)
+            if not stepped:
+                break
+
+    def spawn(self, table: Table) -> None:
+        """Start :meth:`pace` for *table* (one task a table at a time)."""
+        task = self.pacers.get(table.table_id)
+        if task is None or task.done():
+            self.pacers[table.table_id] = asyncio.get_running_loop().create_task(
+                self.pace(table))
+
+    def paced(self, table: Table) -> bool:
+        """Whether the table's bots wait an offer window before each action."""
+        return table.config.offer_window_s > 0
 
     async def broadcast(self, table: Table) -> None:
         """Every connection its seat's view and the lobby."""
@@ -181,7 +212,7 @@ def create_app(db_url: str = "sqlite://", *,
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        for task in server.away_tasks.values():
+        for task in [*server.away_tasks.values(), *server.pacers.values()]:
             task.cancel()
         store.close()
 
@@ -277,8 +308,13 @@ def create_app(db_url: str = "sqlite://", *,
     @app.post("/api/tables/{key}/start")
     async def start(key: str, authorization: str | None = Header(default=None)) -> TableInfo:
         p = await me(authorization)
-        await server.change(key, lambda t: t.start(p.id, secrets.token_hex(8)))
-        return server.info(await server.table(key))
+        table = await server.table(key)
+        paced = server.paced(table)
+        await server.change(key, lambda t: t.start(p.id, secrets.token_hex(8),
+                                                   advance=not paced))
+        if paced:
+            server.spawn(table)
+        return server.info(table)
 
     @app.post("/api/tables/{key}/again")
     async def again(key: str, authorization: str | None = Header(default=None)) -> TableInfo:
@@ -287,8 +323,10 @@ def create_app(db_url: str = "sqlite://", *,
         def do(t: Table) -> None:
             if t.status != "over":
                 raise TableError("the game is not over yet")
-            t.start(p.id, secrets.token_hex(8))
+            t.start(p.id, secrets.token_hex(8), advance=not server.paced(t))
         await server.change(key, do)
+        if server.paced(await server.table(key)):
+            server.spawn(await server.table(key))
         return server.info(await server.table(key))
 
     @app.post("/api/tables/{key}/seats/{seat}")
@@ -445,8 +483,12 @@ async def _handle(server: Server, table: Table, conn: Connection, text: str) -> 
         return
     try:
         if isinstance(msg, ActIntent):
+            paced = server.paced(table)
             await server.change(table.table_id,
-                                lambda t: t.act(conn.player_id, msg.action, msg.version))
+                                lambda t: t.act(conn.player_id, msg.action, msg.version,
+                                                advance=not paced))
+            if paced:
+                server.spawn(table)
         elif isinstance(msg, ChatIntent):
             line = table.say(conn.player_id, msg.text)
             await server.hub.send_all(table.table_id, line)

@@ -76,6 +76,8 @@ class TableConfig:
     timeout_s: float = 120.0
     turn_timer_s: float | None = None
     offer_window_s: float = 0.0
+    """Seconds every bot's action waits, whether or not anyone holds an out-of-turn offer,
+    so that the time a table takes shows nothing of the cards (0: bots act at once)."""
 
     def rules(self) -> Ruleset:
         """The ruleset in force (the preset with the table's options).
@@ -244,7 +246,8 @@ class Table:
         driver._reads[seat] = bot is not None and getattr(bot, "reads_observation", True)
 
     # -- the game --------------------------------------------------------------------------------
-    def start(self, by: str, game_id: str, *, seed: int | None = None) -> None:
+    def start(self, by: str, game_id: str, *, seed: int | None = None,
+              advance: bool = True) -> None:
         """The host starts a game (the first, or the next once one is over).
 
         :raises TableError: if *by* is not the host, a seat is open, or a game is on.
@@ -259,7 +262,11 @@ class Table:
         self.status = "playing"
         self.game_id = game_id
         self.games.append(game_id)
-        self.advance()
+        if advance:
+            self.advance()
+        else:
+            while (d := self.driver.decision()) is not None and d.seat is None:
+                self.driver.step()
 
     def _agent(self, s: Seat) -> Bot | None:
         if s.kind == "bot":
@@ -296,7 +303,22 @@ class Table:
         if driver.outcome() is not None:
             self.status = "over"
 
-    def act(self, player_id: str | None, notation: str, version: int) -> None:
+    def step_bot(self) -> bool:
+        """Chance acts until a seat must decide; then one bot's action, if a bot is to act.
+        False when a person must act or the game is over (the paced play of
+        :attr:`TableConfig.offer_window_s`)."""
+        driver = self.driver
+        if driver is None:
+            return False
+        while (d := driver.decision()) is not None and d.seat is None:
+            driver.step()
+        stepped = d is not None and driver.step()
+        if driver.outcome() is not None:
+            self.status = "over"
+        return stepped
+
+    def act(self, player_id: str | None, notation: str, version: int, *,
+            advance: bool = True) -> None:
         """A player's intent: the action in notation, at the version they saw.
 
         :raises TableError: not seated, no game, a stale version, an unknown action, out of
@@ -318,7 +340,11 @@ class Table:
             driver.act(seat, action)
         except CommerceError as exc:
             raise TableError(str(exc)) from None
-        self.advance()
+        if advance:
+            self.advance()
+        else:
+            while (d := driver.decision()) is not None and d.seat is None:
+                driver.step()
 
     def record(self) -> GameRecord:
         """The current game's record (its seed included: keep it on the server)."""
