@@ -103,7 +103,11 @@ def _leaky(surface: str) -> Surfaces:
     def choice(inner: Any) -> Any:
         return lambda state, obs, legal, rng: inner(state, obs, legal, rng) + hidden_bit(state)
 
+    def server(inner: Any) -> Any:
+        return lambda state, seat, names: inner(state, seat, names) + hidden_bit(state)
+
     wrappers = {"observe": observe, "json": json, "render": render, "table": render,
+                "server": server,
                 "event_text": event_text,
                 "legal": legal, "events": apply, "heuristic": choice, "search": choice,
                 "hint": choice, "encoding": encoding}

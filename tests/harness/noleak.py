@@ -53,7 +53,7 @@ from commerce.rules import Ruleset
 from tests.harness import random_game
 
 SURFACES = ("observe", "json", "render", "table", "event_text", "legal", "events",
-            "heuristic", "search", "hint", "encoding")
+            "heuristic", "search", "hint", "encoding", "server")
 """Every surface the harness compares, in report order."""
 
 SEARCH_BUDGET = 8
@@ -127,6 +127,17 @@ def _hint(state: Any, obs: Any, legal: Sequence[Action], rng: random.Random) -> 
     return repr([(engine.format_action(state, a), tuple(e)) for a, e in hint])
 
 
+def _server(state: Any, seat: Seat, names: Sequence[str]) -> str:
+    """The server's view message for *seat* (``commerce.server.tables.seat_view``), as the
+    JSON text it sends, of the state's log of events."""
+    from commerce.server.tables import Seat as TableSeat
+    from commerce.server.tables import seat_view
+
+    seats = [TableSeat("human", f"p{k}", name) for k, name in enumerate(names)]
+    return seat_view(state, getattr(state, "log", ()), seat, names, seats, version=0,
+                     over=False).model_dump_json(by_alias=True)
+
+
 def _apply(state: Any, action: Action) -> Transition:
     return engine.apply(state, action)
 
@@ -159,6 +170,8 @@ class Surfaces:
     encoding: Callable[[FamilySpec[Any, Any], Any, Any], tuple[float, ...]] = _encoding
     """``encoding(spec, state, obs)``: the observation vector and the legal-action mask of
     the research API."""
+    server: Callable[[Any, Seat, Sequence[str]], str] = _server
+    """``server(state, seat, names)``: the server's view message sent to the seat."""
 
 
 @dataclass
@@ -267,6 +280,8 @@ class _Checker:
                   where)
         self.same("encoding", self.call("encoding", s.encoding, self.spec, state, obs),
                   self.call("encoding", s.encoding, self.spec, twin, tobs), where)
+        self.same("server", self.call("server", s.server, state, seat, self.names),
+                  self.call("server", s.server, twin, seat, self.names), where)
         d = engine.decision(state)
         if d is None:
             return

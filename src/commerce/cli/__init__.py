@@ -156,7 +156,7 @@ Run = Callable[[argparse.Namespace], int]
 def _commands() -> dict[str, tuple[str, Configure, Run]]:
     """Every subcommand: (help, add its arguments, run it). Each module keeps its heavy
     imports inside its functions, so building the parser stays cheap."""
-    from commerce.cli import analyze, hands, play, rules, simulate, tournament
+    from commerce.cli import analyze, hands, play, rules, serve, simulate, tournament
 
     return {
         "play": ("play a game against the computer in the terminal",
@@ -179,6 +179,8 @@ def _commands() -> dict[str, tuple[str, Configure, Run]]:
                     analyze.configure_analyze, analyze.run_analyze),
         "rules": ("list the rulesets, show one, or compare two",
                   rules.configure_rules, rules.run_rules),
+        "serve": ("serve the game to browsers: a lobby and tables for friends and bots",
+                  serve.configure_serve, serve.run_serve),
     }
 
 

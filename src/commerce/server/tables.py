@@ -1,0 +1,508 @@
+"""A table's state machine: seats, bots, the game and its version; pure of input and output.
+
+A :class:`Table` holds who sits where (a person, a bot at a level, or nobody yet), and once
+started the :class:`~commerce.driver.Driver` of its game, whose seeded generators deal the
+cards (the seed never leaves the server while the game runs). Every intent is checked by the
+engine with the seat it comes from; a refused one raises :class:`TableError` and changes
+nothing. Every view for a seat is built from ``engine.observe`` and ``engine.visible_events``
+only (:meth:`Table.view`).
+
+>>> t = Table.new("t1", "inv", "p1", TableConfig("peel", {}, 3), bots={1: "random",
+...                                                                     2: "random"})
+>>> t.join("p1", "Ann")
+0
+>>> t.start("p1", "g1", seed=7)
+>>> t.status, t.view(0).seat, t.view(None).actions
+('playing', 0, [])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from commerce import engine
+from commerce.bots import make_bot
+from commerce.cli.menu import humanize
+from commerce.core import Action, Bot, DecisionKind, Event
+from commerce.driver import Driver
+from commerce.errors import CommerceError
+from commerce.family import family_spec
+from commerce.record import GameRecord
+from commerce.rules import Ruleset, resolve
+from commerce.server.protocol import (
+    MAX_CHAT_CHARS,
+    ActionView,
+    ChatMessage,
+    SeatInfo,
+    TableInfo,
+    ViewMessage,
+)
+
+__all__ = ["AWAY_BOT", "OFFERS", "Seat", "Table", "TableConfig", "TableError", "seat_view"]
+
+OFFERS = frozenset({DecisionKind.BARTER_REPLY, DecisionKind.POUNCE_OFFER,
+                    DecisionKind.HORSE_OFFER, DecisionKind.BUY_OFFER})
+"""Decisions offered out of the ordinary turn order."""
+AWAY_BOT = "heuristic"
+"""The level of the bot that plays for a player who is away."""
+LOG_LINES = 120
+"""The most log lines a view carries (the newest)."""
+CHAT_LINES = 50
+"""The chat lines a table keeps."""
+BOT_LEVELS = ("random", "heuristic", "search")
+"""The bot levels a seat may have (with options, e.g. ``search:iterations=200``)."""
+
+Status = Literal["lobby", "playing", "over"]
+
+
+class TableError(CommerceError):
+    """A refused request or intent: one sentence; nothing changed."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """A table's settings, fixed at its creation."""
+
+    ruleset: str
+    options: dict[str, Any]
+    players: int
+    public: bool = True
+    hints: bool = True
+    timeout_s: float = 120.0
+    turn_timer_s: float | None = None
+    offer_window_s: float = 0.0
+    """Seconds every bot's action waits, whether or not anyone holds an out-of-turn offer,
+    so that the time a table takes shows nothing of the cards (0: bots act at once)."""
+
+    def rules(self) -> Ruleset:
+        """The ruleset in force (the preset with the table's options).
+
+        :raises CommerceError: for an unknown ruleset or a bad option.
+        """
+        return resolve(self.ruleset, self.options)
+
+
+@dataclass
+class Seat:
+    """One seat: open, a person (by player id), or a bot at a level."""
+
+    kind: Literal["open", "human", "bot"] = "open"
+    player_id: str | None = None
+    name: str | None = None
+    level: str | None = None
+    away: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form."""
+        return dataclasses.asdict(self)
+
+
+def _bot(level: str) -> Bot:
+    if level.split(":", 1)[0] not in BOT_LEVELS:
+        raise TableError(f"unknown bot level {level[:30]!r}; levels are: "
+                         f"{', '.join(BOT_LEVELS)}")
+    try:
+        return make_bot(level)
+    except CommerceError as exc:
+        raise TableError(str(exc)) from None
+
+
+@dataclass
+class Table:
+    """One table and its current game (see the module's docstring)."""
+
+    table_id: str
+    invite: str
+    host_id: str
+    config: TableConfig
+    seats: list[Seat]
+    status: Status = "lobby"
+    game_id: str | None = None
+    games: list[str] = field(default_factory=list)
+    driver: Driver | None = None
+    chat: deque[ChatMessage] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
+
+    @classmethod
+    def new(cls, table_id: str, invite: str, host_id: str, config: TableConfig, *,
+            bots: dict[int, str] | None = None) -> Table:
+        """A new table in the lobby, *bots* seated at their levels.
+
+        :raises TableError: for a bad ruleset, option, seat count or bot.
+        """
+        try:
+            rules = config.rules()
+        except CommerceError as exc:
+            raise TableError(str(exc)) from None
+        if config.players not in rules.player_range():
+            raise TableError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
+                             f"players, not {config.players}")
+        seats = [Seat() for _ in range(config.players)]
+        for k, level in (bots or {}).items():
+            if not 0 <= k < config.players:
+                raise TableError(f"bot seat {k} is not a seat from 0 to {config.players - 1}")
+            _bot(level)
+            seats[k] = Seat("bot", name=f"{level.split(':')[0]} bot", level=level)
+        return cls(table_id, invite, host_id, config, seats)
+
+    # -- seats ---------------------------------------------------------------------------------
+    @property
+    def rules(self) -> Ruleset:
+        """The ruleset in force."""
+        return self.config.rules()
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        """The seat *player_id* holds, if any."""
+        if player_id is None:
+            return None
+        for k, s in enumerate(self.seats):
+            if s.kind == "human" and s.player_id == player_id:
+                return k
+        return None
+
+    def join(self, player_id: str, name: str, seat: int | None = None) -> int:
+        """Seat a player (in *seat*, or the first open one); a player already seated keeps
+        their seat.
+
+        :raises TableError: if the seat is taken or the table is full.
+        """
+        held = self.seat_of(player_id)
+        if held is not None:
+            return held
+        if seat is None:
+            seat = next((k for k, s in enumerate(self.seats) if s.kind == "open"), None)
+            if seat is None:
+                raise TableError("the table is full")
+        if not 0 <= seat < len(self.seats):
+            raise TableError(f"seat {seat} is not a seat from 0 to {len(self.seats) - 1}")
+        if self.seats[seat].kind != "open":
+            raise TableError(f"seat {seat} is taken")
+        self.seats[seat] = Seat("human", player_id, name)
+        return seat
+
+    def _host(self, player_id: str) -> None:
+        if player_id != self.host_id:
+            raise TableError("only the host may do that")
+
+    def set_seat(self, by: str, seat: int, kind: str, level: str | None) -> None:
+        """The host makes *seat* a bot at *level*, or opens it for a person.
+
+        :raises TableError: if *by* is not the host, or for a bad seat or level.
+        """
+        self._host(by)
+        k = self._seat_index(seat)
+        if kind == "bot":
+            lvl = level or "heuristic"
+            bot = _bot(lvl)
+            self.seats[k] = Seat("bot", name=f"{lvl.split(':')[0]} bot", level=lvl)
+            if self.driver is not None:
+                self._set_agent(k, bot)
+        else:
+            if self.driver is not None and self.status == "playing":
+                raise TableError("a seat becomes a person's again only between games")
+            self.seats[k] = Seat()
+
+    def remove(self, by: str, seat: int) -> None:
+        """The host removes the player of *seat* (one who never arrived): the seat opens, or
+        during a game a bot plays it.
+
+        :raises TableError: if *by* is not the host or the seat holds no person.
+        """
+        self._host(by)
+        k = self._seat_index(seat)
+        if self.seats[k].kind != "human":
+            raise TableError(f"seat {k} holds no player")
+        if self.status == "playing":
+            self.seats[k] = Seat("bot", name=f"{AWAY_BOT} bot", level=AWAY_BOT)
+            self._set_agent(k, _bot(AWAY_BOT))
+            self.advance()
+        else:
+            self.seats[k] = Seat()
+
+    def _seat_index(self, seat: int) -> int:
+        if not 0 <= seat < len(self.seats):
+            raise TableError(f"seat {seat} is not a seat from 0 to {len(self.seats) - 1}")
+        return seat
+
+    def set_away(self, seat: int, away: bool) -> None:
+        """A player away (a bot plays for them, shown as such) or back."""
+        s = self.seats[seat]
+        if s.kind != "human" or s.away == away:
+            return
+        s.away = away
+        if self.driver is not None:
+            self._set_agent(seat, _bot(AWAY_BOT) if away else None)
+            if away:
+                self.advance()
+
+    def _set_agent(self, seat: int, bot: Bot | None) -> None:
+        driver = self.driver
+        assert driver is not None
+        driver.agents[seat] = bot
+        driver._reads[seat] = bot is not None and getattr(bot, "reads_observation", True)
+
+    # -- the game --------------------------------------------------------------------------------
+    def start(self, by: str, game_id: str, *, seed: int | None = None,
+              advance: bool = True) -> None:
+        """The host starts a game (the first, or the next once one is over).
+
+        :raises TableError: if *by* is not the host, a seat is open, or a game is on.
+        """
+        self._host(by)
+        if self.status == "playing":
+            raise TableError("the game has already started")
+        if any(s.kind == "open" for s in self.seats):
+            raise TableError("every seat needs a player or a bot before the start")
+        agents = [self._agent(s) for s in self.seats]
+        self.driver = Driver(self.rules, agents, seed=seed, names=self.names())
+        self.status = "playing"
+        self.game_id = game_id
+        self.games.append(game_id)
+        if advance:
+            self.advance()
+        else:
+            while (d := self.driver.decision()) is not None and d.seat is None:
+                self.driver.step()
+
+    def _agent(self, s: Seat) -> Bot | None:
+        if s.kind == "bot":
+            return _bot(s.level or AWAY_BOT)
+        return _bot(AWAY_BOT) if s.away else None
+
+    def resume(self, record: GameRecord) -> None:
+        """Continue the stored game of *record* (a restarted server).
+
+        :raises CommerceError: if the record does not replay.
+        """
+        agents = [self._agent(s) for s in self.seats]
+        self.driver = Driver.resume(record, agents, names=self.names())
+        self.status = "over" if self.driver.outcome() is not None else "playing"
+        self.advance()
+
+    def names(self) -> list[str]:
+        """Each seat's name as the table shows it."""
+        return [s.name or f"Seat {k + 1}" for k, s in enumerate(self.seats)]
+
+    @property
+    def version(self) -> int:
+        """How many actions the game has had (0 before it starts)."""
+        return 0 if self.driver is None else len(self.driver.actions)
+
+    def advance(self, on_step: Callable[[], None] | None = None) -> None:
+        """Chance and bots play until a person must act or the game is over."""
+        driver = self.driver
+        if driver is None:
+            return
+        while driver.step():
+            if on_step is not None:
+                on_step()
+        if driver.outcome() is not None:
+            self.status = "over"
+
+    def step_bot(self) -> bool:
+        """Chance acts until a seat must decide; then one bot's action, if a bot is to act.
+        False when a person must act or the game is over (the paced play of
+        :attr:`TableConfig.offer_window_s`)."""
+        driver = self.driver
+        if driver is None:
+            return False
+        while (d := driver.decision()) is not None and d.seat is None:
+            driver.step()
+        stepped = d is not None and driver.step()
+        if driver.outcome() is not None:
+            self.status = "over"
+        return stepped
+
+    def act(self, player_id: str | None, notation: str, version: int, *,
+            advance: bool = True) -> None:
+        """A player's intent: the action in notation, at the version they saw.
+
+        :raises TableError: not seated, no game, a stale version, an unknown action, out of
+            turn or illegal (the engine's reason); nothing changes then.
+        """
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise TableError("you hold no seat at this table")
+        driver = self.driver
+        if driver is None or self.status == "lobby":
+            raise TableError("the game has not started")
+        if self.status == "over":
+            raise TableError("the game is over")
+        if version != self.version:
+            raise TableError(f"stale version {version}: the game is at version "
+                             f"{self.version}; act on the table as it is now")
+        try:
+            action = engine.parse_action(driver.state, notation)
+            driver.act(seat, action)
+        except CommerceError as exc:
+            raise TableError(str(exc)) from None
+        if advance:
+            self.advance()
+        else:
+            while (d := driver.decision()) is not None and d.seat is None:
+                driver.step()
+
+    def record(self) -> GameRecord:
+        """The current game's record (its seed included: keep it on the server)."""
+        assert self.driver is not None
+        seats = self.driver.record()
+        return seats
+
+    # -- views -------------------------------------------------------------------------------------
+    def info(self, connected: Sequence[int] = ()) -> TableInfo:
+        """The table for the lobby: settings, seats, status."""
+        c = self.config
+        try:
+            title = self.rules.name
+        except CommerceError:
+            title = c.ruleset
+        return TableInfo(
+            table_id=self.table_id, invite=self.invite, ruleset=c.ruleset, title=title,
+            options=dict(c.options), host=self.host_id, public=c.public, hints=c.hints,
+            timeout_s=c.timeout_s, turn_timer_s=c.turn_timer_s,
+            offer_window_s=c.offer_window_s, status=self.status,
+            seats=[SeatInfo(seat=k, kind=s.kind, name=s.name, level=s.level,
+                            player_id=s.player_id, away=s.away, connected=k in connected)
+                   for k, s in enumerate(self.seats)],
+            game_id=self.game_id, games=list(self.games))
+
+    def view(self, seat: int | None) -> ViewMessage:
+        """The table as *seat* may see it (None: a spectator): :func:`seat_view` of the game."""
+        driver = self.driver
+        if driver is None:
+            return ViewMessage(version=0, seat=seat, table=None, actions=[], log=[],
+                               status="lobby", game_id=self.game_id)
+        return seat_view(driver.state, driver.events, seat, self.names(), self.seats,
+                         version=self.version, over=self.status == "over",
+                         game_id=self.game_id)
+
+    def hint(self, player_id: str | None) -> list[dict[str, Any]]:
+        """The search bot's estimate of each legal action of the player's seat, from their
+        observation only.
+
+        :raises TableError: if the table allows no hints or the player is not to act.
+        """
+        from commerce.bots.search import default_iterations, search_hint
+
+        if not self.config.hints:
+            raise TableError("this table allows no hints")
+        seat = self.seat_of(player_id)
+        driver = self.driver
+        if seat is None or driver is None or driver.waiting_for_human() != seat:
+            raise TableError("hints are for the player to act")
+        obs = engine.observe(driver.state, seat)
+        legal = engine.legal_actions(driver.state)
+        rng = random.Random(f"hint/{self.table_id}/{self.version}")
+        budget = default_iterations(driver.rules.family, driver.rules) * 4 * len(legal) // 5
+        try:
+            hints = search_hint(obs, legal, rng, iterations=max(budget, len(legal)))
+        except CommerceError as exc:
+            raise TableError(f"hints are not available here: {exc}") from None
+        spec = family_spec(driver.rules.family)
+        return [{"notation": spec.format_action(a), "gain": round(e.value, 3),
+                 "win": round(e.win, 3)} for a, (_, e) in zip(legal, hints, strict=True)]
+
+    def say(self, player_id: str | None, text: str) -> ChatMessage:
+        """A chat line from a seated player or a named spectator (kept bounded).
+
+        :raises TableError: for an empty or too long line, or a speaker with no seat.
+        """
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise TableError("only seated players may chat")
+        text = " ".join(text.split())
+        if not text or len(text) > MAX_CHAT_CHARS:
+            raise TableError(f"a chat line has 1 to {MAX_CHAT_CHARS} characters")
+        msg = ChatMessage(from_=self.names()[seat], text=text)
+        self.chat.append(msg)
+        return msg
+
+
+def seat_view(state: Any, events: Sequence[Event], seat: int | None, names: Sequence[str],
+              seats: Sequence[Seat], *, version: int, over: bool,
+              game_id: str | None = None) -> ViewMessage:
+    """The view message of *seat* (None: a spectator), built only from
+    ``engine.observe(state, seat)`` and ``engine.visible_events(events, seat)``, the seats'
+    names and who plays them."""
+    spec = family_spec(state.ruleset.family)
+    obs = engine.observe(state, seat)
+    present = spec.presentation
+    table: dict[str, Any] | None = None
+    if present is not None and present.table is not None:
+        table = dataclasses.asdict(present.table(obs, names))
+        for k, sv in enumerate(table["seats"]):
+            sv["bot"] = seats[k].kind == "bot" or seats[k].away
+            sv["away"] = seats[k].away
+    shown = engine.visible_events(events, seat)
+    words = _words(spec)
+    log: list[str] = []
+    for e in shown[-3 * LOG_LINES:]:
+        line = spec.describe_event(e, names, seat)
+        if line:
+            log.extend(words(x) for x in line.splitlines())
+    result = engine.outcome(state)
+    standings = None
+    if result is not None:
+        order = sorted(range(len(names)), key=lambda s: -result.payoffs[s])
+        standings = [{"seat": s, "name": names[s], "payoff": result.payoffs[s]}
+                     for s in order]
+    return ViewMessage(
+        version=version, seat=seat, table=table,
+        actions=_actions(state, obs, seat, seats, spec, words), log=log[-LOG_LINES:],
+        status="over" if over or result is not None else _status(shown),
+        showdown=_showdown(shown, names, seat, spec, words), standings=standings,
+        game_id=game_id)
+
+
+def _words(spec: Any) -> Callable[[str], str]:
+    symbols = spec.presentation.card_symbols if spec.presentation is not None else None
+
+    def words(text: str) -> str:
+        text = humanize(text)
+        return symbols(text) if symbols is not None else text
+    return words
+
+
+def _actions(state: Any, obs: Any, seat: int | None, seats: Sequence[Seat], spec: Any,
+             words: Callable[[str], str]) -> list[ActionView]:
+    d = engine.decision(state)
+    if seat is None or d is None or d.seat != seat or seats[seat].kind != "human" \
+            or seats[seat].away:
+        return []
+    legal: tuple[Action, ...] = engine.legal_actions(state)
+    group = spec.presentation.menu_group if spec.presentation is not None else None
+    out: list[ActionView] = []
+    for a in legal:
+        notation = spec.format_action(a)
+        label = spec.action_label(a, obs) if spec.action_label is not None else notation
+        g = group(a, obs) if group is not None else None
+        out.append(ActionView(notation=notation, label=words(label), cards=list(a.cards),
+                              group=None if g is None else words(g.heading),
+                              out_of_turn=d.kind in OFFERS))
+    return out
+
+
+def _status(events: Sequence[Event]) -> Literal["playing", "showdown"]:
+    for e in reversed(events):
+        if e.kind == "showdown":
+            return "showdown"
+        if e.kind in ("deal_started", "hand_started"):
+            break
+    return "playing"
+
+
+def _showdown(events: Sequence[Event], names: Sequence[str], seat: int | None, spec: Any,
+              words: Callable[[str], str]) -> dict[str, Any] | None:
+    for e in reversed(events):
+        if e.kind == "showdown":
+            text = spec.describe_event(e, names, seat) or ""
+            return {"lines": [words(x) for x in text.splitlines()],
+                    "winners": list(e.get("winners") or ()),
+                    "categories": [str(c) for c in (e.get("categories") or ())]}
+        if e.kind in ("deal_started", "hand_started"):
+            return None
+    return None
