@@ -195,3 +195,6 @@ def test_bench_fast_prints_kernel_and_reference_rates(capsys: pytest.CaptureFixt
     assert row["random_decisions_per_s"] > 0 and row["heuristic_decisions_per_s"] > 0
     assert row["random_ratio"] == round(row["random_decisions_per_s"]
                                         / row["reference_decisions_per_s"], 1)
+    assert row["heuristic_cpu_ratio"] == round(row["heuristic_decisions_per_cpu_s"]
+                                               / row["reference_decisions_per_cpu_s"], 1)
+    assert 0 < row["random_cores_used"] <= 2.5

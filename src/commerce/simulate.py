@@ -98,7 +98,7 @@ def simulate(
 
 def playout_decisions_per_s(
     rules: Ruleset, players: int = 4, *, seconds: float = 1.0, seed: int = 0,
-    warm_up: bool = True,
+    warm_up: bool = True, clock: Callable[[], float] = time.perf_counter,
 ) -> float:
     """Player decisions per second in random playouts through the checked public API.
 
@@ -106,14 +106,16 @@ def playout_decisions_per_s(
     a player picks uniformly from :func:`engine.legal_actions`; every action goes through the
     checked :func:`engine.apply`. With *warm_up*, games are played untimed for half of
     *seconds* first, so that what is built once per ruleset (the hand evaluator's tables, the
-    cached menus) is not counted.
+    cached menus) is not counted. *clock* measures the time (``time.process_time``: the
+    process's CPU seconds, which other work on a shared machine barely changes).
     """
     rng = random.Random(seed)
     if warm_up:
         _play_until(rules, players, rng, time.perf_counter() + seconds / 2)
-    start = time.perf_counter()
-    count = _play_until(rules, players, rng, start + seconds)
-    return count / (time.perf_counter() - start)
+    start = clock()
+    wall = time.perf_counter()
+    count = _play_until(rules, players, rng, wall + seconds)
+    return count / (clock() - start)
 
 
 def _play_until(rules: Ruleset, players: int, rng: random.Random, deadline: float) -> int:
@@ -224,20 +226,29 @@ def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
 
 def kernel_decisions_per_s(rules: Ruleset, players: int = 4, *, bot: str = "random",
                            games: int = 200_000, repeats: int = 5,
-                           threads: int = 2) -> tuple[float, float]:
-    """``(median decisions/s, first call s)`` of whole games on the compiled kernel, every
-    seat played by *bot*, on *threads* threads; the first call (building the kernel, loading
-    or compiling its code) is timed apart and not counted in the rate."""
+                           threads: int = 2) -> dict[str, float]:
+    """Whole games on the compiled kernel, every seat played by *bot*, on *threads* threads:
+    ``decisions_per_s`` (the median over *repeats* batches of player decisions per wall-clock
+    second), ``decisions_per_cpu_s`` (per CPU second of the process: what one core does,
+    whatever else runs on the machine), ``cpu_per_wall`` (the cores the batch had, on
+    average) and ``first_call_s`` (building the kernel and loading or compiling its code,
+    timed apart and not counted in the rates)."""
     from commerce.fast import build_kernel, run_batch
 
     start = time.perf_counter()
     kernel = build_kernel(rules, players)
     run_batch(rules, players=players, games=2, seed=0, bots=[bot], kernel=kernel, threads=1)
     first = time.perf_counter() - start
-    rates = []
+    rates, cpu_rates, shares = [], [], []
     for seed in range(repeats):
-        start = time.perf_counter()
+        cpu, start = time.process_time(), time.perf_counter()
         result = run_batch(rules, players=players, games=games, seed=seed, bots=[bot],
                            kernel=kernel, threads=threads)
-        rates.append(int(result.decisions.sum()) / (time.perf_counter() - start))
-    return statistics.median(rates), first
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        decisions = int(result.decisions.sum())
+        rates.append(decisions / wall)
+        cpu_rates.append(decisions / cpu)
+        shares.append(cpu / wall)
+    return {"decisions_per_s": statistics.median(rates),
+            "decisions_per_cpu_s": statistics.median(cpu_rates),
+            "cpu_per_wall": statistics.median(shares), "first_call_s": first}
