@@ -169,7 +169,7 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
     :raises CommerceError: for ``fast`` when the kernel cannot play the run, saying why.
     """
     from commerce.errors import CommerceError, RulesetError
-    from commerce.fast import build_kernel, kernel_reason
+    from commerce.fast import build_kernel, kernel_reason, policy_missing
 
     if engine_name not in ENGINES:
         raise CommerceError(f"--engine must be one of {', '.join(ENGINES)}, not {engine_name!r}")
@@ -178,7 +178,7 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
     reason = kernel_reason(rules, bots)
     if reason is None:
         try:
-            build_kernel(rules, players)
+            reason = policy_missing(build_kernel(rules, players), bots)
         except RulesetError as exc:
             reason = str(exc)
     if reason is None:

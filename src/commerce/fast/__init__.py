@@ -42,7 +42,8 @@ def policy_code(bot_spec: str) -> int | None:
     without loading numba."""
     return _POLICIES.get(bot_spec.strip().lower().partition(":")[0])
 
-__all__ = ["BatchResult", "build_kernel", "kernel_reason", "policy_code", "run_batch"]
+__all__ = ["BatchResult", "build_kernel", "kernel_reason", "policy_code", "policy_missing",
+           "run_batch"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -90,6 +91,17 @@ def kernel_reason(rules: Ruleset, bots: Sequence[str]) -> str | None:
     for spec in bots:
         if policy_code(spec) is None:
             return f"bot {spec.strip()} has no compiled policy"
+    return None
+
+
+def policy_missing(kernel: Any, bots: Sequence[str]) -> str | None:
+    """Which bot of *bots* the built *kernel* has no compiled policy for, said in words, or
+    None (a kernel lists the policy codes it plays in ``policies``)."""
+    played = getattr(kernel, "policies", tuple(_POLICIES.values()))
+    for spec in bots:
+        if policy_code(spec) not in played:
+            return (f"bot {spec.strip()} has no compiled policy in the "
+                    f"{kernel.rules.family} family's kernel")
     return None
 
 
@@ -144,6 +156,9 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
 
     kern = kernel if kernel is not None else build_kernel(rules, players)
     codes, boldness = _policies(bots, players)
+    missing = policy_missing(kern, bots)
+    if missing is not None:
+        raise CommerceError(f"{missing}; use --engine reference")
     deals = kern.deals
     result = BatchResult(
         payoffs=np.zeros((games, players), np.int64),
@@ -153,7 +168,8 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
         standers=np.zeros((games, deals), np.int8),
         categories=np.zeros((games, deals, players), np.int8),
         deal_turns=np.zeros((games, deals), np.int32),
-        actions=np.zeros((games, kern.max_actions if record else 0), np.int16),
+        actions=np.zeros((games, kern.max_actions if record else 0),
+                         getattr(kern, "action_dtype", np.int16)),
         action_counts=np.zeros(games, np.int64),
         category_names=tuple(kern.category_names),
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from commerce.core import Action, ActionKind
 from commerce.families.widow import (
+    compiled,
     deals,
     encode,
     fast,
@@ -87,5 +88,6 @@ FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
         to_reference=fast.to_reference,
         from_reference=fast.from_reference,
     ),
+    kernel=compiled.kernel,
 )
 """The widow family's contract (see :class:`commerce.family.FamilySpec`)."""
