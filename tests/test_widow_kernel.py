@@ -8,6 +8,7 @@ turns of each deal, the payoffs and the deals won the reference's.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -17,13 +18,22 @@ from commerce import engine
 from commerce.core import ActionKind
 from commerce.errors import CommerceError, RulesetError
 from commerce.families.widow.kernel import decode_action
+from commerce.family import family_spec
 from commerce.fast import build_kernel, run_batch
 from commerce.rules import Ruleset, find_ruleset
 from commerce.simulate import choose_engine
 
+HEURISTIC = family_spec("widow").heuristic
+LINEUPS = (("random",), ("heuristic",), ("random", "heuristic", "heuristic:boldness=0.9"))
 
-def replay(rules: Ruleset, players: int, result: Any, row: int) -> int:
-    """Replay session *row* of *result* through the reference; the deals played."""
+
+def replay(rules: Ruleset, players: int, result: Any, row: int,
+           bots: tuple[str, ...] = ("random",)) -> int:
+    """Replay session *row* of *result* through the reference, the heuristic's choices checked
+    against the Python heuristic's from the seat's observation; the deals played."""
+    spec = [bots[i % len(bots)] for i in range(players)]
+    boldness = [float(s.partition("boldness=")[2] or 0.5) if s.startswith("heuristic") else None
+                for s in spec]
     count = int(result.action_counts[row])
     assert count > 0, f"game {row}: its record overflowed"
     state = engine.new_game(rules, players, dealer=int(result.dealers[row]))
@@ -42,6 +52,13 @@ def replay(rules: Ruleset, players: int, result: Any, row: int) -> int:
             assert action.kind is not ActionKind.DEAL
             if d.kind.value in ("turn", "final_turn"):
                 turns += 1
+            bold = boldness[d.seat]
+            if bold is not None:
+                obs = engine.observe(state, d.seat)
+                chosen = HEURISTIC(obs, engine.legal_actions(state), random.Random(0), bold)
+                assert chosen == action, (
+                    f"game {row}: the compiled heuristic played {action} where the Python "
+                    f"heuristic plays {chosen} ({d.kind.value})")
         transition = engine.apply(state, action)  # raises IllegalActionError if illegal
         for event in transition.events:
             if event.kind in ("knocked", "stood") and stander < 0:
@@ -71,14 +88,15 @@ PRESETS = ("peel-old", "pool", "widow", "pounce", "no-pair-or-point")
 
 
 @pytest.mark.parametrize("rid", PRESETS)
-def test_presets_replay_through_the_reference(rid: str) -> None:
+@pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "heuristic", "mixed"])
+def test_presets_replay_through_the_reference(rid: str, lineup: tuple[str, ...]) -> None:
     rules = find_ruleset(rid)
-    long = rid == "no-pair-or-point"  # few tokens move: sessions of thousands of decisions
-    for players, games in ((4, 6), (3, 4), (6, 2)) if long else ((4, 40), (3, 15), (6, 8)):
-        result = run_batch(rules, players=players, games=games, seed=7, bots=["random"],
+    long = rid == "no-pair-or-point" and lineup == ("random",)  # sessions of thousands of
+    for players, games in ((4, 4), (3, 3), (6, 1)) if long else ((4, 14), (3, 5), (6, 3)):
+        result = run_batch(rules, players=players, games=games, seed=7, bots=list(lineup),
                            record=True)
         for row in range(games):
-            assert replay(rules, players, result, row) >= 1
+            assert replay(rules, players, result, row, lineup) >= 1
 
 
 VARIANTS: list[tuple[str, dict[str, Any], int]] = [
@@ -102,9 +120,11 @@ VARIANTS: list[tuple[str, dict[str, Any], int]] = [
 def test_options_replay_through_the_reference(rid: str, options: dict[str, Any],
                                               players: int) -> None:
     rules = find_ruleset(rid).with_options(**options)
-    result = run_batch(rules, players=players, games=20, seed=3, bots=["random"], record=True)
-    for row in range(20):
-        replay(rules, players, result, row)
+    for lineup in (("random",), ("heuristic", "random", "heuristic:boldness=0.2")):
+        result = run_batch(rules, players=players, games=8, seed=3, bots=list(lineup),
+                           record=True)
+        for row in range(8):
+            replay(rules, players, result, row, lineup)
 
 
 def test_results_depend_on_the_seed_alone() -> None:
@@ -125,9 +145,9 @@ def test_what_the_kernel_does_not_play_is_refused() -> None:
     with pytest.raises(RulesetError, match="fallback_full_ranking"):
         build_kernel(odd, 4)
     widow = find_ruleset("widow")
-    with pytest.raises(CommerceError, match="no compiled policy in the widow"):
-        run_batch(widow, players=4, games=2, seed=0, bots=["heuristic"])
-    assert choose_engine(widow, 4, ["random"], "auto") == (
+    with pytest.raises(CommerceError, match="search has no compiled policy"):
+        run_batch(widow, players=4, games=2, seed=0, bots=["search"])
+    assert choose_engine(widow, 4, ["random", "heuristic"], "auto") == (
         "fast", "every bot has a compiled policy")
-    engine_name, why = choose_engine(widow, 4, ["random", "heuristic"], "auto")
-    assert engine_name == "reference" and "bot heuristic has no compiled policy" in why
+    engine_name, why = choose_engine(widow, 4, ["random", "search"], "auto")
+    assert engine_name == "reference" and "bot search has no compiled policy" in why
