@@ -69,7 +69,8 @@ def test_rules_core_does_not_import_numpy() -> None:
         "for m in pkgutil.walk_packages(commerce.__path__, 'commerce.'):\n"
         "    if m.name not in ('commerce.batch', 'commerce.__main__', 'commerce.cli', "
         "'commerce.kernelkit', 'commerce.fast') and not m.name.endswith('.kernel') and "
-        "'.compiled_' not in m.name and not m.name.startswith(('commerce.cli.', 'commerce.fast.', 'commerce.rl')):\n"
+        "'.compiled_' not in m.name and "
+        "not m.name.startswith(('commerce.cli.', 'commerce.fast.', 'commerce.rl')):\n"
         "        importlib.import_module(m.name)\n"
         "print('commerce.odds' in sys.modules, 'numpy' in sys.modules)\n"
     )

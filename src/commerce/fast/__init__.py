@@ -116,30 +116,41 @@ def build_kernel(rules: Ruleset, players: int) -> Any:
     return hook(rules, players)
 
 
-def _policies(bots: Sequence[str], players: int) -> tuple[Any, Any]:
+def _policies(bots: Sequence[str], players: int, games: int,
+              rotate: bool) -> tuple[Any, Any]:
+    """Each row's policy codes and boldness by seat: *bots* cycled over the seats, and with
+    *rotate*, row *r*'s seat *i* played by ``bots[(i + r) % len(bots)]``."""
     import numpy as np
 
     from commerce.bots import make_bot
 
-    codes = np.empty(players, np.int8)
-    boldness = np.full(players, 0.5)
-    for seat in range(players):
-        spec = bots[seat % len(bots)]
+    k = len(bots)
+    codes = np.empty(k, np.int8)
+    bold = np.full(k, 0.5)
+    for b, spec in enumerate(bots):
         code = policy_code(spec)
         if code is None:
             raise CommerceError(f"bot {spec.strip()} has no compiled policy; use --engine "
                                 "reference")
         bot = make_bot(spec)  # validates the options
-        codes[seat] = code
+        codes[b] = code
         if code == _POLICIES["heuristic"]:
-            boldness[seat] = float(getattr(bot, "boldness", 0.5))
-    return codes, boldness
+            bold[b] = float(getattr(bot, "boldness", 0.5))
+    shift = np.arange(games)[:, None] if rotate else np.zeros((games, 1), np.int64)
+    which = (np.arange(players)[None, :] + shift) % k
+    return codes[which], bold[which]
 
 
 def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequence[str],
               record: bool = False, threads: int | None = None, kernel: Any = None,
-              first_game: int = 0) -> BatchResult:
+              first_game: int = 0, rotate: bool = False) -> BatchResult:
     """Play *games* games of *rules* on the family's kernel, bots cycled over the seats.
+
+    With *rotate*, the games come in blocks of ``len(bots)`` (game *g* in block
+    ``g // len(bots)``): in game *j* of a block seat *i* is played by bot
+    ``(i + j) % len(bots)``, and the games of a block share their first dealer and the cards
+    chance deals at every deal (:func:`commerce.kernelkit.chance_start`), as a tournament's
+    replayed deals; *first_game* must then start a block.
 
     :param record: keep each game's actions (for replays and the differential test).
     :param threads: threads sharing the batch (default: the cores, at most 8); the results
@@ -147,6 +158,7 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     :param kernel: a kernel already built for *rules* and *players* (reused across batches).
     :param first_game: the index of the first game in the run's streams (a batch may be the
         continuation of another).
+    :param rotate: rotate the bots over the seats by blocks (see above).
     :raises CommerceError: for a bot without a compiled policy or an option the kernel does not
         play.
     """
@@ -155,7 +167,10 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     import numpy as np
 
     kern = kernel if kernel is not None else build_kernel(rules, players)
-    codes, boldness = _policies(bots, players)
+    share = len(bots) if rotate else 1
+    if first_game % share:
+        raise CommerceError("a rotated batch starts at the first game of a block")
+    codes, boldness = _policies(bots, players, games, rotate)
     missing = policy_missing(kern, bots)
     if missing is not None:
         raise CommerceError(f"{missing}; use --engine reference")
@@ -176,12 +191,12 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     out = result.arrays()
     n_threads = max(1, min(threads or min(os.cpu_count() or 1, 8), games))
     if n_threads == 1:
-        kern.run(seed, first_game, 0, games, codes, boldness, out)
+        kern.run(seed, first_game, 0, games, codes, boldness, share, out)
         return result
     bounds = [games * t // n_threads for t in range(n_threads + 1)]
     with ThreadPoolExecutor(n_threads) as pool:
         jobs = [pool.submit(kern.run, seed, first_game, bounds[t], bounds[t + 1], codes,
-                            boldness, out) for t in range(n_threads)]
+                            boldness, share, out) for t in range(n_threads)]
         for job in jobs:
             job.result()
     return result

@@ -29,7 +29,15 @@ import numpy as np
 from commerce.cards import pack
 from commerce.errors import RulesetError
 from commerce.hands import evaluator_for
-from commerce.kernelkit import NO_CARD, RANDOM, master_key, next_below, stream_start
+from commerce.kernelkit import (
+    DEALS_PER_GROUP,
+    NO_CARD,
+    RANDOM,
+    chance_start,
+    master_key,
+    next_below,
+    stream_start,
+)
 from commerce.rules import Ruleset
 from commerce.strength import strength_table
 
@@ -206,8 +214,9 @@ def _after_wins(pack_cards: Any, rank3: Any, pwin: Any) -> Any:
 
 
 @numba.njit(cache=True, nogil=True)
-def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_code: Any,
-               strength: Any, pwin: Any, give_value: Any, after_win: Any, policies: Any,
+def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
+               rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
+               after_win: Any, policies: Any,
                boldness: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
                standers: Any, categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
                hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any, ranks: Any,
@@ -220,7 +229,7 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
     balances[:] = 0
     won[:] = 0
     count = 0
-    state, dealer = next_below(state, p)
+    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
     dealers[row] = dealer
     n_deals = p * cfg[_DEALS]
     limit = cfg[_ROUNDS] * p
@@ -240,12 +249,13 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
         n_unseen = n_pack
         for i in range(n_pack):
             unseen[i] = pack_cards[i]
+        cs = chance_start(key, group, deal)  # chance's cards: the group's stream of this deal
         b_head, b_len = 0, 0
         seat = _turn(dealer, step, p)  # the eldest hand
         for col in range(3):
             to = seat
             for _ in range(p):
-                state, j = next_below(state, n_unseen)
+                cs, j = next_below(cs, n_unseen)
                 card = unseen[j]
                 n_unseen -= 1
                 unseen[j] = unseen[n_unseen]
@@ -298,7 +308,7 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
                 bottom[tail - n_pack if tail >= n_pack else tail] = card
                 b_len += 1
                 if n_unseen > 0:
-                    state, j = next_below(state, n_unseen)
+                    cs, j = next_below(cs, n_unseen)
                     got = unseen[j]
                     n_unseen -= 1
                     unseen[j] = unseen[n_unseen]
@@ -438,11 +448,12 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
 @numba.njit(cache=True, nogil=True)
 def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
                rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
-               after_win: Any, policies: Any, boldness: Any, payoffs: Any, deals_won: Any,
-               decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
-               actions: Any, action_counts: Any) -> None:
-    """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
-    writing each row of the result arrays."""
+               after_win: Any, policies: Any, boldness: Any, share: Any, payoffs: Any,
+               deals_won: Any, decisions: Any, dealers: Any, standers: Any, categories: Any,
+               deal_turns: Any, actions: Any, action_counts: Any) -> None:
+    """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams,
+    in the chance group ``(index0 + row) // share``), each seat played by the policy and
+    boldness of its row of *policies* and *boldness*, writing each row of the result arrays."""
     p = cfg[_P]
     n_pack = pack_cards.shape[0]
     hands = np.empty((p, 3), np.int64)
@@ -458,10 +469,11 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
         combo += 1
     for row in range(first, stop):
         state = stream_start(key, index0 + row)
-        _play_game(row, state, cfg, pack_cards, rank3, cat_code, strength, pwin, give_value,
-                   after_win, policies, boldness, payoffs, deals_won, decisions, dealers, standers,
-                   categories, deal_turns, actions, action_counts, hands, unseen, bottom,
-                   balances, won, ranks, order, paid_to, combo)
+        _play_game(row, state, key, (index0 + row) // share, cfg, pack_cards, rank3, cat_code,
+                   strength, pwin, give_value, after_win, policies[row], boldness[row], payoffs,
+                   deals_won, decisions, dealers, standers, categories, deal_turns, actions,
+                   action_counts, hands, unseen, bottom, balances, won, ranks, order, paid_to,
+                   combo)
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -509,12 +521,13 @@ class TradingKernel:
     category_names: tuple[str, ...] = CATEGORY_NAMES
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
-            boldness: Any, out: tuple[Any, ...]) -> None:
+            boldness: Any, share: int, out: tuple[Any, ...]) -> None:
         """Play rows *first* to *stop* into *out* (:class:`commerce.fast.BatchResult`'s
-        arrays, in its order); it releases the GIL, so threads may share a batch."""
+        arrays, in its order), each row's seats by its row of *policies* and *boldness*, in
+        chance groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.cat_code, self.strength, self.pwin,
-                   self.give_value, self.after_win, policies, boldness, *out)
+                   self.give_value, self.after_win, policies, boldness, share, *out)
 
     def heuristic(self, kind: int, hand: tuple[int, ...], offered: int | None,
                   may_stand: bool, may_trade: bool, may_barter: bool, boldness: float,

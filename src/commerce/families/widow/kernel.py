@@ -120,8 +120,10 @@ from commerce.families.widow.compiled_rules import (
 )
 from commerce.hands import Category, evaluator_for
 from commerce.kernelkit import (
+    DEALS_PER_GROUP,
     HEURISTIC,
     RANDOM,
+    chance_start,
     master_key,
     next_below,
     stream_start,
@@ -134,8 +136,9 @@ __all__ = ["DEAL_CAP", "KINDS", "SUPPORTED", "WidowKernel", "build", "decode_act
 
 
 @numba.njit(cache=True, nogil=True)
-def _play_game(row: Any, rng: Any, cfg: Any, pack_cards: Any, rank3: Any, rank4: Any,
-               cat_code: Any, frank3: Any, strength: Any, vtab: Any, policies: Any,
+def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
+               rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any,
+               vtab: Any, policies: Any,
                boldness: Any, payoffs: Any, deals_won: Any,
                decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
                actions: Any, action_counts: Any, st: Any, hands: Any, hlen: Any,
@@ -165,7 +168,7 @@ def _play_game(row: Any, rng: Any, cfg: Any, pack_cards: Any, rank3: Any, rank4:
     st[_HOPEN] = 1
     st[_OLEN] = 0
     st[_OHEAD] = 0
-    state, dealer = next_below(state, p)
+    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
     dealers[row] = dealer
     _start_deal(st, cfg, dealer, order, flags, hlen, out_in, stock, pack_cards)
     while st[_PHASE] != _OVER:
@@ -174,8 +177,9 @@ def _play_game(row: Any, rng: Any, cfg: Any, pack_cards: Any, rank3: Any, rank4:
         if phase == _DEAL:
             m = st[_M]
             cut = 3 * m
+            cs = chance_start(key, group, (st[_DEALNO] - 1) % (DEALS_PER_GROUP - 1))
             for k in range(cut + cfg[_WSIZE]):
-                state, j = next_below(state, st[_SLEN])
+                cs, j = next_below(cs, st[_SLEN])
                 card = stock[j]
                 st[_SLEN] -= 1
                 stock[j] = stock[st[_SLEN]]
@@ -202,7 +206,7 @@ def _play_game(row: Any, rng: Any, cfg: Any, pack_cards: Any, rank3: Any, rank4:
                 showdown = _proceed(st, cfg, hands, hlen, order, flags, moved, fresh, widow,
                                     final)
         elif phase == _CARD:
-            state, j = next_below(state, st[_SLEN])
+            cs, j = next_below(cs, st[_SLEN])
             card = stock[j]
             st[_SLEN] -= 1
             stock[j] = stock[st[_SLEN]]
@@ -442,9 +446,9 @@ def _play_game(row: Any, rng: Any, cfg: Any, pack_cards: Any, rank3: Any, rank4:
 @numba.njit(cache=True, nogil=True)
 def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
                rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
-               policies: Any, boldness: Any, payoffs: Any, deals_won: Any, decisions: Any,
-               dealers: Any, standers: Any, categories: Any, deal_turns: Any, actions: Any,
-               action_counts: Any) -> None:
+               policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
+               decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
+               actions: Any, action_counts: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
     writing each row of the result arrays."""
     p = cfg[_P]
@@ -472,8 +476,9 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
     buf = np.zeros(4, np.int64)
     free = np.zeros(3, np.int64)
     for row in range(first, stop):
-        _play_game(row, stream_start(key, index0 + row), cfg, pack_cards, rank3, rank4,
-                   cat_code, frank3, strength, vtab, policies, boldness, payoffs, deals_won,
+        _play_game(row, stream_start(key, index0 + row), key, (index0 + row) // share, cfg,
+                   pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, policies[row],
+                   boldness[row], payoffs, deals_won,
                    decisions, dealers, standers, categories, deal_turns, actions, action_counts,
                    st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens,
                    balances, out_in,
@@ -536,12 +541,13 @@ class WidowKernel:
     """The dtype of the recorded actions."""
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
-            boldness: Any, out: tuple[Any, ...]) -> None:
+            boldness: Any, share: int, out: tuple[Any, ...]) -> None:
         """Play rows *first* to *stop* into *out* (:class:`commerce.fast.BatchResult`'s
-        arrays, in its order); it releases the GIL, so threads may share a batch."""
+        arrays, in its order), each row's seats by its row of *policies* and *boldness*, in
+        chance groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.rank4, self.cat_code, self.frank3,
-                   self.strength, self.vtab, policies, boldness, *out)
+                   self.strength, self.vtab, policies, boldness, share, *out)
 
     @staticmethod
     def decode_action(code: int) -> Action:
