@@ -74,3 +74,53 @@ def test_the_kernel_and_the_reference_agree_statistically() -> None:
     lo, hi = reference["ci95"]["heuristic"]
     assert fhi - flo < hi - lo  # ten times the games: a narrower interval
     assert flo <= hi and lo <= fhi, "the two engines' 95% intervals do not overlap"
+
+
+@pytest.mark.parametrize("direction", ["left", "right"])
+def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(direction: str) -> None:
+    from commerce import engine
+    from commerce.analysis import _advantage_kernel, _position
+    from commerce.family import family_spec
+    from commerce.kernelkit import decode_action
+
+    rules = find_ruleset("hoyle").with_options(direction=direction)
+    specs = ["random", "heuristic"]
+    samples = _advantage_kernel(rules, 4, specs, 5, 12)
+    result = run_batch(rules, players=4, games=12, seed=5, bots=specs, record=True)
+    for g in range(12):
+        state = engine.new_game(rules, 4, dealer=int(result.dealers[g]))
+        events = list(getattr(state, "log", ()))
+        for code in result.actions[g, :result.action_counts[g]]:
+            transition = engine.apply(state, decode_action(int(code)))
+            events.extend(transition.events)
+            state = transition.state
+        sums, counts = [0.0] * 4, [0] * 4
+        for deal in family_spec("trading").deal_reader(rules, 4, events):
+            for seat, p in enumerate(deal.payoffs):
+                pos = _position(seat, deal.dealer, 4, rules)
+                sums[pos] += p
+                counts[pos] += 1
+        assert samples[g] == (sums, counts)
+
+
+def test_analyze_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["analyze", "dealer-advantage", "--rules", "hoyle", "--bots", "random,heuristic",
+            "--json"]
+    assert main([*argv, "--games", "4000"]) == 0
+    fast = json.loads(capsys.readouterr().out)
+    assert (fast["engine"], fast["deals"]) == ("fast", 16000)
+    assert main([*argv, "--games", "300", "--engine", "reference"]) == 0
+    reference = json.loads(capsys.readouterr().out)
+    assert reference["engine"] == "reference"
+    (flo, fhi), (lo, hi) = fast["advantage"]["ci95"], reference["advantage"]["ci95"]
+    assert flo <= hi and lo <= fhi, "the two engines' 95% intervals do not overlap"
+    assert main(["analyze", "dealer-advantage", "--rules", "widow", "--games", "2",
+                 "--bots", "random", "--json"]) == 0
+    widow = json.loads(capsys.readouterr().out)
+    assert widow["engine"] == "reference"
+    assert widow["engine_reason"] == "the widow family's kernel does not report each deal's payoffs"
+    assert main(["analyze", "dealer-advantage", "--rules", "widow", "--games", "2",
+                 "--engine", "fast"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "commerce analyze: error: --engine fast: the widow family's kernel does not report "
+        "each deal's payoffs")

@@ -33,6 +33,7 @@ def replay(rules: Ruleset, players: int, result: Any, row: int, bots: list[str])
     boldness = [float(s.partition("boldness=")[2] or 0.5) if s.startswith("heuristic") else None
                 for s in spec]
     state = engine.new_game(rules, players, dealer=int(result.dealers[row]))
+    events = list(getattr(state, "log", ()))
     showdowns = 0
     decisions = 0
     for code in result.actions[row, :result.action_counts[row]]:
@@ -52,6 +53,7 @@ def replay(rules: Ruleset, players: int, result: Any, row: int, bots: list[str])
                     f"game {row}: the compiled heuristic played {action} where the Python "
                     f"heuristic plays another action")
         transition = engine.apply(state, action)  # raises IllegalActionError if illegal
+        events.extend(transition.events)
         for event in transition.events:
             if event.kind == "showdown":
                 names = tuple(result.category_names[c]
@@ -68,6 +70,9 @@ def replay(rules: Ruleset, players: int, result: Any, row: int, bots: list[str])
     assert outcome.payoffs == tuple(int(x) for x in result.payoffs[row])
     assert outcome.details["deals_won"] == tuple(int(x) for x in result.deals_won[row])
     assert decisions == result.decisions[row]
+    deals = family_spec("trading").deal_reader(rules, players, events)  # as the analyses read
+    assert [d.payoffs for d in deals] == [tuple(float(x) for x in result.deal_payoffs[row, i])
+                                          for i in range(len(deals))]
     return showdowns
 
 

@@ -31,6 +31,12 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
                         help="comma list of bots cycled over the seats (default heuristic); "
                              "options of one bot with ';', e.g. search:iterations=100;  "
                              + BOTS_HELP)
+        if name == "dealer-advantage":
+            sp.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
+                            help="auto (default): the compiled kernel when every bot has a "
+                                 "compiled policy (random, heuristic) and the family's kernel "
+                                 "plays the rules and reports each deal; reference: the "
+                                 "driver; fast: the kernel or an error")
         add_output_arguments(sp, games=games)
 
 
@@ -54,11 +60,14 @@ def run_analyze(args: argparse.Namespace) -> int:
                  f"{args.games} games each, bots {','.join(bots)}")
     else:
         rules = resolve_rules(args)
-        fn = analysis.dealer_advantage if kind == "dealer-advantage" else (
-            analysis.stand_threshold)
-        result = _with_progress(args.games, lambda progress: fn(
-            rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
-            jobs=args.jobs, progress=progress))
+        if kind == "dealer-advantage":
+            result = _with_progress(args.games, lambda progress: analysis.dealer_advantage(
+                rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
+                jobs=args.jobs, progress=progress, engine=args.engine))
+        else:
+            result = _with_progress(args.games, lambda progress: analysis.stand_threshold(
+                rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
+                jobs=args.jobs, progress=progress))
         if kind == "dealer-advantage":
             header, rows = _advantage_rows(result)
             title = (f"{result['rules']}, {result['players']} players: payoff per deal by "
@@ -94,6 +103,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         else:  # not zero-sum (Cox's points): the column 'vs dealer' is the comparison
             print(f"{role}: {a['payoff']:+.3f} {unit} per hand, {ci}; 'vs dealer' compares "
                   f"each place with the {role.lower()}")
+        print(f"engine: {result['engine']} ({result['engine_reason']})")
     elif kind == "stand-threshold":
         for p in result["positions"]:
             print(f"{p['role']}: stand on {p['threshold'] or '— (too few samples)'} or better")

@@ -70,13 +70,18 @@ class BatchResult:
     chance's included, or an empty second axis when not recorded."""
     action_counts: Any
     """``(games,)``: how many of each row of :attr:`actions` are used (0 unrecorded)."""
+    deal_payoffs: Any
+    """``(games, deals, players)``: what each deal paid each seat (antes, purchases and the
+    settlement), where the kernel reports it (its ``deal_payoffs`` attribute; an empty second
+    axis else)."""
     category_names: tuple[str, ...]
     """Category names by code."""
 
     def arrays(self) -> tuple[Any, ...]:
         """The arrays in the order a kernel's ``run`` fills them."""
         return (self.payoffs, self.deals_won, self.decisions, self.dealers, self.standers,
-                self.categories, self.deal_turns, self.actions, self.action_counts)
+                self.categories, self.deal_turns, self.actions, self.action_counts,
+                self.deal_payoffs)
 
 
 def kernel_reason(rules: Ruleset, bots: Sequence[str]) -> str | None:
@@ -186,6 +191,8 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
         actions=np.zeros((games, kern.max_actions if record else 0),
                          getattr(kern, "action_dtype", np.int16)),
         action_counts=np.zeros(games, np.int64),
+        deal_payoffs=np.zeros((games, deals if getattr(kern, "deal_payoffs", False) else 0,
+                                players), np.int32),
         category_names=tuple(kern.category_names),
     )
     out = result.arrays()

@@ -219,8 +219,8 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
                after_win: Any, policies: Any,
                boldness: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
                standers: Any, categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
-               hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any, ranks: Any,
-               order: Any, paid_to: Any, combo: Any) -> None:
+               deal_payoffs: Any, hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any,
+               ranks: Any, order: Any, paid_to: Any, combo: Any) -> None:
     p = cfg[_P]
     step = cfg[_STEP]
     n_pack = pack_cards.shape[0]
@@ -243,6 +243,7 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
     for deal in range(n_deals):
         # -- the deal: antes, then three cards each, one at a time from the dealer's left
         for s in range(p):
+            deal_payoffs[row, deal, s] = -balances[s]  # the balance before the deal
             balances[s] -= cfg[_ANTE]
         balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
         pool = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
@@ -436,6 +437,8 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
                     if cfg[_PAYEQ] == 1 or ranks[s] > ranks[stander]:
                         balances[s] += 1
                         balances[stander] -= 1
+        for s in range(p):
+            deal_payoffs[row, deal, s] += balances[s]
         dealer = _turn(dealer, step, p)
     for i in range(p):
         payoffs[row, i] = balances[i]
@@ -450,7 +453,7 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
                after_win: Any, policies: Any, boldness: Any, share: Any, payoffs: Any,
                deals_won: Any, decisions: Any, dealers: Any, standers: Any, categories: Any,
-               deal_turns: Any, actions: Any, action_counts: Any) -> None:
+               deal_turns: Any, actions: Any, action_counts: Any, deal_payoffs: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams,
     in the chance group ``(index0 + row) // share``), each seat played by the policy and
     boldness of its row of *policies* and *boldness*, writing each row of the result arrays."""
@@ -472,8 +475,8 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
         _play_game(row, state, key, (index0 + row) // share, cfg, pack_cards, rank3, cat_code,
                    strength, pwin, give_value, after_win, policies[row], boldness[row], payoffs,
                    deals_won, decisions, dealers, standers, categories, deal_turns, actions,
-                   action_counts, hands, unseen, bottom, balances, won, ranks, order, paid_to,
-                   combo)
+                   action_counts, deal_payoffs, hands, unseen, bottom, balances, won, ranks,
+                   order, paid_to, combo)
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -519,6 +522,8 @@ class TradingKernel:
     give_value: Any
     after_win: Any
     category_names: tuple[str, ...] = CATEGORY_NAMES
+    deal_payoffs: bool = True
+    """It fills :attr:`commerce.fast.BatchResult.deal_payoffs`."""
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
             boldness: Any, share: int, out: tuple[Any, ...]) -> None:

@@ -448,7 +448,7 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
                policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
                decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
-               actions: Any, action_counts: Any) -> None:
+               actions: Any, action_counts: Any, deal_payoffs: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
     writing each row of the result arrays."""
     p = cfg[_P]
@@ -537,6 +537,9 @@ class WidowKernel:
     category_names: tuple[str, ...]
     policies: tuple[int, ...] = (RANDOM, HEURISTIC)
     """The policy codes it plays."""
+    deal_payoffs: bool = False
+    """Whether it fills :attr:`commerce.fast.BatchResult.deal_payoffs` (not yet: a widow
+    deal's settlement and horses do not split as the analyses' deal reader splits them)."""
     action_dtype: Any = np.int32
     """The dtype of the recorded actions."""
 
