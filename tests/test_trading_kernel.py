@@ -125,7 +125,8 @@ def test_options_replay_through_the_reference(rid: str, options: dict[str, Any],
 
 def test_the_round_limit_ends_deals_without_a_stander() -> None:
     rules = find_ruleset("peel").with_options(max_rounds_per_deal=1)
-    result = run_batch(rules, players=4, games=200, seed=5, bots=["heuristic:boldness=1.0"])
+    result = run_batch(rules, players=4, games=200, seed=5, bots=["heuristic:boldness=1.0"],
+                       details=True)
     assert (result.standers == -1).all()
     assert (result.deal_turns == 4).all()
 
@@ -203,3 +204,14 @@ def test_bench_fast_prints_kernel_and_reference_rates(capsys: pytest.CaptureFixt
     assert row["heuristic_cpu_ratio"] == round(row["heuristic_decisions_per_cpu_s"]
                                                / row["reference_decisions_per_cpu_s"], 1)
     assert 0 < row["random_cores_used"] <= 2.5
+
+
+def test_per_deal_results_only_when_asked() -> None:
+    rules = find_ruleset("hoyle")
+    plain = run_batch(rules, players=4, games=50, seed=2, bots=["random", "heuristic"])
+    full = run_batch(rules, players=4, games=50, seed=2, bots=["random", "heuristic"],
+                     details=True)
+    assert plain.standers.shape == (50, 0) and plain.deal_payoffs.shape == (50, 0, 4)
+    assert full.standers.shape == (50, 4) and full.categories.shape == (50, 4, 4)
+    assert np.array_equal(plain.payoffs, full.payoffs)
+    assert np.array_equal(full.deal_payoffs.sum(axis=1), full.payoffs)

@@ -220,7 +220,8 @@ def _advantage_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: 
 
     from commerce.fast import run_batch
 
-    result = run_batch(rules, players=players, games=games, seed=seed, bots=specs)
+    result = run_batch(rules, players=players, games=games, seed=seed, bots=specs,
+                       details=True)
     pay = result.deal_payoffs  # (games, deals, seats)
     deals = pay.shape[1]
     step = 1 if rules.direction == "left" else -1

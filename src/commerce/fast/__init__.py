@@ -148,7 +148,7 @@ def _policies(bots: Sequence[str], players: int, games: int,
 
 def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequence[str],
               record: bool = False, threads: int | None = None, kernel: Any = None,
-              first_game: int = 0, rotate: bool = False) -> BatchResult:
+              first_game: int = 0, rotate: bool = False, details: bool = False) -> BatchResult:
     """Play *games* games of *rules* on the family's kernel, bots cycled over the seats.
 
     With *rotate*, the games come in blocks of ``len(bots)`` (game *g* in block
@@ -164,6 +164,9 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     :param first_game: the index of the first game in the run's streams (a batch may be the
         continuation of another).
     :param rotate: rotate the bots over the seats by blocks (see above).
+    :param details: keep the per-deal results (:attr:`BatchResult.standers`, ``categories``,
+        ``deal_turns``, ``deal_payoffs``; always with *record*); without it their deal axis is
+        empty and the kernel skips them (writing them costs more than a random game's play).
     :raises CommerceError: for a bot without a compiled policy or an option the kernel does not
         play.
     """
@@ -179,7 +182,7 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     missing = policy_missing(kern, bots)
     if missing is not None:
         raise CommerceError(f"{missing}; use --engine reference")
-    deals = kern.deals
+    deals = kern.deals if details or record else 0
     result = BatchResult(
         payoffs=np.zeros((games, players), np.int64),
         deals_won=np.zeros((games, players), np.int32),

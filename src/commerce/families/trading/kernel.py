@@ -220,8 +220,9 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
                boldness: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
                standers: Any, categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
                deal_payoffs: Any, hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any,
-               ranks: Any, order: Any, paid_to: Any, combo: Any) -> None:
+               ranks: Any, order: Any, paid_to: Any, combo: Any, at_start: Any) -> None:
     p = cfg[_P]
+    details = standers.shape[1] > 0  # the per-deal results are wanted
     step = cfg[_STEP]
     n_pack = pack_cards.shape[0]
     record = actions.shape[1] > 0
@@ -243,7 +244,7 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
     for deal in range(n_deals):
         # -- the deal: antes, then three cards each, one at a time from the dealer's left
         for s in range(p):
-            deal_payoffs[row, deal, s] = -balances[s]  # the balance before the deal
+            at_start[s] = balances[s]
             balances[s] -= cfg[_ANTE]
         balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
         pool = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
@@ -390,7 +391,8 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
             s = _turn(s, step, p)
             order[i] = s
             ranks[i] = rank3[hands[i, 0], hands[i, 1], hands[i, 2]]
-            categories[row, deal, i] = cat_code[ranks[i]]
+            if details:
+                categories[row, deal, i] = cat_code[ranks[i]]
         if cfg[_TIE] == 1:
             for i in range(p - 1, 0, -1):
                 order[i], order[i - 1] = order[i - 1], order[i]
@@ -414,8 +416,9 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
             if w != dealer:
                 balances[w] += cfg[_DPAYS]
                 balances[dealer] -= cfg[_DPAYS]
-        standers[row, deal] = stander
-        deal_turns[row, deal] = taken
+        if details:
+            standers[row, deal] = stander
+            deal_turns[row, deal] = taken
         if stander >= 0 and cfg[_PENALTY] != 2:
             beaten = True
             for i in range(n_won):
@@ -437,8 +440,9 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
                     if cfg[_PAYEQ] == 1 or ranks[s] > ranks[stander]:
                         balances[s] += 1
                         balances[stander] -= 1
-        for s in range(p):
-            deal_payoffs[row, deal, s] += balances[s]
+        if details:
+            for s in range(p):
+                deal_payoffs[row, deal, s] = balances[s] - at_start[s]
         dealer = _turn(dealer, step, p)
     for i in range(p):
         payoffs[row, i] = balances[i]
@@ -467,16 +471,22 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
     ranks = np.empty(p, np.int64)
     order = np.empty(p, np.int64)
     paid_to = np.empty(p, np.int64)
+    at_start = np.empty(p, np.int64)
+    pol = np.empty(p, policies.dtype)
+    bold = np.empty(p, np.float64)
     combo = 0  # the lowest rank with a combination (the ranks grow with the category)
     while combo < cat_code.shape[0] and cat_code[combo] == 0:
         combo += 1
     for row in range(first, stop):
+        for s in range(p):  # this row's line-up (copied: no array view per game)
+            pol[s] = policies[row, s]
+            bold[s] = boldness[row, s]
         state = stream_start(key, index0 + row)
         _play_game(row, state, key, (index0 + row) // share, cfg, pack_cards, rank3, cat_code,
-                   strength, pwin, give_value, after_win, policies[row], boldness[row], payoffs,
+                   strength, pwin, give_value, after_win, pol, bold, payoffs,
                    deals_won, decisions, dealers, standers, categories, deal_turns, actions,
                    action_counts, deal_payoffs, hands, unseen, bottom, balances, won, ranks,
-                   order, paid_to, combo)
+                   order, paid_to, combo, at_start)
 
 
 def check_supported(rules: Ruleset) -> None:
