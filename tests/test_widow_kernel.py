@@ -21,7 +21,7 @@ from commerce.families.widow.kernel import decode_action
 from commerce.family import family_spec
 from commerce.fast import build_kernel, run_batch
 from commerce.rules import Ruleset, find_ruleset
-from commerce.simulate import choose_engine
+from commerce.simulate import choose_engine, simulate_engine
 
 HEURISTIC = family_spec("widow").heuristic
 LINEUPS = (("random",), ("heuristic",), ("random", "heuristic", "heuristic:boldness=0.9"))
@@ -151,3 +151,5 @@ def test_what_the_kernel_does_not_play_is_refused() -> None:
         "fast", "every bot has a compiled policy")
     engine_name, why = choose_engine(widow, 4, ["random", "search"], "auto")
     assert engine_name == "reference" and "bot search has no compiled policy" in why
+    assert simulate_engine(widow, 4, ["random"], "auto") == (
+        "reference", "the widow family's kernel does not report the tokens and who went out")

@@ -188,6 +188,27 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
     return "reference", reason
 
 
+def simulate_engine(rules: Ruleset, players: int, bots: Sequence[str],
+                    engine_name: str) -> tuple[str, str]:
+    """:func:`choose_engine` for ``commerce simulate``, whose table also shows what the
+    family tracks per seat (tokens, who went out): the kernel only where it reports those
+    (a kernel without them says so in ``session_results``).
+
+    :raises CommerceError: for ``fast`` when the kernel cannot play the run, saying why.
+    """
+    from commerce.errors import CommerceError
+    from commerce.fast import build_kernel
+
+    engine, why = choose_engine(rules, players, bots, engine_name)
+    if engine == "fast" and not getattr(build_kernel(rules, players), "session_results", True):
+        why = (f"the {rules.family} family's kernel does not report the tokens and who went "
+               "out")
+        if engine_name == "fast":
+            raise CommerceError(f"--engine fast: {why}")
+        return "reference", why
+    return engine, why
+
+
 def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
                   bots: Sequence[str]) -> dict[str, Any]:
     """:func:`simulate` on the family's compiled kernel (:mod:`commerce.fast`): the same table,

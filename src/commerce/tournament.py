@@ -208,13 +208,27 @@ def _kernel_blocks(rules: Ruleset, players: int, names: Sequence[str], seed: int
                    blocks: int, progress: Callable[[int], None] | None) -> list[BlockResult]:
     """The blocks played on the compiled kernel (:func:`commerce.fast.run_batch` with
     ``rotate``), in batches of at most 4,096 blocks so that progress can be shown."""
-    from commerce.fast import build_kernel, run_batch
+    from commerce.fast import build_kernel
 
     k = len(names)
     kernel = build_kernel(rules, players)
     lineups = block_lineups(k, players)
     out: list[BlockResult] = []
     step = 4096
+    try:
+        _kernel_batches(rules, players, names, seed, blocks, progress, kernel, lineups, out,
+                        step)
+    except KeyboardInterrupt:
+        raise Interrupted(len(out) * k, blocks * k, "games") from None
+    return out
+
+
+def _kernel_batches(rules: Ruleset, players: int, names: Sequence[str], seed: int,
+                    blocks: int, progress: Callable[[int], None] | None, kernel: Any,
+                    lineups: list[tuple[int, ...]], out: list[BlockResult], step: int) -> None:
+    from commerce.fast import run_batch
+
+    k = len(names)
     for first in range(0, blocks, step):
         n = min(step, blocks - first)
         batch = run_batch(rules, players=players, games=n * k, seed=seed, bots=names,
@@ -224,7 +238,6 @@ def _kernel_blocks(rules: Ruleset, players: int, names: Sequence[str], seed: int
             out.append([(lineups[j], tuple(pay[b * k + j])) for j in range(k)])
         if progress is not None:
             progress((first + n) * k)
-    return out
 
 
 def summarize(rules: Ruleset, players: int, names: Sequence[str], seed: int,

@@ -92,6 +92,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     if kind == "dealer-advantage":
         from commerce.cli.report import interval
 
+        print(f"engine: {result['engine']} ({result['engine_reason']})")
         a = result["advantage"]
         role = result["seats"][0]["role"].capitalize()
         unit = result.get("unit", "stakes")
@@ -103,7 +104,6 @@ def run_analyze(args: argparse.Namespace) -> int:
         else:  # not zero-sum (Cox's points): the column 'vs dealer' is the comparison
             print(f"{role}: {a['payoff']:+.3f} {unit} per hand, {ci}; 'vs dealer' compares "
                   f"each place with the {role.lower()}")
-        print(f"engine: {result['engine']} ({result['engine_reason']})")
     elif kind == "stand-threshold":
         for p in result["positions"]:
             print(f"{p['role']}: stand on {p['threshold'] or '— (too few samples)'} or better")

@@ -537,6 +537,9 @@ class WidowKernel:
     category_names: tuple[str, ...]
     policies: tuple[int, ...] = (RANDOM, HEURISTIC)
     """The policy codes it plays."""
+    session_results: bool = False
+    """Whether it reports the tokens and who went out (not yet: ``commerce simulate`` plays
+    the widow games on the reference engine)."""
     deal_payoffs: bool = False
     """Whether it fills :attr:`commerce.fast.BatchResult.deal_payoffs` (not yet: a widow
     deal's settlement and horses do not split as the analyses' deal reader splits them)."""
