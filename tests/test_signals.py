@@ -234,7 +234,8 @@ def _children(pid: int) -> list[int]:
 def test_ctrl_c_stops_a_tournament_in_workers_with_one_line():
     with subprocess.Popen(
         [sys.executable, "-m", "commerce", "tournament", "--rules", "peel", "--players", "3",
-         "--bots", "random,heuristic", "--games", "100000", "--seed", "1", "--jobs", "2"],
+         "--bots", "random,heuristic", "--games", "100000", "--seed", "1", "--jobs", "2",
+         "--engine", "reference"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), start_new_session=True,
     ) as proc:
         try:

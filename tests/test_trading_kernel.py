@@ -33,6 +33,7 @@ def replay(rules: Ruleset, players: int, result: Any, row: int, bots: list[str])
     boldness = [float(s.partition("boldness=")[2] or 0.5) if s.startswith("heuristic") else None
                 for s in spec]
     state = engine.new_game(rules, players, dealer=int(result.dealers[row]))
+    events = list(getattr(state, "log", ()))
     showdowns = 0
     decisions = 0
     for code in result.actions[row, :result.action_counts[row]]:
@@ -52,6 +53,7 @@ def replay(rules: Ruleset, players: int, result: Any, row: int, bots: list[str])
                     f"game {row}: the compiled heuristic played {action} where the Python "
                     f"heuristic plays another action")
         transition = engine.apply(state, action)  # raises IllegalActionError if illegal
+        events.extend(transition.events)
         for event in transition.events:
             if event.kind == "showdown":
                 names = tuple(result.category_names[c]
@@ -68,6 +70,9 @@ def replay(rules: Ruleset, players: int, result: Any, row: int, bots: list[str])
     assert outcome.payoffs == tuple(int(x) for x in result.payoffs[row])
     assert outcome.details["deals_won"] == tuple(int(x) for x in result.deals_won[row])
     assert decisions == result.decisions[row]
+    deals = family_spec("trading").deal_reader(rules, players, events)  # as the analyses read
+    assert [d.payoffs for d in deals] == [tuple(float(x) for x in result.deal_payoffs[row, i])
+                                          for i in range(len(deals))]
     return showdowns
 
 
@@ -120,7 +125,8 @@ def test_options_replay_through_the_reference(rid: str, options: dict[str, Any],
 
 def test_the_round_limit_ends_deals_without_a_stander() -> None:
     rules = find_ruleset("peel").with_options(max_rounds_per_deal=1)
-    result = run_batch(rules, players=4, games=200, seed=5, bots=["heuristic:boldness=1.0"])
+    result = run_batch(rules, players=4, games=200, seed=5, bots=["heuristic:boldness=1.0"],
+                       details=True)
     assert (result.standers == -1).all()
     assert (result.deal_turns == 4).all()
 
@@ -155,8 +161,8 @@ def test_which_lineups_run_on_the_kernel() -> None:
     peel = find_ruleset("peel")
     assert kernel_reason(peel, ["random", "heuristic:boldness=0.6"]) is None
     assert kernel_reason(peel, ["random", "search"]) == "bot search has no compiled policy"
-    assert kernel_reason(find_ruleset("widow"), ["random"]) == \
-        "the widow family has no compiled kernel"
+    assert kernel_reason(find_ruleset("cox"), ["random"]) == \
+        "the cox family has no compiled kernel"
     with pytest.raises(CommerceError, match="no compiled policy"):
         run_batch(peel, players=4, games=2, seed=0, bots=["search"])
 
@@ -175,9 +181,9 @@ def test_simulate_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[s
     assert main(["simulate", "--games", "3", "--bots", "random", "--engine", "reference",
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["engine"] == "reference"
-    assert main(["simulate", "--games", "3", "--rules", "widow", "--json"]) == 0
-    widow = json.loads(capsys.readouterr().out)
-    assert widow["engine"] == "reference" and "no compiled kernel" in widow["engine_reason"]
+    assert main(["simulate", "--games", "3", "--rules", "cox", "--json"]) == 0
+    cox = json.loads(capsys.readouterr().out)
+    assert cox["engine"] == "reference" and "no compiled kernel" in cox["engine_reason"]
     assert main(["simulate", "--games", "3", "--bots", "search", "--engine", "fast"]) == 2
     assert capsys.readouterr().err.strip() == (
         "commerce simulate: error: --engine fast: bot search has no compiled policy")
@@ -195,3 +201,17 @@ def test_bench_fast_prints_kernel_and_reference_rates(capsys: pytest.CaptureFixt
     assert row["random_decisions_per_s"] > 0 and row["heuristic_decisions_per_s"] > 0
     assert row["random_ratio"] == round(row["random_decisions_per_s"]
                                         / row["reference_decisions_per_s"], 1)
+    assert row["heuristic_cpu_ratio"] == round(row["heuristic_decisions_per_cpu_s"]
+                                               / row["reference_decisions_per_cpu_s"], 1)
+    assert 0 < row["random_cores_used"] <= 2.5
+
+
+def test_per_deal_results_only_when_asked() -> None:
+    rules = find_ruleset("hoyle")
+    plain = run_batch(rules, players=4, games=50, seed=2, bots=["random", "heuristic"])
+    full = run_batch(rules, players=4, games=50, seed=2, bots=["random", "heuristic"],
+                     details=True)
+    assert plain.standers.shape == (50, 0) and plain.deal_payoffs.shape == (50, 0, 4)
+    assert full.standers.shape == (50, 4) and full.categories.shape == (50, 4, 4)
+    assert np.array_equal(plain.payoffs, full.payoffs)
+    assert np.array_equal(full.deal_payoffs.sum(axis=1), full.payoffs)

@@ -149,16 +149,27 @@ def _advantage_chunk(chunk: int) -> list[tuple[list[float], list[int]]]:
 
 def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
                      bots: Sequence[str] = ("heuristic",), jobs: int = 1,
-                     progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+                     progress: Callable[[int], None] | None = None,
+                     engine: str = "reference") -> dict[str, Any]:
     """Each seat's mean payoff per deal by its place relative to the dealer.
 
     One sample per game (the mean of its deals for each place), so the 95% intervals are
     t-intervals over independent games. ``advantage`` is the dealer's mean payoff per deal;
     each row's ``vs_dealer`` is that place's payoff minus the dealer's.
+
+    *engine* (``auto``, ``reference`` or ``fast``: :func:`commerce.simulate.choose_engine`)
+    may play the games on the family's compiled kernel where it reports each deal's payoffs;
+    ``engine`` and ``engine_reason`` in the result say which played and why.
     """
     specs = _check(rules, players, bots, games)
-    chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
-                        _advantage_chunk, _init, _scaled(progress, games))
+    chosen, why = _analysis_engine(rules, players, specs, engine)
+    if chosen == "fast":
+        chunks = [_advantage_kernel(rules, players, specs, seed, games)]
+        if progress is not None:
+            progress(games)
+    else:
+        chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
+                            _advantage_chunk, _init, _scaled(progress, games))
     samples: list[list[float]] = [[] for _ in range(players)]
     deals = 0
     for chunk in chunks:
@@ -180,8 +191,47 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
         "bots": specs, "games": games, "deals": deals, "seed": seed,
         "unit": payoff_unit(rules),
         "advantage": {"payoff": _r(dealer.mean), "ci95": [_r(dealer.lo), _r(dealer.hi)]},
-        "seats": rows,
+        "seats": rows, "engine": chosen, "engine_reason": why,
     }
+
+
+def _analysis_engine(rules: Ruleset, players: int, specs: Sequence[str],
+                     engine: str) -> tuple[str, str]:
+    """The engine of a dealer-advantage run: :func:`commerce.simulate.choose_engine`, and the
+    kernel only where it reports each deal's payoffs."""
+    from commerce.simulate import choose_engine
+
+    chosen, why = choose_engine(rules, players, specs, engine)
+    if chosen == "fast":
+        from commerce.fast import build_kernel
+
+        if not getattr(build_kernel(rules, players), "deal_payoffs", False):
+            why = f"the {rules.family} family's kernel does not report each deal's payoffs"
+            if engine == "fast":
+                raise CommerceError(f"--engine fast: {why}")
+            return "reference", why
+    return chosen, why
+
+
+def _advantage_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: int,
+                      games: int) -> list[tuple[list[float], list[int]]]:
+    """:func:`_advantage_chunk`'s samples of *games* games played on the compiled kernel."""
+    import numpy as np
+
+    from commerce.fast import run_batch
+
+    result = run_batch(rules, players=players, games=games, seed=seed, bots=specs,
+                       details=True)
+    pay = result.deal_payoffs  # (games, deals, seats)
+    deals = pay.shape[1]
+    step = 1 if rules.direction == "left" else -1
+    dealer = (result.dealers[:, None] + step * np.arange(deals)[None, :]) % players
+    position = ((np.arange(players)[None, None, :] - dealer[:, :, None]) * step) % players
+    sums = np.zeros((games, players))
+    for pos in range(players):
+        sums[:, pos] = np.where(position == pos, pay, 0).sum(axis=(1, 2))
+    counts = [deals] * players  # every seat holds every place the same number of times
+    return [([float(x) for x in sums[g]], list(counts)) for g in range(games)]
 
 
 # -- stand threshold ------------------------------------------------------------------------

@@ -9,10 +9,13 @@ module holds the parts that do not depend on a family:
 * the action codes a kernel records: ``kind * 64 + card`` (:data:`NO_CARD` for an action that
   names no card), decoded by :func:`decode_action` into the :class:`commerce.core.Action` the
   reference engine replays;
-* the random streams: game *i* of a batch run with master seed *s* draws from its own
-  splitmix64 stream started at ``mix(mix(s) + (i + 1) * GAMMA)``, so that a game's cards and
-  choices depend only on the master seed and its index, never on how the batch was split
-  between threads. :func:`stream_start` and :func:`next_below` are the compiled helpers.
+* the random streams: game *i* of a batch run with master seed *s* draws its players' random
+  choices from its own splitmix64 stream started at ``mix(mix(s) + (i + 1) * GAMMA)``, and
+  chance's cards from one stream per deal (:func:`chance_start`) of its *group* (``i // k``
+  for groups of *k* games, *k* = 1 unless a tournament's blocks share their deals), so that a
+  game's cards and choices depend only on the master seed and its index, never on how the
+  batch was split between threads. :func:`stream_start` and :func:`next_below` are the
+  compiled helpers.
 
 Only the kernels import this module (numba is a heavy import; ``import commerce`` does not
 load it).
@@ -108,6 +111,24 @@ def mix(z: Any) -> Any:
 def stream_start(key: Any, index: Any) -> Any:
     """The first state of game *index*'s stream in a run whose :func:`master_key` is *key*."""
     return mix(key + (np.uint64(index) + _ONE) * _GAMMA)
+
+
+CHANCE_SALT: Final = 0x5851F42D4C957F2D
+"""Mixed into a run's key for the chance streams (:func:`chance_start`)."""
+_SALT = np.uint64(CHANCE_SALT)
+DEALS_PER_GROUP: Final = 1024
+"""Chance streams a group of games has: one per deal, and the last for the first dealer."""
+_DPG = np.uint64(DEALS_PER_GROUP)
+
+
+@numba.njit(cache=True, inline="always")
+def chance_start(key: Any, group: Any, deal: Any) -> Any:
+    """The first state of the chance stream of deal *deal* (from 0; ``DEALS_PER_GROUP - 1``
+    for the choice of the first dealer) of the games of *group*: the games of one group (a
+    tournament's block) share their first dealer and the cards chance deals them, deal for
+    deal, however the players play (the reference driver's fresh chance generator per deal).
+    """
+    return stream_start(key ^ _SALT, np.uint64(group) * _DPG + np.uint64(deal))
 
 
 @numba.njit(cache=True, inline="always")

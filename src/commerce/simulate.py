@@ -98,7 +98,7 @@ def simulate(
 
 def playout_decisions_per_s(
     rules: Ruleset, players: int = 4, *, seconds: float = 1.0, seed: int = 0,
-    warm_up: bool = True,
+    warm_up: bool = True, clock: Callable[[], float] = time.perf_counter,
 ) -> float:
     """Player decisions per second in random playouts through the checked public API.
 
@@ -106,14 +106,16 @@ def playout_decisions_per_s(
     a player picks uniformly from :func:`engine.legal_actions`; every action goes through the
     checked :func:`engine.apply`. With *warm_up*, games are played untimed for half of
     *seconds* first, so that what is built once per ruleset (the hand evaluator's tables, the
-    cached menus) is not counted.
+    cached menus) is not counted. *clock* measures the time (``time.process_time``: the
+    process's CPU seconds, which other work on a shared machine barely changes).
     """
     rng = random.Random(seed)
     if warm_up:
         _play_until(rules, players, rng, time.perf_counter() + seconds / 2)
-    start = time.perf_counter()
-    count = _play_until(rules, players, rng, start + seconds)
-    return count / (time.perf_counter() - start)
+    start = clock()
+    wall = time.perf_counter()
+    count = _play_until(rules, players, rng, wall + seconds)
+    return count / (clock() - start)
 
 
 def _play_until(rules: Ruleset, players: int, rng: random.Random, deadline: float) -> int:
@@ -167,7 +169,7 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
     :raises CommerceError: for ``fast`` when the kernel cannot play the run, saying why.
     """
     from commerce.errors import CommerceError, RulesetError
-    from commerce.fast import build_kernel, kernel_reason
+    from commerce.fast import build_kernel, kernel_reason, policy_missing
 
     if engine_name not in ENGINES:
         raise CommerceError(f"--engine must be one of {', '.join(ENGINES)}, not {engine_name!r}")
@@ -176,7 +178,7 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
     reason = kernel_reason(rules, bots)
     if reason is None:
         try:
-            build_kernel(rules, players)
+            reason = policy_missing(build_kernel(rules, players), bots)
         except RulesetError as exc:
             reason = str(exc)
     if reason is None:
@@ -184,6 +186,27 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
     if engine_name == "fast":
         raise CommerceError(f"--engine fast: {reason}")
     return "reference", reason
+
+
+def simulate_engine(rules: Ruleset, players: int, bots: Sequence[str],
+                    engine_name: str) -> tuple[str, str]:
+    """:func:`choose_engine` for ``commerce simulate``, whose table also shows what the
+    family tracks per seat (tokens, who went out): the kernel only where it reports those
+    (a kernel without them says so in ``session_results``).
+
+    :raises CommerceError: for ``fast`` when the kernel cannot play the run, saying why.
+    """
+    from commerce.errors import CommerceError
+    from commerce.fast import build_kernel
+
+    engine, why = choose_engine(rules, players, bots, engine_name)
+    if engine == "fast" and not getattr(build_kernel(rules, players), "session_results", True):
+        why = (f"the {rules.family} family's kernel does not report the tokens and who went "
+               "out")
+        if engine_name == "fast":
+            raise CommerceError(f"--engine fast: {why}")
+        return "reference", why
+    return engine, why
 
 
 def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
@@ -224,20 +247,29 @@ def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
 
 def kernel_decisions_per_s(rules: Ruleset, players: int = 4, *, bot: str = "random",
                            games: int = 200_000, repeats: int = 5,
-                           threads: int = 2) -> tuple[float, float]:
-    """``(median decisions/s, first call s)`` of whole games on the compiled kernel, every
-    seat played by *bot*, on *threads* threads; the first call (building the kernel, loading
-    or compiling its code) is timed apart and not counted in the rate."""
+                           threads: int = 2) -> dict[str, float]:
+    """Whole games on the compiled kernel, every seat played by *bot*, on *threads* threads:
+    ``decisions_per_s`` (the median over *repeats* batches of player decisions per wall-clock
+    second), ``decisions_per_cpu_s`` (per CPU second of the process: what one core does,
+    whatever else runs on the machine), ``cpu_per_wall`` (the cores the batch had, on
+    average) and ``first_call_s`` (building the kernel and loading or compiling its code,
+    timed apart and not counted in the rates)."""
     from commerce.fast import build_kernel, run_batch
 
     start = time.perf_counter()
     kernel = build_kernel(rules, players)
     run_batch(rules, players=players, games=2, seed=0, bots=[bot], kernel=kernel, threads=1)
     first = time.perf_counter() - start
-    rates = []
+    rates, cpu_rates, shares = [], [], []
     for seed in range(repeats):
-        start = time.perf_counter()
+        cpu, start = time.process_time(), time.perf_counter()
         result = run_batch(rules, players=players, games=games, seed=seed, bots=[bot],
                            kernel=kernel, threads=threads)
-        rates.append(int(result.decisions.sum()) / (time.perf_counter() - start))
-    return statistics.median(rates), first
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        decisions = int(result.decisions.sum())
+        rates.append(decisions / wall)
+        cpu_rates.append(decisions / cpu)
+        shares.append(cpu / wall)
+    return {"decisions_per_s": statistics.median(rates),
+            "decisions_per_cpu_s": statistics.median(cpu_rates),
+            "cpu_per_wall": statistics.median(shares), "first_call_s": first}

@@ -157,13 +157,24 @@ def tournament(
     seed: int,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    engine: str = "reference",
 ) -> dict[str, Any]:
     """Play about *games* games (rounded up to whole blocks of ``len(bots)`` games).
 
-    :raises CommerceError: for fewer than two bots, a repeated bot, a bad count.
+    *engine* (:data:`commerce.simulate.ENGINES`): ``auto`` plays on the family's compiled
+    kernel when every bot has a compiled policy there (:func:`commerce.simulate.choose_engine`),
+    ``fast`` insists on it, ``reference`` plays through the driver. On the kernel the blocks
+    are the same (each bot at every seat once, on the same deals: the games of a block share
+    their first dealer and chance's cards deal for deal), but its random streams are the
+    kernel's, so a seed reproduces results within one engine. The result says which engine
+    played (``engine``) and why (``engine_reason``).
+
+    :raises CommerceError: for fewer than two bots, a repeated bot, a bad count, or ``fast``
+        where the kernel cannot play.
     :raises Interrupted: on Ctrl-C, saying how many games were finished.
     """
     from commerce.bots import make_bot
+    from commerce.simulate import choose_engine
 
     names = [b.strip() for b in bots if b.strip()]
     if len(names) < 2:
@@ -179,13 +190,55 @@ def tournament(
         make_bot(spec)  # validate before playing
     k = len(names)
     blocks = math.ceil(games / k)
+    chosen, why = choose_engine(rules, players, names, engine)
+    if chosen == "fast":
+        result = summarize(rules, players, names, seed, _kernel_blocks(
+            rules, players, names, seed, blocks, progress))
+        return {**result, "engine": chosen, "engine_reason": why}
     try:
         results: list[BlockResult] = run_blocks(
             (rules, players, names, seed), blocks, jobs, _play_block, _init,
             None if progress is None else (lambda done: progress(min(done * k, blocks * k))))
     except Interrupted as exc:
         raise Interrupted(exc.done * k, blocks * k, "games") from None
-    return summarize(rules, players, names, seed, results)
+    return {**summarize(rules, players, names, seed, results), "engine": chosen,
+            "engine_reason": why}
+
+
+def _kernel_blocks(rules: Ruleset, players: int, names: Sequence[str], seed: int,
+                   blocks: int, progress: Callable[[int], None] | None) -> list[BlockResult]:
+    """The blocks played on the compiled kernel (:func:`commerce.fast.run_batch` with
+    ``rotate``), in batches of at most 4,096 blocks so that progress can be shown."""
+    from commerce.fast import build_kernel
+
+    k = len(names)
+    kernel = build_kernel(rules, players)
+    lineups = block_lineups(k, players)
+    out: list[BlockResult] = []
+    step = 4096
+    try:
+        _kernel_batches(rules, players, names, seed, blocks, progress, kernel, lineups, out,
+                        step)
+    except KeyboardInterrupt:
+        raise Interrupted(len(out) * k, blocks * k, "games") from None
+    return out
+
+
+def _kernel_batches(rules: Ruleset, players: int, names: Sequence[str], seed: int,
+                    blocks: int, progress: Callable[[int], None] | None, kernel: Any,
+                    lineups: list[tuple[int, ...]], out: list[BlockResult], step: int) -> None:
+    from commerce.fast import run_batch
+
+    k = len(names)
+    for first in range(0, blocks, step):
+        n = min(step, blocks - first)
+        batch = run_batch(rules, players=players, games=n * k, seed=seed, bots=names,
+                          kernel=kernel, first_game=first * k, rotate=True)
+        pay = batch.payoffs.tolist()
+        for b in range(n):
+            out.append([(lineups[j], tuple(pay[b * k + j])) for j in range(k)])
+        if progress is not None:
+            progress((first + n) * k)
 
 
 def summarize(rules: Ruleset, players: int, names: Sequence[str], seed: int,

@@ -31,6 +31,12 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
                         help="comma list of bots cycled over the seats (default heuristic); "
                              "options of one bot with ';', e.g. search:iterations=100;  "
                              + BOTS_HELP)
+        if name == "dealer-advantage":
+            sp.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
+                            help="auto (default): the compiled kernel when every bot has a "
+                                 "compiled policy (random, heuristic) and the family's kernel "
+                                 "plays the rules and reports each deal; reference: the "
+                                 "driver; fast: the kernel or an error")
         add_output_arguments(sp, games=games)
         sp.add_argument("--wide", action="store_true",
                         help="print each table whole, however wide (by default a table "
@@ -58,11 +64,14 @@ def run_analyze(args: argparse.Namespace) -> int:
                  f"{args.games} games each, bots {','.join(bots)}")
     else:
         rules = resolve_rules(args)
-        fn = analysis.dealer_advantage if kind == "dealer-advantage" else (
-            analysis.stand_threshold)
-        result = _with_progress(args.games, lambda progress: fn(
-            rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
-            jobs=args.jobs, progress=progress))
+        if kind == "dealer-advantage":
+            result = _with_progress(args.games, lambda progress: analysis.dealer_advantage(
+                rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
+                jobs=args.jobs, progress=progress, engine=args.engine))
+        else:
+            result = _with_progress(args.games, lambda progress: analysis.stand_threshold(
+                rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
+                jobs=args.jobs, progress=progress))
         if kind == "dealer-advantage":
             header, rows = _advantage_rows(result)
             title = (f"{result['rules']}, {result['players']} players: payoff per deal by "
@@ -90,6 +99,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     if kind == "dealer-advantage":
         from commerce.cli.report import interval
 
+        print(f"engine: {result['engine']} ({result['engine_reason']})")
         a = result["advantage"]
         role = result["seats"][0]["role"].capitalize()
         unit = result.get("unit", "stakes")

@@ -50,8 +50,8 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
                         "median of 5 runs of --seconds): a comma list, or 'all' (default peel)")
     p.add_argument("--fast", action="store_true",
                    help="instead: random and heuristic playouts on the compiled kernel (2 "
-                        "threads) beside the reference engine's path, for the trading presets "
-                        "(or --rules)")
+                        "threads) beside the reference engine's path, for every preset with "
+                        "a kernel (or --rules)")
     p.add_argument("--games", type=int, default=200_000,
                    help="games per timed kernel run with --fast (default 200000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -61,7 +61,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     """Play bot games and print per-seat results."""
     from commerce.bots import make_bot
     from commerce.errors import CommerceError
-    from commerce.simulate import choose_engine, simulate, simulate_fast
+    from commerce.simulate import simulate, simulate_engine, simulate_fast
 
     rules = resolve_rules(args)
     if args.games < 1:
@@ -76,7 +76,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CommerceError("give at least one bot, e.g. --bots random,heuristic")
     for spec in bots:
         make_bot(spec)  # validate before playing
-    engine, why = choose_engine(rules, args.players, bots, args.engine)
+    engine, why = simulate_engine(rules, args.players, bots, args.engine)
     if engine == "fast":
         result = simulate_fast(rules, players=args.players, games=args.games, seed=args.seed,
                                bots=bots)
@@ -166,7 +166,11 @@ def run_bench(args: argparse.Namespace) -> int:
 
 def _run_bench_fast(args: argparse.Namespace) -> int:
     """``bench --fast``: kernel playouts (random and heuristic) beside the reference path."""
+    import statistics
+    import time
+
     from commerce.errors import CommerceError
+    from commerce.fast import kernel_reason
     from commerce.rules import find_ruleset, rulesets
     from commerce.simulate import kernel_decisions_per_s, playout_decisions_per_s
 
@@ -174,31 +178,47 @@ def _run_bench_fast(args: argparse.Namespace) -> int:
         raise CommerceError("--games must be at least 1")
     names = args.rules.strip().lower()
     if names == "all" or (names == "peel" and "--rules" not in sys.argv):
-        presets = [r for r in rulesets() if r.family == "trading"]
+        presets = [r for r in rulesets() if kernel_reason(r, ["random"]) is None]
     else:
         presets = [find_ruleset(name) for name in args.rules.split(",")]
     rows: list[dict[str, Any]] = []
     for rules in presets:
-        reference = round(playout_decisions_per_s(rules, 4, seconds=args.seconds))
+        walls, cpus = [], []
+        for seed in range(3):  # the reference path, one core: wall-clock and CPU seconds
+            walls.append(playout_decisions_per_s(rules, 4, seconds=args.seconds, seed=seed,
+                                                 warm_up=seed == 0))
+            cpus.append(playout_decisions_per_s(rules, 4, seconds=args.seconds, seed=seed,
+                                                warm_up=False, clock=time.process_time))
+        reference, reference_cpu = round(statistics.median(walls)), round(statistics.median(cpus))
         row: dict[str, Any] = {"rules": rules.id, "players": 4, "threads": 2,
-                               "reference_decisions_per_s": reference}
+                               "reference_decisions_per_s": reference,
+                               "reference_decisions_per_cpu_s": reference_cpu}
         for bot in ("random", "heuristic"):
-            rate, first = kernel_decisions_per_s(rules, 4, bot=bot, games=args.games)
-            rate = round(rate)
+            fig = kernel_decisions_per_s(rules, 4, bot=bot, games=args.games)
+            rate, cpu_rate = round(fig["decisions_per_s"]), round(fig["decisions_per_cpu_s"])
             row[f"{bot}_decisions_per_s"] = rate
             row[f"{bot}_ratio"] = round(rate / reference, 1)
-            row[f"{bot}_first_call_s"] = round(first, 3)
+            row[f"{bot}_decisions_per_cpu_s"] = cpu_rate
+            row[f"{bot}_cpu_ratio"] = round(cpu_rate / reference_cpu, 1)
+            row[f"{bot}_cores_used"] = round(fig["cpu_per_wall"], 2)
+            row[f"{bot}_first_call_s"] = round(fig["first_call_s"], 3)
         rows.append(row)
     if args.json:
         print(json.dumps({"fast": rows}))
         return 0
-    print(f"{'rules':<18}{'reference/s':>13}{'random/s':>14}{'x':>7}{'heuristic/s':>14}"
-          f"{'x':>7}{'first call s':>14}")
+    print(f"{'rules':<18}{'':<6}{'reference/s':>13}{'random/s':>14}{'x':>7}"
+          f"{'heuristic/s':>14}{'x':>7}{'cores':>7}{'first call s':>14}")
     for row in rows:
-        print(f"{row['rules']:<18}{row['reference_decisions_per_s']:>13,}"
-              f"{row['random_decisions_per_s']:>14,}{row['random_ratio']:>7}"
-              f"{row['heuristic_decisions_per_s']:>14,}{row['heuristic_ratio']:>7}"
-              f"{row['random_first_call_s']:>14}")
+        for label, key, ratio in (("wall", "decisions_per_s", "ratio"),
+                                  ("cpu", "decisions_per_cpu_s", "cpu_ratio")):
+            print(f"{row['rules'] if label == 'wall' else '':<18}{label:<6}"
+                  f"{row['reference_' + key]:>13,}{row['random_' + key]:>14,}"
+                  f"{row['random_' + ratio]:>7}{row['heuristic_' + key]:>14,}"
+                  f"{row['heuristic_' + ratio]:>7}"
+                  + (f"{row['random_cores_used']:>7}{row['random_first_call_s']:>14}"
+                     if label == "wall" else ""))
     print("player decisions per second, 4 players, whole games; the kernel on 2 threads, the "
-          "reference path (engine.apply, one core) measured in the same run")
+          "reference path (engine.apply, one core) in the same run; wall: per second of the "
+          "clock; cpu: per CPU second (one core's work, whatever else the machine runs); "
+          "cores: CPU seconds per second the kernel had")
     return 0

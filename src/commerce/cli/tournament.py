@@ -21,6 +21,10 @@ def configure_tournament(p: argparse.ArgumentParser) -> None:
                    help="comma list of bot specs, each once (default random,heuristic,search);"
                         " options of one bot with ';', e.g. search:iterations=100;  "
                         + BOTS_HELP)
+    p.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
+                   help="auto (default): the compiled kernel when every bot has a compiled "
+                        "policy (random, heuristic) and the kernel plays the rules; reference: "
+                        "the driver; fast: the kernel or an error")
     add_output_arguments(p, games=60)
     from commerce.cli.agents import add_agent_argument
 
@@ -46,7 +50,8 @@ def run_tournament(args: argparse.Namespace) -> int:
     result = _with_progress(
         blocks * max(len(bots), 1),
         lambda progress: tournament(rules, players=args.players, bots=bots, games=args.games,
-                                    seed=args.seed, jobs=args.jobs, progress=progress),
+                                    seed=args.seed, jobs=args.jobs, progress=progress,
+                                    engine=args.engine),
     )
     if args.csv:
         from commerce.cli.report import write_csv
@@ -57,7 +62,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({k: result[k] for k in ("ratings", "payoff", "ci95", "games", "pairs",
                                                  "rules", "players", "seed", "bots",
-                                                 "blocks")}))
+                                                 "blocks", "engine", "engine_reason")}))
         return 0
     _print(result)
     return 0
@@ -96,6 +101,7 @@ def _print(result: dict[str, Any]) -> None:
                 ["pair", "difference", "95% interval", "verdict"], rows)
     print("Ratings: Bradley-Terry on the Elo scale (mean 1500) from every two seats of "
           "different bots in a game.")
+    print(f"engine: {result['engine']} ({result['engine_reason']})")
 
 
 def _plot(result: dict[str, Any], path: str) -> None:

@@ -42,7 +42,8 @@ def policy_code(bot_spec: str) -> int | None:
     without loading numba."""
     return _POLICIES.get(bot_spec.strip().lower().partition(":")[0])
 
-__all__ = ["BatchResult", "build_kernel", "kernel_reason", "policy_code", "run_batch"]
+__all__ = ["BatchResult", "build_kernel", "kernel_reason", "policy_code", "policy_missing",
+           "run_batch"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -69,13 +70,18 @@ class BatchResult:
     chance's included, or an empty second axis when not recorded."""
     action_counts: Any
     """``(games,)``: how many of each row of :attr:`actions` are used (0 unrecorded)."""
+    deal_payoffs: Any
+    """``(games, deals, players)``: what each deal paid each seat (antes, purchases and the
+    settlement), where the kernel reports it (its ``deal_payoffs`` attribute; an empty second
+    axis else)."""
     category_names: tuple[str, ...]
     """Category names by code."""
 
     def arrays(self) -> tuple[Any, ...]:
         """The arrays in the order a kernel's ``run`` fills them."""
         return (self.payoffs, self.deals_won, self.decisions, self.dealers, self.standers,
-                self.categories, self.deal_turns, self.actions, self.action_counts)
+                self.categories, self.deal_turns, self.actions, self.action_counts,
+                self.deal_payoffs)
 
 
 def kernel_reason(rules: Ruleset, bots: Sequence[str]) -> str | None:
@@ -93,6 +99,17 @@ def kernel_reason(rules: Ruleset, bots: Sequence[str]) -> str | None:
     return None
 
 
+def policy_missing(kernel: Any, bots: Sequence[str]) -> str | None:
+    """Which bot of *bots* the built *kernel* has no compiled policy for, said in words, or
+    None (a kernel lists the policy codes it plays in ``policies``)."""
+    played = getattr(kernel, "policies", tuple(_POLICIES.values()))
+    for spec in bots:
+        if policy_code(spec) not in played:
+            return (f"bot {spec.strip()} has no compiled policy in the "
+                    f"{kernel.rules.family} family's kernel")
+    return None
+
+
 def build_kernel(rules: Ruleset, players: int) -> Any:
     """The family's kernel for *rules* at *players* seats.
 
@@ -104,30 +121,41 @@ def build_kernel(rules: Ruleset, players: int) -> Any:
     return hook(rules, players)
 
 
-def _policies(bots: Sequence[str], players: int) -> tuple[Any, Any]:
+def _policies(bots: Sequence[str], players: int, games: int,
+              rotate: bool) -> tuple[Any, Any]:
+    """Each row's policy codes and boldness by seat: *bots* cycled over the seats, and with
+    *rotate*, row *r*'s seat *i* played by ``bots[(i + r) % len(bots)]``."""
     import numpy as np
 
     from commerce.bots import make_bot
 
-    codes = np.empty(players, np.int8)
-    boldness = np.full(players, 0.5)
-    for seat in range(players):
-        spec = bots[seat % len(bots)]
+    k = len(bots)
+    codes = np.empty(k, np.int8)
+    bold = np.full(k, 0.5)
+    for b, spec in enumerate(bots):
         code = policy_code(spec)
         if code is None:
             raise CommerceError(f"bot {spec.strip()} has no compiled policy; use --engine "
                                 "reference")
         bot = make_bot(spec)  # validates the options
-        codes[seat] = code
+        codes[b] = code
         if code == _POLICIES["heuristic"]:
-            boldness[seat] = float(getattr(bot, "boldness", 0.5))
-    return codes, boldness
+            bold[b] = float(getattr(bot, "boldness", 0.5))
+    shift = np.arange(games)[:, None] if rotate else np.zeros((games, 1), np.int64)
+    which = (np.arange(players)[None, :] + shift) % k
+    return codes[which], bold[which]
 
 
 def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequence[str],
               record: bool = False, threads: int | None = None, kernel: Any = None,
-              first_game: int = 0) -> BatchResult:
+              first_game: int = 0, rotate: bool = False, details: bool = False) -> BatchResult:
     """Play *games* games of *rules* on the family's kernel, bots cycled over the seats.
+
+    With *rotate*, the games come in blocks of ``len(bots)`` (game *g* in block
+    ``g // len(bots)``): in game *j* of a block seat *i* is played by bot
+    ``(i + j) % len(bots)``, and the games of a block share their first dealer and the cards
+    chance deals at every deal (:func:`commerce.kernelkit.chance_start`), as a tournament's
+    replayed deals; *first_game* must then start a block.
 
     :param record: keep each game's actions (for replays and the differential test).
     :param threads: threads sharing the batch (default: the cores, at most 8); the results
@@ -135,6 +163,10 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     :param kernel: a kernel already built for *rules* and *players* (reused across batches).
     :param first_game: the index of the first game in the run's streams (a batch may be the
         continuation of another).
+    :param rotate: rotate the bots over the seats by blocks (see above).
+    :param details: keep the per-deal results (:attr:`BatchResult.standers`, ``categories``,
+        ``deal_turns``, ``deal_payoffs``; always with *record*); without it their deal axis is
+        empty and the kernel skips them (writing them costs more than a random game's play).
     :raises CommerceError: for a bot without a compiled policy or an option the kernel does not
         play.
     """
@@ -143,29 +175,38 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     import numpy as np
 
     kern = kernel if kernel is not None else build_kernel(rules, players)
-    codes, boldness = _policies(bots, players)
-    deals = kern.deals
+    share = len(bots) if rotate else 1
+    if first_game % share:
+        raise CommerceError("a rotated batch starts at the first game of a block")
+    codes, boldness = _policies(bots, players, games, rotate)
+    missing = policy_missing(kern, bots)
+    if missing is not None:
+        raise CommerceError(f"{missing}; use --engine reference")
+    deals = kern.deals if details or record else 0
     result = BatchResult(
         payoffs=np.zeros((games, players), np.int64),
-        deals_won=np.zeros((games, players), np.int64),
-        decisions=np.zeros(games, np.int64),
-        dealers=np.zeros(games, np.int64),
-        standers=np.zeros((games, deals), np.int64),
-        categories=np.zeros((games, deals, players), np.int64),
-        deal_turns=np.zeros((games, deals), np.int64),
-        actions=np.zeros((games, kern.max_actions if record else 0), np.int16),
+        deals_won=np.zeros((games, players), np.int32),
+        decisions=np.zeros(games, np.int32),
+        dealers=np.zeros(games, np.int8),
+        standers=np.zeros((games, deals), np.int8),
+        categories=np.zeros((games, deals, players), np.int8),
+        deal_turns=np.zeros((games, deals), np.int32),
+        actions=np.zeros((games, kern.max_actions if record else 0),
+                         getattr(kern, "action_dtype", np.int16)),
         action_counts=np.zeros(games, np.int64),
+        deal_payoffs=np.zeros((games, deals if getattr(kern, "deal_payoffs", False) else 0,
+                                players), np.int32),
         category_names=tuple(kern.category_names),
     )
     out = result.arrays()
     n_threads = max(1, min(threads or min(os.cpu_count() or 1, 8), games))
     if n_threads == 1:
-        kern.run(seed, first_game, 0, games, codes, boldness, out)
+        kern.run(seed, first_game, 0, games, codes, boldness, share, out)
         return result
     bounds = [games * t // n_threads for t in range(n_threads + 1)]
     with ThreadPoolExecutor(n_threads) as pool:
         jobs = [pool.submit(kern.run, seed, first_game, bounds[t], bounds[t + 1], codes,
-                            boldness, out) for t in range(n_threads)]
+                            boldness, share, out) for t in range(n_threads)]
         for job in jobs:
             job.result()
     return result

@@ -29,7 +29,15 @@ import numpy as np
 from commerce.cards import pack
 from commerce.errors import RulesetError
 from commerce.hands import evaluator_for
-from commerce.kernelkit import NO_CARD, RANDOM, master_key, next_below, stream_start
+from commerce.kernelkit import (
+    DEALS_PER_GROUP,
+    NO_CARD,
+    RANDOM,
+    chance_start,
+    master_key,
+    next_below,
+    stream_start,
+)
 from commerce.rules import Ruleset
 from commerce.strength import strength_table
 
@@ -80,6 +88,15 @@ def _nth_lowest(hand: Any, j: Any) -> Any:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _nth_lowest3(a: Any, b: Any, c: Any, j: Any) -> Any:
+    """The *j*-th lowest card (from 0) of the three *a*, *b*, *c* (min and max: no branch on
+    the cards)."""
+    lo = min(a, min(b, c))
+    hi = max(a, max(b, c))
+    return lo if j == 0 else hi if j == 2 else a + b + c - lo - hi
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _nth_lowest4(a: Any, b: Any, c: Any, d: Any, j: Any) -> Any:
     """The *j*-th lowest (from 0) of four different cards."""
     if a > b:
@@ -93,6 +110,17 @@ def _nth_lowest4(a: Any, b: Any, c: Any, d: Any, j: Any) -> Any:
     if b > c:
         b, c = c, b
     return a if j == 0 else b if j == 1 else c if j == 2 else d
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _turn(seat: Any, step: Any, p: Any) -> Any:
+    """The seat *step* (1 or -1) places on from *seat* at a table of *p* (no division)."""
+    seat += step
+    if seat == p:
+        return 0
+    if seat < 0:
+        return p - 1
+    return seat
 
 
 @numba.njit(cache=True, nogil=True)
@@ -186,13 +214,15 @@ def _after_wins(pack_cards: Any, rank3: Any, pwin: Any) -> Any:
 
 
 @numba.njit(cache=True, nogil=True)
-def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_code: Any,
-               strength: Any, pwin: Any, give_value: Any, after_win: Any, policies: Any,
+def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
+               rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
+               after_win: Any, policies: Any,
                boldness: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
                standers: Any, categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
-               hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any, ranks: Any,
-               order: Any, paid_to: Any) -> None:
+               deal_payoffs: Any, hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any,
+               ranks: Any, order: Any, paid_to: Any, combo: Any, at_start: Any) -> None:
     p = cfg[_P]
+    details = standers.shape[1] > 0  # the per-deal results are wanted
     step = cfg[_STEP]
     n_pack = pack_cards.shape[0]
     record = actions.shape[1] > 0
@@ -200,74 +230,75 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
     balances[:] = 0
     won[:] = 0
     count = 0
-    state, dealer = next_below(state, p)
+    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
     dealers[row] = dealer
     n_deals = p * cfg[_DEALS]
     limit = cfg[_ROUNDS] * p
+    anytime = cfg[_ANYTIME] == 1
+    dealer_trades = cfg[_DMAYTRADE] == 1
+    n_barter = 3 if cfg[_MAYBARTER] == 1 else 0
+    bstep = cfg[_BSTEP]
+    n_pstand = 1 if cfg[_PMAYSTAND] == 1 else 0
+    n_ret = 3 if cfg[_RETORIG] == 1 else 4
+    stand_after = cfg[_AFTERSTAND] == 1
     for deal in range(n_deals):
         # -- the deal: antes, then three cards each, one at a time from the dealer's left
         for s in range(p):
+            at_start[s] = balances[s]
             balances[s] -= cfg[_ANTE]
         balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
         pool = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
         n_unseen = n_pack
         for i in range(n_pack):
             unseen[i] = pack_cards[i]
+        cs = chance_start(key, group, deal)  # chance's cards: the group's stream of this deal
         b_head, b_len = 0, 0
-        for k in range(3 * p):
-            state, j = next_below(state, n_unseen)
-            card = unseen[j]
-            n_unseen -= 1
-            unseen[j] = unseen[n_unseen]
-            hands[(dealer + step * (1 + k)) % p, k // p] = card
-            if record:
-                actions[row, pos] = _DEAL + card
-                pos += 1
-        seat = (dealer + step) % p
+        seat = _turn(dealer, step, p)  # the eldest hand
+        for col in range(3):
+            to = seat
+            for _ in range(p):
+                cs, j = next_below(cs, n_unseen)
+                card = unseen[j]
+                n_unseen -= 1
+                unseen[j] = unseen[n_unseen]
+                hands[to, col] = card
+                to = _turn(to, step, p)
+                if record:
+                    actions[row, pos] = _DEAL + card
+                    pos += 1
         taken = 1
         stander = -1
         while True:
-            # -- a turn begins
+            # -- a turn begins (the hand read as three scalars: no array view in the loop)
             actor = seat
-            h = hands[actor]
-            stand_ok = cfg[_ANYTIME] == 1 or cat_code[rank3[h[0], h[1], h[2]]] != 0
-            trade_ok = actor != dealer or cfg[_DMAYTRADE] == 1
-            barter_ok = cfg[_MAYBARTER] == 1
+            a, b, c = hands[actor, 0], hands[actor, 1], hands[actor, 2]
+            stand_ok = anytime or rank3[a, b, c] >= combo
+            trade_ok = actor != dealer or dealer_trades
             count += 1
             if policies[actor] == RANDOM:
-                n = (1 if stand_ok else 0) + (3 if trade_ok else 0) + (3 if barter_ok else 0)
-                state, j = next_below(state, n)
-                code = -1
-                if stand_ok:
-                    if j == 0:
-                        code = _STAND + _NONE
-                    j -= 1
-                if code < 0:
-                    if trade_ok:
-                        if j < 3:
-                            code = _TRADE + _nth_lowest(h, j)
-                        j -= 3
-                    if code < 0:
-                        code = _BARTER + _nth_lowest(h, j)
+                ns = 1 if stand_ok else 0
+                nt = 3 if trade_ok else 0
+                state, j = next_below(state, ns + nt + n_barter)
+                if j < ns:
+                    code = _STAND + _NONE
+                else:
+                    j -= ns
+                    kind = _TRADE if j < nt else _BARTER
+                    code = kind + _nth_lowest3(a, b, c, j if j < nt else j - nt)
             else:
                 cost_now = cfg[_DTCOST] if actor == dealer else cfg[_TCOST]
-                code = heuristic_choice(TURN, h, -1, stand_ok, trade_ok, barter_ok, False,
-                                        True, rank3, strength, pwin, give_value,
-                                        boldness[actor], after_win, cost_now, pool)
+                code = heuristic_choice(TURN, hands[actor], -1, stand_ok, trade_ok,
+                                        n_barter > 0, False, True, rank3, strength, pwin,
+                                        give_value, boldness[actor], after_win, cost_now, pool)
             if record:
                 actions[row, pos] = code
                 pos += 1
-            kind, card = code // 64 * 64, code % 64
+            kind, card = code & ~63, code & 63
             if kind == _STAND:
                 stander = actor
                 break
             if kind == _TRADE:
                 # the card goes under the stock; the trader pays; he takes the top card
-                if h[0] == card:
-                    h[0] = h[1]
-                    h[1] = h[2]
-                elif h[1] == card:
-                    h[1] = h[2]
                 if actor == dealer:
                     cost = cfg[_DTCOST]
                     pool += cost
@@ -275,10 +306,11 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
                     cost = cfg[_TCOST]
                     balances[dealer] += cost
                 balances[actor] -= cost
-                bottom[(b_head + b_len) % n_pack] = card
+                tail = b_head + b_len
+                bottom[tail - n_pack if tail >= n_pack else tail] = card
                 b_len += 1
                 if n_unseen > 0:
-                    state, j = next_below(state, n_unseen)
+                    cs, j = next_below(cs, n_unseen)
                     got = unseen[j]
                     n_unseen -= 1
                     unseen[j] = unseen[n_unseen]
@@ -287,47 +319,50 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
                         pos += 1
                 else:
                     got = bottom[b_head]
-                    b_head = (b_head + 1) % n_pack
+                    b_head = 0 if b_head + 1 == n_pack else b_head + 1
                     b_len -= 1
-                h[2] = got
+                # the others keep their order, the card drawn goes last
+                first_out = a == card
+                a = b if first_out else a
+                b = c if first_out or b == card else b
+                c = got
             else:
                 # barter: the neighbour gives a card back, or stands where he may
-                partner = (actor + cfg[_BSTEP]) % p
-                ph = hands[partner]
+                partner = _turn(actor, bstep, p)
                 count += 1
-                pstand = cfg[_PMAYSTAND] == 1
-                n_ret = 3 if cfg[_RETORIG] == 1 else 4
                 if policies[partner] == RANDOM:
-                    state, j = next_below(state, n_ret + (1 if pstand else 0))
-                    if pstand and j == 0:
+                    state, j = next_below(state, n_ret + n_pstand)
+                    if j < n_pstand:
                         reply = _STAND + _NONE
                     else:
-                        j -= 1 if pstand else 0
+                        j -= n_pstand
+                        pa, pb, pc = hands[partner, 0], hands[partner, 1], hands[partner, 2]
                         if n_ret == 3:
-                            reply = _GIVE + _nth_lowest(ph, j)
+                            reply = _GIVE + _nth_lowest3(pa, pb, pc, j)
                         else:
-                            reply = _GIVE + _nth_lowest4(ph[0], ph[1], ph[2], card, j)
+                            reply = _GIVE + _nth_lowest4(pa, pb, pc, card, j)
                 else:
-                    reply = heuristic_choice(BARTER_REPLY, ph, card, False, False, False,
-                                             pstand, cfg[_RETORIG] == 1, rank3, strength,
+                    reply = heuristic_choice(BARTER_REPLY, hands[partner], card, False, False,
+                                             False, n_pstand > 0, n_ret == 3, rank3, strength,
                                              pwin, give_value, boldness[partner], after_win,
                                              0, pool)
                 if record:
                     actions[row, pos] = reply
                     pos += 1
-                if reply // 64 * 64 == _STAND:
+                if reply & ~63 == _STAND:
                     stander = partner
                     break
-                back = reply % 64
+                back = reply & 63
+                a = back if a == card else a
+                b = back if b == card else b
+                c = back if c == card else c
                 for i in range(3):
-                    if h[i] == card:
-                        h[i] = back
-                for i in range(3):
-                    if ph[i] == back:
-                        ph[i] = card
+                    if hands[partner, i] == back:
+                        hands[partner, i] = card
+            hands[actor, 0], hands[actor, 1], hands[actor, 2] = a, b, c
             # -- after his own trade or barter
-            if cfg[_AFTERSTAND] == 1:
-                stand_ok = cfg[_ANYTIME] == 1 or cat_code[rank3[h[0], h[1], h[2]]] != 0
+            if stand_after:
+                stand_ok = anytime or rank3[a, b, c] >= combo
                 count += 1
                 if policies[actor] == RANDOM:
                     if stand_ok:
@@ -336,9 +371,9 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
                     else:
                         code = _DONE + _NONE
                 else:
-                    code = heuristic_choice(AFTER_TRADE, h, -1, stand_ok, False, False, False,
-                                            True, rank3, strength, pwin, give_value,
-                                            boldness[actor], after_win, 0, pool)
+                    code = heuristic_choice(AFTER_TRADE, hands[actor], -1, stand_ok, False,
+                                            False, False, True, rank3, strength, pwin,
+                                            give_value, boldness[actor], after_win, 0, pool)
                 if record:
                     actions[row, pos] = code
                     pos += 1
@@ -348,13 +383,16 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
             # -- the turn passes, or the round limit shows the hands
             if taken >= limit:
                 break
-            seat = (seat + step) % p
+            seat = _turn(seat, step, p)
             taken += 1
         # -- the showdown: priority order (the eldest first, the dealer last or first)
+        s = dealer
         for i in range(p):
-            order[i] = (dealer + step * (i + 1)) % p
+            s = _turn(s, step, p)
+            order[i] = s
             ranks[i] = rank3[hands[i, 0], hands[i, 1], hands[i, 2]]
-            categories[row, deal, i] = cat_code[ranks[i]]
+            if details:
+                categories[row, deal, i] = cat_code[ranks[i]]
         if cfg[_TIE] == 1:
             for i in range(p - 1, 0, -1):
                 order[i], order[i - 1] = order[i - 1], order[i]
@@ -378,8 +416,9 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
             if w != dealer:
                 balances[w] += cfg[_DPAYS]
                 balances[dealer] -= cfg[_DPAYS]
-        standers[row, deal] = stander
-        deal_turns[row, deal] = taken
+        if details:
+            standers[row, deal] = stander
+            deal_turns[row, deal] = taken
         if stander >= 0 and cfg[_PENALTY] != 2:
             beaten = True
             for i in range(n_won):
@@ -401,7 +440,10 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
                     if cfg[_PAYEQ] == 1 or ranks[s] > ranks[stander]:
                         balances[s] += 1
                         balances[stander] -= 1
-        dealer = (dealer + step) % p
+        if details:
+            for s in range(p):
+                deal_payoffs[row, deal, s] = balances[s] - at_start[s]
+        dealer = _turn(dealer, step, p)
     for i in range(p):
         payoffs[row, i] = balances[i]
         deals_won[row, i] = won[i]
@@ -413,11 +455,12 @@ def _play_game(row: Any, state: Any, cfg: Any, pack_cards: Any, rank3: Any, cat_
 @numba.njit(cache=True, nogil=True)
 def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
                rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
-               after_win: Any, policies: Any, boldness: Any, payoffs: Any, deals_won: Any,
-               decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
-               actions: Any, action_counts: Any) -> None:
-    """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
-    writing each row of the result arrays."""
+               after_win: Any, policies: Any, boldness: Any, share: Any, payoffs: Any,
+               deals_won: Any, decisions: Any, dealers: Any, standers: Any, categories: Any,
+               deal_turns: Any, actions: Any, action_counts: Any, deal_payoffs: Any) -> None:
+    """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams,
+    in the chance group ``(index0 + row) // share``), each seat played by the policy and
+    boldness of its row of *policies* and *boldness*, writing each row of the result arrays."""
     p = cfg[_P]
     n_pack = pack_cards.shape[0]
     hands = np.empty((p, 3), np.int64)
@@ -428,12 +471,22 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
     ranks = np.empty(p, np.int64)
     order = np.empty(p, np.int64)
     paid_to = np.empty(p, np.int64)
+    at_start = np.empty(p, np.int64)
+    pol = np.empty(p, policies.dtype)
+    bold = np.empty(p, np.float64)
+    combo = 0  # the lowest rank with a combination (the ranks grow with the category)
+    while combo < cat_code.shape[0] and cat_code[combo] == 0:
+        combo += 1
     for row in range(first, stop):
+        for s in range(p):  # this row's line-up (copied: no array view per game)
+            pol[s] = policies[row, s]
+            bold[s] = boldness[row, s]
         state = stream_start(key, index0 + row)
-        _play_game(row, state, cfg, pack_cards, rank3, cat_code, strength, pwin, give_value,
-                   after_win, policies, boldness, payoffs, deals_won, decisions, dealers, standers,
-                   categories, deal_turns, actions, action_counts, hands, unseen, bottom,
-                   balances, won, ranks, order, paid_to)
+        _play_game(row, state, key, (index0 + row) // share, cfg, pack_cards, rank3, cat_code,
+                   strength, pwin, give_value, after_win, pol, bold, payoffs,
+                   deals_won, decisions, dealers, standers, categories, deal_turns, actions,
+                   action_counts, deal_payoffs, hands, unseen, bottom, balances, won, ranks,
+                   order, paid_to, combo, at_start)
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -479,14 +532,17 @@ class TradingKernel:
     give_value: Any
     after_win: Any
     category_names: tuple[str, ...] = CATEGORY_NAMES
+    deal_payoffs: bool = True
+    """It fills :attr:`commerce.fast.BatchResult.deal_payoffs`."""
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
-            boldness: Any, out: tuple[Any, ...]) -> None:
+            boldness: Any, share: int, out: tuple[Any, ...]) -> None:
         """Play rows *first* to *stop* into *out* (:class:`commerce.fast.BatchResult`'s
-        arrays, in its order); it releases the GIL, so threads may share a batch."""
+        arrays, in its order), each row's seats by its row of *policies* and *boldness*, in
+        chance groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.cat_code, self.strength, self.pwin,
-                   self.give_value, self.after_win, policies, boldness, *out)
+                   self.give_value, self.after_win, policies, boldness, share, *out)
 
     def heuristic(self, kind: int, hand: tuple[int, ...], offered: int | None,
                   may_stand: bool, may_trade: bool, may_barter: bool, boldness: float,
@@ -510,7 +566,7 @@ def build(rules: Ruleset, players: int) -> TradingKernel:
         raise RulesetError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
                            f"players, not {players}")
     ev = evaluator_for(rules)
-    rank3 = np.full((52, 52, 52), -1, np.int64)
+    rank3 = np.full((52, 52, 52), -1, np.int16)
     for hand, rank in ev.sorted_ranks.items():
         if len(hand) == 3:
             for a, b, c in permutations(hand):

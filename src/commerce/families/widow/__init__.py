@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from commerce.core import Action, ActionKind
 from commerce.families.widow import (
+    compiled,
     deals,
     encode,
     fast,
@@ -77,5 +78,6 @@ FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     unit_of=present.unit_of,
     presentation=present.PRESENTATION,
     fast=fast.FAST,
+    kernel=compiled.kernel,
 )
 """The widow family's contract (see :class:`commerce.family.FamilySpec`)."""

@@ -1,0 +1,612 @@
+"""The widow family's compiled kernel: whole sessions of the five widow presets in numba.
+
+The same rules as the reference (:mod:`.start`, :mod:`.deal`, :mod:`.turn`, :mod:`.settle`),
+step for step, over small integer arrays: every scalar of the state (phase, actor, round,
+pool ...) in one slot array, the hands as rows of four card numbers (a pounced four sorted),
+the widow kept in card order, the stock an array drawn from by swapping out, and per-seat
+flags (locked, passed, stood, pounced). Hand strength comes from the reference evaluator's
+tables (:mod:`commerce.hands`), copied once per ruleset.
+
+Policies: ``random`` (uniform over the legal actions, enumerated as
+:func:`.rules.legal_actions` does). The widow heuristic has no compiled twin yet: a line-up
+with a heuristic or search bot runs on the reference engine. Every game draws from its own
+stream (:mod:`commerce.kernelkit`).
+
+Every option of the family is played except: an unlimited deal with no round limit
+(``max_rounds_per_deal=0``), and ``pounce`` with ``no_qualifier_rule='fallback_full_ranking'``
+(the reference's fallback ranking has no four of a kind); :func:`build` refuses those with a
+message naming them. A session the options leave uncapped (tokens, ``deals=0``) records the
+results of its first :data:`DEAL_CAP` deals per row; its payoffs are always whole.
+
+Actions are recorded as ``kind * 2**18 + c1 * 2**12 + c2 * 2**6 + c3`` (:data:`KINDS`,
+:data:`NO_CARD` for an unused card), decoded by :func:`decode_action`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from itertools import permutations
+from typing import Any
+
+import numba
+import numpy as np
+
+from commerce.cards import pack
+from commerce.core import Action
+from commerce.errors import RulesetError
+from commerce.families.widow.compiled_heuristic import (
+    _blind_choice,
+    _turn_choice,
+    _values,
+)
+from commerce.families.widow.compiled_rules import (
+    _ACTOR,
+    _ALL3,
+    _BLIND,
+    _BLINDX,
+    _CARD,
+    _DEAL,
+    _DEALER,
+    _DEALNO,
+    _END,
+    _ENTRY,
+    _FLOW,
+    _HOPEN,
+    _HORSE,
+    _HORSES,
+    _HPRICE,
+    _K_DEAL,
+    _K_DECLINE,
+    _K_DONE,
+    _K_EXCH,
+    _K_HORSE,
+    _K_KNOCK,
+    _K_PASS,
+    _K_POUNCE,
+    _K_STAND,
+    _KNOCKER,
+    _LOCKED,
+    _M,
+    _MAXEX,
+    _MORE,
+    _NMOVED,
+    _NSTOOD,
+    _OFFER,
+    _OHEAD,
+    _OLEN,
+    _OVER,
+    _P,
+    _PASSED,
+    _PASSLOCK,
+    _PCOUNT,
+    _PHASE,
+    _PINIT,
+    _POOL,
+    _POS,
+    _POUNCE,
+    _POUNCED,
+    _POUNCEOK,
+    _R_FIRST,
+    _R_MORE,
+    _R_NEXT,
+    _RESUME,
+    _ROUND,
+    _SEAT,
+    _SLEN,
+    _STANDER,
+    _STOOD,
+    _SWAPS,
+    _TOKENS,
+    _TURN,
+    _WLEN,
+    _WSIZE,
+    DEAL_CAP,
+    KINDS,
+    SUPPORTED,
+    _code,
+    _end_of_deal,
+    _final_turns,
+    _fresh_add,
+    _holder,
+    _in,
+    _insort,
+    _next_turn,
+    _proceed,
+    _showdown,
+    _start_deal,
+    _take,
+    decode_action,
+    encode_action_py,
+)
+from commerce.hands import Category, evaluator_for
+from commerce.kernelkit import (
+    DEALS_PER_GROUP,
+    HEURISTIC,
+    RANDOM,
+    chance_start,
+    master_key,
+    next_below,
+    stream_start,
+)
+from commerce.rules import Ruleset
+from commerce.strength import strength_table
+
+__all__ = ["DEAL_CAP", "KINDS", "SUPPORTED", "WidowKernel", "build", "decode_action",
+           "encode_action_py", "play_games"]
+
+
+@numba.njit(cache=True, nogil=True)
+def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
+               rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any,
+               vtab: Any, policies: Any,
+               boldness: Any, payoffs: Any, deals_won: Any,
+               decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
+               actions: Any, action_counts: Any, st: Any, hands: Any, hlen: Any,
+               widow: Any, stock: Any, order: Any, flags: Any, final: Any, moved: Any,
+               fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any,
+               offers: Any, ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any,
+               buf: Any, free: Any) -> None:
+    p = cfg[_P]
+    cap = actions.shape[1]
+    record = cap > 0
+    n_caps = standers.shape[1]
+    pos = 0
+    count = 0
+    state = rng
+    flow = cfg[_FLOW]
+    tracked = flow != 2
+    entry = cfg[_ENTRY] if flow == 1 else 0
+    for s in range(p):
+        tokens[s] = cfg[_TOKENS] if tracked else 0
+        balances[s] = -entry
+        out_in[s] = 0
+        won[s] = 0
+    st[_DEALNO] = 0
+    st[_POOL] = entry * p
+    st[_PCOUNT] = 0
+    st[_HORSES] = 0
+    st[_HOPEN] = 1
+    st[_OLEN] = 0
+    st[_OHEAD] = 0
+    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
+    dealers[row] = dealer
+    _start_deal(st, cfg, dealer, order, flags, hlen, out_in, stock, pack_cards)
+    while st[_PHASE] != _OVER:
+        phase = st[_PHASE]
+        showdown = False
+        if phase == _DEAL:
+            m = st[_M]
+            cut = 3 * m
+            cs = chance_start(key, group, (st[_DEALNO] - 1) % (DEALS_PER_GROUP - 1))
+            for k in range(cut + cfg[_WSIZE]):
+                cs, j = next_below(cs, st[_SLEN])
+                card = stock[j]
+                st[_SLEN] -= 1
+                stock[j] = stock[st[_SLEN]]
+                if k < cut:
+                    seat = order[k % m]
+                    hands[seat * 4 + hlen[seat]] = card
+                    hlen[seat] += 1
+                else:
+                    _insort(widow, st, card)
+                if record and pos < cap:
+                    actions[row, pos] = _code(_K_DEAL, card, 63, 63)
+                pos += 1
+            if cfg[_POUNCEOK] == 1 and cfg[_PINIT] == 1:
+                for i in range(st[_WLEN]):
+                    _fresh_add(st, fresh, widow[i])
+            st[_ROUND] = 1
+            st[_POS] = -1
+            st[_RESUME] = _R_FIRST
+            if cfg[_BLINDX] != 2:
+                st[_PHASE] = _BLIND
+                st[_ACTOR] = st[_DEALER]
+                st[_SEAT] = st[_DEALER]
+            else:
+                showdown = _proceed(st, cfg, hands, hlen, order, flags, moved, fresh, widow,
+                                    final)
+        elif phase == _CARD:
+            cs, j = next_below(cs, st[_SLEN])
+            card = stock[j]
+            st[_SLEN] -= 1
+            stock[j] = stock[st[_SLEN]]
+            _insort(widow, st, card)
+            if record and pos < cap:
+                actions[row, pos] = _code(_K_DEAL, card, 63, 63)
+            pos += 1
+            if cfg[_POUNCEOK] == 1:
+                _fresh_add(st, fresh, card)
+            showdown = _proceed(st, cfg, hands, hlen, order, flags, moved, fresh, widow, final)
+        else:
+            count += 1
+            actor = st[_ACTOR]
+            code = -1
+            heuristic = policies[actor] == HEURISTIC
+            if heuristic and (phase == _POUNCE or phase == _HORSE):
+                code = _code(_K_POUNCE, st[_OFFER], 63, 63) if phase == _POUNCE else \
+                    _code(_K_HORSE, 63, 63, 63)
+            elif heuristic and phase == _BLIND:
+                code = _blind_choice(st, cfg, hands, widow, moved, pack_cards, rank3, strength,
+                                     takes, rest, buf)
+            elif phase == _POUNCE or phase == _HORSE:
+                state, j = next_below(state, 2)
+                if phase == _POUNCE:
+                    code = _code(_K_POUNCE, st[_OFFER], 63, 63) if j == 0 else \
+                        _code(_K_DECLINE, 63, 63, 63)
+                else:
+                    code = _code(_K_HORSE if j == 0 else _K_DECLINE, 63, 63, 63)
+            elif phase == _BLIND:
+                if cfg[_BLINDX] == 1:
+                    state, j = next_below(state, 2)
+                    code = _code(_K_PASS, 63, 63, 63) if j == 0 else \
+                        _code(_K_EXCH, widow[0], widow[1], widow[2])
+                else:
+                    nt = 0
+                    for i in range(st[_WLEN]):
+                        if not _in(moved, 0, st[_NMOVED], widow[i]):
+                            takes[nt] = widow[i]
+                            nt += 1
+                    state, j = next_below(state, 1 + nt)
+                    if j == 0:
+                        code = _code(_K_PASS if st[_SWAPS] == 0 else _K_DONE, 63, 63, 63)
+                    else:
+                        code = _code(_K_EXCH, takes[j - 1], 63, 63)
+            else:
+                head0 = _K_DONE if phase == _MORE else _K_PASS
+                head1 = -1
+                if phase == _TURN:
+                    if cfg[_END] == 1 and st[_KNOCKER] < 0:
+                        head1 = _K_KNOCK
+                    elif cfg[_END] == 2:
+                        head1 = _K_STAND
+                nh = 1 if head1 < 0 else 2
+                ng, nt = 0, 0
+                if flags[actor] & _POUNCED == 0:
+                    for i in range(hlen[actor]):
+                        c = hands[actor * 4 + i]
+                        if not _in(moved, 0, st[_NMOVED], c):
+                            gives[ng] = c
+                            ng += 1
+                    for i in range(st[_WLEN]):
+                        if not _in(moved, 0, st[_NMOVED], widow[i]):
+                            takes[nt] = widow[i]
+                            nt += 1
+                if heuristic:
+                    # the gives sorted, as the heuristic reads them from the legal actions
+                    for i in range(1, ng):
+                        x = gives[i]
+                        k = i - 1
+                        while k >= 0 and gives[k] > x:
+                            gives[k + 1] = gives[k]
+                            k -= 1
+                        gives[k + 1] = x
+                    code = _turn_choice(phase, st, cfg, actor, hands, hlen, widow, moved, rank3,
+                                        strength, vtab, boldness[actor], head1, gives, ng,
+                                        takes, nt, free)
+                else:
+                    state, j = next_below(state, nh + ng * nt)
+                    if j == 0:
+                        code = _code(head0, 63, 63, 63)
+                    elif j < nh:
+                        code = _code(head1, 63, 63, 63)
+                    else:
+                        j -= nh
+                        code = _code(_K_EXCH, gives[j // nt], takes[j % nt], 63)
+            if record and pos < cap:
+                actions[row, pos] = code
+            pos += 1
+            kind = code >> 18
+            c1 = (code >> 12) & 63
+            c2 = (code >> 6) & 63
+            if phase == _BLIND:
+                dealer = st[_DEALER]
+                b = dealer * 4
+                end = True
+                if kind == _K_EXCH and cfg[_BLINDX] == 1:
+                    # the whole widow for the whole hand, unseen
+                    for i in range(3):
+                        gives[i] = hands[b + i]
+                        hands[b + i] = widow[i]
+                    st[_WLEN] = 0
+                    for i in range(3):
+                        _insort(widow, st, gives[i])
+                    flags[dealer] |= _LOCKED
+                    if cfg[_POUNCEOK] == 1:
+                        for i in range(3):
+                            _fresh_add(st, fresh, widow[i])
+                    st[_SWAPS] = 3
+                elif kind == _K_EXCH:
+                    i = st[_SWAPS]
+                    give = hands[b + i]
+                    hands[b + i] = c1
+                    _take(widow, st, c1)
+                    _insort(widow, st, give)
+                    swaps = i + 1
+                    st[_SWAPS] = swaps
+                    moved[st[_NMOVED]] = give
+                    st[_NMOVED] += 1
+                    if cfg[_POUNCEOK] == 1:
+                        _fresh_add(st, fresh, give)
+                    end = swaps >= 3 or st[_WLEN] <= swaps
+                    if swaps >= 3 and cfg[_ALL3] == 1:
+                        flags[dealer] |= _LOCKED
+                if end:
+                    st[_SWAPS] = 0
+                    st[_POS] = -1
+                    st[_RESUME] = _R_FIRST
+                    showdown = _proceed(st, cfg, hands, hlen, order, flags, moved, fresh,
+                                        widow, final)
+            elif kind == _K_EXCH:
+                b = actor * 4
+                i = 0
+                while hands[b + i] != c1:
+                    i += 1
+                hands[b + i] = c2
+                _take(widow, st, c2)
+                _insort(widow, st, c1)
+                swaps = st[_SWAPS] + 1
+                st[_SWAPS] = swaps
+                if swaps >= 3 and cfg[_ALL3] == 1:
+                    flags[actor] |= _LOCKED
+                # the holder is looked for before the cards just moved are marked moved
+                holder = -1
+                if cfg[_POUNCEOK] == 1:
+                    holder = _holder(st, cfg, hands, hlen, order, flags, moved, c1, actor)
+                moved[st[_NMOVED]] = c1
+                moved[st[_NMOVED] + 1] = c2
+                st[_NMOVED] += 2
+                more = swaps < cfg[_MAXEX] and swaps < 3 and st[_WLEN] > swaps
+                if holder >= 0:
+                    st[_PHASE] = _POUNCE
+                    st[_ACTOR] = holder
+                    st[_OFFER] = c1
+                    st[_RESUME] = _R_MORE if more else _R_NEXT
+                elif more:
+                    st[_PHASE] = _MORE
+                else:
+                    showdown = _next_turn(st, cfg, order, flags, final)
+            elif kind == _K_PASS:
+                if phase == _TURN and cfg[_PASSLOCK] == 1:
+                    flags[actor] |= _LOCKED | _PASSED
+                showdown = _next_turn(st, cfg, order, flags, final)
+            elif kind == _K_DONE:
+                showdown = _next_turn(st, cfg, order, flags, final)
+            elif kind == _K_KNOCK:
+                _final_turns(st, order, flags, final, actor)
+                flags[actor] |= _LOCKED | _STOOD
+                st[_KNOCKER] = actor
+                st[_STANDER] = actor
+                showdown = _next_turn(st, cfg, order, flags, final)
+            elif kind == _K_STAND:
+                flags[actor] |= _LOCKED | _STOOD
+                st[_NSTOOD] += 1
+                if st[_STANDER] < 0:
+                    st[_STANDER] = actor
+                if st[_NSTOOD] >= 2:
+                    _final_turns(st, order, flags, final, actor)
+                showdown = _next_turn(st, cfg, order, flags, final)
+            elif kind == _K_POUNCE:
+                b = actor * 4
+                # the four sorted: the three held are of the card's rank
+                for i in range(3):
+                    gives[i] = hands[b + i]
+                gives[3] = c1
+                for i in range(1, 4):
+                    x = gives[i]
+                    k = i - 1
+                    while k >= 0 and gives[k] > x:
+                        gives[k + 1] = gives[k]
+                        k -= 1
+                    gives[k + 1] = x
+                for i in range(4):
+                    hands[b + i] = gives[i]
+                hlen[actor] = 4
+                _take(widow, st, c1)
+                flags[actor] |= _POUNCED
+                st[_OFFER] = -1
+                if st[_SLEN] > 0:
+                    st[_PHASE] = _CARD
+                else:
+                    showdown = _proceed(st, cfg, hands, hlen, order, flags, moved, fresh,
+                                        widow, final)
+            elif kind == _K_DECLINE and phase == _POUNCE:
+                st[_OFFER] = -1
+                showdown = _proceed(st, cfg, hands, hlen, order, flags, moved, fresh, widow,
+                                    final)
+            else:  # a horse bought or declined
+                if kind == _K_HORSE:
+                    tokens[actor] += 1
+                    balances[actor] -= cfg[_HPRICE]
+                    out_in[actor] = 0
+                    st[_POOL] += cfg[_HPRICE]
+                    st[_HORSES] += 1
+                if st[_OLEN] > 0:
+                    st[_ACTOR] = offers[st[_OHEAD]]
+                    st[_OHEAD] += 1
+                    st[_OLEN] -= 1
+                else:
+                    _end_of_deal(st, cfg, order, flags, hlen, out_in, stock, pack_cards,
+                                 tokens, balances)
+        if showdown:
+            _showdown(row, st, cfg, rank3, rank4, cat_code, frank3, hands, hlen, order,
+                      tokens, balances, out_in, won, offers, ranks, scoring, standers,
+                      categories, deal_turns, n_caps)
+            if st[_PHASE] != _HORSE:
+                _end_of_deal(st, cfg, order, flags, hlen, out_in, stock, pack_cards, tokens,
+                             balances)
+    for i in range(p):
+        payoffs[row, i] = balances[i]
+        deals_won[row, i] = won[i]
+    decisions[row] = count
+    if record:
+        action_counts[row] = pos if pos <= cap else -1
+
+
+
+@numba.njit(cache=True, nogil=True)
+def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
+               rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
+               policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
+               decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
+               actions: Any, action_counts: Any, deal_payoffs: Any) -> None:
+    """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
+    writing each row of the result arrays."""
+    p = cfg[_P]
+    n_pack = pack_cards.shape[0]
+    st = np.zeros(32, np.int64)
+    hands = np.zeros(4 * p, np.int64)
+    hlen = np.zeros(p, np.int64)
+    widow = np.zeros(n_pack + 1, np.int64)
+    stock = np.zeros(n_pack, np.int64)
+    order = np.zeros(p, np.int64)
+    flags = np.zeros(p, np.int64)
+    final = np.zeros(p, np.int64)
+    moved = np.zeros(8, np.int64)
+    fresh = np.zeros(4 * n_pack, np.int64)
+    tokens = np.zeros(p, np.int64)
+    balances = np.zeros(p, np.int64)
+    out_in = np.zeros(p, np.int64)
+    won = np.zeros(p, np.int64)
+    offers = np.zeros(p, np.int64)
+    ranks = np.zeros(p, np.int64)
+    scoring = np.zeros(p, np.int64)
+    gives = np.zeros(4, np.int64)
+    takes = np.zeros(n_pack + 1, np.int64)
+    rest = np.zeros(n_pack, np.int64)
+    buf = np.zeros(4, np.int64)
+    free = np.zeros(3, np.int64)
+    for row in range(first, stop):
+        _play_game(row, stream_start(key, index0 + row), key, (index0 + row) // share, cfg,
+                   pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, policies[row],
+                   boldness[row], payoffs, deals_won,
+                   decisions, dealers, standers, categories, deal_turns, actions, action_counts,
+                   st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens,
+                   balances, out_in,
+                   won, offers, ranks, scoring, gives, takes, rest, buf, free)
+
+
+def check_supported(rules: Ruleset) -> None:
+    """Refuse a ruleset the kernel would not play exactly.
+
+    :raises RulesetError: naming the option.
+    """
+    if rules.family != "widow":
+        raise RulesetError(f"the widow kernel plays the widow family, not {rules.family}")
+    for f in fields(rules.options):
+        if f.name not in SUPPORTED:
+            raise RulesetError(f"the compiled kernel does not play option {f.name}="
+                               f"{getattr(rules.options, f.name)!r}; use --engine reference")
+    if rules.max_rounds_per_deal < 1:
+        raise RulesetError("the compiled kernel does not play option max_rounds_per_deal=0 "
+                           "(an unlimited deal); use --engine reference")
+    if rules.pounce and rules.ranking == "no_pair_or_point" \
+            and rules.no_qualifier_rule == "fallback_full_ranking":
+        raise RulesetError("the compiled kernel does not play pounce with no_qualifier_rule="
+                           "'fallback_full_ranking'; use --engine reference")
+
+
+def _rank3(ev: Any) -> Any:
+    table = np.full((52, 52, 52), -1, np.int16 if len(ev.keys) < 2 ** 15 else np.int64)
+    for hand, rank in ev.sorted_ranks.items():
+        if len(hand) == 3:
+            for a, b, c in permutations(hand):
+                table[a, b, c] = rank
+    return table
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WidowKernel:
+    """The kernel of one widow ruleset at one table size: its tables, ready to play."""
+
+    rules: Ruleset
+    """The ruleset it plays."""
+    players: int
+    """Seats at the table."""
+    deals: int
+    """Deals whose results each row keeps."""
+    max_actions: int
+    """Actions a recorded row holds (a longer game records -1 as its count)."""
+    cfg: Any
+    pack_cards: Any
+    rank3: Any
+    rank4: Any
+    cat_code: Any
+    frank3: Any
+    strength: Any
+    vtab: Any
+    category_names: tuple[str, ...]
+    policies: tuple[int, ...] = (RANDOM, HEURISTIC)
+    """The policy codes it plays."""
+    session_results: bool = False
+    """Whether it reports the tokens and who went out (not yet: ``commerce simulate`` plays
+    the widow games on the reference engine)."""
+    deal_payoffs: bool = False
+    """Whether it fills :attr:`commerce.fast.BatchResult.deal_payoffs` (not yet: a widow
+    deal's settlement and horses do not split as the analyses' deal reader splits them)."""
+    action_dtype: Any = np.int32
+    """The dtype of the recorded actions."""
+
+    def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
+            boldness: Any, share: int, out: tuple[Any, ...]) -> None:
+        """Play rows *first* to *stop* into *out* (:class:`commerce.fast.BatchResult`'s
+        arrays, in its order), each row's seats by its row of *policies* and *boldness*, in
+        chance groups of *share* games; it releases the GIL, so threads may share a batch."""
+        play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
+                   self.pack_cards, self.rank3, self.rank4, self.cat_code, self.frank3,
+                   self.strength, self.vtab, policies, boldness, share, *out)
+
+    @staticmethod
+    def decode_action(code: int) -> Action:
+        """The action a recorded code stands for (:func:`decode_action`)."""
+        return decode_action(code)
+
+
+def build(rules: Ruleset, players: int) -> WidowKernel:
+    """The kernel for *rules* at *players* seats (the family's ``kernel`` hook).
+
+    :raises RulesetError: for an option it does not play, or a table size the ruleset refuses.
+    """
+    check_supported(rules)
+    if players not in rules.player_range():
+        raise RulesetError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
+                           f"players, not {players}")
+    from commerce.families.widow.settle import fallback_evaluator
+
+    ev = evaluator_for(rules)
+    rank3 = _rank3(ev)
+    rank4 = np.zeros(13, np.int64)
+    if rules.four_of_a_kind:
+        for r in range(13):
+            four = tuple(4 * r + s for s in range(4))
+            if all(c in pack(rules.pack) for c in four):
+                rank4[r] = ev.rank_of(four)
+    every = list(Category)
+    names = tuple(c.value for c in every)  # the categories results index this
+    cat_code = np.array([every.index(c) for c in ev.categories], np.int64)
+    frank3 = _rank3(fallback_evaluator(rules)) if (
+        rules.ranking == "no_pair_or_point"
+        and rules.no_qualifier_rule == "fallback_full_ranking") else rank3
+    pack_cards = np.array(pack(rules.pack), np.int64)
+    strength = np.array(strength_table(rules), np.float64)
+    flow = ("lowest_to_best", "lowest_to_pool", "stake_from_each").index(rules.token_flow)
+    cfg = np.array([
+        players, 1 if rules.direction == "left" else -1, rules.widow_size,
+        rules.max_exchange_per_turn, int(rules.pass_locks_out),
+        int(rules.exchange_all_three_locks),
+        ("rounds_eq_players", "knock_final_round", "two_stand").index(rules.end_condition),
+        int(rules.add_widow_card_each_round),
+        ("1_to_3", "all_or_nothing", "none").index(rules.dealer_blind_exchange), flow,
+        rules.starting_tokens, rules.deals, rules.deals_each, rules.pool_entry,
+        rules.deal_prize, int(rules.buy_a_horse), rules.horse_price,
+        ("eldest", "dealer_as_eldest", "all_paid").index(rules.best_tie_rule),
+        ("all_lose", "latest_in_rotation_loses", "none").index(rules.worst_tie_rule),
+        int(rules.ranking == "no_pair_or_point"),
+        ("no_transfer", "fallback_full_ranking").index(rules.no_qualifier_rule),
+        int(rules.pounce), int(rules.pounce_on_initial_widow), int(rules.pounce_after_pass),
+        rules.max_rounds_per_deal, every.index(Category.NONE),
+    ], np.int64)
+    deals = rules.deals or (players * rules.deals_each if flow == 2 else DEAL_CAP)
+    return WidowKernel(rules=rules, players=players, deals=deals, max_actions=200_000,
+                       cfg=cfg, pack_cards=pack_cards, rank3=rank3,
+                       rank4=rank4, cat_code=cat_code, frank3=frank3, strength=strength,
+                       vtab=_values(pack_cards, rank3, strength), category_names=names)

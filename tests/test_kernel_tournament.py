@@ -1,0 +1,126 @@
+"""Tournaments on the compiled kernels: rotated batches (each bot at every seat of a block, on
+the same deals), replayed through the reference engine, and the engine choice of
+``commerce tournament``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from commerce.cli import main
+from commerce.errors import CommerceError
+from commerce.fast import run_batch
+from commerce.rules import find_ruleset
+from commerce.tournament import tournament
+from tests.test_trading_kernel import replay as replay_trading
+from tests.test_widow_kernel import replay as replay_widow
+
+BOTS = ["random", "heuristic", "heuristic:boldness=0.8"]
+
+
+@pytest.mark.parametrize("rid", ["peel", "pounce"])
+def test_rotated_blocks_share_their_deals_and_replay(rid: str) -> None:
+    rules = find_ruleset(rid)
+    k = len(BOTS)
+    result = run_batch(rules, players=4, games=4 * k, seed=9, bots=BOTS, record=True,
+                       rotate=True)
+    deal = 3 * 4 + (rules.widow_size if rules.family == "widow" else 0)
+    for block in range(4):
+        rows = range(block * k, (block + 1) * k)
+        assert len({int(result.dealers[r]) for r in rows}) == 1
+        first_deals = {tuple(result.actions[r, :deal]) for r in rows}
+        assert len(first_deals) == 1, "the games of a block are dealt the same cards"
+        for j, row in enumerate(rows):
+            lineup = [BOTS[(i + j) % k] for i in range(4)]
+            if rules.family == "widow":
+                replay_widow(rules, 4, result, row, tuple(lineup))
+            else:
+                replay_trading(rules, 4, result, row, lineup)
+    assert len({tuple(result.actions[r, :deal]) for r in range(0, 4 * k, k)}) == 4
+    with pytest.raises(CommerceError, match="first game of a block"):
+        run_batch(rules, players=4, games=3, seed=9, bots=BOTS, rotate=True, first_game=1)
+
+
+def test_tournament_runs_on_the_kernel_when_it_can(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--bots", "random,heuristic", "--games", "400", "--seed", "3",
+            "--json"]
+    assert main(argv) == 0
+    fast = json.loads(capsys.readouterr().out)
+    assert fast["engine"] == "fast" and fast["engine_reason"] == "every bot has a compiled policy"
+    assert fast["games"] == 400 and fast["blocks"] == 200
+    assert fast["ci95"]["heuristic"][0] > 0 > fast["ci95"]["random"][1]
+    assert abs(sum(fast["payoff"].values())) < 1e-3
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == fast  # a seed reproduces the kernel's run
+    assert main([*argv[:-1], "--engine", "reference", "--games", "4", "--json"]) == 0
+    reference = json.loads(capsys.readouterr().out)
+    assert (reference["engine"], reference["engine_reason"]) == ("reference", "asked for")
+    assert main(["tournament", "--bots", "random,search", "--games", "2", "--engine", "fast"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "commerce tournament: error: --engine fast: bot search has no compiled policy")
+    assert main(["tournament", "--rules", "widow", "--bots", "random,heuristic", "--games", "2"]) \
+        == 0
+    assert "engine: fast (every bot has a compiled policy)" in capsys.readouterr().out
+
+
+def test_the_kernel_and_the_reference_agree_statistically() -> None:
+    rules = find_ruleset("hoyle")
+    fast = tournament(rules, players=4, bots=["random", "heuristic"], games=4000, seed=1,
+                      engine="fast")
+    reference = tournament(rules, players=4, bots=["random", "heuristic"], games=400, seed=1)
+    assert fast["engine"] == "fast" and reference["engine"] == "reference"
+    flo, fhi = fast["ci95"]["heuristic"]
+    lo, hi = reference["ci95"]["heuristic"]
+    assert fhi - flo < hi - lo  # ten times the games: a narrower interval
+    assert flo <= hi and lo <= fhi, "the two engines' 95% intervals do not overlap"
+
+
+@pytest.mark.parametrize("direction", ["left", "right"])
+def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(direction: str) -> None:
+    from commerce import engine
+    from commerce.analysis import _advantage_kernel, _position
+    from commerce.family import family_spec
+    from commerce.kernelkit import decode_action
+
+    rules = find_ruleset("hoyle").with_options(direction=direction)
+    specs = ["random", "heuristic"]
+    samples = _advantage_kernel(rules, 4, specs, 5, 12)
+    result = run_batch(rules, players=4, games=12, seed=5, bots=specs, record=True)
+    for g in range(12):
+        state = engine.new_game(rules, 4, dealer=int(result.dealers[g]))
+        events = list(getattr(state, "log", ()))
+        for code in result.actions[g, :result.action_counts[g]]:
+            transition = engine.apply(state, decode_action(int(code)))
+            events.extend(transition.events)
+            state = transition.state
+        sums, counts = [0.0] * 4, [0] * 4
+        for deal in family_spec("trading").deal_reader(rules, 4, events):
+            for seat, p in enumerate(deal.payoffs):
+                pos = _position(seat, deal.dealer, 4, rules)
+                sums[pos] += p
+                counts[pos] += 1
+        assert samples[g] == (sums, counts)
+
+
+def test_analyze_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["analyze", "dealer-advantage", "--rules", "hoyle", "--bots", "random,heuristic",
+            "--json"]
+    assert main([*argv, "--games", "4000"]) == 0
+    fast = json.loads(capsys.readouterr().out)
+    assert (fast["engine"], fast["deals"]) == ("fast", 16000)
+    assert main([*argv, "--games", "300", "--engine", "reference"]) == 0
+    reference = json.loads(capsys.readouterr().out)
+    assert reference["engine"] == "reference"
+    (flo, fhi), (lo, hi) = fast["advantage"]["ci95"], reference["advantage"]["ci95"]
+    assert flo <= hi and lo <= fhi, "the two engines' 95% intervals do not overlap"
+    assert main(["analyze", "dealer-advantage", "--rules", "widow", "--games", "2",
+                 "--bots", "random", "--json"]) == 0
+    widow = json.loads(capsys.readouterr().out)
+    assert widow["engine"] == "reference"
+    assert widow["engine_reason"] == "the widow family's kernel does not report each deal's payoffs"
+    assert main(["analyze", "dealer-advantage", "--rules", "widow", "--games", "2",
+                 "--engine", "fast"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "commerce analyze: error: --engine fast: the widow family's kernel does not report "
+        "each deal's payoffs")

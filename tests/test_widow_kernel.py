@@ -1,0 +1,155 @@
+"""The widow family's compiled kernel against the reference engine, decision for decision.
+
+Every session the kernel plays is recorded and replayed through ``engine.apply``: each action
+must be legal where the kernel played it (chance's cards included), each decision the seat's
+the reference asks for, and each showdown's categories, the knocker or first stander, the
+turns of each deal, the payoffs and the deals won the reference's.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from commerce import engine
+from commerce.core import ActionKind
+from commerce.errors import CommerceError, RulesetError
+from commerce.families.widow.kernel import decode_action
+from commerce.family import family_spec
+from commerce.fast import build_kernel, run_batch
+from commerce.rules import Ruleset, find_ruleset
+from commerce.simulate import choose_engine, simulate_engine
+
+HEURISTIC = family_spec("widow").heuristic
+LINEUPS = (("random",), ("heuristic",), ("random", "heuristic", "heuristic:boldness=0.9"))
+
+
+def replay(rules: Ruleset, players: int, result: Any, row: int,
+           bots: tuple[str, ...] = ("random",)) -> int:
+    """Replay session *row* of *result* through the reference, the heuristic's choices checked
+    against the Python heuristic's from the seat's observation; the deals played."""
+    spec = [bots[i % len(bots)] for i in range(players)]
+    boldness = [float(s.partition("boldness=")[2] or 0.5) if s.startswith("heuristic") else None
+                for s in spec]
+    count = int(result.action_counts[row])
+    assert count > 0, f"game {row}: its record overflowed"
+    state = engine.new_game(rules, players, dealer=int(result.dealers[row]))
+    deal = 0
+    decisions = 0
+    turns = 0
+    stander = -1
+    for code in result.actions[row, :count]:
+        action = decode_action(int(code))
+        d = engine.decision(state)
+        assert d is not None, f"game {row}: the kernel played on after the end"
+        if d.seat is None:
+            assert action.kind is ActionKind.DEAL
+        else:
+            decisions += 1
+            assert action.kind is not ActionKind.DEAL
+            if d.kind.value in ("turn", "final_turn"):
+                turns += 1
+            bold = boldness[d.seat]
+            if bold is not None:
+                obs = engine.observe(state, d.seat)
+                chosen = HEURISTIC(obs, engine.legal_actions(state), random.Random(0), bold)
+                assert chosen == action, (
+                    f"game {row}: the compiled heuristic played {action} where the Python "
+                    f"heuristic plays {chosen} ({d.kind.value})")
+        transition = engine.apply(state, action)  # raises IllegalActionError if illegal
+        for event in transition.events:
+            if event.kind in ("knocked", "stood") and stander < 0:
+                stander = int(event.seat)
+            if event.kind == "showdown":
+                if deal < result.standers.shape[1]:
+                    names = event.get("categories")
+                    for seat in range(players):
+                        code_ = int(result.categories[row, deal, seat])
+                        assert names[seat] == ("" if code_ < 0 else
+                                               result.category_names[code_])
+                    assert stander == result.standers[row, deal], f"game {row} deal {deal}"
+                    assert turns == result.deal_turns[row, deal], f"game {row} deal {deal}"
+                deal += 1
+                stander, turns = -1, 0
+        state = transition.state
+    assert engine.decision(state) is None, f"game {row}: the kernel stopped before the end"
+    outcome = engine.outcome(state)
+    assert outcome is not None
+    assert outcome.payoffs == tuple(int(x) for x in result.payoffs[row])
+    assert outcome.details["deals_won"] == tuple(int(x) for x in result.deals_won[row])
+    assert decisions == result.decisions[row]
+    return deal
+
+
+PRESETS = ("peel-old", "pool", "widow", "pounce", "no-pair-or-point")
+
+
+@pytest.mark.parametrize("rid", PRESETS)
+@pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "heuristic", "mixed"])
+def test_presets_replay_through_the_reference(rid: str, lineup: tuple[str, ...]) -> None:
+    rules = find_ruleset(rid)
+    long = rid == "no-pair-or-point" and lineup == ("random",)  # sessions of thousands of
+    for players, games in ((4, 4), (3, 3), (6, 1)) if long else ((4, 14), (3, 5), (6, 3)):
+        result = run_batch(rules, players=players, games=games, seed=7, bots=list(lineup),
+                           record=True)
+        for row in range(games):
+            assert replay(rules, players, result, row, lineup) >= 1
+
+
+VARIANTS: list[tuple[str, dict[str, Any], int]] = [
+    ("widow", {"dealer_blind_exchange": "all_or_nothing", "direction": "right"}, 4),
+    ("widow", {"end_condition": "rounds_eq_players", "max_exchange_per_turn": 1,
+               "exchange_all_three_locks": False, "widow_size": 5}, 5),
+    ("widow", {"worst_tie_rule": "latest_in_rotation_loses", "add_widow_card_each_round": False,
+               "best_tie_rule": "dealer_as_eldest"}, 4),
+    ("widow", {"worst_tie_rule": "none", "pass_locks_out": False, "deals": 6}, 3),
+    ("pounce", {"pounce_on_initial_widow": False, "pounce_after_pass": False, "pack": 32}, 4),
+    ("no-pair-or-point", {"no_qualifier_rule": "fallback_full_ranking", "max_rounds_per_deal": 2},
+     4),
+    ("pool", {"deal_prize": 2, "horse_price": 3, "starting_tokens": 1}, 5),
+    ("pool", {"buy_a_horse": False, "pool_entry": 1, "end_condition": "knock_final_round"}, 3),
+    ("peel-old", {"best_tie_rule": "eldest", "deals_each": 2, "ranking": "suit_point"}, 4),
+]
+
+
+@pytest.mark.parametrize("rid,options,players", VARIANTS,
+                         ids=[f"{r}-{'-'.join(o)}" for r, o, _ in VARIANTS])
+def test_options_replay_through_the_reference(rid: str, options: dict[str, Any],
+                                              players: int) -> None:
+    rules = find_ruleset(rid).with_options(**options)
+    for lineup in (("random",), ("heuristic", "random", "heuristic:boldness=0.2")):
+        result = run_batch(rules, players=players, games=8, seed=3, bots=list(lineup),
+                           record=True)
+        for row in range(8):
+            replay(rules, players, result, row, lineup)
+
+
+def test_results_depend_on_the_seed_alone() -> None:
+    rules = find_ruleset("pounce")
+    kern = build_kernel(rules, 4)
+    one = run_batch(rules, players=4, games=60, seed=11, bots=["random"], threads=1, kernel=kern)
+    two = run_batch(rules, players=4, games=60, seed=11, bots=["random"], threads=2, kernel=kern)
+    for a, b in zip(one.arrays(), two.arrays(), strict=True):
+        assert np.array_equal(a, b)
+    assert int(one.payoffs.sum()) == 0
+
+
+def test_what_the_kernel_does_not_play_is_refused() -> None:
+    with pytest.raises(RulesetError, match="max_rounds_per_deal=0"):
+        build_kernel(find_ruleset("widow").with_options(max_rounds_per_deal=0), 4)
+    odd = find_ruleset("no-pair-or-point").with_options(
+        pounce=True, four_of_a_kind=True, no_qualifier_rule="fallback_full_ranking")
+    with pytest.raises(RulesetError, match="fallback_full_ranking"):
+        build_kernel(odd, 4)
+    widow = find_ruleset("widow")
+    with pytest.raises(CommerceError, match="search has no compiled policy"):
+        run_batch(widow, players=4, games=2, seed=0, bots=["search"])
+    assert choose_engine(widow, 4, ["random", "heuristic"], "auto") == (
+        "fast", "every bot has a compiled policy")
+    engine_name, why = choose_engine(widow, 4, ["random", "search"], "auto")
+    assert engine_name == "reference" and "bot search has no compiled policy" in why
+    assert simulate_engine(widow, 4, ["random"], "auto") == (
+        "reference", "the widow family's kernel does not report the tokens and who went out")
