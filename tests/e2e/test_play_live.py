@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .browser import artifacts, chromium
-from .live import serve, take_turns
+from .live import ACTIONS, serve, take_turns
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +32,14 @@ def person(browser: Any) -> Any:
     page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
     page.set_default_timeout(15000)
     return page
+
+
+YOUR_SEAT = "[...document.querySelectorAll('.seat')].findIndex((e) => e.matches('.you'))"
+
+
+def your_seat_index(page: Any) -> int:
+    """The position of the viewer's own seat among the seats drawn."""
+    return int(page.evaluate(YOUR_SEAT))
 
 
 def deal_number(page: Any) -> int:
@@ -59,28 +67,40 @@ def test_two_browsers_and_a_bot_play_a_deal(browser: Any, server: str, ruleset: 
         bob.fill("#name", "Bob")
         bob.click("#name-form button")
         bob.locator("button.join, #sit").first.click()
+        # the host starts once the waiting room shows Bob seated
+        ann.wait_for_selector(".seats-list li:has-text('Bob')")
         ann.click("#start")
         for page in (ann, bob):
-            page.wait_for_selector(".hand .card")
+            # a hand, or (the widow game's dealer, who decides on the widow before looking at
+            # his cards) the actions of his first decision
+            page.wait_for_selector(f".hand .card, {ACTIONS}", timeout=30000)
         watcher.goto(f"{server}/t/{invite}?watch")
         watcher.wait_for_selector(".seat")
 
-        start = deal_number(ann)
         rng = random.Random(5)
         reloaded = []
 
         def reload_once(clicks: int) -> None:
             if clicks == 2 and not reloaded:
                 reloaded.append(bob.url)
+                seat_before = your_seat_index(bob)
                 bob.reload()
-                bob.wait_for_selector(".hand .card")
-                assert "Bob" in bob.inner_text(".seat.you")
+                bob.wait_for_selector(".seat.you")
+                # the same seat as before the reload, and the game goes on from it
+                assert your_seat_index(bob) == seat_before >= 0
                 # the spectator, meanwhile, sees only backs around the table
                 assert watcher.locator(".seats .card:not(.back)").count() == 0
                 assert watcher.locator(".hand").count() == 0
 
+        reload_deal: list[int] = []
+
         def deal_over() -> bool:
-            return deal_number(ann) != start or ann.locator("#again").count() > 0
+            # the deal in which Bob reloaded is played to its end
+            if not reloaded:
+                return False
+            if not reload_deal:
+                reload_deal.append(deal_number(ann))
+            return deal_number(ann) != reload_deal[0] or ann.locator("#again").count() > 0
 
         clicks = take_turns([ann, bob], deal_over, rng, each=reload_once)
         assert clicks > 2 and reloaded

@@ -259,7 +259,9 @@ class TableSession {
       } }), " ", el("a", { href: `${location.pathname}?watch`, text: "Watch instead" }));
   }
 
-  onLobby(msg) {
+  onLobby(raw) {
+    // the server sends the table's seats and status under "table"
+    const msg = raw.table ?? raw;
     this.lobbySeen = true;
     this.lobby.hidden = false;
     const seats = msg.seats || [];
@@ -401,7 +403,9 @@ export async function openTable(root, ref, opts = {}) {
     // Someone who followed an invite link: a name first (or watch without a seat).
     await askName(root, info);
   }
-  current = new TableSession(root, info, opts);
+  // who this browser is, so that the waiting room knows the host and the seat already taken
+  const me = opts.me || (token() ? await call("GET", "/api/players/me").catch(() => null) : null);
+  current = new TableSession(root, info, { ...opts, me });
   return current;
 }
 
