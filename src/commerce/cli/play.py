@@ -436,10 +436,14 @@ def prompt_reader(family: str, stop: _Stop | None = None, *, pt_input: Any = Non
 
     def interrupt(exc: _Closed) -> bool:
         app = session.app
-        # the prompt may already be ending (the terminal went away): its result is set
-        if not app.is_running or (app.future is not None and app.future.done()):
+        # the prompt may be still starting (no result to set yet) or already ending (the
+        # terminal went away: its result is set); then the signal is raised where it came
+        if not app.is_running or app.future is None or app.future.done():
             return False
-        app.exit(exception=exc)
+        try:
+            app.exit(exception=exc)
+        except Exception:  # prompt_toolkit refuses: the prompt stopped in between
+            return False
         return True
 
     if stop is not None:
