@@ -170,6 +170,10 @@ class SearchHooks:
                                      tuple[float, float]] | None] | None = None
     """``fitted(obs) -> playout | None``: a playout fitted to how the observation shows the
     other seats play (None: :attr:`playout`)."""
+    expected: Callable[[Any, Sequence[Action]], Sequence[tuple[float, float]] | None] | None = None
+    """``expected(obs, legal) -> [(gain, win), ...] | None``: each action's expected gain and
+    chance of winning worked out from the observation (a model of the rest of the deal, no
+    playouts), where the family can; None at a decision it does not weigh (then playouts)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -167,12 +167,19 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     With neither, the family's default budget (:func:`default_iterations`).
     With *reference* (an index into *legal*), that action is never dropped by the halving,
     and each estimate's ``edge`` is its mean gain over the reference, paired by drawn state.
+    Where the family works the gains out from the observation (``SearchHooks.expected``),
+    those are the estimates: no playouts, ``samples`` 0 and no error.
     """
     seat = obs.seat
     if seat is None:
         raise CommerceError("the search bot plays a seat, not a spectator's view")
     family = obs.ruleset.family
     hooks = _hooks(family)
+    worked = hooks.expected(obs, legal) if hooks is not None and hooks.expected else None
+    if worked is not None:
+        base = worked[reference][0] if reference is not None else 0.0
+        return [Estimate(g, w, 0.0, 0, g - base if reference is not None else 0.0, 0.0)
+                for g, w in worked]
     playout = playout_for(family)
     fitted = hooks.fitted(obs) if hooks is not None and hooks.fitted is not None else None
     if fitted is not None:

@@ -49,6 +49,8 @@ def numbers(indexes: Sequence[int]) -> str:
 
 
 def _stats(e: Estimate) -> str:
+    if e.samples == 0:  # worked out, not played out
+        return f"{e.value:+6.2f} {'worked out':<15} win {e.win:4.0%}"
     margin = f"±{1.96 * e.stderr:.2f}" if math.isfinite(e.stderr) else "±?"
     spread = e.stderr * math.sqrt(e.samples) if math.isfinite(e.stderr) else math.nan
     sd = f"sd {spread:.2f}" if math.isfinite(spread) else "sd ?"
@@ -62,12 +64,17 @@ def hint_lines(labels: Sequence[str], estimates: Sequence[Estimate], best: int,
     groups: dict[tuple[str, str], list[int]] = {}
     for i, e in enumerate(estimates):
         groups.setdefault((f"{e.value:+.2f}", f"{e.win:.0%}"), []).append(i)
-    lines = textwrap.wrap(
-        f"The search bot's estimates: the {gain} (± the 95% margin of that mean; sd: the "
-        f"spread of single playouts; runs: the playouts of the move); win: your chance to "
-        f"win the {deal}. It looks ahead to "
-        f"the end of the {deal}, playing each move out against hands drawn to fit what you "
-        f"may know.", width)
+    if all(e.samples == 0 for e in estimates):
+        text = (f"The search bot's reckoning: the {gain}, worked out from the chances of the "
+                f"unseen cards, not played out; win: your chance to come out of the {deal} "
+                f"ahead. It looks ahead to the end of the {deal}, the other seats playing as "
+                f"the heuristic bot would.")
+    else:
+        text = (f"The search bot's estimates: the {gain} (± the 95% margin of that mean; sd: "
+                f"the spread of single playouts; runs: the playouts of the move); win: your "
+                f"chance to win the {deal}. It looks ahead to the end of the {deal}, playing "
+                f"each move out against hands drawn to fit what you may know.")
+    lines = textwrap.wrap(text, width)
     names = [labels[m[0]] if len(m) == 1 else f"{len(m)} moves" for m in groups.values()]
     name_width = min(22, max(len(name) for name in names))
     number_width = max(len(numbers(m)) for m in groups.values()) + 1
@@ -76,6 +83,8 @@ def hint_lines(labels: Sequence[str], estimates: Sequence[Estimate], best: int,
         mark = "  <- best" if best in members else ""
         count = f"{e.samples} runs" if len(members) == 1 else \
             f"{min(estimates[i].samples for i in members)}+ runs"
+        if e.samples == 0:
+            count = ""
         head = f"  {numbers(members) + ')':<{number_width}} {name[:name_width]:<{name_width}}"
         lines.append(f"{head} {_stats(e)}  {count}{mark}")
         if len(members) > 1:

@@ -1,10 +1,14 @@
-"""The search bot's Vingt-un hooks: playouts to the end of the current hand.
+"""The search bot's Vingt-un hooks.
 
-A whole session is long and its later hands hardly depend on this decision, so a playout
-plays the heuristic in every seat only until the hand is settled, and the gain is the seat's
-change in counters over it. A drawn state is believed when every other player's standing hand
-totals what a player stands on (the heuristic's 17 or more: a hand left content lower than
-that is unlikely), and the heuristic's own choice is kept unless another is clearly better.
+Every decision of a hand (the stake, the dealer's double, a card or content, dividing a pair,
+the dealer's own drawing) is worked out from the observation by :mod:`commerce.families.vingtun
+.expect`: each hand is a contest with the dealer alone, so the chances of the unseen cards give
+each action's expected gain without playing it out. Where that model has no answer, playouts
+remain: they play the heuristic in every seat until the hand is settled, and the gain is the
+seat's change in counters over it (a whole session is long and its later hands hardly depend on
+this decision). A drawn state is believed when every other player's standing hand totals what a
+player stands on (the heuristic's 17 or more), and the heuristic's own choice is kept unless
+another is clearly better.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Sequence
 
 from commerce.core import Action, Seat
 from commerce.families.vingtun import rules
+from commerce.families.vingtun.expect import expected_gains
 from commerce.families.vingtun.heuristic import threshold, vingtun_action
 from commerce.families.vingtun.observe import VingtUnObservation
 from commerce.families.vingtun.sample import prepare
@@ -55,5 +60,5 @@ def reference(obs: VingtUnObservation, legal: Sequence[Action]) -> Action:
 
 
 SEARCH = SearchHooks(playout=playout, sampler=prepare, belief=belief, reference=reference,
-                     iterations=200)
+                     iterations=200, expected=expected_gains)
 """Vingt-un's search hooks."""
