@@ -178,7 +178,7 @@ def test_the_history_keeps_the_last_k_acts_newest_first() -> None:
         [KINDS.index(k) for k in reversed(kinds[-enc.history:])]
 
 
-@pytest.mark.parametrize("rules_id", ["peel", "widow", "cox"])
+@pytest.mark.parametrize("rules_id", ["peel", "widow", "cox", "vingt-un"])
 def test_the_documented_layout_is_the_layout(rules_id: str) -> None:
     from pathlib import Path
 
