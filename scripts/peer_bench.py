@@ -1,15 +1,23 @@
-"""Random-playout speed of Commerce beside two peers, measured in one process and one run.
+"""Random-playout speed of Commerce beside its peers, measured in one process and one run.
 
-The peers are not dependencies of Commerce; install them in a separate environment:
+The peers are not dependencies of Commerce. OpenSpiel comes with the project's ``openspiel``
+extra (``./dev test`` installs it); RLCard goes into a folder of its own::
 
-    python3 -m venv /tmp/peers
-    /tmp/peers/bin/pip install open_spiel==2.0.2 rlcard==1.2.0 numpy
-    PYTHONPATH=src /tmp/peers/bin/python scripts/peer_bench.py
+    .venv/bin/python -m pip install --target /tmp/rlcard rlcard==1.2.0 termcolor --no-deps
+    PYTHONPATH=src:/tmp/rlcard .venv/bin/python scripts/peer_bench.py            # the yardsticks
+    PYTHONPATH=src:/tmp/rlcard .venv/bin/python scripts/peer_bench.py --table    # every figure
 
-Prints one JSON object: player decisions per second (median of the repeats) for Peel's
-4-player Commerce through the checked public API, OpenSpiel's pure-Python Kuhn poker
+Without ``--table``: one JSON object with player decisions per second (median of the repeats)
+for Peel's 4-player Commerce through the checked public API, OpenSpiel's pure-Python Kuhn poker
 (player actions, chance sampled from ``chance_outcomes``) and RLCard's UNO (``env.step`` calls
 with random legal actions), and the ratios of Commerce to each peer.
+
+With ``--table``: every speed figure of the project (the reference engine, ``simulate`` on the
+fast path, the compiled kernel with random and heuristic players on one thread and on every
+core, and the research API's PettingZoo, Gymnasium and OpenSpiel environments) beside
+OpenSpiel's Python and C++ games and RLCard's, all random play, all in this run, as the
+Markdown table of ``docs/performance.md`` (each figure the median of the repeats; the ratio is
+to OpenSpiel's pure-Python Kuhn poker, the project's yardstick).
 """
 
 from __future__ import annotations
@@ -74,7 +82,161 @@ def median_rate(fn: Callable[[], float]) -> float:
     return statistics.median(fn() for _ in range(REPEATS))
 
 
+def spiel_cpp_rate(name: str) -> Callable[[], float]:
+    """Random play of OpenSpiel's C++ game *name*, driven from Python (player actions/s)."""
+    def rate() -> float:
+        import pyspiel
+
+        game = pyspiel.load_game(name)
+        rng = random.Random(0)
+        count = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < SECONDS:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.randrange(len(legal))])
+                    count += 1
+        return count / (time.perf_counter() - start)
+    return rate
+
+
+def rlcard_rate(name: str) -> Callable[[], float]:
+    """Random play of RLCard's *name* environment (``env.step`` calls/s)."""
+    def rate() -> float:
+        import rlcard
+
+        env = rlcard.make(name, config={"seed": 0})
+        rng = random.Random(0)
+        count = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < SECONDS:
+            state, _ = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[rng.randrange(len(legal))])
+                count += 1
+        return count / (time.perf_counter() - start)
+    return rate
+
+
+def simulate_rate() -> float:
+    """``commerce simulate --engine reference --bots random``: the driver on the fast path."""
+    from commerce.rules import find_ruleset
+    from commerce.simulate import simulate
+
+    rules = find_ruleset("peel")
+    decisions, batch = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < SECONDS:
+        decisions += int(simulate(rules, players=4, games=50, seed=batch,
+                                  bots=["random"])["decisions"])
+        batch += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def kernel_rate(bot: str, threads: int) -> Callable[[], float]:
+    """The compiled kernel, Peel, four players of *bot*, on *threads* threads."""
+    def rate() -> float:
+        from commerce.fast import build_kernel, run_batch
+        from commerce.rules import find_ruleset
+
+        rules = find_ruleset("peel")
+        kernel = build_kernel(rules, 4)
+        games = 200_000 if bot == "random" else 50_000
+        run_batch(rules, players=4, games=1000, seed=0, bots=[bot], kernel=kernel,
+                  threads=threads)  # compiled (or loaded from the cache) before timing
+        start = time.perf_counter()
+        result = run_batch(rules, players=4, games=games, seed=1, bots=[bot], kernel=kernel,
+                           threads=threads)
+        return float(result.decisions.sum()) / (time.perf_counter() - start)
+    return rate
+
+
+def research_rate(api: str) -> Callable[[], float]:
+    """Peel through the research API (``scripts/bench_rl.py``'s loops): steps per second."""
+    def rate() -> float:
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        from commerce.rules import find_ruleset
+        from scripts import bench_rl
+
+        rules = find_ruleset("peel")
+        if api == "pettingzoo":
+            return bench_rl.aec_rate(rules, SECONDS)[0]
+        if api == "gymnasium":
+            return bench_rl.gym_rate(rules, SECONDS, "random")[0]
+        return bench_rl.spiel_rate(rules, SECONDS)[0]
+    return rate
+
+
+ROWS: tuple[tuple[str, str, str, Callable[[], float]], ...] = (
+    ("Commerce", "Peel, 4 players: reference engine (`engine.apply`, checked)",
+     "player decisions", commerce_rate),
+    ("Commerce", "Peel, 4 players: `simulate --engine reference` (driver, fast path)",
+     "player decisions", simulate_rate),
+    ("Commerce", "Peel, 4 players: compiled kernel, random, 1 thread", "player decisions",
+     kernel_rate("random", 1)),
+    ("Commerce", "Peel, 4 players: compiled kernel, random, every core", "player decisions",
+     kernel_rate("random", 0)),
+    ("Commerce", "Peel, 4 players: compiled kernel, heuristic, 1 thread", "player decisions",
+     kernel_rate("heuristic", 1)),
+    ("Commerce", "Peel, 4 players: PettingZoo AEC env", "agent steps",
+     research_rate("pettingzoo")),
+    ("Commerce", "Peel, 4 players: Gymnasium env (3 random bots inside)", "env steps",
+     research_rate("gymnasium")),
+    ("Commerce", "Peel, 4 players: OpenSpiel Python game", "player actions",
+     research_rate("openspiel")),
+    ("OpenSpiel", "Kuhn poker, pure Python (`python_kuhn_poker`)", "player actions",
+     kuhn_rate),
+    ("OpenSpiel", "Kuhn poker, C++ (`kuhn_poker`), stepped from Python", "player actions",
+     spiel_cpp_rate("kuhn_poker")),
+    ("OpenSpiel", "Leduc poker, C++ (`leduc_poker`), stepped from Python", "player actions",
+     spiel_cpp_rate("leduc_poker")),
+    ("RLCard", "UNO (`rlcard.make('uno')`)", "env steps", rlcard_rate("uno")),
+    ("RLCard", "Leduc Hold'em (`rlcard.make('leduc-holdem')`)", "env steps",
+     rlcard_rate("leduc-holdem")),
+)
+"""The rows of ``--table``: (system, what runs, what is counted, the rate's function)."""
+
+
+def table() -> str:
+    """Every row of :data:`ROWS` measured now, as a Markdown table."""
+    import os
+    import platform
+
+    rates: list[float | str] = []
+    for _, what, _, fn in ROWS:
+        try:
+            rates.append(median_rate(fn))
+        except ImportError as exc:
+            rates.append(f"not installed ({exc.name})")
+        print(f"{what}: {rates[-1]}", file=sys.stderr)
+    kuhn = next(r for (_, w, _, _), r in zip(ROWS, rates, strict=True) if "pure Python" in w)
+    lines = [f"Measured {time.strftime('%Y-%m-%d')} on {platform.machine()}, "
+             f"{os.cpu_count()} cores, Python {platform.python_version()}; "
+             f"median of {REPEATS} runs of {SECONDS:g} s each (`scripts/peer_bench.py --table`).",
+             "",
+             "| system | what runs (random play) | counted | per second | × Kuhn (Python) |",
+             "|---|---|---|---:|---:|"]
+    for (system, what, counted, _), rate in zip(ROWS, rates, strict=True):
+        if isinstance(rate, float):
+            ratio = f"{rate / kuhn:,.2f}" if isinstance(kuhn, float) else "–"
+            lines.append(f"| {system} | {what} | {counted} | {rate:,.0f} | {ratio} |")
+        else:
+            lines.append(f"| {system} | {what} | {counted} | {rate} | – |")
+    return "\n".join(lines)
+
+
 def main() -> int:
+    if "--table" in sys.argv[1:]:
+        print(table())
+        return 0
     result: dict[str, float | str] = {
         "commerce_peel_4p_decisions_per_s": median_rate(commerce_rate)
     }
