@@ -42,3 +42,38 @@ def test_a_grown_widow_searches_only_the_exchanges_the_heuristic_values_most():
     # an ordinary number of exchanges: every action is searched
     few = [*swaps[:MANY_EXCHANGES], Action(ActionKind.PASS)]
     assert candidates(obs, few) == list(range(len(few)))
+
+
+def test_a_drawn_state_whose_playouts_run_past_the_time_counts_for_nothing(monkeypatch):
+    """Every drawn state after the first is slow: the second is abandoned between two
+    playouts (it used to be played through), and every action keeps the same
+    number of samples (no state counted for some actions only)."""
+    import time
+
+    from commerce.bots import search as search_module
+
+    rules = find_ruleset("cox")
+    rng = random.Random(3)
+    state = engine.new_game(rules, 3)
+    while True:
+        d = engine.decision(state)
+        assert d is not None
+        legal = engine.legal_actions(state)
+        if d.seat is not None and len(legal) >= 3:
+            break
+        action = engine.sample_chance(state, rng) if d.seat is None else rng.choice(legal)
+        state = engine.apply(state, action).state
+    obs = engine.observe(state, d.seat)
+    real = search_module.playout_for("cox")
+    calls = []
+
+    def slow(s, action, seat, r):
+        calls.append(action)
+        if len(calls) > len(legal):  # every drawn state after the first
+            time.sleep(0.03)
+        return real(s, action, seat, r)
+
+    monkeypatch.setattr(search_module, "playout_for", lambda family: slow)
+    estimates = search_module.search(obs, legal, random.Random(1), ms=40, halving=False)
+    assert len(calls) < 2 * len(legal), len(calls)
+    assert {e.samples for e in estimates} == {1}

@@ -163,7 +163,9 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     (unless *halving* is False): actions that fall in the worse half after a phase get no
     more playouts, and their estimates rest on fewer samples. With *ms*, stop before a drawn
     state whose playouts might end past that many milliseconds (reckoning that they take up
-    to twice as long as the last state's; at least one state is drawn), whichever comes first.
+    to twice as long as the last state's; at least one state is drawn), whichever comes first;
+    a later state whose playouts run past it after all is abandoned between two playouts and
+    counts for nothing, so a decision overruns *ms* by one playout at most.
     With neither, the family's default budget (:func:`default_iterations`).
     With *reference* (an index into *legal*), that action is never dropped by the halving,
     and each estimate's ``edge`` is its mean gain over the reference, paired by drawn state.
@@ -224,10 +226,16 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
                     state = sampler(rng)
                     tries += 1
             seed = rng.getrandbits(64)
-            gains = []
+            played: list[tuple[float, float]] = []
             for i in alive:
-                gain, won = playout(state, legal[i], seat, random.Random(seed))
-                gains.append(gain)
+                if spent and played and time.perf_counter() >= deadline:
+                    break  # a drawn state longer than reckoned: it counts for nothing
+                played.append(playout(state, legal[i], seat, random.Random(seed)))
+            if len(played) < len(alive):
+                out_of_time = True
+                break
+            gains = [gain for gain, _ in played]
+            for i, (gain, won) in zip(alive, played, strict=True):
                 sums[i] += gain
                 squares[i] += gain * gain
                 wins[i] += won
