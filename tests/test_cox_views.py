@@ -1,7 +1,7 @@
 """Cox's game: what each seat sees carries no copy identity and no buy offer made to another.
 
-Copies of a face are alike (dossier 1.9): no view, event or bot input may tell which copy of
-four Ship 2s a card is. A buy offer ("I buy") is put to one seat alone: every other seat sees
+Copies of a face are alike (docs/rulesets/cox.md): no view, event or bot input may tell which copy
+of four Ship 2s a card is. A buy offer ("I buy") is put to one seat alone: every other seat sees
 the turn as it stood until the offers are settled.
 """
 

@@ -37,3 +37,40 @@ def test_the_readme_opens_with_a_screenshot_of_the_table() -> None:
     lines = [x for x in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if x]
     shot = re.fullmatch(r"!\[[^\]]+\]\((docs/screens/[\w-]+\.svg)\)", lines[1])
     assert shot is not None and (ROOT / shot.group(1)).is_file(), lines[:2]
+
+
+def _code() -> list[Path]:
+    """Every source, test, script and example file a reader may open."""
+    out: list[Path] = []
+    for folder in ("src", "tests", "scripts", "examples"):
+        for suffix in ("*.py", "*.md", "*.js", "*.html", "*.txt"):
+            out += sorted((ROOT / folder).rglob(suffix))
+    here = Path(__file__).resolve()
+    return [p for p in out if p.is_file() and p.resolve() != here
+            and "egg-info" not in p.parts and "__pycache__" not in p.parts]
+
+
+def test_no_comment_or_docstring_points_outside_the_repository() -> None:
+    files = _code()
+    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+             for path in files
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if OUTSIDE.search(line)]
+    assert len(files) > 100 and not found, "\n".join(found)
+
+
+CITED = re.compile(r"\bdecisions?\s+(#\d+(?:(?:-|,\s+|\s+and\s+)#\d+)*)")
+
+
+def test_every_decision_cited_is_in_the_decisions_page() -> None:
+    page = (ROOT / "docs" / "decisions.md").read_text(encoding="utf-8")
+    numbered = {int(n) for n in re.findall(r"^(\d+)\. \*\*", page, re.M)}
+    assert numbered == set(range(1, max(numbered) + 1)), "the decisions are numbered 1, 2, ..."
+    cited: dict[int, str] = {}
+    for path in [*_code(), *_pages()]:
+        text = path.read_text(encoding="utf-8")
+        for match in CITED.finditer(text):
+            for n in re.findall(r"#(\d+)", match.group(1)):
+                cited.setdefault(int(n), str(path.relative_to(ROOT)))
+    missing = {n: where for n, where in cited.items() if n not in numbered}
+    assert len(cited) > 20 and not missing, missing

@@ -1,7 +1,7 @@
-"""Hand evaluation against RULES-DOSSIER.md section 3 (exact counts and fixed cases).
+"""Hand evaluation against docs/counts.md (exact counts and cases worked by hand).
 
-Every expected number below is copied from the dossier, which got it from its own full
-enumeration; none is read back from the code under test.
+Every expected number below is copied from that page, whose counts come from a full
+enumeration made apart from the evaluator; none is read back from the code under test.
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def test_flush_orders_disagree_on_7670_pairs() -> None:
             disagree += 1
         if sum(PIPS[c] for c in a) == sum(PIPS[c] for c in b):
             equal_totals += 1
-            # Dossier #4: equal totals fall back to the highest differing card.
+            # decision #4: equal totals fall back to the highest differing card.
             assert (pa > pb) == (ha > hb)
     assert pairs == 37_401
     assert disagree == 7_670

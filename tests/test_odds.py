@@ -1,4 +1,4 @@
-"""category_odds against RULES-DOSSIER.md sections 3.1 and 3.2."""
+"""category_odds against the exact counts of docs/counts.md."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Peel's new mode: scenarios from Peel's text (Round Games with Cards, pp. 70-76), dealt with
-named cards, and the house rulings of the dossier."""
+named cards, and the house rulings of docs/decisions.md."""
 
 from __future__ import annotations
 

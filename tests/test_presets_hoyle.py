@@ -1,5 +1,5 @@
 """Hoyle's new way (preset ``hoyle``): Hoyle's Games Improved, pp. 68-70, and the Google Books
-Hoyle p. 179 (dossier 1.2)."""
+Hoyle p. 179 (docs/rulesets/hoyle.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Trade and Barter (preset ``trade-and-barter``): CatsAtCards, seed 001 (dossier 1.7)."""
+"""Trade and Barter (preset ``trade-and-barter``): CatsAtCards, *Commerce*
+(docs/rulesets/trade-and-barter.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ TB = find_ruleset("trade-and-barter")
 
 
 def test_point_is_the_pips_of_one_suit_more_cards_win_equal_points() -> None:
-    # dossier 3.5
+    # docs/counts.md
     assert compare(parse_cards("KH QH 2H"), parse_cards("AS KS 3D"), TB).winner == "a"
     assert compare(parse_cards("KH QH 4C"), parse_cards("TD 8D 2D"), TB).winner == "b"
     assert compare(parse_cards("AS 2S 3S"), parse_cards("2H 3H 4H"), TB).winner == "b"

@@ -1,4 +1,5 @@
-"""The beaten stander pays the *better* hands (Peel, Round Games with Cards; dossier 1.1, #14).
+"""The beaten stander pays the *better* hands (Peel, Round Games with Cards; docs/rulesets/peel.md,
+decision #14).
 
 Peel: a stander who does not win "has to pay an additional stake to the holders of the better
 hands". A hand equal to his is not better, even where the tie rule places it ahead of him: a

@@ -1,4 +1,5 @@
-"""No Pair or Point (preset ``no-pair-or-point``): CatsAtCards and EB1911 (dossier 1.6, #20)."""
+"""No Pair or Point (preset ``no-pair-or-point``): CatsAtCards and EB1911
+(docs/rulesets/no-pair-or-point.md, decision #20)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Peel's Old Game (preset ``peel-old``): Peel, Round Games with Cards (dossier 1.3)."""
+"""Peel's Old Game (preset ``peel-old``): Peel, Round Games with Cards
+(docs/rulesets/peel-old.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Pool Commerce (preset ``pool``): Peel and Hoyle's old way (dossier 1.3, #25, #26)."""
+"""Pool Commerce (preset ``pool``): Peel and Hoyle's old way (docs/rulesets/peel-old.md, decisions
+#25, #26)."""
 
 from __future__ import annotations
 

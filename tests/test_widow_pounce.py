@@ -1,4 +1,5 @@
-"""Pounce Commerce (preset ``pounce``): CatsAtCards and EB1911 (dossier 1.5, #27-#29)."""
+"""Pounce Commerce (preset ``pounce``): CatsAtCards and EB1911 (docs/rulesets/pounce.md, decisions
+#27-#29)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ POUNCE = find_ruleset("pounce")
 
 
 def test_four_of_a_kind_beats_every_three_card_hand() -> None:
-    # dossier 3.5: four nines beat A-A-A
+    # docs/counts.md: four nines beat A-A-A
     assert evaluate(parse_cards("9S 9H 9D 9C"), POUNCE).category is Category.FOUR
     assert compare(parse_cards("9S 9H 9D 9C"), parse_cards("AS AH AD"), POUNCE).winner == "a"
     assert compare(parse_cards("9S 9H 9D 9C"), parse_cards("TS TH TD TC"), POUNCE).winner == "b"

@@ -1,4 +1,4 @@
-"""A pending pounce offer is the offered seat's secret (preset ``pounce``, dossier #27).
+"""A pending pounce offer is the offered seat's secret (preset ``pounce``, decision #27).
 
 While one seat is offered a pounce, every other seat's observation is the observation of the
 same state with the offer withdrawn: play where it would stand had nobody held the tricon.

@@ -1,5 +1,5 @@
 """The widow game with tokens (preset ``widow``): scenarios from CatsAtCards, EB1911 and the
-dossier (section 1.4), with named cards dealt."""
+decisions of docs/rulesets/widow.md, with named cards dealt."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def widow(text: str) -> tuple[int, ...]:
 
 
 def test_catsatcards_ranking_no_ace_low_sequence_and_flush_by_high_card() -> None:
-    # seed 001: the lowest card of a sequence is a 2; flushes compare by the highest card.
+    # CatsAtCards: the lowest card of a sequence is a 2; flushes compare by the highest card.
     assert evaluate(cards("AS 2S 3S"), WIDOW).category is Category.FLUSH
     assert evaluate(cards("2S 3S 4S"), WIDOW).category is Category.SEQUENCE
     assert compare(cards("AS 5S 2S"), cards("KH QH 9H"), WIDOW).winner == "a"

@@ -1,7 +1,7 @@
 """What may be done: the legal actions, their checks, and who may buy a discard.
 
-Actions name a card by its face (copies are alike, dossier 1.9): the engine moves the lowest
-copy the player holds.
+Actions name a card by its face (copies are alike, docs/rulesets/cox.md): the engine moves the
+lowest copy the player holds.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def without_face(cards: list[CoxCard], face: CoxCard) -> list[CoxCard]:
 
 def discardable(s: CoxState) -> tuple[CoxCard, ...]:
     """The faces the actor may discard: any in his rack but the one just bought, unless it is
-    all he has (dossier #38)."""
+    all he has (decision #38)."""
     faces = sorted({face_card(c) for c in s.deal.racks[s.turn.actor]})
     bought = s.turn.bought
     if bought is not None:
@@ -80,7 +80,7 @@ def discardable(s: CoxState) -> tuple[CoxCard, ...]:
 
 
 def completes(s: CoxState, face: CoxCard) -> bool:
-    """Whether discarding *face* leaves the actor a complete hand (dossier #34: a hand is
+    """Whether discarding *face* leaves the actor a complete hand (decision #34: a hand is
     complete after the discard)."""
     return is_complete(without_face(holding(s, s.turn.actor), face),
                        captain_can_be_fourth=s.ruleset.captain_can_be_fourth)
@@ -109,7 +109,7 @@ def buy_mode(s: CoxState, seat: Seat) -> str | None:
     """How *seat* may buy the live discard: 'pair' (two like it), 'sell_out' (it completes his
     hand at once: the waiting-hand exception), or None.
 
-    Cox, "Buying a discard"; once the supply is empty, ``last_discard_buyable`` (dossier #35).
+    Cox, "Buying a discard"; once the supply is empty, ``last_discard_buyable`` (decision #35).
     """
     card = s.turn.live
     if card is None or seat == s.turn.discarder:
@@ -226,7 +226,7 @@ def _check_take(s: CoxState, action: Action) -> None:
 
 
 def _check_discard(s: CoxState, action: Action) -> None:
-    """Discard or sell out (Cox, "A normal turn"; selling out, dossier #34)."""
+    """Discard or sell out (Cox, "A normal turn"; selling out, decision #34)."""
     kind = action.kind
     if kind is not ActionKind.DISCARD and kind is not ActionKind.SELL_OUT:
         raise _illegal(IllegalReason.WRONG_KIND, f"discard a card (or sell out), not {kind.value}")

@@ -1,8 +1,8 @@
 """The start of a hand: the Directors, the Supply Bases, the deal of eight cards each.
 
-Cox, "Start of each hand" (dossier 1.9): the Directors cards are dealt face up, two a player;
-the Wholesaler cuts the pack into four Supply Bases of 20, numbered from the Retailer's to the
-right; the Retailer deals one card at a time to his right until each player has eight, from
+Cox, "Start of each hand" (docs/rulesets/cox.md): the Directors cards are dealt face up, two a
+player; the Wholesaler cuts the pack into four Supply Bases of 20, numbered from the Retailer's to
+the right; the Retailer deals one card at a time to his right until each player has eight, from
 Base 1 on; Greenbacks (and threes) are laid out and replaced from the bottom of Base 4.
 """
 
@@ -80,7 +80,7 @@ def place(s: CoxState, cards: tuple[int, ...], out: list[Event]) -> CoxState:
 def deal_hands(s: CoxState, out: list[Event]) -> CoxState:
     """The Retailer deals eight cards each, one at a time to his right, himself last, from
     Base 1 on, then lays out what each seat must from the Retailer on; the Retailer plays
-    first (Cox, "Start of each hand" 4-5, "Turn order"; dossier #36)."""
+    first (Cox, "Start of each hand" 4-5, "Turn order"; decision #36)."""
     retailer = s.deal.retailer
     assert retailer is not None
     n = s.players

@@ -12,7 +12,7 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> CoxState:
     """The game before the first hand: the Directors are to be dealt by *dealer*.
 
     Cox: two, three or four players play ``hands_per_game`` completed hands (four), the
-    highest total winning (dossier 1.9, "Players"; #40).
+    highest total winning (docs/rulesets/cox.md, "Players"; decision #40).
     """
     session = Session(director_dealer=dealer, hand_number=0, totals=(0,) * players,
                       hand_scores=(), last_hand=())

@@ -2,8 +2,8 @@
 
 :func:`cards_in_play` lists every card where it lies (conservation), :func:`permute_hidden`
 relabels at random what one seat cannot know: which copy of a face is which (copies are alike,
-dossier 1.9), and which hidden card lies where among the other racks and the Supply Bases. The
-seat's observation must not change.
+docs/rulesets/cox.md), and which hidden card lies where among the other racks and the Supply Bases.
+The seat's observation must not change.
 """
 
 from __future__ import annotations

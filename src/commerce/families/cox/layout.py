@@ -2,8 +2,8 @@
 
 Cox: a Greenback is laid out as soon as it is held and replaced from the bottom of Supply Base
 No. 4; a three of a kind is laid out as soon as it is held; the fourth of a laid-out three is
-laid out and replaced from the bottom of Base 4 (dossier 1.9, "Combinations and special
-cards"; #32 for a Captain as a fourth, #35 when Base 4 is empty).
+laid out and replaced from the bottom of Base 4 (docs/rulesets/cox.md, "Combinations and special
+cards"; decision #32 for a Captain as a fourth, decision #35 when Base 4 is empty).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def without(cards: tuple[CoxCard, ...], card: CoxCard) -> tuple[CoxCard, ...]:
 
 
 def faces(cards: Sequence[CoxCard]) -> tuple[CoxCard, ...]:
-    """*cards* by face: what an event says of them (copies are alike, dossier 1.9)."""
+    """*cards* by face: what an event says of them (copies are alike, docs/rulesets/cox.md)."""
     return tuple(face_card(c) for c in cards)
 
 
@@ -45,7 +45,7 @@ def take_replacement(s: CoxState, seat: Seat, out: list[Event]) -> CoxState:
     """A replacement for a Greenback or a fourth, from the bottom of Supply Base No. 4.
 
     Cox: "replaced by cards drawn from the bottom of Supply Base No. 4". When Base 4 is empty,
-    the bottom of the last base that has cards, or none (``replacement_fallback``, dossier #35).
+    the bottom of the last base that has cards, or none (``replacement_fallback``, decision #35).
     """
     bases = s.deal.bases
     index = 3
@@ -100,7 +100,7 @@ def lay_greenbacks(s: CoxState, seat: Seat, out: list[Event]) -> CoxState:
 
 def lay_fourth(s: CoxState, seat: Seat, out: list[Event]) -> CoxState | None:
     """Cox: the fourth card of an exposed three is laid out, then replaced from Base 4. A three
-    made with a Captain takes a fourth only with ``captain_can_be_fourth`` (dossier #32).
+    made with a Captain takes a fourth only with ``captain_can_be_fourth`` (decision #32).
     None when the rack holds no fourth."""
     rack = s.deal.racks[seat]
     groups = s.deal.laid[seat]

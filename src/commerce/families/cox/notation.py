@@ -1,6 +1,6 @@
 """The notation of Cox's game: actions in words (``draw``, ``buy``, ``discard A1`` ...).
 
-Actions name a card by its face (copies are alike, dossier 1.9); ``deal`` names Directors
+Actions name a card by its face (copies are alike, docs/rulesets/cox.md); ``deal`` names Directors
 cards (W, R, X) or cards of the pack placed in the supply.
 """
 

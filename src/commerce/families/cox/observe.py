@@ -2,8 +2,8 @@
 
 A seat sees its own rack, everything laid out, the discard pile, the size of every rack and
 Supply Base, the scores, and the events it may see. It never sees which copy of a face a card
-is (copies are alike, dossier 1.9): :class:`Copies` renumbers the copies a view shows. A buy
-offer is put to one seat alone: the others see the turn as it stood (Cox, "Buying a
+is (copies are alike, docs/rulesets/cox.md): :class:`Copies` renumbers the copies a view shows. A
+buy offer is put to one seat alone: the others see the turn as it stood (Cox, "Buying a
 discard": nobody learns who could have bought).
 """
 

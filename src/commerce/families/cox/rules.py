@@ -91,7 +91,7 @@ def sample_chance(s: CoxState, rng: random.Random) -> Action:
 
 
 def outcome(s: CoxState) -> Outcome | None:
-    """Each seat's total score over the hands, once the game is over (dossier #40: ties
+    """Each seat's total score over the hands, once the game is over (decision #40: ties
     shared)."""
     if s.turn.phase is not Phase.OVER:
         return None

@@ -1,8 +1,8 @@
 """The end of a hand: every holding is counted, and the next hand begins (or the game ends).
 
 Cox: a hand ends when a player sells out or when the supply runs out; every player scores his
-holding (dossier 1.9, "Scoring"; #33, #35, #39); after ``hands_per_game`` hands the highest
-total wins (#40).
+holding (docs/rulesets/cox.md, "Scoring"; decisions #33, #35, #39); after ``hands_per_game`` hands
+the highest total wins (decision #40).
 """
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ class CoxState:
 
     @property
     def step(self) -> int:
-        """+1 when play goes to the left (increasing seats), -1 to the right (dossier #41)."""
+        """+1 when play goes to the left (increasing seats), -1 to the right (decision #41)."""
         return 1 if self.ruleset.direction == "left" else -1
 
     def next_seat(self, seat: Seat) -> Seat:

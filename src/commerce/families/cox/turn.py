@@ -1,9 +1,9 @@
 """A turn: draw or buy, the buy offers, the discard, selling out.
 
-Cox, "Turn order", "A normal turn" and "Buying a discard" (dossier 1.9; #30 for several
-buyers, #34 for selling out, #35 when the supply runs out, #38 for a bought card). Each
-function takes the state and the list of the action's events (*out*), and returns the state
-after that step.
+Cox, "Turn order", "A normal turn" and "Buying a discard" (docs/rulesets/cox.md; decision #30 for
+several buyers, decision #34 for selling out, decision #35 when the supply runs out, decision #38
+for a bought card). Each function takes the state and the list of the action's events (*out*), and
+returns the state after that step.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def begin_turn(s: CoxState, seat: Seat, *, live: CoxCard | None, discarder: Seat
 
     The hand ends instead when the supply is empty and nothing may be bought: with no live
     discard, or when the last discard may not be bought (``last_discard_buyable``), or (when
-    only the seats that may buy are asked) when no seat may buy it (dossier #35).
+    only the seats that may buy are asked) when no seat may buy it (decision #35).
     """
     empty = supply_empty(s)
     if empty and (live is None or s.ruleset.last_discard_buyable == "no"):
@@ -49,7 +49,7 @@ def choose_to_draw(s: CoxState, *, draw: bool, out: list[Event]) -> CoxState:
 
 def offer_discard(s: CoxState, *, pending_draw: bool, out: list[Event]) -> CoxState:
     """The live discard is offered to each seat from the turn player's next to the
-    discarder's, nearest to the discarder first (Cox: "whoever speaks first"; dossier #30).
+    discarder's, nearest to the discarder first (Cox: "whoever speaks first"; decision #30).
 
     With ``buy_offers`` = ``every_seat`` every one of them is asked, those who may not buy
     only declining; with ``eligible_only`` only those who may buy.
@@ -91,7 +91,7 @@ def settle_offers(s: CoxState, *, pending_draw: bool, out: list[Event]) -> CoxSt
 
 def draw(s: CoxState, seat: Seat, out: list[Event]) -> CoxState:
     """*seat* draws the top card of the current Supply Base, then the next base's when it is
-    drawn out (Cox, "A normal turn"; dossier #36), lays out what he must, and discards."""
+    drawn out (Cox, "A normal turn"; decision #36), lays out what he must, and discards."""
     bases = s.deal.bases
     current = s.deal.current_base
     while current < 4 and not bases[current]:
@@ -161,7 +161,7 @@ def after_gain(s: CoxState, seat: Seat, *, bought: CoxCard | None, must_sell_out
 
 def discard(s: CoxState, face: CoxCard, *, sell_out: bool, out: list[Event]) -> CoxState:
     """The actor discards his lowest copy of *face* face up; play passes on. Saying "I sell
-    out", he ends the hand with a complete hand (dossier #34)."""
+    out", he ends the hand with a complete hand (decision #34)."""
     seat = s.turn.actor
     rack = s.deal.racks[seat]
     card = min(c for c in rack if face_card(c) == face)

@@ -30,9 +30,10 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> TradingState:
 def start_deal(rules: Ruleset, players: int, session: Session) -> TradingState:
     """A deal begins: everyone antes into an empty pool, nothing is dealt yet.
 
-    Peel: every player puts one stake in the pool, the dealer two (RULES-DOSSIER.md 1.1 step 1;
+    Peel: every player puts one stake in the pool, the dealer two (docs/rulesets/peel.md;
     options
-    ``ante`` and ``dealer_ante``; Hoyle: one counter each; RULES-DOSSIER.md 1.1 step 1, #19).
+    ``ante`` and ``dealer_ante``; Hoyle: one counter each; docs/rulesets/peel.md, decision
+    #19).
     """
     dealer = session.dealer
     balances = [b - rules.ante for b in session.balances]
@@ -51,13 +52,14 @@ def start_deal(rules: Ruleset, players: int, session: Session) -> TradingState:
 
 def receiver(s: TradingState, k: int) -> Seat:
     """Who gets the *k*-th card (from 0) of the deal: one at a time round the table from the
-    dealer's left (Peel, dossier 1.1 step 2; to the right under ``direction="right"``, Hoyle)."""
+    dealer's left (Peel, docs/rulesets/peel.md; to the right under ``direction="right"``,
+    Hoyle)."""
     return (s.dealer + s.step * (1 + k)) % s.players
 
 
 def deal_cards(s: TradingState, cards: tuple[Card, ...]) -> Transition:
     """Chance deals *cards* in order, each to the next player; once everyone holds three, the
-    eldest hand (the dealer's left) begins (Peel; RULES-DOSSIER.md 1.1 steps 2-3).
+    eldest hand (the dealer's left) begins (Peel; docs/rulesets/peel.md).
 
     Each player is told his own cards (a ``dealt`` event each player sees alone).
     """

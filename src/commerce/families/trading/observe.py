@@ -96,7 +96,7 @@ def observe(s: TradingState, seat: Seat | None) -> TradingObservation:
     """The view of *seat*: its own cards, public facts and the events it may see.
 
     A player sees his own hand and not the others' until the hands are shown at the end (Peel,
-    RULES-DOSSIER.md 1.1 step 3: the cards are dealt face down; when one stands, everyone
+    docs/rulesets/peel.md: the cards are dealt face down; when one stands, everyone
     exposes); the card offered in a barter is known to the two players of the barter, the
     traded-in and drawn cards to the trader alone (they pass face down).
     """

@@ -1,6 +1,6 @@
 """The showdown and the settlement of a deal, then the next deal or the end of the session.
 
-Peel (RULES-DOSSIER.md 1.1 step 5): "the best hand takes the whole pool and one stake
+Peel (docs/rulesets/peel.md): "the best hand takes the whole pool and one stake
 from the dealer"; a stander beaten by anyone "pays an additional stake to the holders of the
 better hands". The session ends "just before the first dealer would deal again" (Peel; option
 ``deals_each``).
@@ -16,7 +16,7 @@ from commerce.hands import evaluator_for
 
 def priority(s: TradingState) -> tuple[Seat, ...]:
     """The seats in the order that settles a complete tie for best hand: the eldest first and
-    the dealer last (house rule, dossier #8), or the dealer first where he "counts as eldest"
+    the dealer last (house rule, decision #8), or the dealer first where he "counts as eldest"
     (Hoyle: ``best_tie_rule="dealer_as_eldest"``)."""
     seats = [(s.dealer + s.step * i) % s.players for i in range(1, s.players + 1)]
     if s.ruleset.best_tie_rule == "dealer_as_eldest":
@@ -34,7 +34,7 @@ def ranking(s: TradingState) -> tuple[list[Seat], list[int]]:
 
 def winners(s: TradingState, order: list[Seat], ranks: list[int]) -> list[Seat]:
     """Who takes the pool: the best hand; with ``best_tie_rule="split_pool"`` every hand equal
-    to it (dossier #8)."""
+    to it (decision #8)."""
     if s.ruleset.best_tie_rule != "split_pool":
         return order[:1]
     return [seat for seat in order if ranks[seat] == ranks[order[0]]]
@@ -51,7 +51,7 @@ def pool_payments(s: TradingState, won: list[Seat]) -> list[Event]:
 
 def dealer_payments(s: TradingState, won: list[Seat]) -> list[Event]:
     """The dealer pays each winner other than himself ``dealer_pays_winner`` stakes (Peel:
-    "one stake from the dealer"; Hoyle: if the banker does not win; dossier #15)."""
+    "one stake from the dealer"; Hoyle: if the banker does not win; decision #15)."""
     fee = s.ruleset.dealer_pays_winner
     if not fee:
         return []
@@ -61,10 +61,11 @@ def dealer_payments(s: TradingState, won: list[Seat]) -> list[Event]:
 
 def stander_payments(s: TradingState, stander: Seat | None, won: list[Seat],
                      order: list[Seat], ranks: list[int]) -> list[Event]:
-    """A beaten stander pays one stake "to the holders of the better hands" (Peel; dossier
-    1.1 step 5, #14): to each better hand, or to the best hand only (``stander_penalty``).
-    A hand only equal to his is not better, even where the tie rule places it ahead of him
-    (unless ``stander_pays_equal_hands``, the behaviour of version 1 of the presets)."""
+    """A beaten stander pays one stake "to the holders of the better hands" (Peel;
+    docs/rulesets/peel.md; decision #14): to each better hand, or to the best hand only
+    (``stander_penalty``). A hand only equal to his is not better, even where the tie rule places it
+    ahead of him (unless ``stander_pays_equal_hands``, the behaviour of version 1 of the
+    presets)."""
     rules = s.ruleset
     if stander is None or stander in won or rules.stander_penalty == "none":
         return []
@@ -79,8 +80,8 @@ def stander_payments(s: TradingState, stander: Seat | None, won: list[Seat],
 
 
 def showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) -> Transition:
-    """Every hand is shown and the deal is settled (Peel, dossier 1.1 step 5); then the deal
-    passes to the next player and everyone antes again, or the session ends.
+    """Every hand is shown and the deal is settled (Peel, docs/rulesets/peel.md); then the
+    deal passes to the next player and everyone antes again, or the session ends.
 
     *events* are what led to the showdown (a stand, the round limit). Every event of the
     settlement is public: it is what the next deal's view shows as the last deal.

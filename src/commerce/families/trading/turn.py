@@ -1,11 +1,11 @@
 """A player's turn: stand, trade for ready money, or barter with a neighbour.
 
-Peel (RULES-DOSSIER.md 1.1 steps 3-4): from the eldest, each player in turn must do
+Peel (docs/rulesets/peel.md): from the eldest, each player in turn must do
 exactly one of: stand; trade one card for ready money (it goes face down to the bottom of the
 pack, he pays the dealer and takes the top card); barter one card with his neighbour, who must
 give one back unless he stands at once. Only one card a turn. After his own trade or barter a
 player may still stand (``stand_after_trade``; not in Trade and Barter, where the turn is one
-action). Play goes "round and round" until someone stands (#46: a house limit of rounds).
+action). Play goes "round and round" until someone stands (decision #46: a house limit of rounds).
 """
 
 from __future__ import annotations
@@ -46,18 +46,19 @@ def may_stand(s: TradingState, seat: Seat) -> bool:
 
 def may_trade(s: TradingState, seat: Seat) -> bool:
     """Whether *seat* may trade for ready money: everyone, and the dealer where
-    ``dealer_may_trade`` (Peel is silent; Hoyle: the banker trades free, dossier #12)."""
+    ``dealer_may_trade`` (Peel is silent; Hoyle: the banker trades free, decision #12)."""
     return seat != s.dealer or s.ruleset.dealer_may_trade
 
 
 def barter_partner(s: TradingState, seat: Seat) -> Seat:
-    """The neighbour *seat* barters with: the left-hand one (Peel), the right (Hoyle; #16)."""
+    """The neighbour *seat* barters with: the left-hand one (Peel), the right (Hoyle; decision
+    #16)."""
     step = 1 if s.ruleset.barter_direction == "left" else -1
     return (seat + step) % s.players
 
 
 def barter_returns(s: TradingState) -> tuple[Card, ...]:
-    """The cards the partner may give back: "one of those in his hand" (Peel; dossier #13),
+    """The cards the partner may give back: "one of those in his hand" (Peel; decision #13),
     or with ``barter_return_from_original_hand`` off the offered card too."""
     hand = s.hands[s.actor]
     if s.ruleset.barter_return_from_original_hand or s.offered is None:
@@ -66,7 +67,7 @@ def barter_returns(s: TradingState) -> tuple[Card, ...]:
 
 
 def stand(s: TradingState) -> Transition:
-    """The player to act stands: trading stops and every hand is shown (Peel, dossier 1.1
+    """The player to act stands: trading stops and every hand is shown (Peel, docs/rulesets/peel.md
     step 3)."""
     seat = s.actor
     return showdown(s, stander=seat, events=(Event("stood", seat),))
@@ -75,9 +76,9 @@ def stand(s: TradingState) -> Transition:
 def trade(s: TradingState, card: Card) -> Transition:
     """Trade *card* for ready money: it goes face down to the bottom of the stock and the
     trader pays the price (Peel: one stake to the dealer personally; the dealer himself pays
-    ``dealer_trade_cost`` into the pool, dossier #12 and #17); then he draws the top card.
+    ``dealer_trade_cost`` into the pool, decision #12 and #17); then he draws the top card.
 
-    The stock never runs out (dossier #18): once the unseen cards are gone, the top card is
+    The stock never runs out (decision #18): once the unseen cards are gone, the top card is
     the first card traded in, and no chance is involved.
     """
     rules = s.ruleset
@@ -107,7 +108,8 @@ def trade(s: TradingState, card: Card) -> Transition:
 
 def draw(s: TradingState, card: Card) -> Transition:
     """The trader takes the top card of the stock, *card*, drawn by chance from the unseen
-    cards (Peel, dossier 1.1 step 3: "receive the top card of the pack"); only he sees it."""
+    cards (Peel, docs/rulesets/peel.md: "receive the top card of the pack"); only he sees
+    it."""
     return _take(s, evolve(s.deal, unseen=without(s.unseen, (card,))), card, ())
 
 
@@ -122,8 +124,8 @@ def _take(s: TradingState, deal: Deal, card: Card, before: tuple[Event, ...]) ->
 
 
 def offer_barter(s: TradingState, card: Card) -> Transition:
-    """Offer *card* in barter to the neighbour (Peel, dossier 1.1 step 3): everyone sees the
-    offer, only the two players see the card. The neighbour answers (:func:`give_back`), or
+    """Offer *card* in barter to the neighbour (Peel, docs/rulesets/peel.md): everyone sees
+    the offer, only the two players see the card. The neighbour answers (:func:`give_back`), or
     stands."""
     seat = s.actor
     partner = barter_partner(s, seat)
@@ -139,8 +141,8 @@ def offer_barter(s: TradingState, card: Card) -> Transition:
 
 def give_back(s: TradingState, card: Card) -> Transition:
     """The partner gives *card* back for the offered card: "he must exchange one of his cards
-    for it" (Peel, dossier 1.1 step 3; who chooses the card, #13). Handing back the offered card
-    itself (where allowed) leaves both hands as they were."""
+    for it" (Peel, docs/rulesets/peel.md; who chooses the card, decision #13). Handing back
+    the offered card itself (where allowed) leaves both hands as they were."""
     offerer, partner, offered = s.turn, s.actor, s.offered
     assert offered is not None, "a barter is pending"
     hands = list(s.hands)
@@ -168,7 +170,7 @@ def after_own_action(s: TradingState, deal: Deal, events: tuple[Event, ...]) -> 
 def next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
     """The turn passes to the next player, "round and round" (Peel); after
     ``max_rounds_per_deal`` full rounds the hands are shown with no stander (house rule,
-    dossier #46). *events* are this step's events, already in the deal's log."""
+    decision #46). *events* are this step's events, already in the deal's log."""
     limit = s.ruleset.max_rounds_per_deal
     if limit and s.current.taken >= limit * s.players:
         shown = showdown(s, stander=None, events=(Event("round_limit", None,

@@ -1,5 +1,5 @@
 """The deal: the session's start, the cards dealt, cards turned into the widow, and the dealer's
-blind exchange (dossier 1.3-1.5, #21, #26, #47).
+blind exchange (docs/rulesets/ for each widow game, decisions #21, #26, #47).
 
 Chance enters only as ``deal`` actions naming cards of the stock: the initial deal (hands,
 then the widow), a card added to the widow at the start of a round, and the card that
@@ -26,10 +26,10 @@ from commerce.families.widow.state import (
 
 def deal_cards(s: WidowState, cards: tuple[Card, ...]) -> Transition:
     """Cards of the initial deal: three to each player, one at a time from the eldest, then
-    ``widow_size`` face up to the middle (EB1911, CatsAtCards: dossier 1.4).
+    ``widow_size`` face up to the middle (EB1911, CatsAtCards: docs/rulesets/widow.md).
 
-    Once the widow is down, the dealer may exchange blind where the rules allow it (#21);
-    else the cards of the widow are offered for a pounce (#27) and the eldest plays.
+    Once the widow is down, the dealer may exchange blind where the rules allow it (decision #21);
+    else the cards of the widow are offered for a pounce (decision #27) and the eldest plays.
     """
     rules = s.ruleset
     order = s.deal.order
@@ -65,8 +65,8 @@ def deal_cards(s: WidowState, cards: tuple[Card, ...]) -> Transition:
 
 def widow_card(s: WidowState, card: Card) -> Transition:
     """A card turned from the stock into the widow: at the start of a round (EB1911: a fresh
-    widow card each round, dossier #24) or in place of a pounced card (#28). It may be
-    pounced on (#27)."""
+    widow card each round, decision #24) or in place of a pounced card (decision #28). It may be
+    pounced on (decision #27)."""
     widow = list(s.deal.widow)
     insort(widow, card)
     ev = Event("widow_card", None, (("card", card),))
@@ -88,7 +88,7 @@ def sample_chance(s: WidowState, rng: random.Random) -> Action:
 
 def blind_take(s: WidowState, take: Card) -> Transition:
     """The dealer, before looking at his hand, takes a widow card for the next of his unseen
-    cards (CatsAtCards: he may trade "some" cards blind, dossier #21; one to three here).
+    cards (CatsAtCards: he may trade "some" cards blind, decision #21; one to three here).
 
     Three cards taken lock him out where ``exchange_all_three_locks`` says so; taking the
     last card he may (three, or as many as the widow holds) ends the exchange.
@@ -117,7 +117,7 @@ def blind_take(s: WidowState, take: Card) -> Transition:
 
 def blind_whole(s: WidowState, takes: tuple[Card, ...]) -> Transition:
     """The dealer takes the whole widow for his whole hand, unseen (Hoyle's old way: the
-    dealer's whole-widow exchange, dossier #21, ``all_or_nothing``); he exchanges no more."""
+    dealer's whole-widow exchange, decision #21, ``all_or_nothing``); he exchanges no more."""
     seat = s.dealer
     hand = s.deal.hands[seat]
     hands = list(s.deal.hands)
@@ -139,7 +139,7 @@ def blind_stop(s: WidowState, kind: str) -> Transition:
 
 def end_blind(s: WidowState, events: tuple[Event, ...]) -> Transition:
     """The dealer has looked at his hand: the widow's cards are offered for a pounce, then the
-    eldest plays (dossier #47: the blind exchange is an extra privilege; the dealer still
+    eldest plays (decision #47: the blind exchange is an extra privilege; the dealer still
     takes his ordinary turn, last). The cards he gave stay ``moved`` until the first turn,
     so that he cannot pounce on them himself."""
     return turn_.proceed(with_turn(s, swaps=0, pos=-1, resume=Resume.FIRST), events)

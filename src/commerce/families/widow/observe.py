@@ -1,8 +1,8 @@
 """What each seat may know: the observation, built from scratch from the reference state.
 
 The widow, the exchanges, knocks, stands, passes and pounces are public; the cards in the
-players' hands and the stock are not (dossier 1.4: three cards face down to each player, the
-widow face up), and neither are a pounce offer and its refusal: while one seat is offered a
+players' hands and the stock are not (docs/rulesets/widow.md: three cards face down to each player,
+the widow face up), and neither are a pounce offer and its refusal: while one seat is offered a
 pounce, every other seat sees the table as if no offer were pending (:func:`without_offer`).
 At the showdown, and when a horse is offered, every hand is shown.
 """

@@ -1,5 +1,5 @@
 """The showdown and the settlement: who wins the deal, who pays or loses a token, horses,
-and the end of the session (dossier 1.3-1.6, #8, #9, #20, #25, #26).
+and the end of the session (docs/rulesets/ for each widow game, decisions #8, #9, #20, #25, #26).
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from commerce.rules import Ruleset
 @lru_cache(maxsize=64)
 def fallback_evaluator(rules: Ruleset) -> Evaluator:
     """The full 'peel' ranking under *rules*: in No Pair or Point, when no hand qualifies and
-    ``no_qualifier_rule`` says so, the hands are compared as in the base game (dossier #20)."""
+    ``no_qualifier_rule`` says so, the hands are compared as in the base game (decision #20)."""
     return evaluator_for(rules.with_options(ranking="peel", four_of_a_kind=False,
                                             pounce=False))
 
 
 def losers(order: tuple[Seat, ...], ranks: list[int], rule: str) -> list[Seat]:
-    """The seats that lose a token or counter: the lowest hand (CatsAtCards, dossier #25);
-    among tied lowest hands, as ``worst_tie_rule`` says (#9: all of them, none, or the
+    """The seats that lose a token or counter: the lowest hand (CatsAtCards, decision #25);
+    among tied lowest hands, as ``worst_tie_rule`` says (decision #9: all of them, none, or the
     latest in the order of play). Where every hand ties nobody is lowest."""
     low = min(ranks)
     if low == max(ranks):
@@ -47,7 +47,7 @@ def losers(order: tuple[Seat, ...], ranks: list[int], rule: str) -> list[Seat]:
 
 
 def winners(s: WidowState, scoring: list[int], nobody: bool) -> list[Seat]:
-    """The best hand wins; a complete tie goes to the eldest (Peel; dossier #8), the dealer
+    """The best hand wins; a complete tie goes to the eldest (Peel; decision #8), the dealer
     counting as eldest where ``dealer_as_eldest``, or pays every tied hand (``all_paid``)."""
     if nobody:
         return []
@@ -64,9 +64,10 @@ def showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...])
     """Show the hands and settle (*events* are logged; *extra*, a round limit, comes first).
 
     With stakes, each other hand pays the winner one (Peel's Old Game, EB1911); with tokens,
-    the lowest hand gives one to the best (CatsAtCards, #25) or, in Pool Commerce, puts a
-    counter in the pool, and the winner takes the ``deal_prize`` from it (Peel: dossier 1.3).
-    A player out of tokens is out of the game (#26); the first may buy a horse.
+    the lowest hand gives one to the best (CatsAtCards, decision #25) or, in Pool Commerce, puts a
+    counter in the pool, and the winner takes the ``deal_prize`` from it (Peel:
+    docs/rulesets/peel-old.md). A player out of tokens is out of the game (decision #26); the first
+    may buy a horse.
     """
     rules = s.ruleset
     ev = evaluator_for(rules)
@@ -146,7 +147,7 @@ def showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...])
 
 def horse(s: WidowState, seat: Seat, bought: bool) -> Transition:
     """The first player out of counters may buy a horse, once: one counter for
-    ``horse_price`` stakes into the pool, and he is back in (Peel, Hoyle: dossier #26)."""
+    ``horse_price`` stakes into the pool, and he is back in (Peel, Hoyle: decision #26)."""
     session = s.session
     if bought:
         price = s.ruleset.horse_price
@@ -183,12 +184,12 @@ def _since_showdown(log: tuple[Event, ...]) -> tuple[Event, ...]:
 def end_of_deal(s: WidowState, events: tuple[Event, ...],
                 since: tuple[Event, ...] | None) -> Transition:
     """After the settlement: the session ends when one player is left in it (CatsAtCards,
-    dossier 1.4) or after its number of deals (``deals``; Peel: until every player has dealt
-    ``deals_each`` times), else the next player still in deals (*events* are logged;
+    docs/rulesets/widow.md) or after its number of deals (``deals``; Peel: until every player has
+    dealt ``deals_each`` times), else the next player still in deals (*events* are logged;
     *since*: the events from the showdown on, None to find them in the log).
 
     At the end of Pool Commerce the survivors with the most counters share the pool, the
-    eldest of the last dealer taking any odd stake (Peel's Old Game, dossier 1.3).
+    eldest of the last dealer taking any odd stake (Peel's Old Game, docs/rulesets/peel-old.md).
     """
     rules = s.ruleset
     n = s.players

@@ -1,5 +1,5 @@
 """The start of the session and of every deal: who holds what before a card is dealt
-(dossier 1.3-1.5, #25, #26)."""
+(docs/rulesets/ for each widow game, decisions #25, #26)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> WidowState:
     """The session before the first deal.
 
     Every seat starts with ``starting_tokens`` tokens where tokens move (CatsAtCards: three
-    "lives", dossier 1.4 and #25); in Pool Commerce each pays ``pool_entry`` into the pool
-    first (Peel's Old Game, dossier 1.3).
+    "lives", docs/rulesets/widow.md and decision #25); in Pool Commerce each pays ``pool_entry``
+    into the pool first (Peel's Old Game, docs/rulesets/peel-old.md).
     """
     pooled = ruleset.token_flow == "lowest_to_pool"
     entry = ruleset.pool_entry if pooled else 0
@@ -56,7 +56,7 @@ def start_deal(s: WidowState, dealer: Seat, last_deal: tuple[Event, ...]) -> Wid
 
     The players still in the game are dealt in, the eldest (next to the dealer in the
     direction of play) first and the dealer last; a player who is out gets no cards
-    (CatsAtCards, Peel: dossier #26). The whole pack is the stock.
+    (CatsAtCards, Peel: decision #26). The whole pack is the stock.
     """
     rules = s.ruleset
     n = s.players

@@ -1,5 +1,5 @@
 """The turns: exchanges with the widow, passing, knocking, standing, pouncing, and who plays
-next (dossier 1.3-1.5, #22-#24, #27-#28, #46).
+next (docs/rulesets/ for each widow game, decisions #22-#24, #27-#28, #46).
 
 An exchange of several cards in one turn is a run of one-for-one ``exchange`` actions (give,
 take) ended by ``done`` (or by reaching the turn's limit); a card moved in a turn cannot be
@@ -26,10 +26,10 @@ from commerce.families.widow.state import (
 
 def exchange(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
     """One card of the hand for one of the widow (EB1911, CatsAtCards: one to three cards
-    a turn, ``max_exchange_per_turn``, dossier #22; Peel's Old Game: exactly one).
+    a turn, ``max_exchange_per_turn``, decision #22; Peel's Old Game: exactly one).
 
     Three cards exchanged lock the player out where ``exchange_all_three_locks`` says so
-    (CatsAtCards). The card given may be pounced on by the holder of its tricon (#27); then
+    (CatsAtCards). The card given may be pounced on by the holder of its tricon (decision #27); then
     the turn goes on, or ends, as it would have.
     """
     rules = s.ruleset
@@ -60,7 +60,7 @@ def exchange(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
 
 def pass_(s: WidowState, seat: Seat) -> Transition:
     """The player exchanges nothing. In an ordinary turn a pass locks him out of the deal
-    where ``pass_locks_out`` says so (Peel's Old Game and EB1911, dossier #23)."""
+    where ``pass_locks_out`` says so (Peel's Old Game and EB1911, decision #23)."""
     ev = Event("passed", seat)
     t = logged(s, ev)
     if s.turn.phase is Phase.TURN and s.ruleset.pass_locks_out:
@@ -82,7 +82,8 @@ def final_turns(order: tuple[Seat, ...], seat: Seat, locked: frozenset[Seat]) ->
 
 def knock(s: WidowState, seat: Seat) -> Transition:
     """The player knocks: he exchanges no more, and every other player who still may has one
-    final turn, then the hands are shown (CatsAtCards, EB1911: dossier 1.4, #24)."""
+    final turn, then the hands are shown (CatsAtCards, EB1911: docs/rulesets/widow.md, decision
+    #24)."""
     ev = Event("knocked", seat)
     t = with_deal(s, locked=s.deal.locked | {seat}, stood=s.deal.stood | {seat}, knocker=seat)
     t = with_turn(t, final=final_turns(s.deal.order, seat, s.deal.locked), in_final=True)
@@ -90,8 +91,8 @@ def knock(s: WidowState, seat: Seat) -> Transition:
 
 
 def stand(s: WidowState, seat: Seat) -> Transition:
-    """The player stands (Peel's Old Game, dossier 1.3): he exchanges no more; once two have
-    stood, the others who still may each have a final turn, then the hands are shown."""
+    """The player stands (Peel's Old Game, docs/rulesets/peel-old.md): he exchanges no more; once
+    two have stood, the others who still may each have a final turn, then the hands are shown."""
     ev = Event("stood", seat)
     stood = s.deal.stood | {seat}
     locked = s.deal.locked | {seat}
@@ -102,8 +103,8 @@ def stand(s: WidowState, seat: Seat) -> Transition:
 
 
 def pounce_holder(s: WidowState, card: Card, exclude: Seat = -1) -> Seat | None:
-    """The seat holding the other three cards of *card*'s rank, if it may pounce (dossier #27,
-    #29: only one seat can hold them).
+    """The seat holding the other three cards of *card*'s rank, if it may pounce (decision #27,
+    decision #29: only one seat can hold them).
 
     Nobody pounces on a card he has just put into the widow himself (*exclude*, or the
     player whose turn it is for a card moved this turn); a player who has passed or stood
@@ -123,8 +124,8 @@ def pounce_holder(s: WidowState, card: Card, exclude: Seat = -1) -> Seat | None:
 
 def pounce(s: WidowState, seat: Seat, card: Card) -> Transition:
     """The player takes the fourth card of his tricon from the widow, even out of turn, and
-    holds four cards (CatsAtCards, EB1911: dossier 1.5, #27); the four may not be broken up
-    (#28, ``pounce_hand_frozen``). A new card from the stock replaces it (#28), then play
+    holds four cards (CatsAtCards, EB1911: docs/rulesets/pounce.md, decision #27); the four may not
+    be broken up (decision #28). A new card from the stock replaces it (decision #28), then play
     resumes exactly where it was."""
     hands = list(s.deal.hands)
     hands[seat] = tuple(sorted((*hands[seat], card)))
@@ -145,7 +146,7 @@ def decline_pounce(s: WidowState, seat: Seat) -> Transition:
 
 def proceed(s: WidowState, events: tuple[Event, ...]) -> Transition:
     """Offer the cards that just reached the widow for a pounce, each in turn, at once
-    (dossier #27: resolved before the next player acts); then go on as ``resume`` says.
+    (decision #27: resolved before the next player acts); then go on as ``resume`` says.
 
     *events* are already logged.
     """
@@ -171,10 +172,10 @@ def next_turn(s: WidowState, events: tuple[Event, ...]) -> Transition:
 
     In the final turns, each seat listed plays once. Otherwise the next seat in the order of
     play that may still exchange has the turn; a new round may add a card from the stock to
-    the widow (EB1911, ``add_widow_card_each_round``: dossier #24). The deal ends when
+    the widow (EB1911, ``add_widow_card_each_round``: decision #24). The deal ends when
     nobody may exchange, after as many rounds as players (EB1911, ``rounds_eq_players``,
-    #24), or after ``max_rounds_per_deal`` rounds (a house rule for a deal that would never
-    end, #46).
+    decision #24), or after ``max_rounds_per_deal`` rounds (a house rule for a deal that would never
+    end, decision #46).
     """
     rules = s.ruleset
     locked = s.deal.locked

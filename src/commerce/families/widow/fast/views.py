@@ -90,7 +90,7 @@ def _visible_events(s: WidowState, seat: Seat | None, blind: bool) -> tuple[Even
 def observe(s: WidowState, seat: Seat | None) -> WidowObservation:
     """The view of *seat*: its own cards, the widow, public facts and the events it may see.
 
-    A pounce offer is the offered seat's secret (dossier #27: he "may call Pounce!"; nobody
+    A pounce offer is the offered seat's secret (decision #27: he "may call Pounce!"; nobody
     else learns that he could): every other seat sees the table as if no offer were pending
     (:func:`without_offer`).
     """
