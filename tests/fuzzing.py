@@ -17,6 +17,7 @@ bot, 0.01 s benchmarks), so a case takes milliseconds.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import copy
 import functools
@@ -24,6 +25,7 @@ import io
 import json
 import re
 import shutil
+import socket
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -228,7 +230,11 @@ def _cheap_argv(argv: list[str]) -> list[str]:
     caps = {"--games": (2, GAMES[1]), "--jobs": (2, JOBS[1]), "--seconds": (0.01, SECONDS[1])}
     for i, word in enumerate(out[:-1]):
         value = out[i + 1]
-        if word in caps:
+        if word == "--port" and value.strip().isdigit():
+            out[i + 1] = str(busy_port())  # a server that starts would never end the case
+        elif word == "--host" and out[:1] == ["serve"] and _resolves(value):
+            out[i + 1] = "127.0.0.1"  # where the busy port is
+        elif word in caps:
             cap, top = caps[word]
             with contextlib.suppress(ValueError):
                 if cap < float(value) <= top:
@@ -240,10 +246,36 @@ def _cheap_argv(argv: list[str]) -> list[str]:
                 "tournament": ["--games", "2", "--bots", "random,heuristic"],
                 "analyze": ["--games", "2", "--bots", "random"],
                 "bench": ["--seconds", "0.01"],
-                "play": ["--bot", "random", "--save", "{tmp}/saved.json"]}
+                "play": ["--bot", "random", "--save", "{tmp}/saved.json"],
+                "serve": ["--port", str(busy_port()), "--db", "sqlite:///{tmp}/server.db"]}
     extra = defaults.get(out[0], []) if out else []
     # The defaults go first, so that the drawn flags (capped above) override them.
     return [*words, *extra, *out[len(words):]]
+
+
+@functools.cache
+def busy_port() -> int:
+    """A port of this machine that something already listens on (kept open for the whole
+    run): ``commerce serve`` on it must refuse in one line, where on a free port it would
+    serve until stopped."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    _LISTENERS.append(listener)
+    atexit.register(listener.close)
+    return int(listener.getsockname()[1])
+
+
+_LISTENERS: list[socket.socket] = []
+
+
+def _resolves(host: str) -> bool:
+    """Whether *host* names an address (where a server could listen)."""
+    try:
+        socket.getaddrinfo(host, None)
+    except (OSError, UnicodeError, ValueError):
+        return False
+    return True
 
 
 def _no_search(spec: str) -> str:

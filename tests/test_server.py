@@ -247,3 +247,14 @@ def test_with_an_offer_window_every_bot_action_waits_and_is_seen_alone(
     assert bot_views > 2
     # each bot action waited the window at least (a lower bound: it cannot flake)
     assert elapsed >= window * (bot_views - 1)
+
+
+def test_serve_on_a_port_in_use_is_refused_in_one_line(tmp_path):
+    from tests.fuzzing import busy_port, run_cli
+
+    db = tmp_path / "s.db"
+    code, out, err = run_cli(["serve", "--port", str(busy_port()), "--db", f"sqlite:///{db}"])
+    assert code == 2 and not out, (code, out)
+    assert err.startswith("commerce serve: error: cannot listen on 127.0.0.1:") and \
+        err.count("\n") == 1, err
+    assert not db.exists()  # refused before the database was made

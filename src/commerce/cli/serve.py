@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -62,6 +63,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise CommerceError(f"the server needs its packages: pip install -e '.[server]' "
                             f"({exc})") from None
+    check_listen(args.host, args.port)
     url = args.db or default_url()
     if url.startswith("sqlite:///"):
         Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
@@ -76,3 +78,21 @@ def run_serve(args: argparse.Namespace) -> int:
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_WS_BYTES,
                 log_level="warning")
     return 0
+
+
+def check_listen(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server could not listen on (a port in use, a host
+    that is not this machine's), before the server starts.
+
+    :raises CommerceError: saying why.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except (OSError, UnicodeError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise CommerceError(f"cannot listen on {host}:{port}: {why}") from None
