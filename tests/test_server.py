@@ -258,3 +258,41 @@ def test_serve_on_a_port_in_use_is_refused_in_one_line(tmp_path):
     assert err.startswith("commerce serve: error: cannot listen on 127.0.0.1:") and \
         err.count("\n") == 1, err
     assert not db.exists()  # refused before the database was made
+
+
+def test_a_turn_timer_shows_the_time_left_and_plays_the_turn_when_it_runs_out(
+        client: TestClient) -> None:
+    import time
+
+    ann = Player(client, "Ann")
+    table = _table(ann, "peel", 3, {1: "random", 2: "random"}, turn_timer_s=5)
+    ann.connect(table)
+    assert ann.post(f"/api/tables/{table}/start").status_code == 200
+    while not ann.view["actions"] and ann.view["status"] != "over":
+        ann.until("view")
+    timer = ann.view["timer"]
+    assert timer["seat"] == 0 and timer["name"] == "Ann" and timer["seconds"] == 5
+    assert 0 < timer["ends_at"] - time.time() <= 5
+    version = ann.view["version"]
+    ann.until("view")  # nothing sent: the time runs out and the bot plays Ann's turn
+    assert ann.view["version"] > version
+    assert any("Ann's time ran out: the table's bot played" in line for line in ann.view["log"])
+
+
+def test_a_timed_out_turn_is_played_once_and_only_while_it_is_still_due() -> None:
+    from commerce.server.tables import Table, TableConfig
+
+    table = Table.new("t", "i", "host", TableConfig("peel", {}, 3, turn_timer_s=30),
+                      bots={1: "random", 2: "random"})
+    table.join("host", "Ann", 0)
+    table.start("host", "g1", seed=5)
+    due = table.timer_for()
+    assert due is not None and due[1] == 0
+    version = due[0]
+    assert not table.time_out(1, version)  # not that seat's turn
+    assert not table.time_out(0, version + 1)  # not the game's version
+    assert table.time_out(0, version)
+    assert table.version > version and not table.time_out(0, version)
+    assert table.view(0).log[-1].startswith("Ann's time ran out: the table's bot played ")
+    assert Table.new("u", "j", "host", TableConfig("peel", {}, 3),
+                     bots={1: "random", 2: "random"}).timer_for() is None

@@ -258,3 +258,18 @@ def test_grouped_buttons_show_their_short_word_and_speak_the_whole_label(page: A
         assert button.get_attribute("aria-label") == a["label"]
     headings = page.locator(".group-name").all_inner_texts()
     assert sorted(headings) == sorted({a["group"] for a in grouped})
+
+
+def test_a_turn_timer_counts_down_the_seconds_left(page: Any) -> None:
+    import time
+
+    game, seat = peel_to_act()
+    view = dict(game.view(seat))
+    view["timer"] = {"seat": seat, "name": "Ann", "ends_at": time.time() + 30, "seconds": 30}
+    FakeServer(page, lambda hello: [view])
+    page.goto(f"{BASE}/t/abc123")
+    page.wait_for_selector("#timer:not([hidden])")
+    text = page.locator("#timer").inner_text()
+    assert text.startswith("Your turn: ") and "s left" in text, text
+    left = int(text.split(": ")[1].split(" ")[0])
+    assert 25 <= left <= 30

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -88,6 +89,7 @@ class Server:
         self.locks: dict[str, asyncio.Lock] = {}
         self.away_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
         self.pacers: dict[str, asyncio.Task[None]] = {}
+        self.timers: dict[str, asyncio.Task[None]] = {}
 
     async def table(self, key: str) -> Table:
         """The live table with this id or invite code (loaded and resumed from the database
@@ -162,8 +164,39 @@ class Server:
         """Whether the table's bots wait an offer window before each action."""
         return table.config.offer_window_s > 0
 
+    def arm_timer(self, table: Table) -> None:
+        """Start the turn timer of the person to act, where the table has turn timers and
+        none runs for this turn yet; when it runs out the table's bot plays the turn
+        (:meth:`Table.time_out`)."""
+        due = table.timer_for()
+        if due is None:
+            table.turn_clock = None
+            return
+        clock = table.turn_clock
+        if clock is not None and clock[:2] == due:
+            return
+        version, seat = due
+        seconds = float(table.config.turn_timer_s or 0.0)
+        table.turn_clock = (version, seat, time.time() + seconds)
+        old = self.timers.pop(table.table_id, None)
+        if old is not None:
+            old.cancel()
+
+        async def ring() -> None:
+            await asyncio.sleep(seconds)
+            paced = self.paced(table)
+            played = await self.change(
+                table.table_id, lambda t: t.time_out(seat, version, advance=not paced))
+            if played and paced:
+                self.spawn(table)
+
+        with contextlib.suppress(RuntimeError):
+            self.timers[table.table_id] = asyncio.get_running_loop().create_task(ring())
+
     async def broadcast(self, table: Table) -> None:
-        """Every connection its seat's view and the lobby."""
+        """Every connection its seat's view and the lobby (a turn timer started first, so
+        that the views show it)."""
+        self.arm_timer(table)
         for conn in self.hub.connections(table.table_id):
             if conn.player_id is not None:
                 conn.seat = table.seat_of(conn.player_id)
@@ -212,7 +245,8 @@ def create_app(db_url: str = "sqlite://", *,
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        for task in [*server.away_tasks.values(), *server.pacers.values()]:
+        for task in [*server.away_tasks.values(), *server.pacers.values(),
+                     *server.timers.values()]:
             task.cancel()
         store.close()
 

@@ -25,7 +25,8 @@ __all__ = [
     "ChatIntent", "ChatMessage", "ClientMessage", "CreatePlayer", "CreateTable", "ErrorMessage",
     "ErrorReply", "GameSummary", "HelloIntent", "HintIntent", "HintMessage", "JoinTable",
     "LobbyMessage", "OptionInfo", "PingIntent", "PlayerReply", "PongMessage", "ProtocolError",
-    "RulesetInfo", "SeatChange", "SeatInfo", "TableCreated", "TableInfo", "ViewMessage",
+    "RulesetInfo", "SeatChange", "SeatInfo", "TableCreated", "TableInfo", "TurnTimer",
+    "ViewMessage",
     "parse_client",
 ]
 
@@ -254,6 +255,16 @@ class ActionView(_Model):
     out_of_turn: bool = False
 
 
+class TurnTimer(_Model):
+    """A turn timer running: whose turn, and when it runs out (seconds of the epoch); then the
+    table's bot plays that turn for the player."""
+
+    seat: int
+    name: str
+    ends_at: float
+    seconds: float
+
+
 class ViewMessage(_Model):
     """The table as one seat (or a spectator, ``seat`` null) may see it."""
 
@@ -267,6 +278,7 @@ class ViewMessage(_Model):
     showdown: dict[str, Any] | None = None
     standings: list[dict[str, Any]] | None = None
     game_id: str | None = None
+    timer: TurnTimer | None = None
 
 
 class ErrorMessage(_Model):

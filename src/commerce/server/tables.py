@@ -40,6 +40,7 @@ from commerce.server.protocol import (
     ChatMessage,
     SeatInfo,
     TableInfo,
+    TurnTimer,
     ViewMessage,
 )
 
@@ -126,6 +127,13 @@ class Table:
     games: list[str] = field(default_factory=list)
     driver: Driver | None = None
     chat: deque[ChatMessage] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
+    turn_clock: tuple[int, int, float] | None = None
+    """The turn timer running now: (the game's version, the seat to act, when its time runs
+    out, in seconds of the epoch); None when none runs. Set by the server, which owns the
+    clock; not stored (after a restart the seat to act gets the whole time again)."""
+    timed_out: list[tuple[int, str]] = field(default_factory=list)
+    """Each turn the table's bot played because the time ran out: (the game's version just
+    after it, what the log says)."""
 
     @classmethod
     def new(cls, table_id: str, invite: str, host_id: str, config: TableConfig, *,
@@ -259,6 +267,8 @@ class Table:
             raise TableError("every seat needs a player or a bot before the start")
         agents = [self._agent(s) for s in self.seats]
         self.driver = Driver(self.rules, agents, seed=seed, names=self.names())
+        self.turn_clock = None
+        self.timed_out.clear()
         self.status = "playing"
         self.game_id = game_id
         self.games.append(game_id)
@@ -346,6 +356,40 @@ class Table:
             while (d := driver.decision()) is not None and d.seat is None:
                 driver.step()
 
+    def timer_for(self) -> tuple[int, int] | None:
+        """(version, seat) of the person whose turn a turn timer should run for now: the
+        table has timers, the game is playing and a seated person (not away) is to act."""
+        driver = self.driver
+        if self.config.turn_timer_s is None or driver is None or self.status != "playing":
+            return None
+        seat = driver.waiting_for_human()
+        return None if seat is None else (self.version, seat)
+
+    def time_out(self, seat: int, version: int, *, advance: bool = True) -> bool:
+        """The turn timer of *seat* ran out at *version*: the table's bot
+        (:data:`AWAY_BOT`) plays that one turn for the player, from the player's own
+        observation, and the log says so. Nothing happens (False) if the game has moved on
+        or it is no longer that seat's turn."""
+        driver = self.driver
+        if (driver is None or self.status != "playing" or version != self.version
+                or driver.waiting_for_human() != seat):
+            return False
+        bot = _bot(AWAY_BOT)
+        action = bot.act(engine.observe(driver.state, seat), engine.legal_actions(driver.state),
+                         random.Random(f"timer/{self.table_id}/{version}"))
+        text = engine.format_action(driver.state, action)
+        driver.act(seat, action)
+        self.turn_clock = None
+        self.timed_out.append((self.version, f"{self.names()[seat]}'s time ran out: the "
+                                             f"table's bot played {text}"))
+        del self.timed_out[:-LOG_LINES]
+        if advance:
+            self.advance()
+        else:
+            while (d := driver.decision()) is not None and d.seat is None:
+                driver.step()
+        return True
+
     def record(self) -> GameRecord:
         """The current game's record (its seed included: keep it on the server)."""
         assert self.driver is not None
@@ -376,9 +420,17 @@ class Table:
         if driver is None:
             return ViewMessage(version=0, seat=seat, table=None, actions=[], log=[],
                                status="lobby", game_id=self.game_id)
-        return seat_view(driver.state, driver.events, seat, self.names(), self.seats,
+        view = seat_view(driver.state, driver.events, seat, self.names(), self.seats,
                          version=self.version, over=self.status == "over",
                          game_id=self.game_id)
+        if self.timed_out and self.game_id is not None:
+            view.log = [*view.log, *(text for v, text in self.timed_out if v <= self.version)
+                        ][-LOG_LINES:]
+        clock = self.turn_clock
+        if clock is not None and clock[0] == self.version and self.config.turn_timer_s:
+            view.timer = TurnTimer(seat=clock[1], name=self.names()[clock[1]], ends_at=clock[2],
+                                   seconds=self.config.turn_timer_s)
+        return view
 
     def hint(self, player_id: str | None) -> list[dict[str, Any]]:
         """The search bot's estimate of each legal action of the player's seat, from their

@@ -31,6 +31,7 @@ class TableSession {
     const invite = this.info.invite ? `${location.origin}/t/${this.info.invite}` : "";
     this.notice = el("p", { id: "notice", class: "notice", role: "alert" });
     this.status = el("p", { id: "conn", class: "conn", "aria-live": "polite" });
+    this.clock = el("p", { id: "timer", class: "timer", hidden: true });
     this.lobby = el("section", { id: "lobby-room", class: "room", hidden: true });
     this.board = el("section", { id: "board", "aria-label": "the table" });
     this.offers = el("div", { id: "offers", class: "offers", role: "alert" });
@@ -59,7 +60,7 @@ class TableSession {
     fill(this.root,
       el("header", { class: "table-head" }, el("h1", { id: "title", text: this.info.title || "Table" }),
         el("p", { id: "progress", class: "progress" }), tools),
-      this.status, this.notice, this.lobby, this.board, this.offers, this.actions, this.hints,
+      this.status, this.clock, this.notice, this.lobby, this.board, this.offers, this.actions, this.hints,
       this.end,
       el("div", { class: "side" },
         el("section", { "aria-labelledby": "log-h" }, el("h2", { id: "log-h", text: "Log" }), this.logList),
@@ -105,6 +106,7 @@ class TableSession {
   /** Stops reconnecting and forgets the keys (the page moves elsewhere). */
   close() {
     this.closed = true;
+    clearInterval(this.ticking);
     document.removeEventListener("keydown", this.keys);
     clearInterval(this.ping);
     if (this.ws) this.ws.close();
@@ -158,8 +160,24 @@ class TableSession {
     this.drawActions();
     this.drawLog(view.log || []);
     this.drawEnd(view);
+    this.showTimer(view.timer, view.seat);
     const mine = (table.seats || []).some((s) => s.you && s.to_act);
     document.title = `${mine ? "● Your turn · " : ""}${table.title || "Commerce"}`;
+  }
+
+  showTimer(timer, seat) {
+    // A turn timer: the seconds left to the seat to act, then the table's bot plays the turn.
+    clearInterval(this.ticking);
+    this.clock.hidden = !timer;
+    if (!timer) return;
+    const who = timer.seat === seat ? "Your turn" : `${timer.name}'s turn`;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil(timer.ends_at - Date.now() / 1000));
+      this.clock.textContent = `${who}: ${left} s left, then the table's bot plays it`;
+      this.clock.classList.toggle("short", left <= 10);
+    };
+    tick();
+    this.ticking = setInterval(tick, 1000);
   }
 
   pick(card) {
