@@ -117,3 +117,46 @@ def test_the_database_holds_the_seed_the_messages_never(db_url: str) -> None:
         record, complete = store.game_record(ann.view["game_id"])
         assert not complete and record.seed is not None
         assert all(str(record.seed) not in str(m) for m in ann.messages)
+
+
+def test_a_restart_while_bots_are_to_act_goes_on_at_the_tables_pace_and_stores_it(
+        db_url: str) -> None:
+    """The server stops while the bots of a paced table wait their window: on restart they
+    play on at the table's pace (no action of the player needed), and what the player then
+    sees is what the database holds, to the end of the game."""
+    rng = random.Random(2)
+    with serving(db_url) as client:
+        ann = Player(client, "Ann")
+        table = ann.post("/api/tables", {"ruleset": "peel", "seats": 3, "offer_window_s": 2.0,
+                                         "bots": {"1": "random", "2": "random"}}
+                         ).json()["table_id"]
+        ann.connect(table)
+        assert ann.post(f"/api/tables/{table}/start").status_code == 200
+        for _ in range(40):  # Ann acts until the bots are to act after her
+            while not ann.view["actions"]:
+                ann.until("view")
+            moves = [a for a in ann.view["actions"] if a["notation"] != "stand"]
+            action = rng.choice(moves or ann.view["actions"])
+            ann.send(type="act", action=action["notation"], version=ann.view["version"])
+            ann.until("view")
+            if not ann.view["actions"] and ann.view["status"] != "over":
+                break
+        assert not ann.view["actions"] and ann.view["status"] != "over"
+        stopped_at = ann.view["version"]
+        game = ann.view["game_id"]
+    with TestClient(create_app(db_url, rate=(1000.0, 1000), offer_window_s=0.05)) as client:
+        try:
+            ann.client = client
+            ann.connect(table)
+            assert ann.view["version"] == stopped_at
+            store = client.app.state.server.store
+            while ann.view["status"] != "over":
+                if ann.view["actions"]:
+                    pick = rng.choice(ann.view["actions"])
+                    ann.send(type="act", action=pick["notation"], version=ann.view["version"])
+                ann.until("view")
+                record, complete = store.game_record(game)
+                assert len(record.actions) == ann.view["version"]
+            assert complete and client.get(f"/api/games/{game}/record").status_code == 200
+        finally:
+            close_all()

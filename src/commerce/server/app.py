@@ -104,10 +104,17 @@ class Server:
                 return t
         table = self.tables.get(key)
         if table is None:
-            table = await run_in_threadpool(self.store.load_table, key)
-            if table is None:
+            loaded = await run_in_threadpool(self.store.load_table, key)
+            if loaded is None:
                 raise ApiError(404, "no such table")
-            table = self.tables.setdefault(table.table_id, table)
+            table = self.tables.setdefault(loaded.table_id, loaded)
+            if table is loaded:
+                # resuming may have played on (chance, or bots at an unpaced table): stored
+                # before anyone sees it; at a paced table the bots go on at its pace
+                async with self.lock(table.table_id):
+                    await run_in_threadpool(self.store.save_table, table)
+                if self.paced(table) and table.status == "playing":
+                    self.spawn(table)
         return table
 
     def lock(self, table_id: str) -> asyncio.Lock:

@@ -291,7 +291,11 @@ class Table:
         agents = [self._agent(s) for s in self.seats]
         self.driver = Driver.resume(record, agents, names=self.names())
         self.status = "over" if self.driver.outcome() is not None else "playing"
-        self.advance()
+        if self.config.offer_window_s > 0:  # the bots go on at the table's pace
+            while (d := self.driver.decision()) is not None and d.seat is None:
+                self.driver.step()
+        else:
+            self.advance()
 
     def names(self) -> list[str]:
         """Each seat's name as the table shows it."""
