@@ -149,7 +149,7 @@ def test_a_restart_while_bots_are_to_act_goes_on_at_the_tables_pace_and_stores_i
             ann.client = client
             ann.connect(table)
             assert ann.view["version"] == stopped_at
-            store = client.app.state.server.store
+            store = client.app.state.server.store  # type: ignore[attr-defined]
             while ann.view["status"] != "over":
                 if ann.view["actions"]:
                     pick = rng.choice(ann.view["actions"])
