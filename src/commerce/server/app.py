@@ -34,11 +34,13 @@ from commerce.rules import (
     option_doc,
     rulesets,
 )
+from commerce.server.cluster import Cluster, NoAnswer, RelayError
 from commerce.server.db import Player, Store
 from commerce.server.hub import Connection, Hub, RateLimit
 from commerce.server.protocol import (
     ActIntent,
     ChatIntent,
+    ChatMessage,
     CreatePlayer,
     CreateTable,
     ErrorMessage,
@@ -84,6 +86,8 @@ class Server:
     def __init__(self, store: Store, rate: tuple[float, int] = (20.0, 40)) -> None:
         self.store = store
         self.rate = rate
+        self.cluster: Cluster | None = None
+        """Set where several processes share a PostgreSQL database (:mod:`.cluster`)."""
         self.hub = Hub()
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -108,14 +112,85 @@ class Server:
             if loaded is None:
                 raise ApiError(404, "no such table")
             table = self.tables.setdefault(loaded.table_id, loaded)
-            if table is loaded:
-                # resuming may have played on (chance, or bots at an unpaced table): stored
-                # before anyone sees it; at a paced table the bots go on at its pace
-                async with self.lock(table.table_id):
-                    await run_in_threadpool(self.store.save_table, table)
-                if self.paced(table) and table.status == "playing":
-                    self.spawn(table)
+            if table is loaded and (self.cluster is None
+                                    or await self.cluster.claim(table.table_id)):
+                await self._own(table)
         return table
+
+    async def _own(self, table: Table) -> None:
+        """This process owns a table it has just read: resuming may have played on (chance,
+        or bots at an unpaced table), which is stored before anyone sees it; at a paced table
+        the bots go on at its pace."""
+        async with self.lock(table.table_id):
+            await run_in_threadpool(self.store.save_table, table)
+        if self.paced(table) and table.status == "playing":
+            self.spawn(table)
+
+    def owns(self, table: Table) -> bool:
+        """Whether this process changes *table* (always, but for a table another process of
+        a cluster owns)."""
+        return self.cluster is None or self.cluster.owns(table.table_id)
+
+    async def perform(self, key: str, op: dict[str, Any]) -> None:
+        """Run an operation (:func:`operation`) on a table: here if this process owns it,
+        else relayed to its owner; a refusal is raised as a 400 error and changes nothing."""
+        table = await self.table(key)
+        if self.owns(table):
+            await self.perform_here(table.table_id, op)
+            return
+        assert self.cluster is not None
+        try:
+            await self.cluster.relay(table.table_id, op)
+        except NoAnswer:
+            # the owner may be gone: take the table over if its lock is free, and do it here
+            if not await self.cluster.claim(table.table_id):
+                raise ApiError(400, "the table's server did not answer: try again") from None
+            await self.took_over(table.table_id)
+            await self.perform_here(table.table_id, op)
+            return
+        except RelayError as exc:
+            raise ApiError(400, str(exc)) from None
+        await self.refresh(table.table_id)
+
+    async def perform_here(self, table_id: str, op: dict[str, Any]) -> None:
+        """Run an operation on a table this process owns."""
+        table = await self.table(table_id)
+        await self.change(table_id, operation(op, paced=self.paced(table)))
+        if self.paced(table) and op["op"] in ("act", "start", "again", "seat", "away"):
+            self.spawn(table)
+
+    async def refresh(self, table_id: str) -> None:
+        """Read a table another process owns again from the database; send the views."""
+        loaded = await run_in_threadpool(self.store.load_table, table_id)
+        if loaded is None:
+            return
+        old = self.tables.get(table_id)
+        if old is not None:
+            loaded.chat = old.chat
+        self.tables[table_id] = loaded
+        await self.broadcast(loaded)
+
+    async def took_over(self, table_id: str) -> None:
+        """The owner of a followed table is gone and this process holds it now: go on from
+        the database."""
+        loaded = await run_in_threadpool(self.store.load_table, table_id)
+        if loaded is None:
+            return
+        old = self.tables.get(table_id)
+        if old is not None:
+            loaded.chat = old.chat
+        self.tables[table_id] = loaded
+        await self._own(loaded)
+        await self.broadcast(loaded)
+
+    async def chat_from_elsewhere(self, table_id: str, speaker: str, text: str) -> None:
+        """A chat line said at another process of the cluster."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        line = ChatMessage(from_=speaker, text=text)
+        table.chat.append(line)
+        await self.hub.send_all(table_id, line)
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock that orders every change of one table."""
@@ -202,8 +277,12 @@ class Server:
 
     async def broadcast(self, table: Table) -> None:
         """Every connection its seat's view and the lobby (a turn timer started first, so
-        that the views show it)."""
-        self.arm_timer(table)
+        that the views show it); in a cluster, the other processes are told."""
+        if self.owns(table):
+            self.arm_timer(table)
+            if self.cluster is not None:
+                with contextlib.suppress(Exception):
+                    await self.cluster.announce(table.table_id, table.version)
         for conn in self.hub.connections(table.table_id):
             if conn.player_id is not None:
                 conn.seat = table.seat_of(conn.player_id)
@@ -248,10 +327,19 @@ def create_app(db_url: str = "sqlite://", *,
     *rate*: the messages a second and the burst one connection may send."""
     store = Store.open(db_url)
     server = Server(store, rate)
+    if store.engine.url.get_backend_name() == "postgresql":
+        dsn = store.engine.url.set(drivername="postgresql").render_as_string(
+            hide_password=False)
+        server.cluster = Cluster(dsn, perform=server.perform_here, refresh=server.refresh,
+                                 chat=server.chat_from_elsewhere, took_over=server.took_over)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if server.cluster is not None:
+            await server.cluster.start()
         yield
+        if server.cluster is not None:
+            await server.cluster.stop()
         for task in [*server.away_tasks.values(), *server.pacers.values(),
                      *server.timers.values()]:
             task.cancel()
@@ -322,6 +410,8 @@ def create_app(db_url: str = "sqlite://", *,
             raise ApiError(400, str(exc)) from None
         await run_in_threadpool(store.save_table, table)
         server.tables[table_id] = table
+        if server.cluster is not None:
+            await server.cluster.claim(table_id)  # a new table: this process owns it
         return TableCreated(table_id=table_id, invite=invite)
 
     @app.get("/api/tables")
@@ -338,50 +428,34 @@ def create_app(db_url: str = "sqlite://", *,
                    authorization: str | None = Header(default=None)) -> TableInfo:
         p = await me(authorization)
         seat = None if body is None else body.seat
-
-        def do(t: Table) -> None:
-            if t.status != "lobby" and t.seat_of(p.id) is None:
-                raise TableError("the game has started: watch it, or join the next one")
-            t.join(p.id, p.name, seat)
-        await server.change(key, do)
+        await server.perform(key, {"op": "join", "player": p.id, "name": p.name, "seat": seat})
         return server.info(await server.table(key))
 
     @app.post("/api/tables/{key}/start")
     async def start(key: str, authorization: str | None = Header(default=None)) -> TableInfo:
         p = await me(authorization)
-        table = await server.table(key)
-        paced = server.paced(table)
-        await server.change(key, lambda t: t.start(p.id, secrets.token_hex(8),
-                                                   advance=not paced))
-        if paced:
-            server.spawn(table)
-        return server.info(table)
+        await server.perform(key, {"op": "start", "player": p.id})
+        return server.info(await server.table(key))
 
     @app.post("/api/tables/{key}/again")
     async def again(key: str, authorization: str | None = Header(default=None)) -> TableInfo:
         p = await me(authorization)
-
-        def do(t: Table) -> None:
-            if t.status != "over":
-                raise TableError("the game is not over yet")
-            t.start(p.id, secrets.token_hex(8), advance=not server.paced(t))
-        await server.change(key, do)
-        if server.paced(await server.table(key)):
-            server.spawn(await server.table(key))
+        await server.perform(key, {"op": "again", "player": p.id})
         return server.info(await server.table(key))
 
     @app.post("/api/tables/{key}/seats/{seat}")
     async def set_seat(key: str, seat: int, body: SeatChange,
                        authorization: str | None = Header(default=None)) -> TableInfo:
         p = await me(authorization)
-        await server.change(key, lambda t: t.set_seat(p.id, seat, body.kind, body.level))
+        await server.perform(key, {"op": "seat", "player": p.id, "seat": seat,
+                                   "kind": body.kind, "level": body.level})
         return server.info(await server.table(key))
 
     @app.delete("/api/tables/{key}/seats/{seat}")
     async def remove_seat(key: str, seat: int,
                           authorization: str | None = Header(default=None)) -> TableInfo:
         p = await me(authorization)
-        await server.change(key, lambda t: t.remove(p.id, seat))
+        await server.perform(key, {"op": "remove", "player": p.id, "seat": seat})
         return server.info(await server.table(key))
 
     # -- records -----------------------------------------------------------------------------
@@ -424,6 +498,45 @@ def create_app(db_url: str = "sqlite://", *,
             return FileResponse(static / "index.html")
 
     return app
+
+
+def operation(op: dict[str, Any], *, paced: bool) -> Callable[[Table], None]:
+    """The change an operation names, as a function of the table: what every change of a
+    table is, so that a process of a cluster can ask the table's owner for it by name.
+
+    ``{"op": "join", "player", "name", "seat"}``, ``{"op": "start", "player"}``,
+    ``{"op": "again", "player"}``, ``{"op": "seat", "player", "seat", "kind", "level"}``,
+    ``{"op": "remove", "player", "seat"}``, ``{"op": "act", "player", "action", "version"}``,
+    ``{"op": "away", "seat", "away"}``.
+
+    :raises ApiError: for an operation of no known kind.
+    """
+    kind = op.get("op")
+    player = op.get("player")
+
+    def join(t: Table) -> None:
+        if t.status != "lobby" and t.seat_of(player) is None:
+            raise TableError("the game has started: watch it, or join the next one")
+        t.join(str(player), str(op.get("name", "")), op.get("seat"))
+
+    def again(t: Table) -> None:
+        if t.status != "over":
+            raise TableError("the game is not over yet")
+        t.start(str(player), secrets.token_hex(8), advance=not paced)
+
+    changes: dict[str, Callable[[Table], None]] = {
+        "join": join,
+        "start": lambda t: t.start(str(player), secrets.token_hex(8), advance=not paced),
+        "again": again,
+        "seat": lambda t: t.set_seat(str(player), int(op["seat"]), op["kind"], op.get("level")),
+        "remove": lambda t: t.remove(str(player), int(op["seat"])),
+        "act": lambda t: t.act(player, str(op["action"]), int(op["version"]),
+                               advance=not paced),
+        "away": lambda t: t.set_away(int(op["seat"]), bool(op["away"])),
+    }
+    if kind not in changes:
+        raise ApiError(400, f"unknown operation {str(kind)[:20]!r}")
+    return changes[str(kind)]
 
 
 def _replay(record: Any) -> dict[str, Any]:
@@ -482,7 +595,7 @@ async def _session(server: Server, ws: WebSocket, key: str) -> None:
             if task is not None:
                 task.cancel()
             if table.seats[seat].away:
-                await server.change(table.table_id, lambda t: t.set_away(seat, False))
+                await server.perform(table.table_id, {"op": "away", "seat": seat, "away": False})
         await conn.send(LobbyMessage(table=server.info(table)))
         for line in list(table.chat):
             await conn.send(line)
@@ -517,6 +630,7 @@ async def _receive(ws: WebSocket) -> str | None:
 
 async def _handle(server: Server, table: Table, conn: Connection, text: str) -> None:
     """One client message: answered, or refused with one error that changes nothing."""
+    table = await server.table(table.table_id)  # in a cluster, the latest read of it
     try:
         msg = parse_client(text)
     except ProtocolError as exc:
@@ -524,15 +638,15 @@ async def _handle(server: Server, table: Table, conn: Connection, text: str) -> 
         return
     try:
         if isinstance(msg, ActIntent):
-            paced = server.paced(table)
-            await server.change(table.table_id,
-                                lambda t: t.act(conn.player_id, msg.action, msg.version,
-                                                advance=not paced))
-            if paced:
-                server.spawn(table)
+            await server.perform(table.table_id, {"op": "act", "player": conn.player_id,
+                                                  "action": msg.action,
+                                                  "version": msg.version})
         elif isinstance(msg, ChatIntent):
+            table = await server.table(table.table_id)
             line = table.say(conn.player_id, msg.text)
             await server.hub.send_all(table.table_id, line)
+            if server.cluster is not None:
+                await server.cluster.say(table.table_id, line.from_, line.text)
         elif isinstance(msg, HintIntent):
             rows = await run_in_threadpool(table.hint, conn.player_id)
             await conn.send(HintMessage(rows=rows))
@@ -558,7 +672,7 @@ def _maybe_away(server: Server, table: Table, seat: int | None) -> None:
     async def later() -> None:
         await asyncio.sleep(table.config.timeout_s)
         if seat not in server.hub.connected_seats(table.table_id):
-            await server.change(table.table_id, lambda t: t.set_away(seat, True))
+            await server.perform(table.table_id, {"op": "away", "seat": seat, "away": True})
         server.away_tasks.pop((table.table_id, seat), None)
 
     key = (table.table_id, seat)
