@@ -226,7 +226,8 @@ def _cheap_argv(argv: list[str]) -> list[str]:
     """Cap the valid values that would start long work (games, jobs, seconds, search bots),
     leaving the invalid ones to be refused; and make every game the terminal plays save in
     the case's folder."""
-    out = list(argv)
+    # a local Ray for every case would take seconds each (tests/test_spread.py covers it)
+    out = ["--json" if word == "--ray" else word for word in argv]
     caps = {"--games": (2, GAMES[1]), "--jobs": (2, JOBS[1]), "--seconds": (0.01, SECONDS[1])}
     for i, word in enumerate(out[:-1]):
         value = out[i + 1]

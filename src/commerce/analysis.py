@@ -29,7 +29,7 @@ from commerce.family import DealReader, DealSummary, family_spec, payoff_unit
 from commerce.rules import Ruleset, rulesets
 from commerce.simulate import game_seed
 from commerce.stats import mean_ci, proportion_ci
-from commerce.tournament import run_blocks
+from commerce.tournament import Spread, run_blocks
 
 CHUNK = 10
 """Games per unit of work (fixed, so that results do not depend on ``--jobs``)."""
@@ -148,7 +148,7 @@ def _advantage_chunk(chunk: int) -> list[tuple[list[float], list[int]]]:
 
 
 def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
-                     bots: Sequence[str] = ("heuristic",), jobs: int = 1,
+                     bots: Sequence[str] = ("heuristic",), jobs: int | Spread = 1,
                      progress: Callable[[int], None] | None = None,
                      engine: str = "reference") -> dict[str, Any]:
     """Each seat's mean payoff per deal by its place relative to the dealer.
@@ -358,7 +358,8 @@ def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event
 
 
 def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
-                    bots: Sequence[str] = ("heuristic",), jobs: int = 1, min_samples: int = 8,
+                    bots: Sequence[str] = ("heuristic",), jobs: int | Spread = 1,
+                    min_samples: int = 8,
                     progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """For each place relative to the dealer: the weakest hand worth standing (knocking) on.
 
@@ -434,7 +435,7 @@ def _variants_chunk(chunk: int) -> list[tuple[int, int, list[int], list[tuple[st
 
 
 def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heuristic",),
-             jobs: int = 1, rules_list: Sequence[Ruleset] | None = None,
+             jobs: int | Spread = 1, rules_list: Sequence[Ruleset] | None = None,
              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Every preset side by side: deals per game, decisions per game and per deal, and the
     share of deals won by each hand category (*players* is clamped to each ruleset's range).

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import signal
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from commerce.errors import CommerceError
 from commerce.rules import Ruleset
@@ -94,15 +94,30 @@ def _play_block(block: int) -> BlockResult:
     return out
 
 
-def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int,
+class Spread(Protocol):
+    """Somewhere else to play the blocks (:class:`commerce.spread.RayWorkers`): it runs
+    ``init(*init_args)`` in each of its workers and returns ``[work(b) for b in
+    range(blocks)]`` in block order."""
+
+    def run(self, init_args: tuple[Any, ...], blocks: int, work: Callable[[int], Any],
+            init: Callable[..., None], progress: Callable[[int], None] | None) -> list[Any]:
+        """The blocks' results, in block order."""
+        ...
+
+
+def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int | Spread,
                work: Callable[[int], _R], init: Callable[..., None],
                progress: Callable[[int], None] | None = None) -> list[_R]:
-    """``[work(b) for b in range(blocks)]``, in *jobs* processes, in order.
+    """``[work(b) for b in range(blocks)]``, in *jobs* processes (or spread by *jobs*, a
+    :class:`Spread`), in order.
 
     Each process runs ``init(*init_args)`` first. With one job everything runs here.
 
     :raises Interrupted: on Ctrl-C (the worker processes are stopped quietly).
     """
+    if not isinstance(jobs, int):
+        spread: list[_R] = jobs.run(init_args, blocks, work, init, progress)
+        return spread
     if jobs < 1:
         raise CommerceError("--jobs must be at least 1")
     results: list[_R] = []
@@ -155,7 +170,7 @@ def tournament(
     bots: Sequence[str],
     games: int,
     seed: int,
-    jobs: int = 1,
+    jobs: int | Spread = 1,
     progress: Callable[[int], None] | None = None,
     engine: str = "reference",
 ) -> dict[str, Any]:

@@ -7,7 +7,12 @@ import json
 from typing import Any
 
 from commerce.cli import BOTS_HELP, PLAYERS, add_rules_arguments, int_in, resolve_rules, span
-from commerce.cli.report import add_output_arguments, check_output_arguments
+from commerce.cli.report import (
+    add_output_arguments,
+    add_ray_argument,
+    check_output_arguments,
+    workers,
+)
 
 _ANALYSES = {
     "dealer-advantage": ("each seat's expected payoff per deal relative to the dealer", 1000),
@@ -38,6 +43,7 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
                                  "plays the rules and reports each deal; reference: the "
                                  "driver; fast: the kernel or an error")
         add_output_arguments(sp, games=games)
+        add_ray_argument(sp)
         sp.add_argument("--wide", action="store_true",
                         help="print each table whole, however wide (by default a table "
                              "wider than the terminal, 80 columns off a terminal, is "
@@ -57,7 +63,7 @@ def run_analyze(args: argparse.Namespace) -> int:
 
         total = args.games * len(list(rulesets()))
         result = _with_progress(total, lambda progress: analysis.variants(
-            players=args.players, games=args.games, seed=args.seed, bots=bots, jobs=args.jobs,
+            players=args.players, games=args.games, seed=args.seed, bots=bots, jobs=workers(args),
             progress=progress))
         header, rows = _variants_rows(result)
         title = (f"Every preset at {args.players} players (clamped to each range), "
@@ -67,11 +73,11 @@ def run_analyze(args: argparse.Namespace) -> int:
         if kind == "dealer-advantage":
             result = _with_progress(args.games, lambda progress: analysis.dealer_advantage(
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
-                jobs=args.jobs, progress=progress, engine=args.engine))
+                jobs=workers(args), progress=progress, engine=args.engine))
         else:
             result = _with_progress(args.games, lambda progress: analysis.stand_threshold(
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
-                jobs=args.jobs, progress=progress))
+                jobs=workers(args), progress=progress))
         if kind == "dealer-advantage":
             header, rows = _advantage_rows(result)
             title = (f"{result['rules']}, {result['players']} players: payoff per deal by "

@@ -179,3 +179,23 @@ def interval_axes(ax: Any, labels: Sequence[str], means: Sequence[float | None],
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
+
+
+def add_ray_argument(p: argparse.ArgumentParser) -> None:
+    """``--ray [ADDRESS]``: the blocks of games as Ray tasks (:mod:`commerce.spread`)."""
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="spread the games over a Ray cluster (ray://host:10001, or auto), or "
+                        "with no address over a local Ray started for the run; results are "
+                        "identical to one process's. Needs commerce[ray]")
+
+
+def workers(args: argparse.Namespace) -> Any:
+    """What ``--jobs`` and ``--ray`` ask for: a number of processes, or a Ray cluster."""
+    if getattr(args, "ray", None) is None:
+        return args.jobs
+    if args.jobs != 1:
+        raise CommerceError("use --jobs or --ray, not both")
+    from commerce.spread import RayWorkers, check_address
+
+    check_address(args.ray or None)  # at once, whichever engine plays
+    return RayWorkers(args.ray or None)

@@ -7,7 +7,12 @@ import json
 from typing import Any
 
 from commerce.cli import BOTS_HELP, PLAYERS, add_rules_arguments, int_in, resolve_rules, span
-from commerce.cli.report import add_output_arguments, check_output_arguments
+from commerce.cli.report import (
+    add_output_arguments,
+    add_ray_argument,
+    check_output_arguments,
+    workers,
+)
 from commerce.errors import CommerceError
 
 
@@ -26,6 +31,7 @@ def configure_tournament(p: argparse.ArgumentParser) -> None:
                         "policy (random, heuristic) and the kernel plays the rules; reference: "
                         "the driver; fast: the kernel or an error")
     add_output_arguments(p, games=60)
+    add_ray_argument(p)
     from commerce.cli.agents import add_agent_argument
 
     add_agent_argument(p)
@@ -47,10 +53,11 @@ def run_tournament(args: argparse.Namespace) -> int:
                                 "--jobs at 1")
         bots += [name for name in register_agents(args) if name not in bots]
     blocks = -(-max(args.games, 1) // max(len(bots), 1))
+    spread = workers(args)
     result = _with_progress(
         blocks * max(len(bots), 1),
         lambda progress: tournament(rules, players=args.players, bots=bots, games=args.games,
-                                    seed=args.seed, jobs=args.jobs, progress=progress,
+                                    seed=args.seed, jobs=spread, progress=progress,
                                     engine=args.engine),
     )
     if args.csv:
