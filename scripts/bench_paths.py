@@ -56,14 +56,15 @@ def engine_rate(seconds: float, rules_id: str = "peel") -> float:
     return playout_decisions_per_s(find_ruleset(rules_id), 4, seconds=seconds)
 
 
-def kuhn_rate(seconds: float) -> float | None:
-    """OpenSpiel's pure-Python Kuhn poker, player actions per second (None if absent)."""
+def kuhn_rate(seconds: float, name: str = "python_kuhn_poker") -> float | None:
+    """OpenSpiel's pure-Python Kuhn poker (or another OpenSpiel game *name*), random play
+    with chance sampled from its outcomes: player actions per second (None if absent)."""
     try:
         import pyspiel
         from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers the game)
     except ImportError:
         return None
-    game = pyspiel.load_game("python_kuhn_poker")
+    game = pyspiel.load_game(name)
     rng = random.Random(0)
     count = 0
     start = time.perf_counter()

@@ -41,24 +41,20 @@ def commerce_rate() -> float:
 
 
 def kuhn_rate() -> float:
-    import pyspiel
-    from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers the Python game)
+    return _spiel_rate("python_kuhn_poker")
 
-    game = pyspiel.load_game("python_kuhn_poker")
-    rng = random.Random(0)
-    count = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < SECONDS:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-                count += 1
-    return count / (time.perf_counter() - start)
+
+def _spiel_rate(name: str) -> float:
+    """Random play of the OpenSpiel game *name* (``scripts/bench_paths.py``'s loop)."""
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from scripts.bench_paths import kuhn_rate as spiel_loop
+
+    rate = spiel_loop(SECONDS, name)
+    if rate is None:
+        raise ImportError("open_spiel is not installed", name="open_spiel")
+    return rate
 
 
 def uno_rate() -> float:
@@ -84,25 +80,7 @@ def median_rate(fn: Callable[[], float]) -> float:
 
 def spiel_cpp_rate(name: str) -> Callable[[], float]:
     """Random play of OpenSpiel's C++ game *name*, driven from Python (player actions/s)."""
-    def rate() -> float:
-        import pyspiel
-
-        game = pyspiel.load_game(name)
-        rng = random.Random(0)
-        count = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < SECONDS:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[rng.randrange(len(legal))])
-                    count += 1
-        return count / (time.perf_counter() - start)
-    return rate
+    return lambda: _spiel_rate(name)
 
 
 def rlcard_rate(name: str) -> Callable[[], float]:

@@ -26,6 +26,7 @@ from websockets.sync.client import connect
 from commerce.record import GameRecord, replay
 from commerce.server.db import engine_url
 from tests.harness.postgres import postgres_server
+from tests.harness.rest import call
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,17 +63,6 @@ def _serve(db: str, folder: Path, name: str) -> Iterator[tuple[str, subprocess.P
             proc.terminate()
             proc.wait(timeout=10)
         log.close()
-
-
-def _call(url: str, path: str, body: Any = None, token: str | None = None,
-          method: str = "POST") -> Any:
-    request = urllib.request.Request(url + path, method=method,
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as reply:
-        return json.loads(reply.read() or b"null")
 
 
 class Seat:
@@ -145,17 +135,17 @@ def test_two_processes_serve_one_table_and_one_takes_over_when_the_other_dies(
         engine.dispose()
         db = server.rsplit("/", 1)[0] + "/" + name
         with _serve(db, tmp_path, "a") as (a, proc_a), _serve(db, tmp_path, "b") as (b, _):
-            ann = _call(a, "/api/players", {"name": "Ann"})
-            bob = _call(b, "/api/players", {"name": "Bob"})
-            table = _call(a, "/api/tables", {
+            ann = call(a, "/api/players", {"name": "Ann"})
+            bob = call(b, "/api/players", {"name": "Bob"})
+            table = call(a, "/api/tables", {
                 "ruleset": "peel", "seats": 3, "bots": {"2": "heuristic"},
                 "options": {"deals_each": 2}, "offer_window_s": 0.02},
                 ann["token"])["table_id"]
             # Bob joins through the other process: relayed to the owner
-            joined = _call(b, f"/api/tables/{table}/join", {}, bob["token"])
+            joined = call(b, f"/api/tables/{table}/join", {}, bob["token"])
             assert [s["name"] for s in joined["seats"][:2]] == ["Ann", "Bob"]
             seats = [Seat(a, table, ann["token"]), Seat(b, table, bob["token"])]
-            _call(a, f"/api/tables/{table}/start", None, ann["token"])
+            call(a, f"/api/tables/{table}/start", None, ann["token"])
             rng = random.Random(4)
             assert _play(seats, rng, 4) == 4
             before = seats[0].view["version"]
@@ -171,7 +161,7 @@ def test_two_processes_serve_one_table_and_one_takes_over_when_the_other_dies(
             assert last["status"] == "over" and last["standings"]
             assert not seats[0].errors and not seats[1].errors, seats[0].errors + seats[1].errors
             record = GameRecord.from_json(json.dumps(
-                _call(b, f"/api/games/{last['game_id']}/record", method="GET")))
+                call(b, f"/api/games/{last['game_id']}/record", method="GET")))
             assert record.complete and len(record.actions) == last["version"]
             replay(record)
             for s in seats:

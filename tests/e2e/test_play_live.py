@@ -7,25 +7,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .browser import artifacts, chromium
-from .live import ACTIONS, serve, take_turns
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve(Path(tmp_path_factory.mktemp("server"))) as url:
-        yield url
+from .browser import artifacts
+from .live import ACTIONS, take_turns
 
 
 def person(browser: Any) -> Any:

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import random
-import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from commerce.rules import Ruleset, rulesets
+from tests.harness.rest import call
 
-from .browser import artifacts, chromium
-from .live import ACTIONS, serve, take_turns
+from .browser import artifacts
+from .live import ACTIONS, take_turns
 
 SHORT: dict[str, dict[str, object]] = {
     "trading": {"max_rounds_per_deal": 1},
@@ -28,29 +26,6 @@ SHORT: dict[str, dict[str, object]] = {
     "vingtun": {"deal_limit": "hands", "deal_hands": 1},
 }
 """Per family, the options that make a game short."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve(Path(tmp_path_factory.mktemp("server"))) as url:
-        yield url
-
-
-def call(server: str, path: str, body: Any = None, token: str | None = None,
-         method: str = "POST") -> Any:
-    request = urllib.request.Request(
-        server + path, method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"})
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as reply:
-        return json.loads(reply.read() or b"null")
 
 
 def person(browser: Any, token: str, name: str) -> Any:

@@ -161,27 +161,29 @@ class Server:
 
     async def refresh(self, table_id: str) -> None:
         """Read a table another process owns again from the database; send the views."""
-        loaded = await run_in_threadpool(self.store.load_table, table_id)
-        if loaded is None:
-            return
-        old = self.tables.get(table_id)
-        if old is not None:
-            loaded.chat = old.chat
-        self.tables[table_id] = loaded
-        await self.broadcast(loaded)
+        loaded = await self._reload(table_id)
+        if loaded is not None:
+            await self.broadcast(loaded)
 
     async def took_over(self, table_id: str) -> None:
         """The owner of a followed table is gone and this process holds it now: go on from
         the database."""
+        loaded = await self._reload(table_id)
+        if loaded is not None:
+            await self._own(loaded)
+            await self.broadcast(loaded)
+
+    async def _reload(self, table_id: str) -> Table | None:
+        """The table as the database holds it now, in place of this process's copy (its
+        chat lines kept: they are not stored)."""
         loaded = await run_in_threadpool(self.store.load_table, table_id)
         if loaded is None:
-            return
+            return None
         old = self.tables.get(table_id)
         if old is not None:
             loaded.chat = old.chat
         self.tables[table_id] = loaded
-        await self._own(loaded)
-        await self.broadcast(loaded)
+        return loaded
 
     async def chat_from_elsewhere(self, table_id: str, speaker: str, text: str) -> None:
         """A chat line said at another process of the cluster."""
