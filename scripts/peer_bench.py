@@ -58,19 +58,7 @@ def _spiel_rate(name: str) -> float:
 
 
 def uno_rate() -> float:
-    import rlcard
-
-    env = rlcard.make("uno", config={"seed": 0})
-    rng = random.Random(0)
-    count = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < SECONDS:
-        state, _ = env.reset()
-        while not env.is_over():
-            legal = list(state["legal_actions"])
-            state, _ = env.step(legal[rng.randrange(len(legal))])
-            count += 1
-    return count / (time.perf_counter() - start)
+    return rlcard_rate("uno")()
 
 
 def median_rate(fn: Callable[[], float]) -> float:
