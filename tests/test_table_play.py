@@ -20,6 +20,7 @@ from commerce.core import ActionKind, DecisionKind
 from commerce.driver import Driver
 from commerce.family import family_spec
 from commerce.rules import find_ruleset
+from commerce.rules import rulesets as all_rulesets
 from tests.harness.table import drive, new_app
 
 NAMES = ["You", "Alice", "Bob", "Carol"]
@@ -298,3 +299,34 @@ def test_a_whole_game_is_played_by_keys_at_80x24(rules_id: str) -> None:
     seen = drive(app, (80, 24), script)
     assert app.driver.outcome() is not None and seen[-1] == "end", seen[-3:]
     assert seen.count("showdown") >= 1 and len(app.deals) >= 4
+
+
+SHORT: dict[str, dict[str, object]] = {
+    "trading": {"max_rounds_per_deal": 1},
+    "widow": {"deals": 1, "max_rounds_per_deal": 1},
+    "cox": {"hands_per_game": 1},
+    "vingtun": {"deal_limit": "hands", "deal_hands": 1},
+}
+"""Per family, the options that make a game short (every step of the rules still played)."""
+
+
+@pytest.mark.parametrize("rules_id", [r.id for r in all_rulesets()])
+def test_a_short_game_of_every_ruleset_is_played_by_keys_to_its_end(rules_id: str) -> None:
+    app = new_app(rules_id, 5, options=SHORT[find_ruleset(rules_id).family])
+
+    async def script(pilot: Any) -> list[str]:
+        seen: list[str] = []
+        for _ in range(1500):
+            note = _note(app)
+            if note is not None:
+                seen.append(str(note.name))
+                if note.name == "end":
+                    break
+                await pilot.press("space")  # past the showdown
+            else:
+                await pilot.press("enter")  # the first move the menu offers
+            await pilot.pause()
+        return seen
+
+    seen = drive(app, (80, 24), script)
+    assert app.driver.outcome() is not None and seen and seen[-1] == "end", seen[-3:]

@@ -24,10 +24,13 @@ SIZES = ((80, 24), (120, 40))
 """The terminal sizes of the golden screens."""
 
 
-def new_app(rules_id: str, seed: int, path: Path | None = None) -> TableApp:
+def new_app(rules_id: str, seed: int, path: Path | None = None,
+            options: dict[str, object] | None = None) -> TableApp:
     """A table of four (or as many as the ruleset allows) for seat 0 against heuristic
-    players, at the instant pace."""
+    players, at the instant pace (with *options* changed from the preset)."""
     rules = find_ruleset(rules_id)
+    if options:
+        rules = rules.with_options(**options)
     players = max(rules.min_players, min(4, rules.max_players))
     driver = Driver(rules, [None, *(make_bot("heuristic") for _ in range(players - 1))],
                     seed=seed, names=["You", "Alice", "Bob", "Carol"][:players])
