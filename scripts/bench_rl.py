@@ -29,7 +29,7 @@ import commerce.rl.gym  # noqa: F401  (registers the ids)
 from commerce.rl import pettingzoo_env
 from commerce.rl.gym import env_id
 from commerce.rl.openspiel import game_name
-from commerce.rules import rulesets
+from commerce.rules import find_ruleset, rulesets
 
 
 def players_of(rules) -> int:
@@ -104,13 +104,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--opponents", default="random")
     parser.add_argument("--pettingzoo-benchmark", action="store_true")
+    parser.add_argument("--rules", default=None, help="comma list of ruleset ids (default: all)")
     args = parser.parse_args()
+    chosen = [find_ruleset(x.strip()) for x in args.rules.split(",")] if args.rules else \
+        list(rulesets())
     head = f"{'ruleset':18} {'n':>2} {'AEC steps/s':>12} {'deals':>6} " \
            f"{'Gym steps/s':>12} {'deals':>6} {'Spiel steps/s':>13} {'deals':>6}"
     if args.pettingzoo_benchmark:
         head += f" {'PZ turns/s':>11}"
     print(head)
-    for rules in rulesets():
+    for rules in chosen:
         aec, aec_eps = aec_rate(rules, args.seconds)
         gym, gym_eps = gym_rate(rules, args.seconds, args.opponents)
         spiel, spiel_eps = spiel_rate(rules, args.seconds)
