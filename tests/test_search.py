@@ -239,7 +239,10 @@ def test_the_fast_level_plays_a_tenth_of_the_default_budget():
 
 
 def test_a_budget_in_time_stops_before_a_state_that_would_end_past_it(monkeypatch):
+    import dataclasses
+
     import commerce.bots.search as search_module
+    from commerce.family import family_spec
 
     clock = [0.0]
 
@@ -254,6 +257,8 @@ def test_a_budget_in_time_stops_before_a_state_that_would_end_past_it(monkeypatc
 
     monkeypatch.setattr(search_module, "time", Clock)
     monkeypatch.setattr(search_module, "playout_for", lambda family: slow_playout)
+    no_batch = dataclasses.replace(family_spec("trading").search, batch=None)
+    monkeypatch.setattr(search_module, "_hooks", lambda family: no_batch)
     state = engine.new_game(PEEL, 4, dealer=3)
     state = engine.apply(state, engine.sample_chance(state, random.Random(4))).state
     seat = engine.decision(state).seat
@@ -274,7 +279,7 @@ def test_the_fast_level_keeps_the_heuristics_choice_when_playouts_cannot_tell(mo
     from commerce.bots.heuristic import HeuristicBot
     from commerce.family import family_spec
 
-    hooks = dataclasses.replace(family_spec("trading").search, fitted=None,
+    hooks = dataclasses.replace(family_spec("trading").search, fitted=None, batch=None,
                                 playout=lambda *a: (0.0, 0.0))
     monkeypatch.setattr(search_module, "_hooks", lambda family: hooks)
     checked = 0

@@ -174,6 +174,12 @@ class SearchHooks:
     """``expected(obs, legal) -> [(gain, win), ...] | None``: each action's expected gain and
     chance of winning worked out from the observation (a model of the rest of the deal, no
     playouts), where the family can; None at a decision it does not weigh (then playouts)."""
+    batch: Callable[[Any], Callable[[Any, Sequence[Action], Seat, int],
+                                    Sequence[tuple[float, float]]] | None] | None = None
+    """``batch(obs) -> playouts | None``: compiled playouts for this observation, where the
+    family has them: ``playouts(state, actions, seat, key) -> [(gain, won), ...]`` plays each
+    of *actions* from one drawn state with the same random streams (from the 64-bit *key*),
+    every seat as :attr:`fitted` (or :attr:`playout`) would; None: the Python playouts."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -30,7 +30,8 @@ Action(kind=<ActionKind.TRADE: 'trade'>, cards=(7,))
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, cast
 
 import numba
 import numpy as np
@@ -56,6 +57,18 @@ _KIND_CODE: Final = {kind: i for i, kind in enumerate(KINDS)}
 GAMMA: Final = 0x9E3779B97F4A7C15
 """The splitmix64 increment (the golden ratio in 64 bits)."""
 _MASK: Final = (1 << 64) - 1
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def uncounted(inline: str = "never") -> Callable[[_F], _F]:
+    """``numba.njit`` (cached, releasing the GIL) for a compiled function that takes arrays
+    but allocates none: without numba's reference counting of its arrays (``_nrt=False``).
+    Counting every array argument of every call, two atomic operations each, was a quarter
+    of a random Peel game's time; such a function may not create arrays."""
+    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False, "inline": inline}
+    return cast(Callable[[_F], _F], numba.njit(**options))
 
 
 def policy_code(bot_spec: str) -> int | None:

@@ -9,6 +9,10 @@ on the same cards (common random numbers). It picks the action with the best mea
 change in its stakes from now to the end of the deal (for a family without a fast playout,
 its payoff at the end of the game).
 
+Where the family has compiled playouts (``SearchHooks.batch``: the trading family's kernel),
+each drawn state's actions are played out there, all at once, by the same rules and the same
+heuristic.
+
 The budget is ``iterations`` (playouts per decision, shared among the legal actions; the
 default, :func:`default_iterations` of the family, answers within 200 ms here: see
 ``scripts/bench_search.py``) or ``ms`` (wall time
@@ -186,6 +190,7 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     fitted = hooks.fitted(obs) if hooks is not None and hooks.fitted is not None else None
     if fitted is not None:
         playout = fitted
+    batch = hooks.batch(obs) if hooks is not None and hooks.batch is not None else None
     belief = hooks.belief if hooks is not None else None
     believed = hooks.sampler if hooks is not None else None
     sampler = believed(obs) if believed is not None else None
@@ -227,7 +232,9 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
                     tries += 1
             seed = rng.getrandbits(64)
             played: list[tuple[float, float]] = []
-            for i in alive:
+            if batch is not None:  # compiled: every action of the state at once
+                played = list(batch(state, [legal[i] for i in alive], seat, seed))
+            for i in alive[len(played):]:
                 if spent and played and time.perf_counter() >= deadline:
                     break  # a drawn state longer than reckoned: it counts for nothing
                 played.append(playout(state, legal[i], seat, random.Random(seed)))

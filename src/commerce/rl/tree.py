@@ -146,7 +146,7 @@ class TreeBuilder:
 
     def __init__(self, players: int) -> None:
         self.players = players
-        self.kind, self.parent, self.slot = array("b"), array("i"), array("h")
+        self.kind, self.parent, self.slot = array("b"), array("i"), array("i")
         self.prob, self.depth, self.infoset = array("d"), array("h"), array("i")
         self.payoff = array("d")
         self.iset_ids: dict[Hashable, int] = {}
@@ -197,7 +197,7 @@ class TreeBuilder:
             players=self.players,
             kind=np.frombuffer(self.kind, dtype=np.int8).copy(),
             parent=np.frombuffer(self.parent, dtype=np.int32).copy(),
-            slot=np.frombuffer(self.slot, dtype=np.int16).copy(),
+            slot=np.frombuffer(self.slot, dtype=np.int32).copy(),
             prob=np.frombuffer(self.prob, dtype=np.float64).copy(),
             depth=np.frombuffer(self.depth, dtype=np.int16).copy(),
             infoset=np.frombuffer(self.infoset, dtype=np.int32).copy(),
@@ -520,7 +520,7 @@ def merge_trees(parts: Sequence[GameTree]) -> GameTree:
     # the root's children are numbered by their deal: part k holds deals k, k + parts ...
     kind = np.concatenate([np.array([CHANCE], np.int8)] + [x[0] for x in pieces])
     parent = np.concatenate([np.array([-1])] + [x[1] for x in pieces]).astype(np.int32)
-    slot = np.concatenate([np.array([0], np.int16)] + [x[2] for x in pieces])
+    slot = np.concatenate([np.array([0], np.int32)] + [x[2] for x in pieces])
     prob = np.concatenate([np.array([1.0])] + [x[3] for x in pieces])
     depth = np.concatenate([np.array([0], np.int16)] + [x[4] for x in pieces])
     infoset = np.concatenate([np.array([-1], np.int32)] + [x[5] for x in pieces])

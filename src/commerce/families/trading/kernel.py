@@ -19,6 +19,7 @@ a message naming it. :mod:`commerce.fast` drives the kernel in batches.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from itertools import permutations
 from typing import Any, Final
@@ -27,16 +28,20 @@ import numba
 import numpy as np
 
 from commerce.cards import pack
+from commerce.core import Action
 from commerce.errors import RulesetError
 from commerce.hands import evaluator_for
 from commerce.kernelkit import (
     DEALS_PER_GROUP,
+    HEURISTIC,
     NO_CARD,
     RANDOM,
     chance_start,
+    encode_action_py,
     master_key,
     next_below,
     stream_start,
+    uncounted,
 )
 from commerce.rules import Ruleset
 from commerce.strength import strength_table
@@ -123,7 +128,7 @@ def _turn(seat: Any, step: Any, p: Any) -> Any:
     return seat
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def heuristic_choice(kind: Any, hand: Any, offered: Any, may_stand: Any, may_trade: Any,
                      may_barter: Any, partner_may_stand: Any, return_orig: Any, rank3: Any,
                      strength: Any, pwin: Any, give_value: Any, boldness: Any,
@@ -213,26 +218,27 @@ def _after_wins(pack_cards: Any, rank3: Any, pwin: Any) -> Any:
     return _give_values(pack_cards, rank3, pwin)
 
 
-@numba.njit(cache=True, nogil=True)
-def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
-               rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
-               after_win: Any, policies: Any,
-               boldness: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
-               standers: Any, categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
-               deal_payoffs: Any, hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any,
-               ranks: Any, order: Any, paid_to: Any, combo: Any, at_start: Any) -> None:
+# Slots of the deal's scalars (``sc``) that the steps below share.
+(_NU, _BH, _BL, _POOL, _STANDER, _TAKEN, _POS, _COUNT, _SEAT, _PHASE, _OFFERED,
+ _N_SC) = range(12)
+
+
+@uncounted(inline="always")
+def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strength: Any,
+                  pwin: Any, give_value: Any, after_win: Any, combo: Any, policies: Any,
+                  boldness: Any, hands: Any, unseen: Any, bottom: Any, balances: Any,
+                  dealer: Any, root: Any, actions: Any) -> None:
+    """Play a deal on from a decision to its showdown: the decision of phase ``sc[_PHASE]``
+    (:data:`TURN`, :data:`BARTER_REPLY` or :data:`AFTER_TRADE`) in the turn of seat
+    ``sc[_SEAT]``, taken with action code *root* (or by the seat's policy when *root* is
+    negative), then every later decision by the policies (the turn rules of :mod:`.turn`).
+    ``streams`` holds the players' stream and chance's; ``sc`` the deal's scalars, updated
+    (the stander in ``sc[_STANDER]``, -1 for none); *actions* (a row of codes, or empty)
+    records the actions from ``sc[_POS]``."""
     p = cfg[_P]
-    details = standers.shape[1] > 0  # the per-deal results are wanted
     step = cfg[_STEP]
-    n_pack = pack_cards.shape[0]
-    record = actions.shape[1] > 0
-    pos = 0
-    balances[:] = 0
-    won[:] = 0
-    count = 0
-    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
-    dealers[row] = dealer
-    n_deals = p * cfg[_DEALS]
+    n_pack = unseen.shape[0]
+    record = actions.shape[0] > 0
     limit = cfg[_ROUNDS] * p
     anytime = cfg[_ANYTIME] == 1
     dealer_trades = cfg[_DMAYTRADE] == 1
@@ -241,41 +247,23 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
     n_pstand = 1 if cfg[_PMAYSTAND] == 1 else 0
     n_ret = 3 if cfg[_RETORIG] == 1 else 4
     stand_after = cfg[_AFTERSTAND] == 1
-    for deal in range(n_deals):
-        # -- the deal: antes, then three cards each, one at a time from the dealer's left
-        for s in range(p):
-            at_start[s] = balances[s]
-            balances[s] -= cfg[_ANTE]
-        balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
-        pool = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
-        n_unseen = n_pack
-        for i in range(n_pack):
-            unseen[i] = pack_cards[i]
-        cs = chance_start(key, group, deal)  # chance's cards: the group's stream of this deal
-        b_head, b_len = 0, 0
-        seat = _turn(dealer, step, p)  # the eldest hand
-        for col in range(3):
-            to = seat
-            for _ in range(p):
-                cs, j = next_below(cs, n_unseen)
-                card = unseen[j]
-                n_unseen -= 1
-                unseen[j] = unseen[n_unseen]
-                hands[to, col] = card
-                to = _turn(to, step, p)
-                if record:
-                    actions[row, pos] = _DEAL + card
-                    pos += 1
-        taken = 1
-        stander = -1
-        while True:
-            # -- a turn begins (the hand read as three scalars: no array view in the loop)
-            actor = seat
-            a, b, c = hands[actor, 0], hands[actor, 1], hands[actor, 2]
+    state, cs = streams[0], streams[1]
+    n_unseen, b_head, b_len = sc[_NU], sc[_BH], sc[_BL]
+    pool, taken, pos, count = sc[_POOL], sc[_TAKEN], sc[_POS], sc[_COUNT]
+    seat, phase, card = sc[_SEAT], sc[_PHASE], sc[_OFFERED]
+    stander = -1
+    while True:
+        # -- a turn begins (the hand read as three scalars: no array view in the loop)
+        actor = seat
+        a, b, c = hands[actor, 0], hands[actor, 1], hands[actor, 2]
+        if phase == TURN:
             stand_ok = anytime or rank3[a, b, c] >= combo
             trade_ok = actor != dealer or dealer_trades
             count += 1
-            if policies[actor] == RANDOM:
+            if root >= 0:
+                code = root
+                root = -1
+            elif policies[actor] == RANDOM:
                 ns = 1 if stand_ok else 0
                 nt = 3 if trade_ok else 0
                 state, j = next_below(state, ns + nt + n_barter)
@@ -291,7 +279,7 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
                                         n_barter > 0, False, True, rank3, strength, pwin,
                                         give_value, boldness[actor], after_win, cost_now, pool)
             if record:
-                actions[row, pos] = code
+                actions[pos] = code
                 pos += 1
             kind, card = code & ~63, code & 63
             if kind == _STAND:
@@ -315,7 +303,7 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
                     n_unseen -= 1
                     unseen[j] = unseen[n_unseen]
                     if record:
-                        actions[row, pos] = _DEAL + got
+                        actions[pos] = _DEAL + got
                         pos += 1
                 else:
                     got = bottom[b_head]
@@ -326,121 +314,204 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
                 a = b if first_out else a
                 b = c if first_out or b == card else b
                 c = got
+                phase = AFTER_TRADE
             else:
-                # barter: the neighbour gives a card back, or stands where he may
-                partner = _turn(actor, bstep, p)
-                count += 1
-                if policies[partner] == RANDOM:
-                    state, j = next_below(state, n_ret + n_pstand)
-                    if j < n_pstand:
-                        reply = _STAND + _NONE
-                    else:
-                        j -= n_pstand
-                        pa, pb, pc = hands[partner, 0], hands[partner, 1], hands[partner, 2]
-                        if n_ret == 3:
-                            reply = _GIVE + _nth_lowest3(pa, pb, pc, j)
-                        else:
-                            reply = _GIVE + _nth_lowest4(pa, pb, pc, card, j)
+                phase = BARTER_REPLY
+        if phase == BARTER_REPLY:
+            # barter: the neighbour gives a card back for *card*, or stands where he may
+            partner = _turn(actor, bstep, p)
+            count += 1
+            if root >= 0:
+                reply = root
+                root = -1
+            elif policies[partner] == RANDOM:
+                state, j = next_below(state, n_ret + n_pstand)
+                if j < n_pstand:
+                    reply = _STAND + _NONE
                 else:
-                    reply = heuristic_choice(BARTER_REPLY, hands[partner], card, False, False,
-                                             False, n_pstand > 0, n_ret == 3, rank3, strength,
-                                             pwin, give_value, boldness[partner], after_win,
-                                             0, pool)
-                if record:
-                    actions[row, pos] = reply
-                    pos += 1
-                if reply & ~63 == _STAND:
-                    stander = partner
-                    break
-                back = reply & 63
-                a = back if a == card else a
-                b = back if b == card else b
-                c = back if c == card else c
-                for i in range(3):
-                    if hands[partner, i] == back:
-                        hands[partner, i] = card
-            hands[actor, 0], hands[actor, 1], hands[actor, 2] = a, b, c
-            # -- after his own trade or barter
-            if stand_after:
-                stand_ok = anytime or rank3[a, b, c] >= combo
-                count += 1
-                if policies[actor] == RANDOM:
-                    if stand_ok:
-                        state, j = next_below(state, 2)
-                        code = _STAND + _NONE if j == 0 else _DONE + _NONE
+                    j -= n_pstand
+                    pa, pb, pc = hands[partner, 0], hands[partner, 1], hands[partner, 2]
+                    if n_ret == 3:
+                        reply = _GIVE + _nth_lowest3(pa, pb, pc, j)
                     else:
-                        code = _DONE + _NONE
-                else:
-                    code = heuristic_choice(AFTER_TRADE, hands[actor], -1, stand_ok, False,
-                                            False, False, True, rank3, strength, pwin,
-                                            give_value, boldness[actor], after_win, 0, pool)
-                if record:
-                    actions[row, pos] = code
-                    pos += 1
-                if code == _STAND + _NONE:
-                    stander = actor
-                    break
-            # -- the turn passes, or the round limit shows the hands
-            if taken >= limit:
+                        reply = _GIVE + _nth_lowest4(pa, pb, pc, card, j)
+            else:
+                reply = heuristic_choice(BARTER_REPLY, hands[partner], card, False, False,
+                                         False, n_pstand > 0, n_ret == 3, rank3, strength,
+                                         pwin, give_value, boldness[partner], after_win,
+                                         0, pool)
+            if record:
+                actions[pos] = reply
+                pos += 1
+            if reply & ~63 == _STAND:
+                stander = partner
                 break
-            seat = _turn(seat, step, p)
-            taken += 1
-        # -- the showdown: priority order (the eldest first, the dealer last or first)
-        s = dealer
-        for i in range(p):
-            s = _turn(s, step, p)
-            order[i] = s
-            ranks[i] = rank3[hands[i, 0], hands[i, 1], hands[i, 2]]
-            if details:
-                categories[row, deal, i] = cat_code[ranks[i]]
-        if cfg[_TIE] == 1:
-            for i in range(p - 1, 0, -1):
-                order[i], order[i - 1] = order[i - 1], order[i]
-        # stable insertion sort, strongest first
-        for i in range(1, p):
-            x = order[i]
-            j = i - 1
-            while j >= 0 and ranks[order[j]] < ranks[x]:
-                order[j + 1] = order[j]
-                j -= 1
-            order[j + 1] = x
-        n_won = 1
-        if cfg[_TIE] == 2:
-            while n_won < p and ranks[order[n_won]] == ranks[order[0]]:
-                n_won += 1
-        share, rest = pool // n_won, pool % n_won
-        for i in range(n_won):
-            w = order[i]
-            balances[w] += share + (rest if i == 0 else 0)
-            won[w] += 1
-            if w != dealer:
-                balances[w] += cfg[_DPAYS]
-                balances[dealer] -= cfg[_DPAYS]
-        if details:
-            standers[row, deal] = stander
-            deal_turns[row, deal] = taken
-        if stander >= 0 and cfg[_PENALTY] != 2:
-            beaten = True
-            for i in range(n_won):
-                if order[i] == stander:
-                    beaten = False
-            if beaten:
-                n_paid = 0
-                if cfg[_PENALTY] == 1:
-                    paid_to[0] = order[0]
-                    n_paid = 1
+            back = reply & 63
+            a = back if a == card else a
+            b = back if b == card else b
+            c = back if c == card else c
+            for i in range(3):
+                if hands[partner, i] == back:
+                    hands[partner, i] = card
+            phase = AFTER_TRADE
+        hands[actor, 0], hands[actor, 1], hands[actor, 2] = a, b, c
+        # -- after his own trade or barter
+        if stand_after:
+            stand_ok = anytime or rank3[a, b, c] >= combo
+            count += 1
+            if root >= 0:
+                code = root
+                root = -1
+            elif policies[actor] == RANDOM:
+                if stand_ok:
+                    state, j = next_below(state, 2)
+                    code = _STAND + _NONE if j == 0 else _DONE + _NONE
                 else:
-                    for i in range(p):
-                        if order[i] == stander:
-                            break
-                        paid_to[n_paid] = order[i]
-                        n_paid += 1
-                for i in range(n_paid):
-                    s = paid_to[i]
-                    if cfg[_PAYEQ] == 1 or ranks[s] > ranks[stander]:
-                        balances[s] += 1
-                        balances[stander] -= 1
+                    code = _DONE + _NONE
+            else:
+                code = heuristic_choice(AFTER_TRADE, hands[actor], -1, stand_ok, False,
+                                        False, False, True, rank3, strength, pwin,
+                                        give_value, boldness[actor], after_win, 0, pool)
+            if record:
+                actions[pos] = code
+                pos += 1
+            if code == _STAND + _NONE:
+                stander = actor
+                break
+        # -- the turn passes, or the round limit shows the hands
+        if taken >= limit:
+            break
+        seat = _turn(seat, step, p)
+        taken += 1
+        phase = TURN
+    streams[0], streams[1] = state, cs
+    sc[_NU], sc[_BH], sc[_BL] = n_unseen, b_head, b_len
+    sc[_POOL], sc[_TAKEN], sc[_POS], sc[_COUNT] = pool, taken, pos, count
+    sc[_SEAT], sc[_STANDER] = seat, stander
+
+
+@uncounted(inline="always")
+def _showdown(cfg: Any, hands: Any, rank3: Any, balances: Any, won: Any, dealer: Any,
+              stander: Any, pool: Any, ranks: Any, order: Any, paid_to: Any) -> None:
+    """The showdown (:mod:`.settle`): each seat's rank into *ranks*, the pool to the best
+    hand in priority order (the eldest first, the dealer last or first; *order* sorted
+    strongest first), the dealer's payment to a winner, and a beaten stander's penalty."""
+    p = cfg[_P]
+    step = cfg[_STEP]
+    s = dealer
+    for i in range(p):
+        s = _turn(s, step, p)
+        order[i] = s
+        ranks[i] = rank3[hands[i, 0], hands[i, 1], hands[i, 2]]
+    if cfg[_TIE] == 1:
+        for i in range(p - 1, 0, -1):
+            order[i], order[i - 1] = order[i - 1], order[i]
+    # stable insertion sort, strongest first
+    for i in range(1, p):
+        x = order[i]
+        j = i - 1
+        while j >= 0 and ranks[order[j]] < ranks[x]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = x
+    n_won = 1
+    if cfg[_TIE] == 2:
+        while n_won < p and ranks[order[n_won]] == ranks[order[0]]:
+            n_won += 1
+    share, rest = pool // n_won, pool % n_won
+    for i in range(n_won):
+        w = order[i]
+        balances[w] += share + (rest if i == 0 else 0)
+        won[w] += 1
+        if w != dealer:
+            balances[w] += cfg[_DPAYS]
+            balances[dealer] -= cfg[_DPAYS]
+    if stander >= 0 and cfg[_PENALTY] != 2:
+        beaten = True
+        for i in range(n_won):
+            if order[i] == stander:
+                beaten = False
+        if beaten:
+            n_paid = 0
+            if cfg[_PENALTY] == 1:
+                paid_to[0] = order[0]
+                n_paid = 1
+            else:
+                for i in range(p):
+                    if order[i] == stander:
+                        break
+                    paid_to[n_paid] = order[i]
+                    n_paid += 1
+            for i in range(n_paid):
+                s = paid_to[i]
+                if cfg[_PAYEQ] == 1 or ranks[s] > ranks[stander]:
+                    balances[s] += 1
+                    balances[stander] -= 1
+
+
+@uncounted()
+def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
+               rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
+               after_win: Any, policies: Any,
+               boldness: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
+               standers: Any, categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
+               deal_payoffs: Any, hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any,
+               ranks: Any, order: Any, paid_to: Any, combo: Any, at_start: Any,
+               streams: Any, sc: Any) -> None:
+    p = cfg[_P]
+    details = standers.shape[1] > 0  # the per-deal results are wanted
+    step = cfg[_STEP]
+    n_pack = pack_cards.shape[0]
+    record = actions.shape[1] > 0
+    moves = actions[row] if record else actions[0, :0]
+    pos = 0
+    balances[:] = 0
+    won[:] = 0
+    count = 0
+    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
+    dealers[row] = dealer
+    n_deals = p * cfg[_DEALS]
+    for deal in range(n_deals):
+        # -- the deal: antes, then three cards each, one at a time from the dealer's left
+        for s in range(p):
+            at_start[s] = balances[s]
+            balances[s] -= cfg[_ANTE]
+        balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
+        pool = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
+        n_unseen = n_pack
+        for i in range(n_pack):
+            unseen[i] = pack_cards[i]
+        cs = chance_start(key, group, deal)  # chance's cards: the group's stream of this deal
+        seat = _turn(dealer, step, p)  # the eldest hand
+        for col in range(3):
+            to = seat
+            for _ in range(p):
+                cs, j = next_below(cs, n_unseen)
+                card = unseen[j]
+                n_unseen -= 1
+                unseen[j] = unseen[n_unseen]
+                hands[to, col] = card
+                to = _turn(to, step, p)
+                if record:
+                    moves[pos] = _DEAL + card
+                    pos += 1
+        # -- the turns, from the eldest hand's
+        streams[0], streams[1] = state, cs
+        sc[_NU], sc[_BH], sc[_BL], sc[_POOL] = n_unseen, 0, 0, pool
+        sc[_TAKEN], sc[_POS], sc[_COUNT] = 1, pos, count
+        sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, TURN, -1
+        _rest_of_deal(row, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
+                      combo, policies, boldness, hands, unseen, bottom, balances, dealer, -1,
+                      moves)
+        state = streams[0]
+        pos, count, stander = sc[_POS], sc[_COUNT], sc[_STANDER]
+        _showdown(cfg, hands, rank3, balances, won, dealer, stander, sc[_POOL], ranks, order,
+                  paid_to)
         if details:
+            for i in range(p):
+                categories[row, deal, i] = cat_code[ranks[i]]
+            standers[row, deal] = stander
+            deal_turns[row, deal] = sc[_TAKEN]
             for s in range(p):
                 deal_payoffs[row, deal, s] = balances[s] - at_start[s]
         dealer = _turn(dealer, step, p)
@@ -450,6 +521,15 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
     decisions[row] = count
     if record:
         action_counts[row] = pos
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _lowest_combination(cat_code: Any) -> Any:
+    """The lowest rank with a combination (the ranks grow with the category)."""
+    combo = 0
+    while combo < cat_code.shape[0] and cat_code[combo] == 0:
+        combo += 1
+    return combo
 
 
 @numba.njit(cache=True, nogil=True)
@@ -474,9 +554,9 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
     at_start = np.empty(p, np.int64)
     pol = np.empty(p, policies.dtype)
     bold = np.empty(p, np.float64)
-    combo = 0  # the lowest rank with a combination (the ranks grow with the category)
-    while combo < cat_code.shape[0] and cat_code[combo] == 0:
-        combo += 1
+    streams = np.zeros(2, np.uint64)
+    sc = np.zeros(_N_SC, np.int64)
+    combo = _lowest_combination(cat_code)
     for row in range(first, stop):
         for s in range(p):  # this row's line-up (copied: no array view per game)
             pol[s] = policies[row, s]
@@ -486,7 +566,54 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                    strength, pwin, give_value, after_win, pol, bold, payoffs,
                    deals_won, decisions, dealers, standers, categories, deal_turns, actions,
                    action_counts, deal_payoffs, hands, unseen, bottom, balances, won, ranks,
-                   order, paid_to, combo, at_start)
+                   order, paid_to, combo, at_start, streams, sc)
+
+
+@numba.njit(cache=True, nogil=True)
+def playouts(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: Any, after_win: Any,
+             cat_code: Any, policies: Any, boldness: Any, hands0: Any, unseen0: Any,
+             n_unseen: Any, bottom0: Any, b_len: Any, balances0: Any, pool: Any, dealer: Any,
+             seat: Any, taken: Any, phase: Any, offered: Any, roots: Any, who: Any, key: Any,
+             gains: Any, wins: Any, actions: Any, lengths: Any) -> None:
+    """The search bot's playouts from one drawn state: for each action code of *roots*, play
+    it at the decision (phase *phase* of seat *seat*'s turn, *offered* the card of a pending
+    barter), then every seat by its policy to the showdown; *who*'s change in stakes into
+    *gains*, 1.0 into *wins* where it won the deal. Every root is played with the same
+    streams (from *key*: common random numbers). *actions* (``(len(roots), n)``, or with no
+    columns) records each playout's actions, its root first, and *lengths* how many."""
+    p = cfg[_P]
+    n_pack = unseen0.shape[0]
+    hands = np.empty((p, 3), np.int64)
+    unseen = np.empty(n_pack, np.int64)
+    bottom = np.empty(n_pack, np.int64)
+    balances = np.empty(p, np.int64)
+    won = np.empty(p, np.int64)
+    ranks = np.empty(p, np.int64)
+    order = np.empty(p, np.int64)
+    paid_to = np.empty(p, np.int64)
+    streams = np.zeros(2, np.uint64)
+    sc = np.zeros(_N_SC, np.int64)
+    combo = _lowest_combination(cat_code)
+    record = actions.shape[1] > 0
+    for k in range(roots.shape[0]):
+        hands[:, :] = hands0
+        unseen[:] = unseen0
+        bottom[:] = bottom0
+        balances[:] = balances0
+        won[:] = 0
+        streams[0] = stream_start(key, 0)
+        streams[1] = stream_start(key, 1)
+        sc[_NU], sc[_BH], sc[_BL], sc[_POOL] = n_unseen, 0, b_len, pool
+        sc[_TAKEN], sc[_POS], sc[_COUNT] = taken, 0, 0
+        sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, phase, offered
+        _rest_of_deal(k, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
+                      combo, policies, boldness, hands, unseen, bottom, balances, dealer,
+                      roots[k], actions[k] if record else actions[0, :0])
+        _showdown(cfg, hands, rank3, balances, won, dealer, sc[_STANDER], sc[_POOL], ranks,
+                  order, paid_to)
+        gains[k] = balances[who] - balances0[who]
+        wins[k] = 1.0 if won[who] > 0 else 0.0
+        lengths[k] = sc[_POS]
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -554,6 +681,45 @@ class TradingKernel:
             may_trade, may_barter, bool(self.rules.barter_partner_may_stand),
             bool(self.rules.barter_return_from_original_hand), self.rank3, self.strength,
             self.pwin, self.give_value, boldness, self.after_win, trade_cost, pool))
+
+
+    def playouts(self, state: Any, actions: Sequence[Action], seat: int, key: int,
+                 erratic: frozenset[int] = frozenset(),
+                 record: bool = False) -> tuple[Any, Any, Any]:
+        """The search bot's playouts from a drawn state (a reference
+        :class:`~commerce.families.trading.state.TradingState` at a decision of *seat*):
+        each of *actions*, then every seat by the compiled heuristic (the *erratic* seats at
+        random) to the deal's showdown, all with the same random streams from *key*. Returns
+        *seat*'s change in stakes after each action, whether it won the deal (1.0 or 0.0),
+        and with *record* each playout's action codes (its action first), a list per
+        action."""
+        turn = state.current
+        if turn.phase not in (TURN, AFTER_TRADE, BARTER_REPLY):
+            raise RulesetError(f"a playout starts at a decision, not in phase {turn.phase!r}")
+        n_pack = self.pack_cards.shape[0]
+        unseen = np.zeros(n_pack, np.int64)
+        unseen[:len(state.unseen)] = state.unseen
+        bottom = np.zeros(n_pack, np.int64)
+        bottom[:len(state.bottom)] = state.bottom
+        policies = np.array([RANDOM if q in erratic else HEURISTIC
+                             for q in range(self.players)], np.int64)
+        roots = np.array([encode_action_py(a.kind.value, a.cards[0] if a.cards else None)
+                          for a in actions], np.int64)
+        gains = np.zeros(len(actions), np.float64)
+        wins = np.zeros(len(actions), np.float64)
+        width = 3 * self.rules.max_rounds_per_deal * self.players + 1 if record else 0
+        moves = np.zeros((max(1, len(actions)), width), np.int64)
+        lengths = np.zeros(max(1, len(actions)), np.int64)
+        playouts(self.cfg, self.rank3, self.strength, self.pwin, self.give_value,
+                 self.after_win, self.cat_code, policies, np.full(self.players, 0.5),
+                 np.array(state.hands, np.int64), unseen, len(state.unseen), bottom,
+                 len(state.bottom), np.array(state.balances, np.int64), state.pool,
+                 state.dealer, turn.seat, turn.taken, int(turn.phase),
+                 -1 if turn.offered is None else turn.offered, roots, seat,
+                 np.uint64(key & 0xFFFFFFFFFFFFFFFF), gains, wins, moves, lengths)
+        recorded = ([moves[k, :lengths[k]].tolist() for k in range(len(actions))] if record
+                    else None)
+        return gains, wins, recorded
 
 
 def build(rules: Ruleset, players: int) -> TradingKernel:

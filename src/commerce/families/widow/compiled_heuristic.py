@@ -28,6 +28,7 @@ from commerce.families.widow.compiled_rules import (
     _code,
     _in,
 )
+from commerce.kernelkit import uncounted
 
 PROMISE_WEIGHT: Final = 0.5
 """As :data:`.heuristic.PROMISE_WEIGHT`."""
@@ -68,7 +69,7 @@ def _values(pack_cards: Any, rank3: Any, strength: Any) -> Any:
     return v
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _blind_value(taken: Any, k: Any, rest: Any, n_rest: Any, rank3: Any,
                  strength: Any) -> Any:
     """:func:`.heuristic._blind_value`: the mean strength of the *k* cards *taken* filled up
@@ -90,7 +91,7 @@ def _blind_value(taken: Any, k: Any, rest: Any, n_rest: Any, rank3: Any,
     return total / (n_rest * (n_rest - 1) / 2)
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _blind_choice(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_cards: Any,
                   rank3: Any, strength: Any, takes: Any, rest: Any, buf: Any) -> Any:
     """The heuristic's blind exchange (:func:`.heuristic._blind`), as an action code."""
@@ -149,13 +150,13 @@ def _blind_choice(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_ca
     return _code(_K_EXCH, best, 63, 63)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@uncounted(inline="always")
 def _worth(a: Any, b: Any, c: Any, more_turns: Any, rank3: Any, strength: Any,
            vtab: Any) -> Any:
     return vtab[a, b, c] if more_turns else strength[rank3[a, b, c]]
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _turn_choice(phase: Any, st: Any, cfg: Any, actor: Any, hands: Any, hlen: Any,
                  widow: Any, moved: Any, rank3: Any, strength: Any, vtab: Any,
                  boldness: Any, head1: Any, gives: Any, ng: Any, takes: Any, nt: Any,

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import numba
-
 from commerce.core import Action, ActionKind
-from commerce.kernelkit import NO_CARD
+from commerce.kernelkit import NO_CARD, uncounted
 
 KINDS: Final[tuple[ActionKind, ...]] = (
     ActionKind.DEAL, ActionKind.PASS, ActionKind.DONE, ActionKind.KNOCK, ActionKind.STAND,
@@ -72,12 +70,12 @@ def decode_action(code: int) -> Action:
     return Action(KINDS[code >> 18], cards)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@uncounted(inline="always")
 def _code(kind: Any, c1: Any, c2: Any, c3: Any) -> Any:
     return kind * 262144 + c1 * 4096 + c2 * 64 + c3
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _insort(widow: Any, st: Any, card: Any) -> None:
     """Put *card* into the widow, kept in card order."""
     i = st[_WLEN]
@@ -88,7 +86,7 @@ def _insort(widow: Any, st: Any, card: Any) -> None:
     st[_WLEN] += 1
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _take(widow: Any, st: Any, card: Any) -> None:
     """Take *card* out of the widow."""
     n = st[_WLEN]
@@ -100,7 +98,7 @@ def _take(widow: Any, st: Any, card: Any) -> None:
     st[_WLEN] = n - 1
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _in(arr: Any, head: Any, n: Any, card: Any) -> Any:
     for i in range(head, head + n):
         if arr[i] == card:
@@ -108,7 +106,7 @@ def _in(arr: Any, head: Any, n: Any, card: Any) -> Any:
     return False
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _holder(st: Any, cfg: Any, hands: Any, hlen: Any, order: Any, flags: Any, moved: Any,
             card: Any, exclude: Any) -> Any:
     """The seat that may pounce on *card* (:func:`.turn.pounce_holder`), or -1."""
@@ -126,7 +124,7 @@ def _holder(st: Any, cfg: Any, hands: Any, hlen: Any, order: Any, flags: Any, mo
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _next_turn(st: Any, cfg: Any, order: Any, flags: Any, final: Any) -> Any:
     """:func:`.turn.next_turn`: True when the deal ends (the showdown is due)."""
     if st[_INFINAL] == 1:
@@ -182,7 +180,7 @@ def _next_turn(st: Any, cfg: Any, order: Any, flags: Any, final: Any) -> Any:
         pos += 1
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _proceed(st: Any, cfg: Any, hands: Any, hlen: Any, order: Any, flags: Any, moved: Any,
              fresh: Any, widow: Any, final: Any) -> Any:
     """:func:`.turn.proceed`: offer the fresh widow cards for a pounce, then go on; True when
@@ -210,13 +208,13 @@ def _proceed(st: Any, cfg: Any, hands: Any, hlen: Any, order: Any, flags: Any, m
     return _next_turn(st, cfg, order, flags, final)
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _fresh_add(st: Any, fresh: Any, card: Any) -> None:
     fresh[st[_QHEAD] + st[_QLEN]] = card
     st[_QLEN] += 1
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _start_deal(st: Any, cfg: Any, dealer: Any, order: Any, flags: Any, hlen: Any,
                 out_in: Any, stock: Any, pack_cards: Any) -> None:
     """:func:`.start.start_deal`."""
@@ -259,7 +257,7 @@ def _start_deal(st: Any, cfg: Any, dealer: Any, order: Any, flags: Any, hlen: An
     st[_STANDER] = -1
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@uncounted(inline="always")
 def _rank(hands: Any, hlen: Any, seat: Any, rank3: Any, rank4: Any) -> Any:
     b = seat * 4
     if hlen[seat] == 4:
@@ -267,7 +265,7 @@ def _rank(hands: Any, hlen: Any, seat: Any, rank3: Any, rank4: Any) -> Any:
     return rank3[hands[b], hands[b + 1], hands[b + 2]]
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _final_turns(st: Any, order: Any, flags: Any, final: Any, seat: Any) -> None:
     """:func:`.turn.final_turns` (the flags as they are now) into *final*."""
     m = st[_M]
@@ -285,7 +283,7 @@ def _final_turns(st: Any, order: Any, flags: Any, final: Any, seat: Any) -> None
     st[_INFINAL] = 1
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _showdown(row: Any, st: Any, cfg: Any, rank3: Any, rank4: Any, cat_code: Any,
               frank3: Any, hands: Any, hlen: Any, order: Any, tokens: Any, balances: Any,
               out_in: Any, won: Any, offers: Any, ranks: Any, scoring: Any, standers: Any,
@@ -399,7 +397,7 @@ def _showdown(row: Any, st: Any, cfg: Any, rank3: Any, rank4: Any, cat_code: Any
                 st[_NMOVED] = 0
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _end_of_deal(st: Any, cfg: Any, order: Any, flags: Any, hlen: Any, out_in: Any,
                  stock: Any, pack_cards: Any, tokens: Any, balances: Any) -> None:
     """:func:`.settle.end_of_deal`: the next deal, or the end of the session."""

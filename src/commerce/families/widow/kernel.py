@@ -127,6 +127,7 @@ from commerce.kernelkit import (
     master_key,
     next_below,
     stream_start,
+    uncounted,
 )
 from commerce.rules import Ruleset
 from commerce.strength import strength_table
@@ -135,7 +136,7 @@ __all__ = ["DEAL_CAP", "KINDS", "SUPPORTED", "WidowKernel", "build", "decode_act
            "encode_action_py", "play_games"]
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
                rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any,
                vtab: Any, policies: Any,
