@@ -172,8 +172,9 @@ def kernel_playouts(obs: TradingObservation) -> BatchPlayouts | None:
     state, each action and then the compiled heuristic in every seat (at random in the seats
     that play unlike it, :func:`erratic_seats`, as :func:`fitted_playout` plays them) to the
     deal's showdown; the same rules and the same heuristic as :func:`playout`, tested equal
-    step for step, about N times as many playouts a second. None where the kernel does not
-    play the ruleset."""
+    step for step. A decision of 500 playouts took a fifth to an eighth of the time
+    (``scripts/bench_search.py``; docs/bots.md). None where the kernel does not play the
+    ruleset."""
     kern = _kernel(obs.ruleset, obs.players)
     if kern is None:
         return None
