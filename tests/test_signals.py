@@ -231,7 +231,10 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc to see workers")
-def test_ctrl_c_stops_a_tournament_in_workers_with_one_line():
+@pytest.mark.parametrize("when", ["playing", "starting"])
+def test_ctrl_c_stops_a_tournament_in_workers_with_one_line(when: str) -> None:
+    """Ctrl-C once games are played, or the moment the first worker exists (while the pool
+    starts: it was once ignored then, and the tournament played on)."""
     with subprocess.Popen(
         [sys.executable, "-m", "commerce", "tournament", "--rules", "peel", "--players", "3",
          "--bots", "random,heuristic", "--games", "100000", "--seed", "1", "--jobs", "2",
@@ -240,11 +243,13 @@ def test_ctrl_c_stops_a_tournament_in_workers_with_one_line():
     ) as proc:
         try:
             deadline = time.monotonic() + _TIMEOUT
-            while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+            workers = 2 if when == "playing" else 1
+            while len(_children(proc.pid)) < workers and time.monotonic() < deadline:
                 assert proc.poll() is None
-                time.sleep(0.05)
-            assert len(_children(proc.pid)) >= 2, "the worker processes never started"
-            time.sleep(0.5)  # some games are played
+                time.sleep(0.05 if when == "playing" else 0.001)
+            assert len(_children(proc.pid)) >= workers, "the worker processes never started"
+            if when == "playing":
+                time.sleep(0.5)  # some games are played
             os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
             out, err = proc.communicate(timeout=_TIMEOUT)
         finally:

@@ -146,17 +146,24 @@ def _run_pool(init_args: tuple[Any, ...], blocks: int, jobs: int,
 
     init(*init_args)  # warm the tables here, so that forked workers share them
     ctx = multiprocessing.get_context("fork")
-    # Workers ignore Ctrl-C from their start (they inherit the setting; their initializer
-    # sets it again); the parent gets it and stops them. Signals belong to the main thread.
+    # Ctrl-C is held back (blocked, not ignored) while the workers start: they inherit the
+    # block and their initializer ignores it (dropping one held back); the parent gets a
+    # Ctrl-C that came meanwhile once the pool is up, and stops them. Ignoring it instead
+    # lost a Ctrl-C pressed while the pool started. Signals belong to the main thread.
     main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    held = {signal.SIGINT}
+    if main:
+        signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         pool = ctx.Pool(min(jobs, blocks), initializer=_worker_init,
                         initargs=(init, *init_args))
-    finally:
+    except BaseException:
         if main:
-            signal.signal(signal.SIGINT, previous)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+        raise
     with pool:  # leaving it, on Ctrl-C too, terminates the workers
+        if main:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
         for b, result in enumerate(pool.imap(work, range(blocks), chunksize=1)):
             results.append(result)
             if progress is not None:
