@@ -235,10 +235,16 @@ def _children(pid: int) -> list[int]:
 def test_ctrl_c_stops_a_tournament_in_workers_with_one_line(when: str) -> None:
     """Ctrl-C once games are played, or the moment the first worker exists (while the pool
     starts: it was once ignored then, and the tournament played on)."""
+    command = [sys.executable, "-m", "commerce", "tournament", "--rules", "peel", "--players",
+               "3", "--bots", "random,heuristic", "--games", "100000", "--seed", "1", "--jobs",
+               "2", "--engine", "reference"]
+    # started as from a terminal: Ctrl-C neither ignored nor blocked, whatever the test
+    # process inherited or an earlier test left (both pass through exec)
+    clean = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+             "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
+             "os.execv(sys.argv[1], sys.argv[1:])")
     with subprocess.Popen(
-        [sys.executable, "-m", "commerce", "tournament", "--rules", "peel", "--players", "3",
-         "--bots", "random,heuristic", "--games", "100000", "--seed", "1", "--jobs", "2",
-         "--engine", "reference"],
+        [sys.executable, "-c", clean, *command],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), start_new_session=True,
     ) as proc:
         try:
