@@ -141,6 +141,11 @@ class GameTree:
         return out
 
 
+def _offsets(counts: np.ndarray) -> np.ndarray:
+    """Where each information state's actions start in a flat array, from their counts."""
+    return np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+
+
 class TreeBuilder:
     """Collects nodes in depth-first order and information states by key."""
 
@@ -189,7 +194,6 @@ class TreeBuilder:
     def finish(self, dealt: Sequence[tuple[int, ...]] = ()) -> GameTree:
         """The arrays."""
         counts = np.frombuffer(self.iset_actions, dtype=np.int16).astype(np.int64)
-        offsets = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
         keys: list[Hashable] = [None] * len(self.iset_labels)
         for key, i in self.iset_ids.items():
             keys[i] = key
@@ -204,7 +208,7 @@ class TreeBuilder:
             payoff=np.frombuffer(self.payoff, dtype=np.float64).reshape(-1, self.players).copy(),
             iset_seat=np.frombuffer(self.iset_seat, dtype=np.int8).copy(),
             iset_actions=counts,
-            iset_offset=offsets,
+            iset_offset=_offsets(counts),
             iset_labels=self.iset_labels,
             iset_keys=keys,
             deals=len(dealt),
@@ -220,6 +224,7 @@ class _Stepper:
     the reference step for step), else the reference engine."""
 
     def __init__(self, spec: FamilySpec[Any, Any]) -> None:
+        self.reader = spec.deal_reader
         fast = spec.fast
         if fast is not None:
             self.new_game: Callable[..., Any] = fast.new_game
@@ -234,6 +239,24 @@ class _Stepper:
             self.decision, self.legal = engine.decision, engine.legal_actions
             self.apply = lambda state, action: tuple(engine.apply(state, action))
             self.observe = engine.observe
+
+    def deal(self, rules: Ruleset, players: int, cards: tuple[int, ...]) -> tuple[
+            Any, tuple[tuple[Event, ...], ...], tuple[Event, ...]]:
+        """A new game (dealer seat 0) dealt *cards*: the state, what each seat has seen of
+        the deal, and the public events from the game's start."""
+        start = self.new_game(rules, players, 0)
+        state, events = self.apply(start, Action(ActionKind.DEAL, cards))
+        views = tuple(engine.visible_events(events, seat) for seat in range(players))
+        public = (engine.visible_events(_start_events(start, self), None)
+                  + engine.visible_events(events, None))
+        return state, views, public
+
+
+def _seen(views: tuple[tuple[Event, ...], ...], public: tuple[Event, ...],
+          events: tuple[Event, ...]) -> tuple[tuple[tuple[Event, ...], ...], tuple[Event, ...]]:
+    """What each seat has seen, and the public events, once *events* have happened."""
+    return (tuple(v + engine.visible_events(events, seat) for seat, v in enumerate(views)),
+            public + engine.visible_events(events, None))
 
 
 @dataclass(frozen=True)
@@ -353,13 +376,10 @@ def build_tree(rules: Ruleset, players: int, *, deals: int | None = None, seed: 
         chosen = sorted(drawn)
     out = TreeBuilder(players)
     root = out.node(CHANCE, -1, 0, 1.0, 0)
-    first_public = tuple(engine.visible_events(_start_events(start, stepper), None))
     prob = 1.0 / len(chosen)
     k, parts = part
     for slot in range(k, len(chosen), parts):
-        state, events = stepper.apply(start, Action(ActionKind.DEAL, chosen[slot]))
-        views = tuple(engine.visible_events(events, seat) for seat in range(players))
-        public = first_public + engine.visible_events(events, None)
+        state, views, public = stepper.deal(rules, players, chosen[slot])
         _walk(out, stepper, rules, reader, state, views, public,
               out.node(CHANCE, root, slot, prob, 1), 1)
     return out.finish(chosen)
@@ -391,9 +411,8 @@ def _walk(out: TreeBuilder, stepper: _Stepper, rules: Ruleset, reader: Any, stat
     for slot, action in enumerate(legal):
         child, events = stepper.apply(state, action)
         node = out.node(CHANCE, n, slot, prob, depth + 1)
-        _walk(out, stepper, rules, reader, child,
-              tuple(v + engine.visible_events(events, seat) for seat, v in enumerate(views)),
-              public + engine.visible_events(events, None), node, depth + 1)
+        _walk(out, stepper, rules, reader, child, *_seen(views, public, events), node,
+              depth + 1)
 
 
 Chooser = Callable[[int, Hashable, Any, tuple[Action, ...]], Action]
@@ -407,15 +426,10 @@ def play_deal(rules: Ruleset, players: int, cards: tuple[int, ...], choose: Choo
     """Play the deal of *cards* (from :func:`draw_deal`; dealer seat 0) with *choose*
     deciding every seat's actions and *rng* drawing chance's; returns what the deal paid each
     seat. The seats' keys are the trees', so a tree's policy plays here as it was solved."""
-    spec = family_spec(rules.family)
-    stepper = _Stepper(spec)
-    reader = spec.deal_reader
+    stepper = _Stepper(family_spec(rules.family))
+    reader = stepper.reader
     assert reader is not None
-    start = stepper.new_game(rules, players, 0)
-    state, events = stepper.apply(start, Action(ActionKind.DEAL, cards))
-    views = tuple(engine.visible_events(events, seat) for seat in range(players))
-    public = (tuple(engine.visible_events(_start_events(start, stepper), None))
-              + engine.visible_events(events, None))
+    state, views, public = stepper.deal(rules, players, cards)
     while True:
         found = reader(rules, players, public)
         if found:
@@ -429,8 +443,7 @@ def play_deal(rules: Ruleset, players: int, cards: tuple[int, ...], choose: Choo
             if action not in legal:
                 raise CommerceError(f"seat {d.seat}: {action} is not legal here")
         state, events = stepper.apply(state, action)
-        views = tuple(v + engine.visible_events(events, seat) for seat, v in enumerate(views))
-        public += engine.visible_events(events, None)
+        views, public = _seen(views, public, events)
 
 
 def draw_deal(rules: Ruleset, players: int, rng: random.Random) -> tuple[int, ...]:
@@ -443,8 +456,10 @@ def draw_deal(rules: Ruleset, players: int, rng: random.Random) -> tuple[int, ..
 def state_at(rules: Ruleset, tree: GameTree, node: int) -> Any:
     """The (fast) state of *node* of a tree of :func:`build_tree` of *rules*, replayed from
     its deal: for asking a bot what it does there (``observe_for(rules, state, seat)``)."""
-    spec = family_spec(rules.family)
-    stepper = _Stepper(spec)
+    return _replay(_Stepper(family_spec(rules.family)), rules, tree, node)
+
+
+def _replay(stepper: _Stepper, rules: Ruleset, tree: GameTree, node: int) -> Any:
     path = tree.path(node)
     if not path:
         raise CommerceError("the root is before the deal")
@@ -461,12 +476,13 @@ def bot_choices(rules: Ruleset, tree: GameTree, act: Callable[..., Action],
     tree of :func:`build_tree`: the index of its action among the legal ones (-1 in the
     information states not asked). It is asked once in each, at its first node's state, with
     an RNG of its own seeded from *seed* and the information state's number."""
+    stepper = _Stepper(family_spec(rules.family))
     picks = np.full(tree.infosets, -1, dtype=np.int64)
     first = tree.first_nodes()
     for i in range(tree.infosets) if infosets is None else infosets:
-        state = state_at(rules, tree, int(first[i]))
+        state = _replay(stepper, rules, tree, int(first[i]))
         legal = tree.iset_labels[i]
-        obs = observe_for(rules, state, int(tree.iset_seat[i]))
+        obs = stepper.observe(state, int(tree.iset_seat[i]))
         picks[i] = legal.index(act(obs, legal, random.Random(seed * 1_000_003 + i)))
     return picks
 
@@ -496,7 +512,7 @@ def merge_trees(parts: Sequence[GameTree]) -> GameTree:
     keys: list[Hashable] = []
     labels: list[tuple[Any, ...]] = []
     seats: list[int] = []
-    remaps, pieces = [], []
+    pieces = []
     offset = 1
     for p in parts:
         remap = np.empty(p.infosets, dtype=np.int32)
@@ -508,7 +524,6 @@ def merge_trees(parts: Sequence[GameTree]) -> GameTree:
                 labels.append(p.iset_labels[i])
                 seats.append(int(p.iset_seat[i]))
             remap[i] = j
-        remaps.append(remap)
         body = slice(1, p.nodes)
         parent = p.parent[body].astype(np.int64)
         parent = np.where(parent == 0, 0, parent - 1 + offset)
@@ -530,7 +545,7 @@ def merge_trees(parts: Sequence[GameTree]) -> GameTree:
         players=first.players, kind=kind, parent=parent, slot=slot, prob=prob, depth=depth,
         infoset=infoset, payoff=payoff, iset_seat=np.array(seats, dtype=np.int8),
         iset_actions=counts,
-        iset_offset=np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64),
+        iset_offset=_offsets(counts),
         iset_labels=labels, iset_keys=keys, deals=first.deals, dealt=first.dealt)
 
 

@@ -7,7 +7,8 @@ out, the traded-in cards a queue under it. Hand strength comes from the referenc
 tables (:mod:`commerce.hands`), copied once per ruleset into arrays.
 
 The random policy picks uniformly among the legal actions; the heuristic policy is
-:func:`heuristic_choice`, the compiled twin of :func:`.heuristic.trading_action`: it reads only
+:func:`heuristic_choice` (:mod:`.compiled_heuristic`), the compiled twin of
+:func:`.heuristic.trading_action`: it reads only
 what the seat's observation holds (its hand as held, the offered card, the number of players
 and what the rules allow it now), and a test holds the two equal decision for decision. Every
 game draws from its own stream (:mod:`commerce.kernelkit`).
@@ -30,11 +31,27 @@ import numpy as np
 from commerce.cards import pack
 from commerce.core import Action
 from commerce.errors import RulesetError
+from commerce.families.trading.compiled_heuristic import (
+    _BARTER,
+    _DEAL,
+    _DONE,
+    _GIVE,
+    _NONE,
+    _STAND,
+    _TRADE,
+    AFTER_TRADE,
+    BARTER_REPLY,
+    TURN,
+    _after_wins,
+    _give_values,
+    _nth_lowest3,
+    _nth_lowest4,
+    heuristic_choice,
+)
 from commerce.hands import evaluator_for
 from commerce.kernelkit import (
     DEALS_PER_GROUP,
     HEURISTIC,
-    NO_CARD,
     RANDOM,
     chance_start,
     encode_action_py,
@@ -46,20 +63,13 @@ from commerce.kernelkit import (
 from commerce.rules import Ruleset
 from commerce.strength import strength_table
 
-# Action codes (commerce.kernelkit.KINDS order): kind * 64 + card.
-_DEAL, _STAND, _TRADE, _BARTER, _GIVE, _DONE = 0, 64, 128, 192, 256, 320
-_NONE = NO_CARD
-# Decision kinds the heuristic is asked at.
-TURN: Final = 1
-"""The start of a turn: stand, trade or barter."""
-AFTER_TRADE: Final = 3
-"""After one's own trade or barter: stand or done."""
-BARTER_REPLY: Final = 4
-"""Offered a barter: give a card back, or stand where allowed."""
-
 # Configuration slots.
 (_P, _STEP, _BSTEP, _ANTE, _DANTE, _TCOST, _DMAYTRADE, _DTCOST, _MAYBARTER, _PMAYSTAND,
  _RETORIG, _ANYTIME, _AFTERSTAND, _PENALTY, _PAYEQ, _DPAYS, _TIE, _ROUNDS, _DEALS) = range(19)
+
+# Slots of the deal's scalars (``sc``) that the steps below share.
+(_NU, _BH, _BL, _POOL, _STANDER, _TAKEN, _POS, _COUNT, _SEAT, _PHASE, _OFFERED,
+ _N_SC) = range(12)
 
 CATEGORY_NAMES: Final = ("none", "point", "pair", "flush", "sequence", "tricon", "four")
 """Category names by the code in the ``categories`` results (the evaluator's levels)."""
@@ -79,43 +89,6 @@ SUPPORTED: Final[dict[str, tuple[object, ...] | None]] = {
 """The family options the kernel plays, with the values it plays (None: every value)."""
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _nth_lowest(hand: Any, j: Any) -> Any:
-    """The *j*-th lowest card (from 0) of a three-card hand."""
-    a, b, c = hand[0], hand[1], hand[2]
-    if a > b:
-        a, b = b, a
-    if b > c:
-        b, c = c, b
-    if a > b:
-        a, b = b, a
-    return a if j == 0 else b if j == 1 else c
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _nth_lowest3(a: Any, b: Any, c: Any, j: Any) -> Any:
-    """The *j*-th lowest card (from 0) of the three *a*, *b*, *c* (min and max: no branch on
-    the cards)."""
-    lo = min(a, min(b, c))
-    hi = max(a, max(b, c))
-    return lo if j == 0 else hi if j == 2 else a + b + c - lo - hi
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _nth_lowest4(a: Any, b: Any, c: Any, d: Any, j: Any) -> Any:
-    """The *j*-th lowest (from 0) of four different cards."""
-    if a > b:
-        a, b = b, a
-    if c > d:
-        c, d = d, c
-    if a > c:
-        a, c = c, a
-    if b > d:
-        b, d = d, b
-    if b > c:
-        b, c = c, b
-    return a if j == 0 else b if j == 1 else c if j == 2 else d
-
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _turn(seat: Any, step: Any, p: Any) -> Any:
@@ -127,100 +100,6 @@ def _turn(seat: Any, step: Any, p: Any) -> Any:
         return p - 1
     return seat
 
-
-@uncounted()
-def heuristic_choice(kind: Any, hand: Any, offered: Any, may_stand: Any, may_trade: Any,
-                     may_barter: Any, partner_may_stand: Any, return_orig: Any, rank3: Any,
-                     strength: Any, pwin: Any, give_value: Any, boldness: Any,
-                     after_win: Any, trade_cost: Any, pool: Any) -> Any:
-    """The heuristic's action code at a decision of *kind*, or -1 where it would draw a random
-    legal action (no trade, barter or stand to make). *hand* is the seat's hand as held;
-    *trade_cost* what ready money costs this seat, *pool* the pool now (a barter is preferred
-    where ready money costs more than the replacement is expected to win back)."""
-    r = rank3[hand[0], hand[1], hand[2]]
-    confident = pwin[r] >= boldness
-    if kind == AFTER_TRADE:
-        if may_stand and confident:
-            return _STAND + _NONE
-        return _DONE + _NONE
-    if kind == BARTER_REPLY:
-        if partner_may_stand and confident:
-            return _STAND + _NONE
-        n = 3 if return_orig else 4
-        best_card, best = -1, -1.0
-        for i in range(n):
-            if n == 3:
-                card = _nth_lowest(hand, i)
-            else:
-                card = _nth_lowest4(hand[0], hand[1], hand[2], offered, i)
-            if card == offered:
-                v = strength[r]
-            else:
-                a, b, c = hand[0], hand[1], hand[2]
-                if a == card:
-                    a = offered
-                elif b == card:
-                    b = offered
-                else:
-                    c = offered
-                v = strength[rank3[a, b, c]]
-            if best_card < 0 or v > best:
-                best_card, best = card, v
-        return _GIVE + best_card
-    if may_stand and confident:
-        return _STAND + _NONE
-    give, best = hand[0], -1.0
-    gk1, gk2 = hand[1], hand[2]
-    for i in range(3):
-        k1, k2 = hand[(i + 1) % 3], hand[(i + 2) % 3]
-        v = give_value[hand[i], k1, k2]
-        if v > best:
-            give, best = hand[i], v
-            gk1, gk2 = k1, k2
-    if may_barter and (not may_trade or (
-            trade_cost > 0 and (after_win[give, gk1, gk2] - pwin[r]) * pool < trade_cost)):
-        return _BARTER + give
-    if may_trade:
-        return _TRADE + give
-    if may_stand:
-        return _STAND + _NONE
-    return -1
-
-
-@numba.njit(cache=True, nogil=True)
-def _give_values(pack_cards: Any, rank3: Any, strength: Any) -> Any:
-    """``v[give, k1, k2]``: the mean strength after trading *give* away, keeping *k1*, *k2*
-    (:func:`commerce.strength.best_replacement`, summed in the same order)."""
-    n = pack_cards.shape[0]
-    v = np.full((52, 52, 52), -1.0)
-    for i in range(n):
-        for j in range(i + 1, n):
-            for k in range(j + 1, n):
-                trio = (pack_cards[i], pack_cards[j], pack_cards[k])
-                for t in range(3):
-                    give, k1, k2 = trio[t], trio[(t + 1) % 3], trio[(t + 2) % 3]
-                    total = 0.0
-                    for x in range(n):
-                        c = pack_cards[x]
-                        if c == give or c == k1 or c == k2:
-                            continue
-                        total += strength[rank3[k1, k2, c]]
-                    value = total / (n - 3)
-                    v[give, k1, k2] = value
-                    v[give, k2, k1] = value
-    return v
-
-
-@numba.njit(cache=True, nogil=True)
-def _after_wins(pack_cards: Any, rank3: Any, pwin: Any) -> Any:
-    """``v[give, k1, k2]``: the mean chance to win after replacing *give* by a card not in the
-    hand, keeping *k1*, *k2* (:func:`.heuristic._barter_rather`, summed in the same order)."""
-    return _give_values(pack_cards, rank3, pwin)
-
-
-# Slots of the deal's scalars (``sc``) that the steps below share.
-(_NU, _BH, _BL, _POOL, _STANDER, _TAKEN, _POS, _COUNT, _SEAT, _PHASE, _OFFERED,
- _N_SC) = range(12)
 
 
 @uncounted(inline="always")
@@ -524,6 +403,17 @@ def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _scratch(p: Any, n_pack: Any) -> Any:
+    """The working arrays of one game at a time at *p* seats: hands, unseen stock, bottom
+    queue, balances, deals won, ranks, showdown order, who is paid, the two streams and the
+    deal's scalars (``sc``)."""
+    return (np.empty((p, 3), np.int64), np.empty(n_pack, np.int64),
+            np.empty(n_pack, np.int64), np.zeros(p, np.int64), np.zeros(p, np.int64),
+            np.empty(p, np.int64), np.empty(p, np.int64), np.empty(p, np.int64),
+            np.zeros(2, np.uint64), np.zeros(_N_SC, np.int64))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _lowest_combination(cat_code: Any) -> Any:
     """The lowest rank with a combination (the ranks grow with the category)."""
     combo = 0
@@ -542,20 +432,11 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
     in the chance group ``(index0 + row) // share``), each seat played by the policy and
     boldness of its row of *policies* and *boldness*, writing each row of the result arrays."""
     p = cfg[_P]
-    n_pack = pack_cards.shape[0]
-    hands = np.empty((p, 3), np.int64)
-    unseen = np.empty(n_pack, np.int64)
-    bottom = np.empty(n_pack, np.int64)
-    balances = np.zeros(p, np.int64)
-    won = np.zeros(p, np.int64)
-    ranks = np.empty(p, np.int64)
-    order = np.empty(p, np.int64)
-    paid_to = np.empty(p, np.int64)
+    hands, unseen, bottom, balances, won, ranks, order, paid_to, streams, sc = _scratch(
+        p, pack_cards.shape[0])
     at_start = np.empty(p, np.int64)
     pol = np.empty(p, policies.dtype)
     bold = np.empty(p, np.float64)
-    streams = np.zeros(2, np.uint64)
-    sc = np.zeros(_N_SC, np.int64)
     combo = _lowest_combination(cat_code)
     for row in range(first, stop):
         for s in range(p):  # this row's line-up (copied: no array view per game)
@@ -581,18 +462,8 @@ def playouts(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: Any, af
     *gains*, 1.0 into *wins* where it won the deal. Every root is played with the same
     streams (from *key*: common random numbers). *actions* (``(len(roots), n)``, or with no
     columns) records each playout's actions, its root first, and *lengths* how many."""
-    p = cfg[_P]
-    n_pack = unseen0.shape[0]
-    hands = np.empty((p, 3), np.int64)
-    unseen = np.empty(n_pack, np.int64)
-    bottom = np.empty(n_pack, np.int64)
-    balances = np.empty(p, np.int64)
-    won = np.empty(p, np.int64)
-    ranks = np.empty(p, np.int64)
-    order = np.empty(p, np.int64)
-    paid_to = np.empty(p, np.int64)
-    streams = np.zeros(2, np.uint64)
-    sc = np.zeros(_N_SC, np.int64)
+    hands, unseen, bottom, balances, won, ranks, order, paid_to, streams, sc = _scratch(
+        cfg[_P], unseen0.shape[0])
     combo = _lowest_combination(cat_code)
     record = actions.shape[1] > 0
     for k in range(roots.shape[0]):
