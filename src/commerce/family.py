@@ -305,6 +305,15 @@ class FamilySpec(Generic[StateT, ObsT]):
     """``kernel(rules, players)``: the family's compiled batch kernel (numba), driven by
     :mod:`commerce.fast`; it refuses an option it does not play (raising RulesetError)."""
 
+    env_kernel: Callable[[Ruleset, int], Any] | None = None
+    """``env_kernel(rules, players)``: the family's steppable compiled kernel (numba) behind
+    the research API's vector environment (:class:`commerce.rl.vector.CommerceVectorEnv`):
+    many games at once, one learning seat against compiled bots. It refuses an option it does
+    not play (raising RulesetError); its ``batch(num_envs, seat, policies, boldness, *,
+    episode, same_step, record)`` makes the environments (the trading family's is
+    :class:`commerce.families.trading.kernel_env.TradingEnvKernel`). None: the family has
+    none."""
+
     # -- research API -----------------------------------------------------------------------
     encoding: Encoding | None = None
     """The fixed action space and observation vector of :mod:`commerce.rl`

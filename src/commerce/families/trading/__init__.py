@@ -70,5 +70,6 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
     presentation=present.PRESENTATION,
     fast=fast.FAST,
     kernel=compiled.kernel,
+    env_kernel=compiled.env_kernel,
 )
 """The trading family's contract (see :class:`commerce.family.FamilySpec`)."""

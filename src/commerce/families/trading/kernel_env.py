@@ -1,0 +1,677 @@
+"""The trading family's steppable kernel: many games at once, one learning seat against compiled
+bots, behind the research API's vector environment (:class:`commerce.rl.vector.CommerceVectorEnv`).
+
+Where :mod:`.kernel` plays whole games to their end, this module stops every game at the
+learning seat's decisions. Each of *N* games (an *environment*) is held in rows of arrays: its
+hands, the unseen stock and the traded-in cards under it, the balances, the learner's last
+visible acts, and the scalars of where play stands (:data:`SCALARS`). One compiled call
+(:func:`step_envs`) applies the learner's action in every environment, then plays the other
+seats by their compiled policies (random, or the heuristic of :mod:`.compiled_heuristic`) and
+chance by the environment's own streams until the learner must decide again or the episode
+ends, and writes into preallocated arrays the learner's observation (the very vector of
+:func:`.encode.encode` of ``engine.observe(state, seat)``, built only from what the seat may
+know), its legal actions' mask, its reward and whether the episode ended. An ended episode is
+dealt anew in the same call (Gymnasium's same-step autoreset, its final observation kept
+apart) or at the next call (next-step autoreset), as the batch was made.
+
+The rules are those of :mod:`.turn` and :mod:`.settle` (the same steps as the whole-game
+kernel's ``_rest_of_deal``, one decision at a time); ``tests/test_rl_vector.py`` replays every
+recorded action through the reference engine and compares every observation, mask and reward.
+An episode is a deal (the first of a fresh game) or a whole game; one that ends before the
+learner's first decision is not shown (a fresh game is dealt), as :class:`commerce.rl.gym.
+CommerceGym` does. The rulesets and options played are the whole-game kernel's
+(:func:`.kernel.check_supported`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import numba
+import numpy as np
+
+from commerce.encoding import DECISION_KINDS
+from commerce.families.trading.compiled_heuristic import (
+    _BARTER,
+    _DEAL,
+    _DONE,
+    _GIVE,
+    _NONE,
+    _STAND,
+    _TRADE,
+    AFTER_TRADE,
+    BARTER_REPLY,
+    TURN,
+    _nth_lowest3,
+    _nth_lowest4,
+    heuristic_choice,
+)
+from commerce.families.trading.encode import HISTORY, KINDS, layout
+from commerce.families.trading.kernel import (
+    _AFTERSTAND,
+    _ANTE,
+    _ANYTIME,
+    _BSTEP,
+    _DANTE,
+    _DEALS,
+    _DMAYTRADE,
+    _DTCOST,
+    _MAYBARTER,
+    _P,
+    _PMAYSTAND,
+    _RETORIG,
+    _ROUNDS,
+    _STEP,
+    _TCOST,
+    TradingKernel,
+    _lowest_combination,
+    _showdown,
+    _turn,
+    build,
+)
+from commerce.kernelkit import GAMMA, RANDOM, master_key, mix64, next_below
+from commerce.rules import Ruleset
+
+__all__ = ["SCALARS", "TradingEnvBatch", "TradingEnvKernel", "env_kernel", "reset_envs",
+           "step_envs"]
+
+# Where play stands (the reference's Phase values; DEALING: a deal's antes are paid, nothing
+# dealt: the state a deal episode ends in).
+_DEALING, _OVER = 0, 5
+
+SCALARS: Final = ("dealer", "deal", "seat", "actor", "phase", "taken", "offered", "pool",
+                  "unseen", "bottom_head", "bottom_len", "acts", "start", "reward", "done",
+                  "waiting", "recorded")
+"""The per-environment scalars, the columns of the batch's ``st`` array: the dealer, the deal's
+number (from 1), whose turn it is, who decides now, the phase, turns begun this deal, the
+card of a pending barter (-1: none), the pool, the unseen cards of the stock, the traded-in
+queue under them (head, length), the learner's visible acts this deal, the learner's balance
+before this deal's ante, its reward not yet paid, whether the episode is over, whether it
+waits for a next-step reset, and the actions recorded."""
+(S_DEALER, S_DEALNO, S_SEAT, S_ACTOR, S_PHASE, S_TAKEN, S_OFFERED, S_POOL, S_NU, S_BH, S_BL,
+ S_ACTS, S_START, S_REWARD, S_DONE, S_WAIT, S_REC, S_N) = range(len(SCALARS) + 1)
+
+# Slots of the environment's configuration (``ec``): the learner's seat, whole-game episodes,
+# the pack's size and first card, then the offsets of the observation's segments, the size of
+# one history row, the phase one-hot's index for each phase, and same-step autoreset.
+(E_ME, E_GAME, E_NPACK, E_OFFSET, O_PHASE, O_TOACT, O_POS, O_HAND, O_OFFERED, O_STAKES,
+ O_POOL, O_STOCK, O_DEAL, O_HIST, E_PER, K_CHANCE, K_TURN, K_AFTER, K_REPLY, K_OVER, E_COMBO,
+ E_SAME, E_N) = range(23)
+
+# The history's act kinds (:data:`.encode.KINDS`).
+(_STOOD, _TRADED, _TRADED_CARD, _DREW, _OFFERED_ACT, _BARTER_CARD, _BARTERED,
+ _RETURNED) = range(8)
+assert KINDS == ("stood", "traded", "traded_card", "drew", "barter_offered", "barter_card",
+                 "bartered", "barter_returned")
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _record(st: Any, rec: Any, e: Any, code: Any) -> None:
+    """Record *code* in environment *e*'s row (a count past the row's end tells of an
+    overflow)."""
+    if rec.shape[1] > 0:
+        n = st[e, S_REC]
+        if n < rec.shape[1]:
+            rec[e, n] = code
+        st[e, S_REC] = n + 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _push(st: Any, hist: Any, e: Any, kind: Any, seat: Any, card: Any) -> None:
+    """An act the learner sees, appended to its history (a ring of the last K)."""
+    j = st[e, S_ACTS] % hist.shape[1]
+    hist[e, j, 0] = kind
+    hist[e, j, 1] = seat
+    hist[e, j, 2] = card
+    st[e, S_ACTS] += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _start_deal(e: Any, tables: Any, arrays: Any) -> None:
+    """A deal begins: antes into the pool, the whole pack unseen, nothing dealt."""
+    cfg, ec, pack_cards = tables[0], tables[1], tables[2]
+    st, unseen, balances = arrays[0], arrays[2], arrays[4]
+    p = cfg[_P]
+    dealer = st[e, S_DEALER]
+    st[e, S_START] = balances[e, ec[E_ME]]
+    for s in range(p):
+        balances[e, s] -= cfg[_ANTE]
+    balances[e, dealer] -= cfg[_DANTE] - cfg[_ANTE]
+    st[e, S_POOL] = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
+    n = pack_cards.shape[0]
+    for i in range(n):
+        unseen[e, i] = pack_cards[i]
+    st[e, S_NU], st[e, S_BH], st[e, S_BL], st[e, S_ACTS] = n, 0, 0, 0
+    st[e, S_OFFERED], st[e, S_PHASE], st[e, S_TAKEN] = -1, _DEALING, 0
+    st[e, S_SEAT], st[e, S_ACTOR] = dealer, dealer
+
+
+@numba.njit(cache=True, nogil=True)
+def _deal_cards(e: Any, tables: Any, arrays: Any) -> None:
+    """Chance deals three cards each, one at a time from the dealer's left (or right); the
+    eldest hand's turn begins."""
+    cfg = tables[0]
+    st, hands, unseen, streams, rec = arrays[0], arrays[1], arrays[2], arrays[6], arrays[7]
+    p, step = cfg[_P], cfg[_STEP]
+    eldest = _turn(st[e, S_DEALER], step, p)
+    cs = streams[e, 1]
+    n_unseen = st[e, S_NU]
+    for col in range(3):
+        to = eldest
+        for _ in range(p):
+            cs, j = next_below(cs, n_unseen)
+            card = unseen[e, j]
+            n_unseen -= 1
+            unseen[e, j] = unseen[e, n_unseen]
+            hands[e, to, col] = card
+            _record(st, rec, e, _DEAL + card)
+            to = _turn(to, step, p)
+    streams[e, 1] = cs
+    st[e, S_NU] = n_unseen
+    st[e, S_SEAT], st[e, S_ACTOR], st[e, S_TAKEN], st[e, S_PHASE] = eldest, eldest, 1, TURN
+
+
+@numba.njit(cache=True, nogil=True)
+def _new_game(e: Any, tables: Any, arrays: Any) -> None:
+    """A fresh game: even balances, the first dealer drawn by chance, the first deal dealt. A
+    recording notes it as ``-1 - dealer``."""
+    cfg = tables[0]
+    st, balances, streams, rec = arrays[0], arrays[4], arrays[6], arrays[7]
+    p = cfg[_P]
+    for s in range(p):
+        balances[e, s] = 0
+    cs, dealer = next_below(streams[e, 1], p)
+    streams[e, 1] = cs
+    _record(st, rec, e, -1 - dealer)
+    st[e, S_DEALER], st[e, S_DEALNO], st[e, S_REWARD], st[e, S_DONE] = dealer, 1, 0, 0
+    _start_deal(e, tables, arrays)
+    _deal_cards(e, tables, arrays)
+
+
+@numba.njit(cache=True, nogil=True)
+def _settle(e: Any, stander: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """The showdown (:func:`.kernel._showdown`); the learner's reward is what the deal paid
+    it. Then the game is over, or the next deal begins (dealt at once in a whole-game
+    episode; a deal episode ends with its antes paid)."""
+    cfg, ec, rank3 = tables[0], tables[1], tables[3]
+    st, hands, balances = arrays[0], arrays[1], arrays[4]
+    ranks, order, paid_to, won = work
+    p = cfg[_P]
+    me = ec[E_ME]
+    _showdown(cfg, hands[e], rank3, balances[e], won, st[e, S_DEALER], stander, st[e, S_POOL],
+              ranks, order, paid_to)
+    st[e, S_REWARD] += balances[e, me] - st[e, S_START]
+    if st[e, S_DEALNO] >= p * cfg[_DEALS]:
+        st[e, S_PHASE], st[e, S_POOL], st[e, S_DONE] = _OVER, 0, 1
+        return
+    st[e, S_DEALER] = _turn(st[e, S_DEALER], cfg[_STEP], p)
+    st[e, S_DEALNO] += 1
+    _start_deal(e, tables, arrays)
+    if ec[E_GAME] == 1:
+        _deal_cards(e, tables, arrays)
+    else:
+        st[e, S_DONE] = 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _next_turn(e: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """The turn passes on, or the round limit shows the hands with no stander."""
+    cfg = tables[0]
+    st = arrays[0]
+    p = cfg[_P]
+    if st[e, S_TAKEN] >= cfg[_ROUNDS] * p:
+        _settle(e, -1, tables, arrays, work)
+        return
+    seat = _turn(st[e, S_SEAT], cfg[_STEP], p)
+    st[e, S_SEAT], st[e, S_ACTOR], st[e, S_PHASE] = seat, seat, TURN
+    st[e, S_TAKEN] += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _apply(e: Any, code: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """The seat to decide in environment *e* plays the legal action *code* (the rules of
+    :mod:`.turn`); the learner's history gets the acts it may see."""
+    cfg, ec = tables[0], tables[1]
+    st, hands, unseen, bottom, balances, hist, streams, rec = arrays
+    p = cfg[_P]
+    me = ec[E_ME]
+    n_pack = unseen.shape[1]
+    kind, card = code & ~63, code & 63
+    phase, actor = st[e, S_PHASE], st[e, S_ACTOR]
+    if kind == _STAND:
+        _push(st, hist, e, _STOOD, actor, -1)
+        _settle(e, actor, tables, arrays, work)
+        return
+    if phase == TURN and kind == _TRADE:
+        dealer = st[e, S_DEALER]
+        if actor == dealer:
+            cost = cfg[_DTCOST]
+            st[e, S_POOL] += cost
+        else:
+            cost = cfg[_TCOST]
+            balances[e, dealer] += cost
+        balances[e, actor] -= cost
+        b_head, b_len, n_unseen = st[e, S_BH], st[e, S_BL], st[e, S_NU]
+        tail = b_head + b_len
+        bottom[e, tail - n_pack if tail >= n_pack else tail] = card
+        b_len += 1
+        if n_unseen > 0:
+            cs, j = next_below(streams[e, 1], n_unseen)
+            streams[e, 1] = cs
+            got = unseen[e, j]
+            n_unseen -= 1
+            unseen[e, j] = unseen[e, n_unseen]
+            _record(st, rec, e, _DEAL + got)
+        else:
+            got = bottom[e, b_head]
+            b_head = 0 if b_head + 1 == n_pack else b_head + 1
+            b_len -= 1
+        st[e, S_BH], st[e, S_BL], st[e, S_NU] = b_head, b_len, n_unseen
+        a, b, c = hands[e, actor, 0], hands[e, actor, 1], hands[e, actor, 2]
+        first_out = a == card
+        a = b if first_out else a
+        b = c if first_out or b == card else b
+        hands[e, actor, 0], hands[e, actor, 1], hands[e, actor, 2] = a, b, got
+        _push(st, hist, e, _TRADED, actor, -1)
+        if me == actor:
+            _push(st, hist, e, _TRADED_CARD, actor, card)
+            _push(st, hist, e, _DREW, actor, got)
+        if cfg[_AFTERSTAND] == 1:
+            st[e, S_PHASE] = AFTER_TRADE
+        else:
+            _next_turn(e, tables, arrays, work)
+        return
+    if phase == TURN:  # a barter offered to the neighbour
+        partner = _turn(actor, cfg[_BSTEP], p)
+        _push(st, hist, e, _OFFERED_ACT, actor, -1)
+        if me == actor or me == partner:
+            _push(st, hist, e, _BARTER_CARD, actor, card)
+        st[e, S_OFFERED], st[e, S_ACTOR], st[e, S_PHASE] = card, partner, BARTER_REPLY
+        return
+    if phase == BARTER_REPLY:  # the partner gives *card* back for the offered card
+        offerer, offered = st[e, S_SEAT], st[e, S_OFFERED]
+        for i in range(3):
+            if hands[e, offerer, i] == offered:
+                hands[e, offerer, i] = card
+        for i in range(3):
+            if hands[e, actor, i] == card:
+                hands[e, actor, i] = offered
+        _push(st, hist, e, _BARTERED, offerer, -1)
+        if me == offerer or me == actor:
+            _push(st, hist, e, _RETURNED, actor, card)
+        st[e, S_OFFERED] = -1
+        if cfg[_AFTERSTAND] == 1:
+            st[e, S_ACTOR], st[e, S_PHASE] = offerer, AFTER_TRADE
+        else:
+            _next_turn(e, tables, arrays, work)
+        return
+    _next_turn(e, tables, arrays, work)  # done: the turn passes
+
+
+@numba.njit(cache=True, nogil=True)
+def _choose(e: Any, tables: Any, arrays: Any) -> Any:
+    """The action code the policy of the seat to decide plays (random: uniform among the
+    legal actions, from the environment's players' stream)."""
+    cfg, ec, _, rank3, strength, pwin, give_value, after_win, pol, bold = tables
+    st, hands, streams = arrays[0], arrays[1], arrays[6]
+    phase, actor = st[e, S_PHASE], st[e, S_ACTOR]
+    a, b, c = hands[e, actor, 0], hands[e, actor, 1], hands[e, actor, 2]
+    offered = st[e, S_OFFERED]
+    stand_ok = cfg[_ANYTIME] == 1 or rank3[a, b, c] >= ec[E_COMBO]
+    n_pstand = 1 if cfg[_PMAYSTAND] == 1 else 0
+    n_ret = 3 if cfg[_RETORIG] == 1 else 4
+    n_barter = 3 if cfg[_MAYBARTER] == 1 else 0
+    dealer = st[e, S_DEALER]
+    trade_ok = actor != dealer or cfg[_DMAYTRADE] == 1
+    code = -1
+    if pol[actor] != RANDOM:
+        pool = st[e, S_POOL]
+        if phase == TURN:
+            cost_now = cfg[_DTCOST] if actor == dealer else cfg[_TCOST]
+            code = heuristic_choice(TURN, hands[e, actor], -1, stand_ok, trade_ok,
+                                    n_barter > 0, False, True, rank3, strength, pwin,
+                                    give_value, bold[actor], after_win, cost_now, pool)
+        elif phase == BARTER_REPLY:
+            code = heuristic_choice(BARTER_REPLY, hands[e, actor], offered, False, False,
+                                    False, n_pstand > 0, n_ret == 3, rank3, strength, pwin,
+                                    give_value, bold[actor], after_win, 0, pool)
+        else:
+            code = heuristic_choice(AFTER_TRADE, hands[e, actor], -1, stand_ok, False, False,
+                                    False, True, rank3, strength, pwin, give_value,
+                                    bold[actor], after_win, 0, pool)
+    if code >= 0:
+        return code
+    state = streams[e, 0]
+    if phase == TURN:
+        ns = 1 if stand_ok else 0
+        nt = 3 if trade_ok else 0
+        state, j = next_below(state, ns + nt + n_barter)
+        if j < ns:
+            code = _STAND + _NONE
+        else:
+            j -= ns
+            kind = _TRADE if j < nt else _BARTER
+            code = kind + _nth_lowest3(a, b, c, j if j < nt else j - nt)
+    elif phase == BARTER_REPLY:
+        state, j = next_below(state, n_ret + n_pstand)
+        if j < n_pstand:
+            code = _STAND + _NONE
+        elif n_ret == 3:
+            code = _GIVE + _nth_lowest3(a, b, c, j - n_pstand)
+        else:
+            code = _GIVE + _nth_lowest4(a, b, c, offered, j - n_pstand)
+    elif stand_ok:
+        state, j = next_below(state, 2)
+        code = _STAND + _NONE if j == 0 else _DONE + _NONE
+    else:
+        code = _DONE + _NONE
+    streams[e, 0] = state
+    return code
+
+
+@numba.njit(cache=True, nogil=True)
+def _advance(e: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """The other seats play until the learner must decide or the episode is over."""
+    st, rec = arrays[0], arrays[7]
+    me = tables[1][E_ME]
+    while st[e, S_DONE] == 0 and st[e, S_ACTOR] != me:
+        code = _choose(e, tables, arrays)
+        _record(st, rec, e, code)
+        _apply(e, code, tables, arrays, work)
+
+
+@numba.njit(cache=True, nogil=True)
+def _reset_one(e: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """A fresh game, dealt again until the learner has a decision before the episode ends."""
+    st = arrays[0]
+    st[e, S_WAIT] = 0
+    while True:
+        _new_game(e, tables, arrays)
+        _advance(e, tables, arrays, work)
+        if st[e, S_DONE] == 0:
+            return
+
+
+@numba.njit(cache=True, nogil=True)
+def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The learner's observation vector (:func:`.encode.encode`) into *row*."""
+    cfg, ec = tables[0], tables[1]
+    st, hands, balances, hist = arrays[0], arrays[1], arrays[4], arrays[5]
+    p = cfg[_P]
+    me = ec[E_ME]
+    offset = ec[E_OFFSET]
+    for i in range(row.shape[0]):
+        row[i] = 0.0
+    phase = st[e, S_PHASE]
+    if phase == _OVER:
+        row[ec[O_PHASE] + ec[K_OVER]] = 1.0
+        row[ec[O_TOACT] + p] = 1.0
+    elif phase == _DEALING:
+        row[ec[O_PHASE] + ec[K_CHANCE]] = 1.0
+        row[ec[O_TOACT] + p] = 1.0
+    else:
+        k = ec[K_TURN] if phase == TURN else ec[K_AFTER] if phase == AFTER_TRADE \
+            else ec[K_REPLY]
+        row[ec[O_PHASE] + k] = 1.0
+        who = st[e, S_ACTOR] - me
+        row[ec[O_TOACT] + (who + p if who < 0 else who)] = 1.0
+    pos = me - st[e, S_DEALER]
+    row[ec[O_POS] + (pos + p if pos < 0 else pos)] = 1.0
+    if phase != _DEALING:
+        for i in range(3):
+            row[ec[O_HAND] + hands[e, me, i] - offset] = 1.0
+    offered = st[e, S_OFFERED]
+    if offered >= 0 and (me == st[e, S_SEAT] or me == st[e, S_ACTOR]):
+        row[ec[O_OFFERED] + offered - offset] = 1.0
+    for i in range(p):
+        s = me + i
+        row[ec[O_STAKES] + i] = balances[e, s - p if s >= p else s]
+    row[ec[O_POOL]] = st[e, S_POOL]
+    row[ec[O_STOCK]] = st[e, S_NU] + st[e, S_BL]
+    row[ec[O_DEAL]] = st[e, S_DEALNO]
+    row[ec[O_DEAL] + 1] = p * cfg[_DEALS]
+    k_max = hist.shape[1]
+    acts = st[e, S_ACTS]
+    per = ec[E_PER]
+    n_kinds = len(KINDS)
+    for slot in range(min(acts, k_max)):  # newest first
+        j = (acts - 1 - slot) % k_max
+        base = ec[O_HIST] + slot * per
+        row[base + hist[e, j, 0]] = 1.0
+        who = hist[e, j, 1] - me
+        row[base + n_kinds + (who + p if who < 0 else who)] = 1.0
+        if hist[e, j, 2] >= 0:
+            row[base + n_kinds + p + hist[e, j, 2] - offset] = 1.0
+
+
+@numba.njit(cache=True, nogil=True)
+def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The learner's legal actions (:func:`.encode.action_to_int`) into *row* (0/1)."""
+    cfg, ec, rank3 = tables[0], tables[1], tables[3]
+    st, hands = arrays[0], arrays[1]
+    for i in range(row.shape[0]):
+        row[i] = 0
+    if st[e, S_DONE] == 1:
+        return
+    me = ec[E_ME]
+    n, offset = ec[E_NPACK], ec[E_OFFSET]
+    phase = st[e, S_PHASE]
+    a, b, c = hands[e, me, 0], hands[e, me, 1], hands[e, me, 2]
+    stand_ok = cfg[_ANYTIME] == 1 or rank3[a, b, c] >= ec[E_COMBO]
+    if phase == TURN:
+        if stand_ok:
+            row[0] = 1
+        if me != st[e, S_DEALER] or cfg[_DMAYTRADE] == 1:
+            for i in range(3):
+                row[2 + hands[e, me, i] - offset] = 1
+        if cfg[_MAYBARTER] == 1:
+            for i in range(3):
+                row[2 + n + hands[e, me, i] - offset] = 1
+    elif phase == AFTER_TRADE:
+        if stand_ok:
+            row[0] = 1
+        row[1] = 1
+    else:
+        if cfg[_PMAYSTAND] == 1:
+            row[0] = 1
+        for i in range(3):
+            row[2 + 2 * n + hands[e, me, i] - offset] = 1
+        if cfg[_RETORIG] == 0:
+            row[2 + 2 * n + st[e, S_OFFERED] - offset] = 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _code_of(index: Any, n: Any, offset: Any) -> Any:
+    """The action code of the action space's integer *index*."""
+    if index == 0:
+        return _STAND + _NONE
+    if index == 1:
+        return _DONE + _NONE
+    group, card = (index - 2) // n, offset + (index - 2) % n
+    return (_TRADE if group == 0 else _BARTER if group == 1 else _GIVE) + card
+
+
+@numba.njit(cache=True, nogil=True)
+def _scratch(p: Any) -> Any:
+    """The showdown's working arrays: ranks, order, who is paid, deals won."""
+    return (np.empty(p, np.int64), np.empty(p, np.int64), np.empty(p, np.int64),
+            np.zeros(p, np.int64))
+
+
+@numba.njit(cache=True, nogil=True)
+def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out: Any) -> None:
+    """Deal a fresh episode in the environments *first* to *stop* marked in *which*, and write
+    their observations and masks (*tables*, *arrays* and *out*: the batch's tables, state
+    arrays and outputs, in :class:`TradingEnvBatch`'s order)."""
+    obs, mask = out[0], out[1]
+    work = _scratch(tables[0][_P])
+    for e in range(first, stop):
+        if which[e]:
+            _reset_one(e, tables, arrays, work)
+            _observe(e, obs[e], tables, arrays)
+            _mask(e, mask[e], tables, arrays)
+
+
+@numba.njit(cache=True, nogil=True)
+def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out: Any) -> None:
+    """Environments *first* to *stop*: the learner plays its (legal) action of the action
+    space, the other seats and chance play on; rewards, terminations, observations and masks
+    written (an environment waiting for a next-step reset is dealt anew instead, its action
+    ignored)."""
+    ec = tables[1]
+    st = arrays[0]
+    obs, mask, rewards, terminated, final_obs, final = out
+    work = _scratch(tables[0][_P])
+    n, offset = ec[E_NPACK], ec[E_OFFSET]
+    for e in range(first, stop):
+        terminated[e] = False
+        final[e] = False
+        if st[e, S_WAIT] == 1:
+            _reset_one(e, tables, arrays, work)
+            rewards[e] = 0.0
+        else:
+            code = _code_of(actions[e], n, offset)
+            _record(st, arrays[7], e, code)
+            _apply(e, code, tables, arrays, work)
+            _advance(e, tables, arrays, work)
+            rewards[e] = st[e, S_REWARD]
+            st[e, S_REWARD] = 0
+            if st[e, S_DONE] == 1:
+                terminated[e] = True
+                if ec[E_SAME] == 1:
+                    final[e] = True
+                    _observe(e, final_obs[e], tables, arrays)
+                    _reset_one(e, tables, arrays, work)
+                else:
+                    st[e, S_WAIT] = 1
+        _observe(e, obs[e], tables, arrays)
+        _mask(e, mask[e], tables, arrays)
+
+
+def _stream_pair(seed: int) -> tuple[int, int]:
+    """An environment's two streams (its players', chance's) from its own 64-bit *seed*."""
+    key = master_key(seed)
+    mask = (1 << 64) - 1
+    return mix64((key + GAMMA) & mask), mix64((key + 2 * GAMMA) & mask)
+
+
+class TradingEnvBatch:
+    """*num_envs* games of one trading ruleset, the learner at *seat*, stepped together.
+
+    The arrays a step writes (read them, copy what you keep): :attr:`obs`, :attr:`mask`,
+    :attr:`rewards`, :attr:`terminated`, and with same-step autoreset :attr:`final_obs` and
+    :attr:`final` (the ended episodes' last observation, and which ended).
+    """
+
+    def __init__(self, kernel: TradingKernel, num_envs: int, seat: int,
+                 policies: Sequence[int], boldness: Sequence[float], *, episode: str,
+                 same_step: bool, record: int) -> None:
+        rules, p = kernel.rules, kernel.players
+        segments = layout(rules, p)
+        at, offsets = 0, {}
+        for seg in segments:
+            offsets[seg.name] = at
+            at += seg.size
+        self.observation_size = at
+        n_pack = rules.pack
+        self.num_actions = 2 + 3 * n_pack
+        kinds = DECISION_KINDS
+        names = [k.value for k in kinds]
+        ec = np.zeros(E_N, np.int64)
+        ec[E_ME], ec[E_GAME], ec[E_NPACK], ec[E_OFFSET] = seat, episode == "game", n_pack, \
+            52 - n_pack
+        for slot, name in ((O_PHASE, "phase"), (O_TOACT, "to_act"), (O_POS, "position"),
+                           (O_HAND, "hand"), (O_OFFERED, "offered"), (O_STAKES, "stakes"),
+                           (O_POOL, "pool"), (O_STOCK, "stock"), (O_DEAL, "deal"),
+                           (O_HIST, "history")):
+            ec[slot] = offsets[name]
+        ec[E_PER] = len(KINDS) + p + n_pack
+        ec[K_CHANCE], ec[K_TURN] = names.index("chance"), names.index("turn")
+        ec[K_AFTER], ec[K_REPLY] = names.index("after_trade"), names.index("barter_reply")
+        ec[K_OVER] = len(kinds)
+        ec[E_COMBO] = _lowest_combination(kernel.cat_code)
+        ec[E_SAME] = int(same_step)
+        self.num_envs, self.seat, self.players = num_envs, seat, p
+        self.tables = (kernel.cfg, ec, kernel.pack_cards, kernel.rank3, kernel.strength,
+                       kernel.pwin, kernel.give_value, kernel.after_win,
+                       np.array(policies, np.int64), np.array(boldness, np.float64))
+        self.st = np.zeros((num_envs, S_N), np.int64)
+        self.state = (self.st, np.zeros((num_envs, p, 3), np.int64),
+                      np.zeros((num_envs, n_pack), np.int64),
+                      np.zeros((num_envs, n_pack), np.int64), np.zeros((num_envs, p), np.int64),
+                      np.zeros((num_envs, HISTORY, 3), np.int64),
+                      np.zeros((num_envs, 2), np.uint64),
+                      np.zeros((num_envs, record), np.int64))
+        self.obs = np.zeros((num_envs, at), np.float32)
+        self.mask = np.zeros((num_envs, self.num_actions), np.int8)
+        self.rewards = np.zeros(num_envs, np.float64)
+        self.terminated = np.zeros(num_envs, np.bool_)
+        self.final_obs = np.zeros((num_envs, at), np.float32)
+        self.final = np.zeros(num_envs, np.bool_)
+        self.outputs = (self.obs, self.mask, self.rewards, self.terminated, self.final_obs,
+                        self.final)
+
+    def seed(self, seeds: Sequence[int]) -> None:
+        """Restart each environment's random streams from its own seed (one per
+        environment)."""
+        streams = self.state[6]
+        for e, s in enumerate(seeds):
+            streams[e] = _stream_pair(int(s))
+
+    def reset(self, which: Any = None) -> None:
+        """Deal a fresh episode in every environment (or those marked in the boolean array
+        *which*), their streams going on."""
+        marked = np.ones(self.num_envs, np.bool_) if which is None else which
+        reset_envs(0, self.num_envs, marked, self.tables, self.state, self.outputs)
+
+    def step(self, actions: Any, first: int = 0, stop: int | None = None) -> None:
+        """Step environments *first* to *stop* (all by default) with *actions* (int64, one
+        legal action of the action space per environment, already checked); it releases the
+        GIL, so threads may step disjoint ranges."""
+        step_envs(first, self.num_envs if stop is None else stop, actions, self.tables,
+                  self.state, self.outputs)
+
+    def waiting(self) -> Any:
+        """Which environments wait for a next-step reset (their mask is all 0)."""
+        return self.st[:, S_WAIT] == 1
+
+    def records(self) -> list[list[int]]:
+        """Each environment's recorded codes since the last call (``-1 - dealer`` for a fresh
+        game, then :mod:`commerce.kernelkit` action codes, chance's included), then cleared.
+
+        :raises OverflowError: if an environment recorded more than the room it was given.
+        """
+        rec = self.state[7]
+        counts = self.st[:, S_REC].copy()
+        if rec.shape[1] and (counts > rec.shape[1]).any():
+            raise OverflowError("more actions than the recording has room for")
+        self.st[:, S_REC] = 0
+        return [rec[e, :counts[e]].tolist() for e in range(self.num_envs)]
+
+
+class TradingEnvKernel:
+    """The family's ``env_kernel`` hook's object for one ruleset at one table size: its tables
+    (those of :func:`.kernel.build`), ready to make batches (:meth:`batch`)."""
+
+    def __init__(self, rules: Ruleset, players: int) -> None:
+        self.kernel = build(rules, players)
+        self.rules, self.players = rules, players
+
+    def batch(self, num_envs: int, seat: int, policies: Sequence[int],
+              boldness: Sequence[float], *, episode: str = "deal", same_step: bool = True,
+              record: int = 0) -> TradingEnvBatch:
+        """*num_envs* environments, the learner at *seat*, every seat played by its policy
+        code (:mod:`commerce.kernelkit`; the learner's is not read) and boldness; *episode*
+        ``"deal"`` or ``"game"``; *record*: the actions each environment keeps between two
+        :meth:`TradingEnvBatch.records` (0: none)."""
+        return TradingEnvBatch(self.kernel, num_envs, seat, policies, boldness,
+                               episode=episode, same_step=same_step, record=record)
+
+
+def env_kernel(rules: Ruleset, players: int) -> TradingEnvKernel:
+    """The steppable kernel of *rules* at *players* seats (the family's ``env_kernel`` hook).
+
+    :raises RulesetError: for an option the compiled kernel does not play.
+    """
+    return TradingEnvKernel(rules, players)
