@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-import numba
 import numpy as np
 
 from commerce.encoding import DECISION_KINDS
@@ -70,7 +69,7 @@ from commerce.families.trading.kernel import (
     _turn,
     build,
 )
-from commerce.kernelkit import GAMMA, RANDOM, master_key, mix64, next_below
+from commerce.kernelkit import GAMMA, RANDOM, master_key, mix64, next_below, uncounted
 from commerce.rules import Ruleset
 
 __all__ = ["SCALARS", "TradingEnvBatch", "TradingEnvKernel", "env_kernel", "reset_envs",
@@ -106,7 +105,7 @@ assert KINDS == ("stood", "traded", "traded_card", "drew", "barter_offered", "ba
                  "bartered", "barter_returned")
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@uncounted(inline="always")
 def _record(st: Any, rec: Any, e: Any, code: Any) -> None:
     """Record *code* in environment *e*'s row (a count past the row's end tells of an
     overflow)."""
@@ -117,7 +116,7 @@ def _record(st: Any, rec: Any, e: Any, code: Any) -> None:
         st[e, S_REC] = n + 1
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@uncounted(inline="always")
 def _push(st: Any, hist: Any, e: Any, kind: Any, seat: Any, card: Any) -> None:
     """An act the learner sees, appended to its history (a ring of the last K)."""
     j = st[e, S_ACTS] % hist.shape[1]
@@ -127,7 +126,7 @@ def _push(st: Any, hist: Any, e: Any, kind: Any, seat: Any, card: Any) -> None:
     st[e, S_ACTS] += 1
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _start_deal(e: Any, tables: Any, arrays: Any) -> None:
     """A deal begins: antes into the pool, the whole pack unseen, nothing dealt."""
     cfg, ec, pack_cards = tables[0], tables[1], tables[2]
@@ -147,7 +146,7 @@ def _start_deal(e: Any, tables: Any, arrays: Any) -> None:
     st[e, S_SEAT], st[e, S_ACTOR] = dealer, dealer
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _deal_cards(e: Any, tables: Any, arrays: Any) -> None:
     """Chance deals three cards each, one at a time from the dealer's left (or right); the
     eldest hand's turn begins."""
@@ -172,7 +171,7 @@ def _deal_cards(e: Any, tables: Any, arrays: Any) -> None:
     st[e, S_SEAT], st[e, S_ACTOR], st[e, S_TAKEN], st[e, S_PHASE] = eldest, eldest, 1, TURN
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _new_game(e: Any, tables: Any, arrays: Any) -> None:
     """A fresh game: even balances, the first dealer drawn by chance, the first deal dealt. A
     recording notes it as ``-1 - dealer``."""
@@ -189,7 +188,7 @@ def _new_game(e: Any, tables: Any, arrays: Any) -> None:
     _deal_cards(e, tables, arrays)
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _settle(e: Any, stander: Any, tables: Any, arrays: Any, work: Any) -> None:
     """The showdown (:func:`.kernel._showdown`); the learner's reward is what the deal paid
     it. Then the game is over, or the next deal begins (dealt at once in a whole-game
@@ -199,8 +198,8 @@ def _settle(e: Any, stander: Any, tables: Any, arrays: Any, work: Any) -> None:
     ranks, order, paid_to, won = work
     p = cfg[_P]
     me = ec[E_ME]
-    _showdown(cfg, hands[e], rank3, balances[e], won, st[e, S_DEALER], stander, st[e, S_POOL],
-              ranks, order, paid_to)
+    _showdown(cfg, hands[e], rank3, balances[e], won[e], st[e, S_DEALER], stander,
+              st[e, S_POOL], ranks[e], order[e], paid_to[e])
     st[e, S_REWARD] += balances[e, me] - st[e, S_START]
     if st[e, S_DEALNO] >= p * cfg[_DEALS]:
         st[e, S_PHASE], st[e, S_POOL], st[e, S_DONE] = _OVER, 0, 1
@@ -214,7 +213,7 @@ def _settle(e: Any, stander: Any, tables: Any, arrays: Any, work: Any) -> None:
         st[e, S_DONE] = 1
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _next_turn(e: Any, tables: Any, arrays: Any, work: Any) -> None:
     """The turn passes on, or the round limit shows the hands with no stander."""
     cfg = tables[0]
@@ -228,7 +227,7 @@ def _next_turn(e: Any, tables: Any, arrays: Any, work: Any) -> None:
     st[e, S_TAKEN] += 1
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _apply(e: Any, code: Any, tables: Any, arrays: Any, work: Any) -> None:
     """The seat to decide in environment *e* plays the legal action *code* (the rules of
     :mod:`.turn`); the learner's history gets the acts it may see."""
@@ -309,7 +308,7 @@ def _apply(e: Any, code: Any, tables: Any, arrays: Any, work: Any) -> None:
     _next_turn(e, tables, arrays, work)  # done: the turn passes
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _choose(e: Any, tables: Any, arrays: Any) -> Any:
     """The action code the policy of the seat to decide plays (random: uniform among the
     legal actions, from the environment's players' stream)."""
@@ -370,7 +369,7 @@ def _choose(e: Any, tables: Any, arrays: Any) -> Any:
     return code
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _advance(e: Any, tables: Any, arrays: Any, work: Any) -> None:
     """The other seats play until the learner must decide or the episode is over."""
     st, rec = arrays[0], arrays[7]
@@ -381,7 +380,7 @@ def _advance(e: Any, tables: Any, arrays: Any, work: Any) -> None:
         _apply(e, code, tables, arrays, work)
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _reset_one(e: Any, tables: Any, arrays: Any, work: Any) -> None:
     """A fresh game, dealt again until the learner has a decision before the episode ends."""
     st = arrays[0]
@@ -393,7 +392,7 @@ def _reset_one(e: Any, tables: Any, arrays: Any, work: Any) -> None:
             return
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
     """The learner's observation vector (:func:`.encode.encode`) into *row*."""
     cfg, ec = tables[0], tables[1]
@@ -445,7 +444,7 @@ def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
             row[base + n_kinds + p + hist[e, j, 2] - offset] = 1.0
 
 
-@numba.njit(cache=True, nogil=True)
+@uncounted()
 def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
     """The learner's legal actions (:func:`.encode.action_to_int`) into *row* (0/1)."""
     cfg, ec, rank3 = tables[0], tables[1], tables[3]
@@ -481,7 +480,7 @@ def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
             row[2 + 2 * n + st[e, S_OFFERED] - offset] = 1
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@uncounted(inline="always")
 def _code_of(index: Any, n: Any, offset: Any) -> Any:
     """The action code of the action space's integer *index*."""
     if index == 0:
@@ -492,20 +491,13 @@ def _code_of(index: Any, n: Any, offset: Any) -> Any:
     return (_TRADE if group == 0 else _BARTER if group == 1 else _GIVE) + card
 
 
-@numba.njit(cache=True, nogil=True)
-def _scratch(p: Any) -> Any:
-    """The showdown's working arrays: ranks, order, who is paid, deals won."""
-    return (np.empty(p, np.int64), np.empty(p, np.int64), np.empty(p, np.int64),
-            np.zeros(p, np.int64))
-
-
-@numba.njit(cache=True, nogil=True)
-def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out: Any) -> None:
+@uncounted()
+def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out: Any,
+               work: Any) -> None:
     """Deal a fresh episode in the environments *first* to *stop* marked in *which*, and write
     their observations and masks (*tables*, *arrays* and *out*: the batch's tables, state
     arrays and outputs, in :class:`TradingEnvBatch`'s order)."""
     obs, mask = out[0], out[1]
-    work = _scratch(tables[0][_P])
     for e in range(first, stop):
         if which[e]:
             _reset_one(e, tables, arrays, work)
@@ -513,8 +505,9 @@ def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out:
             _mask(e, mask[e], tables, arrays)
 
 
-@numba.njit(cache=True, nogil=True)
-def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out: Any) -> None:
+@uncounted()
+def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out: Any,
+              work: Any) -> None:
     """Environments *first* to *stop*: the learner plays its (legal) action of the action
     space, the other seats and chance play on; rewards, terminations, observations and masks
     written (an environment waiting for a next-step reset is dealt anew instead, its action
@@ -522,7 +515,6 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
     ec = tables[1]
     st = arrays[0]
     obs, mask, rewards, terminated, final_obs, final = out
-    work = _scratch(tables[0][_P])
     n, offset = ec[E_NPACK], ec[E_OFFSET]
     for e in range(first, stop):
         terminated[e] = False
@@ -611,6 +603,8 @@ class TradingEnvBatch:
         self.final = np.zeros(num_envs, np.bool_)
         self.outputs = (self.obs, self.mask, self.rewards, self.terminated, self.final_obs,
                         self.final)
+        # the showdown's working rows (ranks, order, who is paid, deals won), one per game
+        self.work = tuple(np.zeros((num_envs, p), np.int64) for _ in range(4))
 
     def seed(self, seeds: Sequence[int]) -> None:
         """Restart each environment's random streams from its own seed (one per
@@ -623,14 +617,15 @@ class TradingEnvBatch:
         """Deal a fresh episode in every environment (or those marked in the boolean array
         *which*), their streams going on."""
         marked = np.ones(self.num_envs, np.bool_) if which is None else which
-        reset_envs(0, self.num_envs, marked, self.tables, self.state, self.outputs)
+        reset_envs(0, self.num_envs, marked, self.tables, self.state, self.outputs,
+                   self.work)
 
     def step(self, actions: Any, first: int = 0, stop: int | None = None) -> None:
         """Step environments *first* to *stop* (all by default) with *actions* (int64, one
         legal action of the action space per environment, already checked); it releases the
         GIL, so threads may step disjoint ranges."""
         step_envs(first, self.num_envs if stop is None else stop, actions, self.tables,
-                  self.state, self.outputs)
+                  self.state, self.outputs, self.work)
 
     def waiting(self) -> Any:
         """Which environments wait for a next-step reset (their mask is all 0)."""
