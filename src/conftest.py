@@ -8,7 +8,8 @@ import importlib.util
 import os
 
 _NEEDS = {"commerce/rl/aec.py": "pettingzoo", "commerce/rl/gym.py": "gymnasium",
-          "commerce/rl/openspiel.py": "pyspiel", "commerce/rl/__init__.py": "pettingzoo"}
+          "commerce/rl/vector.py": "gymnasium", "commerce/rl/openspiel.py": "pyspiel",
+          "commerce/rl/__init__.py": "pettingzoo"}
 
 collect_ignore = [] if os.environ.get("CI") else [
     path for path, module in _NEEDS.items() if importlib.util.find_spec(module) is None]

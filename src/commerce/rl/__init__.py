@@ -3,6 +3,8 @@
 - :func:`pettingzoo_env`: a PettingZoo AEC environment, every seat an agent;
 - :mod:`commerce.rl.gym`: a Gymnasium environment, one seat learning against our bots
   (``commerce/Peel-v0`` ..., registered when imported);
+- :mod:`commerce.rl.vector`: a Gymnasium vector environment over the compiled kernels, many
+  games at once, one seat learning against compiled bots (``commerce/PeelVector-v0`` ...);
 - :mod:`commerce.rl.openspiel`: OpenSpiel games with explicit chance (``python_commerce_peel``
   ..., registered when imported);
 - the encodings they share: :mod:`commerce.encoding` (each family's ``encode.py``);

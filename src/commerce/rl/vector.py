@@ -291,7 +291,7 @@ def _lineup(opponents: str, players: int, seat: int) -> tuple[list[int], list[fl
 def _env_seeds(seed: int | list[int], num_envs: int) -> list[int]:
     """One 64-bit seed per game: from a list, or derived from one integer."""
     if isinstance(seed, int):
-        return [int(x) for x in np.random.SeedSequence(abs(seed)).generate_state(
+        return [int(x) for x in np.random.SeedSequence(seed % (1 << 64)).generate_state(
             num_envs, np.uint64)]
     seeds = [int(s) for s in seed]
     if len(seeds) != num_envs:
