@@ -34,12 +34,65 @@ PROMISE_WEIGHT: Final = 0.5
 """As :data:`.heuristic.PROMISE_WEIGHT`."""
 
 
+_QSCALE: Final = 2.0 ** 40
+"""The blind sums' unit: a strength counts as a whole multiple of ``2**-40`` (rounded)."""
+_MODEL_ERR: Final = 1e-12
+"""How far a blind value worked out from the sums (:func:`_blind_estimate`) may lie from the
+one :func:`_blind_value` adds up: at most ``2**-41`` from the rounding of each strength to
+the unit, and ``(n - 1) * 2**-53`` from the rounding of a sum of *n* strengths (each at most
+1) taken in any order, ``n`` at most 1,326 (the pairs of 52 cards): 6.1e-13 in all."""
+
+
+@uncounted(inline="always")
+def _units(s: Any) -> Any:
+    """A strength (0 to 1) in whole units of :data:`_QSCALE` (rounded to the nearest)."""
+    return np.int64(s * _QSCALE + 0.5)
+
+
+_HANDS: Final = 22100
+"""Three-card hands of 52 cards: a hand's slot in :func:`_values`' table is its index among
+them, two numbers a hand (:func:`_slot`)."""
+_SUMS: Final = 2 * _HANDS
+"""Where the blind sums begin in :func:`_values`' table."""
+
+
+@uncounted(inline="always")
+def _slot(a: Any, b: Any, c: Any) -> Any:
+    """Where hand ``{a, b, c}`` (three cards below 52, in any order) begins in the table of
+    :func:`_values`: twice its index in the combinatorial number system."""
+    lo = min(a, min(b, c))
+    hi = max(a, max(b, c))
+    mid = a + b + c - lo - hi
+    return (hi * (hi - 1) * (hi - 2) // 6 + mid * (mid - 1) // 2 + lo) * 2
+
+
 @numba.njit(cache=True, nogil=True)
 def _values(pack_cards: Any, rank3: Any, strength: Any) -> Any:
-    """``v[a, b, c]``: the heuristic's worth of a hand while more turns may follow (its
-    strength and half its promise: :func:`.heuristic.hand_value`, summed in the same order)."""
+    """The heuristic's table of hands (cards below 52), small enough to stay in the cache.
+
+    For each hand, at :func:`_slot`: its worth while more turns may follow (its strength and
+    half its promise: :func:`.heuristic.hand_value`, summed in the same order), then its
+    strength (``strength[rank3[a, b, c]]``). From :data:`_SUMS` on, the blind sums (in
+    :func:`_units`, whole numbers held exactly), ``52 * a + b`` past it: the strengths of
+    ``(a, b, y)`` summed over the pack's other cards *y*, and at ``a == b`` those of
+    ``(a, x, y)`` over the pairs of the pack without *a*."""
     n = pack_cards.shape[0]
-    v = np.full((52, 52, 52), -1.0)
+    v = np.full(_SUMS + 52 * 52, -1.0)
+    for i in range(n):
+        a = pack_cards[i]
+        whole = 0
+        for j in range(n):
+            b = pack_cards[j]
+            if i == j:
+                continue
+            t = 0
+            for k in range(n):
+                y = pack_cards[k]
+                if y != a and y != b:
+                    t += _units(strength[rank3[a, b, y]])
+            v[_SUMS + 52 * a + b] = t
+            whole += t
+        v[_SUMS + 53 * a] = whole // 2  # each pair counted once from each of its cards
     for i in range(n):
         for j in range(i + 1, n):
             for k in range(j + 1, n):
@@ -63,9 +116,9 @@ def _values(pack_cards: Any, rank3: Any, strength: Any) -> Any:
                         best = w
                     total += best
                     count += 1
-                value = here + PROMISE_WEIGHT * (total / count - here)
-                v[a, b, c] = v[a, c, b] = v[b, a, c] = value
-                v[b, c, a] = v[c, a, b] = v[c, b, a] = value
+                at = _slot(a, b, c)
+                v[at] = here + PROMISE_WEIGHT * (total / count - here)
+                v[at + 1] = here
     return v
 
 
@@ -92,19 +145,43 @@ def _blind_value(taken: Any, k: Any, rest: Any, n_rest: Any, rank3: Any,
 
 
 @uncounted()
-def _blind_choice(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_cards: Any,
-                  rank3: Any, strength: Any, takes: Any, rest: Any, buf: Any) -> Any:
-    """The heuristic's blind exchange (:func:`.heuristic._blind`), as an action code."""
+def _pair_sums3(a0: Any, a1: Any, a2: Any, rest: Any, n_rest: Any, rank3: Any,
+                strength: Any) -> Any:
+    """The strengths of ``(a, x, y)`` summed over the pairs of *rest* (in
+    ``combinations(rest, 2)``'s order, as :func:`_blind_value` sums them) for three cards
+    *a* at once: three independent sums, each added in the same order as alone."""
+    t0 = 0.0
+    t1 = 0.0
+    t2 = 0.0
+    for i in range(n_rest):
+        x = rest[i]
+        for j in range(i + 1, n_rest):
+            y = rest[j]
+            t0 += strength[rank3[a0, x, y]]
+            t1 += strength[rank3[a1, x, y]]
+            t2 += strength[rank3[a2, x, y]]
+    return t0, t1, t2
+
+
+@uncounted()
+def _blind_exact(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_cards: Any,
+                 rank3: Any, strength: Any, takes: Any, rest: Any, buf: Any) -> Any:
+    """The heuristic's blind exchange (:func:`.heuristic._blind`), as an action code, every
+    value added up as the heuristic adds it."""
     dealer = st[_DEALER]
     n_taken = st[_SWAPS]
     w = st[_WLEN]
+    seen = 0  # the widow and the cards taken, as a bit mask
+    for i in range(w):
+        seen |= 1 << widow[i]
+    for i in range(n_taken):
+        seen |= 1 << hands[dealer * 4 + i]
     n_rest = 0
     for i in range(pack_cards.shape[0]):
         c = pack_cards[i]
-        if _in(widow, 0, w, c) or _in(hands, dealer * 4, n_taken, c):
-            continue
-        rest[n_rest] = c
-        n_rest += 1
+        if (seen >> c) & 1 == 0:
+            rest[n_rest] = c
+            n_rest += 1
     stop = _code(_K_PASS if n_taken == 0 else _K_DONE, 63, 63, 63)
     if cfg[_BLINDX] == 1:
         if _blind_value(widow, 3, rest, n_rest, rank3, strength) > 0.55:
@@ -123,12 +200,28 @@ def _blind_choice(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_ca
         else 0.5
     best = -1
     room = 3 - n_taken
+    # one card taken to none held: a sum over the pairs of the rest each, three at a time
+    pairs = n_rest * (n_rest - 1) / 2
+    v0, v1, v2, v3, v4 = 0.0, 0.0, 0.0, 0.0, 0.0
+    if n_taken == 0:
+        last = takes[n_av - 1]
+        t0, t1, t2 = _pair_sums3(takes[0], takes[1] if n_av > 1 else last,
+                                 takes[2] if n_av > 2 else last, rest, n_rest, rank3, strength)
+        v0, v1, v2 = t0 / pairs, t1 / pairs, t2 / pairs
+        if n_av > 3:
+            t0, t1, t2 = _pair_sums3(takes[3], takes[4] if n_av > 4 else last, last, rest,
+                                     n_rest, rank3, strength)
+            v3, v4 = t0 / pairs, t1 / pairs
     for j in range(1, min(room, n_av) + 1):
         # combinations(avail, j) in itertools' order
         for x in range(n_av):
             if j == 1:
-                buf[n_taken] = takes[x]
-                v = _blind_value(buf, n_taken + 1, rest, n_rest, rank3, strength)
+                if n_taken == 0:
+                    v = v0 if x == 0 else (v1 if x == 1 else (v2 if x == 2 else (
+                        v3 if x == 3 else v4)))
+                else:
+                    buf[n_taken] = takes[x]
+                    v = _blind_value(buf, n_taken + 1, rest, n_rest, rank3, strength)
                 if v > best_value + 1e-9:
                     best, best_value = takes[x], v
                 continue
@@ -150,10 +243,139 @@ def _blind_choice(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_ca
     return _code(_K_EXCH, best, 63, 63)
 
 
+@uncounted()
+def _blind_estimate(buf: Any, k: Any, seen: Any, n_seen: Any, n_rest: Any, rank3: Any,
+                    strength: Any, sums: Any) -> Any:
+    """``(value, error)``: :func:`_blind_value` of the *k* cards of *buf* (none of them in
+    *rest*, the pack less the *n_seen* cards of *seen*), worked out from the blind sums of
+    :func:`_values` (*sums*) less the sums over the cards seen, and how far the value
+    :func:`_blind_value` adds up may lie from it (0 where it is the same number)."""
+    if k == 0:
+        return 0.5, 0.0
+    a = buf[0]
+    if k == 3:
+        return sums[_slot(a, buf[1], buf[2]) + 1], 0.0
+    if k == 2:
+        b = buf[1]
+        t = np.int64(sums[_SUMS + 52 * a + b])
+        for i in range(n_seen):
+            x = seen[i]
+            if x != a and x != b:
+                t -= _units(sums[_slot(a, b, x) + 1])
+        return t / _QSCALE / n_rest, _MODEL_ERR
+    t = np.int64(sums[_SUMS + 53 * a])
+    for i in range(n_seen):
+        x = seen[i]
+        if x == a:
+            continue
+        t -= np.int64(sums[_SUMS + 52 * a + x])
+        for j in range(i + 1, n_seen):
+            y = seen[j]
+            if y != a:
+                t += _units(sums[_slot(a, x, y) + 1])
+    return t / _QSCALE / (n_rest * (n_rest - 1) / 2), _MODEL_ERR
+
+
 @uncounted(inline="always")
-def _worth(a: Any, b: Any, c: Any, more_turns: Any, rank3: Any, strength: Any,
-           vtab: Any) -> Any:
-    return vtab[a, b, c] if more_turns else strength[rank3[a, b, c]]
+def _beats(v: Any, err: Any, best_value: Any, best_err: Any) -> Any:
+    """1 if ``v > best_value + 1e-9`` holds of the values added up as the heuristic adds
+    them, which lie within *err* and *best_err* of *v* and *best_value*; 0 if it fails; -1
+    if too close to tell."""
+    margin = v - (best_value + 1e-9)
+    tolerance = err + best_err + 1e-15
+    if margin > tolerance:
+        return 1
+    if margin < -tolerance:
+        return 0
+    return -1
+
+
+@uncounted()
+def _blind_choice(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_cards: Any,
+                  rank3: Any, strength: Any, takes: Any, rest: Any, buf: Any,
+                  sums: Any = None) -> Any:
+    """The heuristic's blind exchange (:func:`.heuristic._blind`), as an action code.
+
+    With *sums* (the table :func:`_values` makes) each value of a card or two taken comes
+    from the pack's sums less the cards seen (:func:`_blind_estimate`, a handful of lookups
+    instead of a sum over every pair of unseen cards); a comparison too close to call from
+    those (within their error) is settled by adding every value up as the heuristic does
+    (:func:`_blind_exact`), so the choice is the heuristic's either way."""
+    if sums is None:
+        return _blind_exact(st, cfg, hands, widow, moved, pack_cards, rank3, strength, takes,
+                            rest, buf)
+    if cfg[_BLINDX] == 1:  # the whole widow or nothing: one strength
+        return _blind_exact(st, cfg, hands, widow, moved, pack_cards, rank3, strength, takes,
+                            rest, buf)
+    dealer = st[_DEALER]
+    n_taken = st[_SWAPS]
+    w = st[_WLEN]
+    stop = _code(_K_PASS if n_taken == 0 else _K_DONE, 63, 63, 63)
+    n_av = 0
+    for i in range(w):
+        if not _in(moved, 0, st[_NMOVED], widow[i]):
+            takes[n_av] = widow[i]
+            n_av += 1
+    if n_av == 0:
+        return stop
+    # the cards seen (the widow and the cards taken) in rest
+    for i in range(w):
+        rest[i] = widow[i]
+    for i in range(n_taken):
+        buf[i] = hands[dealer * 4 + i]
+        rest[w + i] = buf[i]
+    n_seen = w + n_taken
+    n_rest = pack_cards.shape[0] - n_seen
+    best_value, best_err = _blind_estimate(buf, n_taken, rest, n_seen, n_rest, rank3,
+                                           strength, sums)
+    best = -1
+    room = 3 - n_taken
+    for j in range(1, min(room, n_av) + 1):
+        # combinations(avail, j) in itertools' order
+        for x in range(n_av):
+            buf[n_taken] = takes[x]
+            if j == 1:
+                v, err = _blind_estimate(buf, n_taken + 1, rest, n_seen, n_rest, rank3,
+                                         strength, sums)
+                beats = _beats(v, err, best_value, best_err)
+                if beats > 0:
+                    best, best_value, best_err = takes[x], v, err
+                elif beats < 0:
+                    return _blind_exact(st, cfg, hands, widow, moved, pack_cards, rank3,
+                                        strength, takes, rest, buf)
+                continue
+            for y in range(x + 1, n_av):
+                buf[n_taken + 1] = takes[y]
+                if j == 2:
+                    v, err = _blind_estimate(buf, n_taken + 2, rest, n_seen, n_rest, rank3,
+                                             strength, sums)
+                    beats = _beats(v, err, best_value, best_err)
+                    if beats > 0:
+                        best, best_value, best_err = takes[x], v, err
+                    elif beats < 0:
+                        return _blind_exact(st, cfg, hands, widow, moved, pack_cards, rank3,
+                                            strength, takes, rest, buf)
+                    continue
+                for z in range(y + 1, n_av):
+                    buf[2] = takes[z]
+                    v, err = _blind_estimate(buf, 3, rest, n_seen, n_rest, rank3, strength,
+                                             sums)
+                    beats = _beats(v, err, best_value, best_err)
+                    if beats > 0:
+                        best, best_value, best_err = takes[x], v, err
+                    elif beats < 0:
+                        return _blind_exact(st, cfg, hands, widow, moved, pack_cards, rank3,
+                                            strength, takes, rest, buf)
+    if best < 0:
+        return stop
+    return _code(_K_EXCH, best, 63, 63)
+
+
+@uncounted(inline="always")
+def _worth(a: Any, b: Any, c: Any, at: Any, vtab: Any) -> Any:
+    """The worth of hand ``{a, b, c}`` from :func:`_values`' table: its worth while more
+    turns may follow (*at* 0) or its strength (*at* 1)."""
+    return vtab[_slot(a, b, c) + at]
 
 
 @uncounted()
@@ -170,14 +392,14 @@ def _turn_choice(phase: Any, st: Any, cfg: Any, actor: Any, hands: Any, hlen: An
         return stop
     b0 = actor * 4
     h0, h1, h2 = hands[b0], hands[b0 + 1], hands[b0 + 2]
-    if head1 >= 0 and strength[rank3[h0, h1, h2]] >= 1.0 - 0.04 * (1.0 - boldness):
+    if head1 >= 0 and vtab[_slot(h0, h1, h2) + 1] >= 1.0 - 0.04 * (1.0 - boldness):
         return stop
     if ng * nt > 0:
         limit = min(cfg[_MAXEX], 3)
         if phase == _MORE:
             limit -= st[_SWAPS]
         limit = max(limit, 1)
-        more_turns = st[_INFINAL] == 0 and phase != _FINAL
+        at = 0 if st[_INFINAL] == 0 and phase != _FINAL else 1  # worth, or strength
         # best_target: the hand as held, the cards that may go (free) in its order
         nf = 0
         fixed0, fixed1 = -1, -1
@@ -194,7 +416,7 @@ def _turn_choice(phase: Any, st: Any, cfg: Any, actor: Any, hands: Any, hlen: An
                     fixed1 = c
                 n_fixed += 1
         t0, t1, t2 = h0, h1, h2
-        best_value = _worth(h0, h1, h2, more_turns, rank3, strength, vtab) + 1e-9
+        best_value = _worth(h0, h1, h2, at, vtab) + 1e-9
         for j in range(1, min(limit, nf, nt) + 1):
             r = nf - j  # cards of free kept, in combinations' order
             n_kept = 1 if r == 0 or r == nf else (nf if r == 1 or r == nf - 1 else 3)
@@ -222,15 +444,14 @@ def _turn_choice(phase: Any, st: Any, cfg: Any, actor: Any, hands: Any, hlen: An
                     n_base += 1
                 if j == 1:
                     for x in range(nt):
-                        v = _worth(base0, base1, takes[x], more_turns, rank3, strength, vtab)
+                        v = _worth(base0, base1, takes[x], at, vtab)
                         if v > best_value:
                             t0, t1, t2 = base0, base1, takes[x]
                             best_value = v + 1e-9
                 elif j == 2:
                     for x in range(nt):
                         for y in range(x + 1, nt):
-                            v = _worth(base0, takes[x], takes[y], more_turns, rank3,
-                                       strength, vtab)
+                            v = _worth(base0, takes[x], takes[y], at, vtab)
                             if v > best_value:
                                 t0, t1, t2 = base0, takes[x], takes[y]
                                 best_value = v + 1e-9
@@ -238,8 +459,7 @@ def _turn_choice(phase: Any, st: Any, cfg: Any, actor: Any, hands: Any, hlen: An
                     for x in range(nt):
                         for y in range(x + 1, nt):
                             for z in range(y + 1, nt):
-                                v = _worth(takes[x], takes[y], takes[z], more_turns, rank3,
-                                           strength, vtab)
+                                v = _worth(takes[x], takes[y], takes[z], at, vtab)
                                 if v > best_value:
                                     t0, t1, t2 = takes[x], takes[y], takes[z]
                                     best_value = v + 1e-9

@@ -228,7 +228,7 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
                     _code(_K_HORSE, 63, 63, 63)
             elif heuristic and phase == _BLIND:
                 code = _blind_choice(st, cfg, hands, widow, moved, pack_cards, rank3, strength,
-                                     takes, rest, buf)
+                                     takes, rest, buf, vtab)
             elif phase == _POUNCE or phase == _HORSE:
                 state, j = next_below(state, 2)
                 if phase == _POUNCE:
