@@ -18,11 +18,12 @@ for the seat, and a horse is bought only when it pays.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
+from commerce.errors import RulesetError
 from commerce.families.widow import fast as widow
 from commerce.families.widow import state as ref
 from commerce.families.widow.fast import WidowState
@@ -38,13 +39,19 @@ from commerce.family import SearchHooks
 from commerce.rules import Ruleset
 
 _TOKENS = frozenset({"lowest_to_best", "lowest_to_pool"})
-DEFAULT_ITERATIONS = 120
-"""The search bot's default budget in this family: the playouts are longer than the trading
-family's (several rounds of exchanges), so fewer fit in 200 ms (``scripts/bench_search.py``:
-see docs/bots.md)."""
-POOL_ITERATIONS = 300
+DEFAULT_ITERATIONS = 1200
+"""The search bot's default budget in this family, on the compiled playouts
+(:func:`kernel_playouts`): what answers well within 200 ms (``scripts/bench_search.py``: see
+docs/bots.md)."""
+POOL_ITERATIONS = 3000
 """The default budget in Pool Commerce (:func:`pool_model`), whose deals are short (the Old
 Game's, ending at the second stand) and whose searches weigh only :func:`candidates`."""
+PYTHON_ITERATIONS = 120
+"""The default budget where the kernel does not play the ruleset (:func:`compiled`) and the
+playouts are :func:`playout`'s: longer than the trading family's (several rounds of
+exchanges), so fewer fit in 200 ms."""
+PYTHON_POOL_ITERATIONS = 300
+"""As :data:`PYTHON_ITERATIONS`, in Pool Commerce."""
 CANDIDATE_EXCHANGES = 3
 """In Pool Commerce, the exchanges searched at a decision: those that make the hands the
 heuristic values most (and the heuristic's own choice)."""
@@ -89,12 +96,15 @@ def playout(drawn: ref.WidowState, action: Action, seat: Seat,
     start_value = pool_value(state, seat) if pooled else 0.0
     apply = widow.apply_unchecked
     t = apply(state, action)
+    won = 0.0
     for _ in range(MAX_ACTIONS):
         for e in t.events:
-            if e.kind == "deal_ended":
+            if e.kind == "showdown":  # a horse offer may come between it and the deal's end
+                won = float(seat in e.get("winners"))
+            elif e.kind == "deal_ended":
                 if pooled:
-                    return pool_value(t.state, seat) - start_value, _won(t, seat)
-                return _settle(t, seat, tokens, start, start_balance)
+                    return pool_value(t.state, seat) - start_value, won
+                return _settle(t, seat, tokens, start, start_balance), won
         s = t.state
         phase = s.phase
         if phase is Phase.DEAL or phase is Phase.CARD:
@@ -108,24 +118,15 @@ def playout(drawn: ref.WidowState, action: Action, seat: Seat,
     return 0.0, 0.0  # pragma: no cover - a deal always ends
 
 
-def _won(t: Any, seat: Seat) -> float:
-    """1.0 if *seat* won the showdown among the events of the transition *t*."""
-    for e in t.events:
-        if e.kind == "showdown":
-            return float(seat in e.get("winners"))
-    return 0.0
-
-
-def _settle(t: Any, seat: Seat, tokens: bool, start: int,
-            start_balance: int) -> tuple[float, float]:
+def _settle(t: Any, seat: Seat, tokens: bool, start: int, start_balance: int) -> float:
+    """The seat's gain from the start of the playout to the state of transition *t*."""
     s: WidowState = t.state
-    won = _won(t, seat)
     if not tokens:
-        return float(s.balances[seat] - start), won
+        return float(s.balances[seat] - start)
     gain = float(s.tokens[seat] - start)
     if s.phase is Phase.OVER and s.ruleset.token_flow == "lowest_to_pool":
         gain += float(s.balances[seat] - start_balance)
-    return gain, won
+    return gain
 
 
 def pool_model(rules: Ruleset) -> bool:
@@ -140,23 +141,28 @@ def pool_value(state: WidowState, seat: Seat) -> float:
     its balance now, plus the pool times its chance of surviving, plus its share of the horse
     money to come, as :func:`survival` models the rest of the game. Once the game is over,
     its balance."""
-    balance = float(state.balances[seat])
-    if state.phase is Phase.OVER:
-        return balance
-    rules = state.ruleset
-    tokens = state.tokens
+    offered = seat in state.offers or (state.phase is Phase.HORSE and state.actor == seat)
+    return expected_stakes(state.ruleset, seat, state.balances[seat], state.tokens,
+                           state.pool, state.horse_open, state.phase is Phase.OVER, offered)
+
+
+def expected_stakes(rules: Ruleset, seat: Seat, balance: int, tokens: Sequence[int],
+                    pool: int, horse_open: bool, over: bool, offered: bool) -> float:
+    """:func:`pool_value` from the parts of the state it reads: *seat*'s *balance*, every
+    seat's *tokens*, the *pool*, whether a horse may still be bought, whether the session
+    is *over* and whether *seat* is offered a horse (now or after this deal)."""
+    if over:
+        return float(balance)
     mine = tokens[seat]
-    if mine <= 0 and seat not in state.offers and not (
-            state.phase is Phase.HORSE and state.actor == seat):
-        return balance
+    if mine <= 0 and not offered:
+        return float(balance)
     if mine <= 0:  # offered a horse: as if it buys one (the heuristic does)
         balance -= rules.horse_price
         mine = 1
-        pool = state.pool + rules.horse_price
+        pool += rules.horse_price
         open_ = False
     else:
-        pool = state.pool
-        open_ = state.horse_open and rules.buy_a_horse
+        open_ = horse_open and rules.buy_a_horse
     others = tuple(sorted(c for x, c in enumerate(tokens) if x != seat and c > 0))
     win, horses = survival(mine, others, open_, rules.horse_price)
     return float(balance + win * pool + horses)
@@ -305,10 +311,92 @@ def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
     return [first, *(i for i in everything if i != first and (i in keep or i not in swaps))]
 
 
+BatchPlayouts = Callable[[Any, Sequence[Action], Seat, int], list[tuple[float, float]]]
+"""``playouts(state, actions, seat, key) -> [(gain, won), ...]`` (``SearchHooks.batch``)."""
+
+
+@lru_cache(maxsize=16)
+def _kernel(rules: Ruleset, players: int) -> Any:
+    """The compiled kernel of *rules* at *players* seats, or None where it does not play them
+    (a pure function of its arguments: its tables are built once per ruleset and table)."""
+    from commerce.families.widow.compiled import kernel
+
+    try:
+        return kernel(rules, players)
+    except RulesetError:
+        return None
+
+
+@lru_cache(maxsize=64)
+def compiled(rules: Ruleset) -> bool:
+    """Whether the compiled kernel plays *rules* (then the search's playouts run there)."""
+    from commerce.families.widow.kernel import check_supported
+
+    try:
+        check_supported(rules)
+    except RulesetError:
+        return False
+    return True
+
+
+def kernel_playouts(obs: Any) -> BatchPlayouts | None:
+    """The search bot's playouts on the compiled kernel (``SearchHooks.batch``): from a drawn
+    state, each action and then the compiled heuristic in every seat to the end of the deal,
+    scored as :func:`playout` scores them (tokens, stakes, or in Pool Commerce the change in
+    :func:`pool_value`); the same rules and the same heuristic, tested equal step for step.
+    None where the kernel does not play the ruleset (then :func:`playout`)."""
+    rules = obs.ruleset
+    kern = _kernel(rules, obs.players)
+    if kern is None:
+        return None
+    from commerce.families.widow.compiled_playouts import Runner
+
+    run = Runner(kern)
+    tokens = rules.token_flow in _TOKENS
+    pooled = pool_model(rules)
+    pooled_over = rules.token_flow == "lowest_to_pool"
+
+    def playouts(state: ref.WidowState, actions: Sequence[Action], seat: Seat,
+                 key: int) -> list[tuple[float, float]]:
+        ends = run(state, actions, seat, key)
+        wins = ends.wins.tolist()
+        if pooled:
+            session, turn = state.session, state.turn
+            offered = seat in session.horse_offers or (
+                turn.phase is Phase.HORSE and turn.actor == seat)
+            start = expected_stakes(rules, seat, session.balances[seat], session.tokens,
+                                    session.pool, session.horse_open,
+                                    turn.phase is Phase.OVER, offered)
+            seen: dict[tuple[Any, ...], float] = {}
+            gains = []
+            for row, balance, pool, open_, over in zip(
+                    ends.tokens.tolist(), ends.balances[:, seat].tolist(), ends.pool.tolist(),
+                    ends.horse_open.tolist(), ends.over.tolist(), strict=True):
+                end = (*row, balance, pool, open_, over)
+                value = seen.get(end)
+                if value is None:
+                    value = seen[end] = expected_stakes(rules, seat, balance, row, pool,
+                                                        bool(open_), bool(over), False)
+                gains.append(value - start)
+        elif tokens:
+            gain = ends.tokens[:, seat] - state.tokens[seat]
+            if pooled_over:  # the pool shared out at the session's end
+                gain = gain + ends.over * (ends.balances[:, seat] - state.balances[seat])
+            gains = gain.tolist()
+        else:
+            gains = (ends.balances[:, seat] - state.balances[seat]).tolist()
+        return [(float(g), w) for g, w in zip(gains, wins, strict=True)]
+
+    return playouts
+
+
 def _budget(rules: Ruleset) -> int | None:
+    if not compiled(rules):
+        return PYTHON_POOL_ITERATIONS if pool_model(rules) else PYTHON_ITERATIONS
     return POOL_ITERATIONS if pool_model(rules) else None
 
 
 SEARCH = SearchHooks(playout=playout, belief=plausible, candidates=candidates,
-                     iterations=DEFAULT_ITERATIONS, iterations_by_rules=_budget)
+                     batch=kernel_playouts, iterations=DEFAULT_ITERATIONS,
+                     iterations_by_rules=_budget)
 """The widow family's hooks for the search bot."""
