@@ -15,22 +15,28 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
+import numpy as np
 import pytest
 
 from commerce import engine
 from commerce.bots import make_bot
+from commerce.bots import search as search_bot
 from commerce.bots.search import default_iterations
+from commerce.cards import pack
 from commerce.core import Action, ActionKind, Seat
 from commerce.errors import RulesetError
 from commerce.families.widow import fast
-from commerce.families.widow.compiled_playouts import arrays
-from commerce.families.widow.heuristic import widow_action
+from commerce.families.widow.compiled_playouts import arrays, improvable
+from commerce.families.widow.heuristic import best_target, hand_strength, widow_action
 from commerce.families.widow.kernel import decode_action
 from commerce.families.widow.observe import WidowObservation
 from commerce.families.widow.sample import prepare
 from commerce.families.widow.search import (
+    BELIEF_TRIES,
     PYTHON_ITERATIONS,
+    believed_states,
     kernel_playouts,
+    plausible,
     pool_model,
     pool_value,
 )
@@ -252,3 +258,55 @@ def test_a_playout_starts_at_a_decision() -> None:
     state = engine.new_game(rules, 4, dealer=0)  # chance deals first
     with pytest.raises(RulesetError, match="starts at a decision"):
         arrays(kern, cast(WidowState, state))
+
+
+@pytest.mark.parametrize("rid", PRESETS)
+def test_the_compiled_judgement_of_a_hand_is_the_heuristics(rid: str) -> None:
+    """``improvable`` finds a better hand exactly where ``best_target`` does."""
+    rules = find_ruleset(rid)
+    kern = build_kernel(rules, 4)
+    cards = list(pack(rules.pack))
+    rng = random.Random(rid)
+    found = 0
+    for _ in range(400):
+        drawn = rng.sample(cards, 3 + rng.randrange(1, 9))
+        hand, widow = tuple(drawn[:3]), sorted(drawn[3:])
+        limit = rng.randrange(1, 4)
+        better = best_target(rules, hand, hand, widow, limit, True) != hand
+        takes = np.array(widow, np.int64)
+        a, b, c = hand
+        tables = (kern.rank3, kern.strength, kern.vtab)
+        assert improvable(a, b, c, takes, len(widow), limit, 2.0, *tables) == better
+        found += better
+        strong = hand_strength(rules, hand) >= 0.9
+        assert improvable(a, b, c, takes, len(widow), limit, 0.9, *tables) == (
+            better and not strong)
+    assert 0 < found < 400
+
+
+@pytest.mark.parametrize("rid,options,players", CASES[:5] + CASES[7:8],
+                         ids=[f"{r}-{n}" for r, _, n in CASES[:5] + CASES[7:8]])
+def test_the_search_draws_the_states_the_belief_filter_draws(rid: str, options: dict[str, Any],
+                                                             players: int) -> None:
+    """The sampler hook (``believed_states``) keeps the draws ``plausible`` keeps, draw for
+    draw, from the same random numbers."""
+    rules = find_ruleset(rid).with_options(**options) if options else find_ruleset(rid)
+    rejected = 0
+    for state in _decisions(rules, players, seed=8, count=12):
+        seat = _seat(state)
+        obs = engine.observe(state, seat)
+        believed = believed_states(obs)
+        assert believed is not None
+        draw = prepare(cast(WidowObservation, obs))
+        for k in range(6):
+            rng = random.Random(k)
+            expected = draw(rng)
+            tries = 1
+            while tries < BELIEF_TRIES and not plausible(expected, seat):
+                expected = draw(rng)
+                tries += 1
+                rejected += 1
+            got = believed(random.Random(k))
+            assert got == expected
+    assert rejected > 0
+    assert BELIEF_TRIES == search_bot.BELIEF_TRIES

@@ -56,7 +56,7 @@ from commerce.families.widow.compiled_rules import (
     encode_action_py,
 )
 from commerce.families.widow.state import Phase, WidowState
-from commerce.kernelkit import HEURISTIC, RANDOM
+from commerce.kernelkit import HEURISTIC, RANDOM, uncounted
 
 DECISIONS = frozenset({Phase.BLIND, Phase.TURN, Phase.MORE, Phase.FINAL, Phase.POUNCE,
                        Phase.HORSE})
@@ -242,3 +242,34 @@ def play(kern: Any, state: WidowState, actions: Sequence[Action], seat: Seat, ke
     the same random streams from the 64-bit *key*; where each left the session, *seat*'s
     wins, and with *record* each playout's action codes."""
     return Runner(kern, erratic, record)(state, actions, seat, key)
+
+
+@uncounted()
+def improvable(a: Any, b: Any, c: Any, takes: Any, nt: Any, limit: Any, threshold: Any,
+               rank3: Any, strength: Any, vtab: Any) -> Any:
+    """Whether a seat holding *a*, *b*, *c* would have exchanged with a widow of the *nt*
+    cards *takes*, as the search's belief (:func:`.search.plausible`) judges it: its hand's
+    strength is below *threshold* and a hand reachable by up to *limit* exchanges is worth
+    more to the heuristic while more turns may follow (``vtab``, as
+    :func:`.heuristic.best_target` finds a better hand than the one held)."""
+    if strength[rank3[a, b, c]] >= threshold:
+        return False
+    best = vtab[a, b, c] + 1e-9
+    if limit >= 1:
+        for x in range(nt):
+            t = takes[x]
+            if vtab[b, c, t] > best or vtab[a, c, t] > best or vtab[a, b, t] > best:
+                return True
+    if limit >= 2:
+        for x in range(nt):
+            for y in range(x + 1, nt):
+                t, u = takes[x], takes[y]
+                if vtab[a, t, u] > best or vtab[b, t, u] > best or vtab[c, t, u] > best:
+                    return True
+    if limit >= 3:
+        for x in range(nt):
+            for y in range(x + 1, nt):
+                for z in range(y + 1, nt):
+                    if vtab[takes[x], takes[y], takes[z]] > best:
+                        return True
+    return False

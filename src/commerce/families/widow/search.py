@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from commerce.cards import Card
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
 from commerce.errors import RulesetError
 from commerce.families.widow import fast as widow
@@ -39,13 +40,15 @@ from commerce.family import SearchHooks
 from commerce.rules import Ruleset
 
 _TOKENS = frozenset({"lowest_to_best", "lowest_to_pool"})
-DEFAULT_ITERATIONS = 1200
+DEFAULT_ITERATIONS = 1000
 """The search bot's default budget in this family, on the compiled playouts
-(:func:`kernel_playouts`): what answers well within 200 ms (``scripts/bench_search.py``: see
-docs/bots.md)."""
-POOL_ITERATIONS = 3000
-"""The default budget in Pool Commerce (:func:`pool_model`), whose deals are short (the Old
-Game's, ending at the second stand) and whose searches weigh only :func:`candidates`."""
+(:func:`kernel_playouts`, :func:`believed_states`): a decision costs little more than drawing
+its states, and 1000 playouts answered in a median of about 20 ms, 95% of decisions within
+90 ms (``scripts/bench_search.py``: see docs/bots.md)."""
+POOL_ITERATIONS = 800
+"""The default budget in Pool Commerce (:func:`pool_model`), whose searches weigh only a few
+actions (:func:`candidates`), so that each drawn state serves fewer playouts: 800 answered
+in about the time of the other games' 1000."""
 PYTHON_ITERATIONS = 120
 """The default budget where the kernel does not play the ruleset (:func:`compiled`) and the
 playouts are :func:`playout`'s: longer than the trading family's (several rounds of
@@ -226,16 +229,30 @@ def survival(mine: int, others: tuple[int, ...], horse_open: bool,
 def plausible(state: ref.WidowState, seat: Seat) -> bool:
     """Whether every other seat that stood, knocked or passed on its turn (and whose hand has
     not changed since) holds a hand the heuristic would have stopped on: one no exchange with
-    the widow of that moment improved, unless it was strong enough to knock on at once.
-
-    The widow of each moment is rebuilt by undoing the public moves since, newest first.
-    """
+    the widow of that moment improved, unless it was strong enough to knock on at once
+    (:func:`judged` finds those moments)."""
     rules = state.ruleset
-    widow_now = set(state.widow)
     hands = state.hands
     limit = min(rules.max_exchange_per_turn, 3)
     threshold = knock_threshold(rules, len(state.deal.order) - 1, 0.5)
-    log = state.deal.log
+    for q, widow_then in judged(state.deal.log, state.widow, seat):
+        hand = hands[q]
+        if len(hand) != 3 or hand_strength(rules, hand) >= threshold:
+            continue
+        if best_target(rules, hand, hand, widow_then, limit, True) != tuple(hand):
+            return False
+    return True
+
+
+def judged(log: tuple[Event, ...], widow: Sequence[Card],
+           seat: Seat) -> list[tuple[Seat, tuple[Card, ...]]]:
+    """The moments :func:`plausible` judges, newest first: each other seat's stand, knock or
+    pass with its hand unchanged since and a widow then, with that widow (in card order).
+
+    The widow of each moment is rebuilt from *widow* (now) by undoing the public moves of
+    the deal's *log* since, newest first."""
+    widow_now = set(widow)
+    out: list[tuple[Seat, tuple[Card, ...]]] = []
     for e in reversed(log):
         kind = e.kind
         q = e.seat
@@ -250,17 +267,9 @@ def plausible(state: ref.WidowState, seat: Seat) -> bool:
         elif kind == "pounced":
             widow_now.add(e.get("card"))
         elif kind in ("stood", "knocked", "passed") and q is not None and q != seat:
-            hand = hands[q]
-            if len(hand) != 3 or not widow_now:
-                continue
-            if hand_strength(rules, hand) >= threshold:
-                continue
-            if q in _changed_since(log, e):
-                continue
-            widow_then = sorted(widow_now)
-            if best_target(rules, hand, hand, widow_then, limit, True) != tuple(hand):
-                return False
-    return True
+            if widow_now and q not in _changed_since(log, e):
+                out.append((q, tuple(sorted(widow_now))))
+    return out
 
 
 def _changed_since(log: tuple[Event, ...], mark: Event) -> set[Seat]:
@@ -390,6 +399,60 @@ def kernel_playouts(obs: Any) -> BatchPlayouts | None:
     return playouts
 
 
+BELIEF_TRIES = 8
+"""Draws tried per state for one that :func:`plausible` accepts, the last kept whatever it
+holds (as the search bot tries them where the family has no sampler of its own)."""
+
+
+def believed_states(obs: Any) -> Callable[[random.Random], ref.WidowState] | None:
+    """The search's drawer of states (``SearchHooks.sampler``) where the kernel plays the
+    ruleset: states drawn from the seat's view (:func:`.sample.prepare`), each redrawn up to
+    :data:`BELIEF_TRIES` times until :func:`plausible` accepts it, exactly as the search bot
+    filters the plain draws, but with the moments judged read once per decision
+    (:func:`judged`) and each hand judged by the compiled
+    :func:`.compiled_playouts.improvable` (tested equal to :func:`plausible`). None (the
+    plain draws and :func:`plausible`) where the kernel does not play the ruleset."""
+    rules = obs.ruleset
+    kern = _kernel(rules, obs.players)
+    if kern is None:
+        return None
+    import numpy as np
+
+    from commerce.families.widow.compiled_playouts import improvable
+    from commerce.families.widow.sample import prepare
+
+    draw = prepare(obs)
+    seat = obs.seat
+    limit = min(rules.max_exchange_per_turn, 3)
+    rank3, strength, vtab = kern.rank3, kern.strength, kern.vtab
+    read: list[Any] = [None, None, ()]  # the log and widow last read, and their judgements
+
+    def fits(state: ref.WidowState) -> bool:
+        deal = state.deal
+        if deal.log is not read[0] or deal.widow != read[1]:
+            threshold = knock_threshold(rules, len(deal.order) - 1, 0.5)
+            read[:] = [deal.log, deal.widow, tuple(
+                (q, np.array(w, np.int64), len(w), threshold)
+                for q, w in judged(deal.log, deal.widow, seat))]
+        hands = deal.hands
+        for q, takes, nt, threshold in read[2]:
+            hand = hands[q]
+            if len(hand) == 3 and improvable(hand[0], hand[1], hand[2], takes, nt, limit,
+                                             threshold, rank3, strength, vtab):
+                return False
+        return True
+
+    def believed(rng: random.Random) -> ref.WidowState:
+        state = draw(rng)
+        tries = 1
+        while tries < BELIEF_TRIES and not fits(state):
+            state = draw(rng)
+            tries += 1
+        return state
+
+    return believed
+
+
 def _budget(rules: Ruleset) -> int | None:
     if not compiled(rules):
         return PYTHON_POOL_ITERATIONS if pool_model(rules) else PYTHON_ITERATIONS
@@ -397,6 +460,6 @@ def _budget(rules: Ruleset) -> int | None:
 
 
 SEARCH = SearchHooks(playout=playout, belief=plausible, candidates=candidates,
-                     batch=kernel_playouts, iterations=DEFAULT_ITERATIONS,
+                     sampler=believed_states, batch=kernel_playouts, iterations=DEFAULT_ITERATIONS,
                      iterations_by_rules=_budget)
 """The widow family's hooks for the search bot."""
