@@ -156,7 +156,6 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
     cap = actions.shape[1]
     record = cap > 0
     n_caps = standers.shape[1]
-
     deal_no = st[_DEALNO]
     while st[_PHASE] != _OVER:
         phase = st[_PHASE]
@@ -480,10 +479,8 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _scratch(p: Any, n_pack: Any) -> Any:
-    """The working arrays of one game at a time at *p* seats: the state's slots, hands, their
-    lengths, widow, stock, order of play, seat flags, final turns, cards moved, fresh cards,
-    tokens, balances, out-in deals, deals won, horse offers, ranks, scoring ranks, and the
-    steps' buffers (gives, takes, rest, buf, free)."""
+    """The working arrays of one game at a time at *p* seats (as :func:`playouts` names
+    them), the steps' buffers last (gives, takes, rest, buf, free)."""
     return (np.zeros(32, np.int64), np.zeros(4 * p, np.int64), np.zeros(p, np.int64),
             np.zeros(n_pack + 1, np.int64), np.zeros(n_pack, np.int64),
             np.zeros(p, np.int64), np.zeros(p, np.int64), np.zeros(p, np.int64),
@@ -644,10 +641,8 @@ class WidowKernel:
 
     def playouts(self, state: Any, actions: Sequence[Action], seat: Seat, key: int,
                  erratic: frozenset[Seat] = frozenset(), record: bool = False) -> Any:
-        """The search bot's playouts from a drawn reference state at a decision: each of
-        *actions*, then every seat by the compiled heuristic (the *erratic* seats at random)
-        to the end of the deal, all with the same random streams from *key*
-        (:func:`.compiled_playouts.play`: where each left the session)."""
+        """The search bot's playouts from a drawn reference state at a decision, to the end
+        of the deal (:func:`.compiled_playouts.play`: where each left the session)."""
         from commerce.families.widow.compiled_playouts import play
 
         return play(self, state, actions, seat, key, erratic, record)
