@@ -4,7 +4,8 @@
     PYTHONPATH=src python scripts/bench_search.py --rules widow --games 3 --bot search-fast
 
 The search bot plays seat 0 against heuristic bots; every decision with more than one legal
-action is timed (decisions with one are answered at once and left out). One warm-up game
+action is timed (decisions with one are answered at once and left out), in wall time and in
+the process's CPU time (less sensitive to a busy machine). One warm-up game
 first fills the hand tables, as in any long session.
 """
 
@@ -34,6 +35,7 @@ def main() -> int:
     rules = find_ruleset(args.rules)
     bot = make_bot(args.bot)
     times: list[float] = []
+    cpu: list[float] = []
     playouts: list[int] = []
 
     class Timed:
@@ -44,9 +46,11 @@ def main() -> int:
 
         def act(self, obs, legal, rng):  # type: ignore[no-untyped-def]
             start = time.perf_counter()
+            start_cpu = time.process_time()
             action = bot.act(obs, legal, rng)
             if self.record and len(legal) > 1:
                 times.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
                 playouts.append(getattr(bot, "playouts", 0))
             return action
 
@@ -65,6 +69,7 @@ def main() -> int:
         "p99_ms": round(ms[min(len(ms) - 1, int(0.99 * len(ms)))], 1),
         "max_ms": round(ms[-1], 1),
         "over_200_ms": sum(t > 200 for t in ms),
+        "cpu_median_ms": round(statistics.median(cpu) * 1000, 1),
         "playouts_median": statistics.median(playouts) if playouts else None,
     }
     if args.json:
@@ -73,7 +78,8 @@ def main() -> int:
         print(f"{args.bot} ({rules.id}, {args.players} players): {len(ms)} decisions, "
               f"median {result['median_ms']} ms, 95th percentile {result['p95_ms']} ms, "
               f"99th {result['p99_ms']} ms, max {result['max_ms']} ms "
-              f"({result['over_200_ms']} over 200 ms); playouts per decision "
+              f"({result['over_200_ms']} over 200 ms), median CPU time {result['cpu_median_ms']} "
+              f"ms; playouts per decision "
               f"(median) {result['playouts_median']}")
     return 0
 

@@ -8,9 +8,9 @@ flags (locked, passed, stood, pounced). Hand strength comes from the reference e
 tables (:mod:`commerce.hands`), copied once per ruleset.
 
 Policies: ``random`` (uniform over the legal actions, enumerated as
-:func:`.rules.legal_actions` does). The widow heuristic has no compiled twin yet: a line-up
-with a heuristic or search bot runs on the reference engine. Every game draws from its own
-stream (:mod:`commerce.kernelkit`).
+:func:`.rules.legal_actions` does) and ``heuristic`` (:mod:`.compiled_heuristic`). Every game
+draws from its own stream (:mod:`commerce.kernelkit`). :func:`playouts` plays the search
+bot's playouts, from a drawn state to the end of its deal (:mod:`.compiled_playouts`).
 
 Every option of the family is played except: an unlimited deal with no round limit
 (``max_rounds_per_deal=0``), and ``pounce`` with ``no_qualifier_rule='fallback_full_ranking'``
@@ -24,6 +24,7 @@ Actions are recorded as ``kind * 2**18 + c1 * 2**12 + c2 * 2**6 + c3`` (:data:`K
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from itertools import permutations
 from typing import Any
@@ -32,7 +33,7 @@ import numba
 import numpy as np
 
 from commerce.cards import pack
-from commerce.core import Action
+from commerce.core import Action, Seat
 from commerce.errors import RulesetError
 from commerce.families.widow.compiled_heuristic import (
     _blind_choice,
@@ -133,45 +134,29 @@ from commerce.rules import Ruleset
 from commerce.strength import strength_table
 
 __all__ = ["DEAL_CAP", "KINDS", "SUPPORTED", "WidowKernel", "build", "decode_action",
-           "encode_action_py", "play_games"]
+           "encode_action_py", "play_games", "playouts"]
 
 
 @uncounted()
-def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
-               rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any,
-               vtab: Any, policies: Any,
-               boldness: Any, payoffs: Any, deals_won: Any,
-               decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
-               actions: Any, action_counts: Any, st: Any, hands: Any, hlen: Any,
-               widow: Any, stock: Any, order: Any, flags: Any, final: Any, moved: Any,
-               fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any,
-               offers: Any, ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any,
-               buf: Any, free: Any) -> None:
-    p = cfg[_P]
+def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
+             rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
+             policies: Any, boldness: Any, standers: Any, categories: Any, deal_turns: Any,
+             actions: Any, st: Any, hands: Any, hlen: Any, widow: Any, stock: Any, order: Any,
+             flags: Any, final: Any, moved: Any, fresh: Any, tokens: Any, balances: Any,
+             out_in: Any, won: Any, offers: Any, ranks: Any, scoring: Any, gives: Any,
+             takes: Any, rest: Any, buf: Any, free: Any, pos: Any, count: Any, root: Any,
+             one_deal: Any) -> Any:
+    """Play on from the state in the arrays until the session ends (with *one_deal*, until
+    the deal in progress ends: the next one started, or the session over): chance from the
+    stream *cs* (a new deal's cards from the group's stream of that deal), the seats by their
+    *policies* (the random ones drawing from *state*), the first decision by the action code
+    *root* where it is not negative. Each action is recorded into ``actions[row]`` (while it
+    has room), *pos* counting them and *count* the decisions. Returns the two streams, *pos*
+    and *count*."""
     cap = actions.shape[1]
     record = cap > 0
     n_caps = standers.shape[1]
-    pos = 0
-    count = 0
-    state = rng
-    flow = cfg[_FLOW]
-    tracked = flow != 2
-    entry = cfg[_ENTRY] if flow == 1 else 0
-    for s in range(p):
-        tokens[s] = cfg[_TOKENS] if tracked else 0
-        balances[s] = -entry
-        out_in[s] = 0
-        won[s] = 0
-    st[_DEALNO] = 0
-    st[_POOL] = entry * p
-    st[_PCOUNT] = 0
-    st[_HORSES] = 0
-    st[_HOPEN] = 1
-    st[_OLEN] = 0
-    st[_OHEAD] = 0
-    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
-    dealers[row] = dealer
-    _start_deal(st, cfg, dealer, order, flags, hlen, out_in, stock, pack_cards)
+    deal_no = st[_DEALNO]
     while st[_PHASE] != _OVER:
         phase = st[_PHASE]
         showdown = False
@@ -223,7 +208,10 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
             actor = st[_ACTOR]
             code = -1
             heuristic = policies[actor] == HEURISTIC
-            if heuristic and (phase == _POUNCE or phase == _HORSE):
+            if root >= 0:  # the action a playout starts with
+                code = root
+                root = -1
+            elif heuristic and (phase == _POUNCE or phase == _HORSE):
                 code = _code(_K_POUNCE, st[_OFFER], 63, 63) if phase == _POUNCE else \
                     _code(_K_HORSE, 63, 63, 63)
             elif heuristic and phase == _BLIND:
@@ -435,6 +423,51 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
             if st[_PHASE] != _HORSE:
                 _end_of_deal(st, cfg, order, flags, hlen, out_in, stock, pack_cards, tokens,
                              balances)
+        if one_deal and st[_DEALNO] != deal_no:
+            break
+    return state, cs, pos, count
+
+
+@uncounted()
+def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
+               rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any,
+               vtab: Any, policies: Any,
+               boldness: Any, payoffs: Any, deals_won: Any,
+               decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
+               actions: Any, action_counts: Any, st: Any, hands: Any, hlen: Any,
+               widow: Any, stock: Any, order: Any, flags: Any, final: Any, moved: Any,
+               fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any,
+               offers: Any, ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any,
+               buf: Any, free: Any) -> None:
+    p = cfg[_P]
+    cap = actions.shape[1]
+    record = cap > 0
+    pos = 0
+    count = 0
+    state = rng
+    flow = cfg[_FLOW]
+    tracked = flow != 2
+    entry = cfg[_ENTRY] if flow == 1 else 0
+    for s in range(p):
+        tokens[s] = cfg[_TOKENS] if tracked else 0
+        balances[s] = -entry
+        out_in[s] = 0
+        won[s] = 0
+    st[_DEALNO] = 0
+    st[_POOL] = entry * p
+    st[_PCOUNT] = 0
+    st[_HORSES] = 0
+    st[_HOPEN] = 1
+    st[_OLEN] = 0
+    st[_OHEAD] = 0
+    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
+    dealers[row] = dealer
+    _start_deal(st, cfg, dealer, order, flags, hlen, out_in, stock, pack_cards)
+    state, cs, pos, count = _advance(
+        row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code, frank3, strength,
+        vtab, policies, boldness, standers, categories, deal_turns, actions, st, hands, hlen,
+        widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in, won, offers,
+        ranks, scoring, gives, takes, rest, buf, free, pos, count, -1, False)
     for i in range(p):
         payoffs[row, i] = balances[i]
         deals_won[row, i] = won[i]
@@ -442,6 +475,20 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
     if record:
         action_counts[row] = pos if pos <= cap else -1
 
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _scratch(p: Any, n_pack: Any) -> Any:
+    """The working arrays of one game at a time at *p* seats (as :func:`playouts` names
+    them), the steps' buffers last (gives, takes, rest, buf, free)."""
+    return (np.zeros(32, np.int64), np.zeros(4 * p, np.int64), np.zeros(p, np.int64),
+            np.zeros(n_pack + 1, np.int64), np.zeros(n_pack, np.int64),
+            np.zeros(p, np.int64), np.zeros(p, np.int64), np.zeros(p, np.int64),
+            np.zeros(8, np.int64), np.zeros(4 * n_pack, np.int64), np.zeros(p, np.int64),
+            np.zeros(p, np.int64), np.zeros(p, np.int64), np.zeros(p, np.int64),
+            np.zeros(p, np.int64), np.zeros(p, np.int64), np.zeros(p, np.int64),
+            np.zeros(4, np.int64), np.zeros(n_pack + 1, np.int64), np.zeros(n_pack, np.int64),
+            np.zeros(4, np.int64), np.zeros(3, np.int64))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -452,30 +499,9 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                actions: Any, action_counts: Any, deal_payoffs: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
     writing each row of the result arrays."""
-    p = cfg[_P]
-    n_pack = pack_cards.shape[0]
-    st = np.zeros(32, np.int64)
-    hands = np.zeros(4 * p, np.int64)
-    hlen = np.zeros(p, np.int64)
-    widow = np.zeros(n_pack + 1, np.int64)
-    stock = np.zeros(n_pack, np.int64)
-    order = np.zeros(p, np.int64)
-    flags = np.zeros(p, np.int64)
-    final = np.zeros(p, np.int64)
-    moved = np.zeros(8, np.int64)
-    fresh = np.zeros(4 * n_pack, np.int64)
-    tokens = np.zeros(p, np.int64)
-    balances = np.zeros(p, np.int64)
-    out_in = np.zeros(p, np.int64)
-    won = np.zeros(p, np.int64)
-    offers = np.zeros(p, np.int64)
-    ranks = np.zeros(p, np.int64)
-    scoring = np.zeros(p, np.int64)
-    gives = np.zeros(4, np.int64)
-    takes = np.zeros(n_pack + 1, np.int64)
-    rest = np.zeros(n_pack, np.int64)
-    buf = np.zeros(4, np.int64)
-    free = np.zeros(3, np.int64)
+    (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
+     won, offers, ranks, scoring, gives, takes, rest, buf, free) = _scratch(
+        cfg[_P], pack_cards.shape[0])
     for row in range(first, stop):
         _play_game(row, stream_start(key, index0 + row), key, (index0 + row) // share, cfg,
                    pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, policies[row],
@@ -484,6 +510,58 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                    st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens,
                    balances, out_in,
                    won, offers, ranks, scoring, gives, takes, rest, buf, free)
+
+
+@numba.njit(cache=True, nogil=True)
+def playouts(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any, frank3: Any,
+             strength: Any, vtab: Any, policies: Any, boldness: Any, st0: Any, hands0: Any,
+             hlen0: Any, widow0: Any, stock0: Any, order0: Any, flags0: Any, final0: Any,
+             moved0: Any, fresh0: Any, tokens0: Any, balances0: Any, out_in0: Any,
+             offers0: Any, roots: Any, who: Any, key: Any, actions: Any, lengths: Any,
+             end_tokens: Any, end_balances: Any, end_pool: Any, end_open: Any, end_over: Any,
+             wins: Any) -> None:
+    """The search bot's playouts from one drawn state (its arrays, as :func:`_scratch` holds
+    them, with a ``0`` suffix): for each action code of *roots*, play it at the state's
+    decision, then every seat by its policy to the end of the deal. Each playout's tokens,
+    balances, pool, whether a horse may still be bought and whether the session is over at
+    the deal's end go into the ``end_`` arrays, 1.0 into *wins* where *who* won the deal's
+    showdown. Every root is played with the same streams (from *key*: common random numbers).
+    *actions* (``(len(roots), n)``, or with no columns) records each playout's actions, its
+    root first, and *lengths* how many it played."""
+    (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
+     won, offers, ranks, scoring, gives, takes, rest, buf, free) = _scratch(
+        cfg[_P], pack_cards.shape[0])
+    no_deals = np.zeros((1, 0), np.int64)
+    no_categories = np.zeros((1, 0, 1), np.int64)
+    for k in range(roots.shape[0]):
+        st[:] = st0
+        hands[:] = hands0
+        hlen[:] = hlen0
+        widow[:] = widow0
+        stock[:] = stock0
+        order[:] = order0
+        flags[:] = flags0
+        final[:] = final0
+        moved[:] = moved0
+        fresh[:] = fresh0
+        tokens[:] = tokens0
+        balances[:] = balances0
+        out_in[:] = out_in0
+        offers[:] = offers0
+        won[:] = 0
+        _, _, pos, _ = _advance(
+            k, stream_start(key, 0), stream_start(key, 1), key, 0, cfg, pack_cards, rank3,
+            rank4, cat_code, frank3, strength, vtab, policies, boldness, no_deals,
+            no_categories, no_deals, actions, st, hands, hlen, widow, stock, order, flags,
+            final, moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives,
+            takes, rest, buf, free, 0, 0, roots[k], True)
+        lengths[k] = pos
+        end_tokens[k, :] = tokens
+        end_balances[k, :] = balances
+        end_pool[k] = st[_POOL]
+        end_open[k] = st[_HOPEN]
+        end_over[k] = 1 if st[_PHASE] == _OVER else 0
+        wins[k] = 1.0 if won[who] > 0 else 0.0
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -560,6 +638,14 @@ class WidowKernel:
     def decode_action(code: int) -> Action:
         """The action a recorded code stands for (:func:`decode_action`)."""
         return decode_action(code)
+
+    def playouts(self, state: Any, actions: Sequence[Action], seat: Seat, key: int,
+                 erratic: frozenset[Seat] = frozenset(), record: bool = False) -> Any:
+        """The search bot's playouts from a drawn reference state at a decision, to the end
+        of the deal (:func:`.compiled_playouts.play`: where each left the session)."""
+        from commerce.families.widow.compiled_playouts import play
+
+        return play(self, state, actions, seat, key, erratic, record)
 
 
 def build(rules: Ruleset, players: int) -> WidowKernel:

@@ -18,11 +18,13 @@ for the seat, and a horse is bought only when it pays.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from commerce.cards import Card
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
+from commerce.errors import RulesetError
 from commerce.families.widow import fast as widow
 from commerce.families.widow import state as ref
 from commerce.families.widow.fast import WidowState
@@ -38,13 +40,21 @@ from commerce.family import SearchHooks
 from commerce.rules import Ruleset
 
 _TOKENS = frozenset({"lowest_to_best", "lowest_to_pool"})
-DEFAULT_ITERATIONS = 120
-"""The search bot's default budget in this family: the playouts are longer than the trading
-family's (several rounds of exchanges), so fewer fit in 200 ms (``scripts/bench_search.py``:
-see docs/bots.md)."""
-POOL_ITERATIONS = 300
-"""The default budget in Pool Commerce (:func:`pool_model`), whose deals are short (the Old
-Game's, ending at the second stand) and whose searches weigh only :func:`candidates`."""
+DEFAULT_ITERATIONS = 1000
+"""The search bot's default budget in this family, on the compiled playouts
+(:func:`kernel_playouts`, :func:`believed_states`): a decision costs little more than drawing
+its states, and 1000 playouts answered in a median of about 20 ms, 95% of decisions within
+90 ms (``scripts/bench_search.py``: see docs/bots.md)."""
+POOL_ITERATIONS = 800
+"""The default budget in Pool Commerce (:func:`pool_model`), whose searches weigh only a few
+actions (:func:`candidates`), so that each drawn state serves fewer playouts: 800 answered
+in about the time of the other games' 1000."""
+PYTHON_ITERATIONS = 120
+"""The default budget where the kernel does not play the ruleset (:func:`compiled`) and the
+playouts are :func:`playout`'s: longer than the trading family's (several rounds of
+exchanges), so fewer fit in 200 ms."""
+PYTHON_POOL_ITERATIONS = 300
+"""As :data:`PYTHON_ITERATIONS`, in Pool Commerce."""
 CANDIDATE_EXCHANGES = 3
 """In Pool Commerce, the exchanges searched at a decision: those that make the hands the
 heuristic values most (and the heuristic's own choice)."""
@@ -89,12 +99,15 @@ def playout(drawn: ref.WidowState, action: Action, seat: Seat,
     start_value = pool_value(state, seat) if pooled else 0.0
     apply = widow.apply_unchecked
     t = apply(state, action)
+    won = 0.0
     for _ in range(MAX_ACTIONS):
         for e in t.events:
-            if e.kind == "deal_ended":
+            if e.kind == "showdown":  # a horse offer may come between it and the deal's end
+                won = float(seat in e.get("winners"))
+            elif e.kind == "deal_ended":
                 if pooled:
-                    return pool_value(t.state, seat) - start_value, _won(t, seat)
-                return _settle(t, seat, tokens, start, start_balance)
+                    return pool_value(t.state, seat) - start_value, won
+                return _settle(t, seat, tokens, start, start_balance), won
         s = t.state
         phase = s.phase
         if phase is Phase.DEAL or phase is Phase.CARD:
@@ -108,24 +121,15 @@ def playout(drawn: ref.WidowState, action: Action, seat: Seat,
     return 0.0, 0.0  # pragma: no cover - a deal always ends
 
 
-def _won(t: Any, seat: Seat) -> float:
-    """1.0 if *seat* won the showdown among the events of the transition *t*."""
-    for e in t.events:
-        if e.kind == "showdown":
-            return float(seat in e.get("winners"))
-    return 0.0
-
-
-def _settle(t: Any, seat: Seat, tokens: bool, start: int,
-            start_balance: int) -> tuple[float, float]:
+def _settle(t: Any, seat: Seat, tokens: bool, start: int, start_balance: int) -> float:
+    """The seat's gain from the start of the playout to the state of transition *t*."""
     s: WidowState = t.state
-    won = _won(t, seat)
     if not tokens:
-        return float(s.balances[seat] - start), won
+        return float(s.balances[seat] - start)
     gain = float(s.tokens[seat] - start)
     if s.phase is Phase.OVER and s.ruleset.token_flow == "lowest_to_pool":
         gain += float(s.balances[seat] - start_balance)
-    return gain, won
+    return gain
 
 
 def pool_model(rules: Ruleset) -> bool:
@@ -140,23 +144,28 @@ def pool_value(state: WidowState, seat: Seat) -> float:
     its balance now, plus the pool times its chance of surviving, plus its share of the horse
     money to come, as :func:`survival` models the rest of the game. Once the game is over,
     its balance."""
-    balance = float(state.balances[seat])
-    if state.phase is Phase.OVER:
-        return balance
-    rules = state.ruleset
-    tokens = state.tokens
+    offered = seat in state.offers or (state.phase is Phase.HORSE and state.actor == seat)
+    return expected_stakes(state.ruleset, seat, state.balances[seat], state.tokens,
+                           state.pool, state.horse_open, state.phase is Phase.OVER, offered)
+
+
+def expected_stakes(rules: Ruleset, seat: Seat, balance: int, tokens: Sequence[int],
+                    pool: int, horse_open: bool, over: bool, offered: bool) -> float:
+    """:func:`pool_value` from the parts of the state it reads: *seat*'s *balance*, every
+    seat's *tokens*, the *pool*, whether a horse may still be bought, whether the session
+    is *over* and whether *seat* is offered a horse (now or after this deal)."""
+    if over:
+        return float(balance)
     mine = tokens[seat]
-    if mine <= 0 and seat not in state.offers and not (
-            state.phase is Phase.HORSE and state.actor == seat):
-        return balance
+    if mine <= 0 and not offered:
+        return float(balance)
     if mine <= 0:  # offered a horse: as if it buys one (the heuristic does)
         balance -= rules.horse_price
         mine = 1
-        pool = state.pool + rules.horse_price
+        pool += rules.horse_price
         open_ = False
     else:
-        pool = state.pool
-        open_ = state.horse_open and rules.buy_a_horse
+        open_ = horse_open and rules.buy_a_horse
     others = tuple(sorted(c for x, c in enumerate(tokens) if x != seat and c > 0))
     win, horses = survival(mine, others, open_, rules.horse_price)
     return float(balance + win * pool + horses)
@@ -220,16 +229,30 @@ def survival(mine: int, others: tuple[int, ...], horse_open: bool,
 def plausible(state: ref.WidowState, seat: Seat) -> bool:
     """Whether every other seat that stood, knocked or passed on its turn (and whose hand has
     not changed since) holds a hand the heuristic would have stopped on: one no exchange with
-    the widow of that moment improved, unless it was strong enough to knock on at once.
-
-    The widow of each moment is rebuilt by undoing the public moves since, newest first.
-    """
+    the widow of that moment improved, unless it was strong enough to knock on at once
+    (:func:`judged` finds those moments)."""
     rules = state.ruleset
-    widow_now = set(state.widow)
     hands = state.hands
     limit = min(rules.max_exchange_per_turn, 3)
     threshold = knock_threshold(rules, len(state.deal.order) - 1, 0.5)
-    log = state.deal.log
+    for q, widow_then in judged(state.deal.log, state.widow, seat):
+        hand = hands[q]
+        if len(hand) != 3 or hand_strength(rules, hand) >= threshold:
+            continue
+        if best_target(rules, hand, hand, widow_then, limit, True) != tuple(hand):
+            return False
+    return True
+
+
+def judged(log: tuple[Event, ...], widow: Sequence[Card],
+           seat: Seat) -> list[tuple[Seat, tuple[Card, ...]]]:
+    """The moments :func:`plausible` judges, newest first: each other seat's stand, knock or
+    pass with its hand unchanged since and a widow then, with that widow (in card order).
+
+    The widow of each moment is rebuilt from *widow* (now) by undoing the public moves of
+    the deal's *log* since, newest first."""
+    widow_now = set(widow)
+    out: list[tuple[Seat, tuple[Card, ...]]] = []
     for e in reversed(log):
         kind = e.kind
         q = e.seat
@@ -244,17 +267,9 @@ def plausible(state: ref.WidowState, seat: Seat) -> bool:
         elif kind == "pounced":
             widow_now.add(e.get("card"))
         elif kind in ("stood", "knocked", "passed") and q is not None and q != seat:
-            hand = hands[q]
-            if len(hand) != 3 or not widow_now:
-                continue
-            if hand_strength(rules, hand) >= threshold:
-                continue
-            if q in _changed_since(log, e):
-                continue
-            widow_then = sorted(widow_now)
-            if best_target(rules, hand, hand, widow_then, limit, True) != tuple(hand):
-                return False
-    return True
+            if widow_now and q not in _changed_since(log, e):
+                out.append((q, tuple(sorted(widow_now))))
+    return out
 
 
 def _changed_since(log: tuple[Event, ...], mark: Event) -> set[Seat]:
@@ -305,10 +320,146 @@ def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
     return [first, *(i for i in everything if i != first and (i in keep or i not in swaps))]
 
 
+BatchPlayouts = Callable[[Any, Sequence[Action], Seat, int], list[tuple[float, float]]]
+"""``playouts(state, actions, seat, key) -> [(gain, won), ...]`` (``SearchHooks.batch``)."""
+
+
+@lru_cache(maxsize=16)
+def _kernel(rules: Ruleset, players: int) -> Any:
+    """The compiled kernel of *rules* at *players* seats, or None where it does not play them
+    (a pure function of its arguments: its tables are built once per ruleset and table)."""
+    from commerce.families.widow.compiled import kernel
+
+    try:
+        return kernel(rules, players)
+    except RulesetError:
+        return None
+
+
+@lru_cache(maxsize=64)
+def compiled(rules: Ruleset) -> bool:
+    """Whether the compiled kernel plays *rules* (then the search's playouts run there)."""
+    from commerce.families.widow.kernel import check_supported
+
+    try:
+        check_supported(rules)
+    except RulesetError:
+        return False
+    return True
+
+
+def kernel_playouts(obs: Any) -> BatchPlayouts | None:
+    """The search bot's playouts on the compiled kernel (``SearchHooks.batch``): from a drawn
+    state, each action and then the compiled heuristic in every seat to the end of the deal,
+    scored as :func:`playout` scores them (tokens, stakes, or in Pool Commerce the change in
+    :func:`pool_value`); the same rules and the same heuristic, tested equal step for step.
+    None where the kernel does not play the ruleset (then :func:`playout`)."""
+    rules = obs.ruleset
+    kern = _kernel(rules, obs.players)
+    if kern is None:
+        return None
+    from commerce.families.widow.compiled_playouts import Runner
+
+    run = Runner(kern)
+    tokens = rules.token_flow in _TOKENS
+    pooled = pool_model(rules)
+    pooled_over = rules.token_flow == "lowest_to_pool"
+
+    def playouts(state: ref.WidowState, actions: Sequence[Action], seat: Seat,
+                 key: int) -> list[tuple[float, float]]:
+        ends = run(state, actions, seat, key)
+        wins = ends.wins.tolist()
+        if pooled:
+            session, turn = state.session, state.turn
+            offered = seat in session.horse_offers or (
+                turn.phase is Phase.HORSE and turn.actor == seat)
+            start = expected_stakes(rules, seat, session.balances[seat], session.tokens,
+                                    session.pool, session.horse_open,
+                                    turn.phase is Phase.OVER, offered)
+            seen: dict[tuple[Any, ...], float] = {}
+            gains = []
+            for row, balance, pool, open_, over in zip(
+                    ends.tokens.tolist(), ends.balances[:, seat].tolist(), ends.pool.tolist(),
+                    ends.horse_open.tolist(), ends.over.tolist(), strict=True):
+                end = (*row, balance, pool, open_, over)
+                value = seen.get(end)
+                if value is None:
+                    value = seen[end] = expected_stakes(rules, seat, balance, row, pool,
+                                                        bool(open_), bool(over), False)
+                gains.append(value - start)
+        elif tokens:
+            gain = ends.tokens[:, seat] - state.tokens[seat]
+            if pooled_over:  # the pool shared out at the session's end
+                gain = gain + ends.over * (ends.balances[:, seat] - state.balances[seat])
+            gains = gain.tolist()
+        else:
+            gains = (ends.balances[:, seat] - state.balances[seat]).tolist()
+        return [(float(g), w) for g, w in zip(gains, wins, strict=True)]
+
+    return playouts
+
+
+BELIEF_TRIES = 8
+"""Draws tried per state for one that :func:`plausible` accepts, the last kept whatever it
+holds (as the search bot tries them where the family has no sampler of its own)."""
+
+
+def believed_states(obs: Any) -> Callable[[random.Random], ref.WidowState] | None:
+    """The search's drawer of states (``SearchHooks.sampler``) where the kernel plays the
+    ruleset: states drawn from the seat's view (:func:`.sample.prepare`), each redrawn up to
+    :data:`BELIEF_TRIES` times until :func:`plausible` accepts it, exactly as the search bot
+    filters the plain draws, but with the moments judged read once per decision
+    (:func:`judged`) and each hand judged by the compiled
+    :func:`.compiled_playouts.improvable` (tested equal to :func:`plausible`). None (the
+    plain draws and :func:`plausible`) where the kernel does not play the ruleset."""
+    rules = obs.ruleset
+    kern = _kernel(rules, obs.players)
+    if kern is None:
+        return None
+    import numpy as np
+
+    from commerce.families.widow.compiled_playouts import improvable
+    from commerce.families.widow.sample import prepare
+
+    draw = prepare(obs)
+    seat = obs.seat
+    limit = min(rules.max_exchange_per_turn, 3)
+    rank3, strength, vtab = kern.rank3, kern.strength, kern.vtab
+    read: list[Any] = [None, None, ()]  # the log and widow last read, and their judgements
+
+    def fits(state: ref.WidowState) -> bool:
+        deal = state.deal
+        if deal.log is not read[0] or deal.widow != read[1]:
+            threshold = knock_threshold(rules, len(deal.order) - 1, 0.5)
+            read[:] = [deal.log, deal.widow, tuple(
+                (q, np.array(w, np.int64), len(w), threshold)
+                for q, w in judged(deal.log, deal.widow, seat))]
+        hands = deal.hands
+        for q, takes, nt, threshold in read[2]:
+            hand = hands[q]
+            if len(hand) == 3 and improvable(hand[0], hand[1], hand[2], takes, nt, limit,
+                                             threshold, rank3, strength, vtab):
+                return False
+        return True
+
+    def believed(rng: random.Random) -> ref.WidowState:
+        state = draw(rng)
+        tries = 1
+        while tries < BELIEF_TRIES and not fits(state):
+            state = draw(rng)
+            tries += 1
+        return state
+
+    return believed
+
+
 def _budget(rules: Ruleset) -> int | None:
+    if not compiled(rules):
+        return PYTHON_POOL_ITERATIONS if pool_model(rules) else PYTHON_ITERATIONS
     return POOL_ITERATIONS if pool_model(rules) else None
 
 
 SEARCH = SearchHooks(playout=playout, belief=plausible, candidates=candidates,
-                     iterations=DEFAULT_ITERATIONS, iterations_by_rules=_budget)
+                     sampler=believed_states, batch=kernel_playouts, iterations=DEFAULT_ITERATIONS,
+                     iterations_by_rules=_budget)
 """The widow family's hooks for the search bot."""
