@@ -19,6 +19,7 @@ import numpy as np
 
 from commerce.core import Action, Seat
 from commerce.errors import RulesetError
+from commerce.families.widow.compiled_heuristic import _worth
 from commerce.families.widow.compiled_rules import (
     _ACTOR,
     _DEALER,
@@ -254,22 +255,24 @@ def improvable(a: Any, b: Any, c: Any, takes: Any, nt: Any, limit: Any, threshol
     :func:`.heuristic.best_target` finds a better hand than the one held)."""
     if strength[rank3[a, b, c]] >= threshold:
         return False
-    best = vtab[a, b, c] + 1e-9
+    best = _worth(a, b, c, 0, vtab) + 1e-9
     if limit >= 1:
         for x in range(nt):
             t = takes[x]
-            if vtab[b, c, t] > best or vtab[a, c, t] > best or vtab[a, b, t] > best:
+            if (_worth(b, c, t, 0, vtab) > best or _worth(a, c, t, 0, vtab) > best
+                    or _worth(a, b, t, 0, vtab) > best):
                 return True
     if limit >= 2:
         for x in range(nt):
             for y in range(x + 1, nt):
                 t, u = takes[x], takes[y]
-                if vtab[a, t, u] > best or vtab[b, t, u] > best or vtab[c, t, u] > best:
+                if (_worth(a, t, u, 0, vtab) > best or _worth(b, t, u, 0, vtab) > best
+                        or _worth(c, t, u, 0, vtab) > best):
                     return True
     if limit >= 3:
         for x in range(nt):
             for y in range(x + 1, nt):
                 for z in range(y + 1, nt):
-                    if vtab[takes[x], takes[y], takes[z]] > best:
+                    if _worth(takes[x], takes[y], takes[z], 0, vtab) > best:
                         return True
     return False
