@@ -9,9 +9,9 @@ on the same cards (common random numbers). It picks the action with the best mea
 change in its stakes from now to the end of the deal (for a family without a fast playout,
 its payoff at the end of the game).
 
-Where the family has compiled playouts (``SearchHooks.batch``: the trading family's kernel),
-each drawn state's actions are played out there, all at once, by the same rules and the same
-heuristic.
+Where the family has compiled playouts (``SearchHooks.batch``: the trading and the widow
+families' kernels), each drawn state's actions are played out there, all at once, by the same
+rules and the same heuristic.
 
 The budget is ``iterations`` (playouts per decision, shared among the legal actions; the
 default, :func:`default_iterations` of the family, answers within 200 ms here: see
@@ -319,9 +319,8 @@ class SearchBot:
     def __init__(self, iterations: int | None = None, ms: float | None = None, *,
                  share: int = 1) -> None:
         """*iterations* and *ms* as for :func:`search`; with neither, the family's default
-        budget (:func:`default_iterations`: :data:`DEFAULT_ITERATIONS`, fewer in the widow
-        games and Cox's game, whose playouts are longer; Pool Commerce has its own), divided
-        by *share* (:data:`FAST_SHARE` for the fast level)."""
+        budget (:func:`default_iterations`: the family's, larger where its playouts are
+        compiled), divided by *share* (:data:`FAST_SHARE` for the fast level)."""
         self.iterations = iterations
         self.ms = ms
         self.share = share
