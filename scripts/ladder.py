@@ -9,6 +9,8 @@ search (default budget), each with seat rotation over replayed deals (commerce.t
 A rung holds when the 95% interval of (stronger - weaker) payoff per game excludes 0.
 With ``--mixed``, instead the mixed table: random, heuristic and search seated together
 (:func:`mixed_table`). Rulesets not given with --rules keep their rows from the existing file.
+The page's prose is written in docs/ladder.md itself: the script rewrites only the rows of its
+two tables (:func:`with_rows`).
 """
 
 from __future__ import annotations
@@ -43,73 +45,27 @@ MIXED_HEADER = ("| ruleset | players | games | random | heuristic | search "
                 "| search − heuristic | search first |\n"
                 "|---|---|---|---|---|---|---|---|\n")
 _MIXED_WORKER: dict[str, object] = {}
-NOTES = """## What was measured in Trade and Barter
+SKELETON = ("# The bot ladder\n\nRegenerate with `PYTHONPATH=src python scripts/ladder.py`.\n\n"
+            + HEADER + "\n## The mixed table\n\n" + MIXED_HEADER)
+"""The page before its first measurement (the prose is written in the page itself, which
+this script keeps: it rewrites only the rows of its two tables)."""
 
-Before the mixed table had both seating orders, the heuristic earned +1.41 a game and
-search +0.51 over 240 games (seed 1, random, heuristic, search rotated). The same heuristic
-under a second name (`heuristic:boldness=0.5`) in search's place earned +0.49 beside the
-first's +1.69 over 600 games: the seat's neighbours, not the bot, made that gap. In the same
-seating, over 240 games each: search drawing its states by the plain determinisation instead
-of replaying the deal earned +0.44; keeping the heuristic's choice unless another was two
-standard errors better, +0.46. With seat 0 against random, heuristic, random (150 games, the
-same deals), the heuristic earned +2.59, search +2.51, and search whose playouts knew which
-seats play at random +2.48: assuming that every other seat plays the heuristic costs it
-nothing measurable. Against the heuristic (300 games, seed 1), search weighing every trade
-and the knock gained +0.08 [-0.17, +0.33] a game, and weighing only the knock, the
-heuristic's choice and its trade +0.21 [+0.00, +0.42]: most of what it lost was chance picks
-among trades that differ little.
 
-In Peel the opponent model does matter: with seat 0 against random, heuristic, random (120
-games, the same deals) the heuristic earned +3.63, search +3.28, and search whose playouts
-knew which seats play at random +4.56. Search now plays out at random the seats that its view
-shows playing unlike the heuristic (a stand in the last deal on a hand the heuristic would not
-stand on; a barter where a trade was free). At Peel's mixed table (360 games, seed 1) search
-earned +1.71 [+1.36, +2.06] a game without it, beside the heuristic's +1.60 [+1.23, +1.98]
-(paired: +0.10 [-0.51, +0.72]), and +1.84 [+1.48, +2.21] with it, beside +1.46 [+1.07, +1.85]
-(paired: +0.38 [-0.27, +1.03]): first, but the intervals still overlap. A heuristic seat is
-never taken for a random one (a test checks it), so a table of heuristic bots plays as before.
-"""
-TIMES = """## Levels and time per decision
+def with_rows(page: str, header: str, rows: list[str]) -> str:
+    """*page* with the rows of the table headed by *header* replaced by *rows*.
 
-`search` plays its default budget (playouts per decision: 500 in the trading family, 300 in
-Pool Commerce, 120 in the other widow games, 64 in Cox's game), and stops drawing states once
-the next might end past 190 ms. `search-fast` plays a tenth of those playouts and keeps the
-heuristic's own choice unless another action's paired gain over it exceeds one standard error.
-Against the heuristic (seed 1): in Peel, `search-fast` +0.59 [+0.30, +0.88] a game over 600
-games, where `search` gains +0.69 [+0.35, +1.03] over 600; in Trade and Barter, `search-fast`
-(taking the best mean, before it kept to the heuristic) +0.12 [-0.10, +0.34] over 300, where
-`search` gained +0.07 [-0.10, +0.24] over 600 before its candidates were pruned.
-
-Milliseconds per decision with more than one legal action (median/95th percentile/99th/
-slowest) and playouts per decision (median), seat 0 against three heuristic bots:
-`scripts/bench_search.py --rules RULES --games G [--bot search-fast]` (G = 6 in Trade and
-Barter, 3 in the other trading games and Pool Commerce, 1 in the other widow games and Cox's
-game), under `nice -n 5` on a machine of 2 cores shared with a tournament running at a lower
-priority (load about 2.7). "before" is the code before the 190 ms cap, measured in an earlier,
-busier hour (load 3 to 6). Since a drawn state whose playouts run past the time is abandoned
-between two playouts (it counts for nothing), no decision overruns by more than one playout:
-every 99th percentile is within 200 ms and the slowest decision took 174 ms (Cox's game).
-
-| ruleset | decisions | before | playouts | search | playouts | search-fast | playouts |
-|---|---|---|---|---|---|---|---|
-| trade-and-barter | 22 | 203/393/416/416 | 500 | 52/96/115/115 | 500 | 6/16/18/18 | 50 |
-| peel | 12 | 414/1642/1642/1642 | 500 | 57/76/76/76 | 500 | 5/7/7/7 | 50 |
-| hoyle | 16 | 527/1250/1250/1250 | 500 | 52/98/98/98 | 499 | 6/9/9/9 | 50 |
-| peel-old | 12 | 196/392/472/472 | 120 | 23/38/38/38 | 119 | 5/8/8/8 | 23 |
-| pool | 88 | 312/509/570/570 | 300 | 39/53/65/65 | 299 | 5/8/9/9 | 29 |
-| widow | 142 | 111/392/577/879 | 120 | 19/35/41/42 | 120 | 2/6/9/11 | 13 |
-| pounce | 211 | 30/92/131/148 | 120 | 21/36/40/48 | 120 | 3/8/10/10 | 13 |
-| no-pair-or-point | 272 | 34/240/467/627 | 120 | 16/33/43/44 | 120 | 3/6/8/8 | 13 |
-| cox | 33 | 182/321/486/486 | 64 | 106/158/174/174 | 64 | 8/16/20/20 | 5 |
-| vingt-un | 203 | – | – | 0.2/0.3/0.4/0.5 | 0 | 0.2/0.3/0.4/0.5 | 0 |
-
-Vingt-un's search plays no playouts: it works each decision out from the chances of the unseen
-cards (`commerce.families.vingtun.expect`; 3 games; `search-fast` makes the same reckoning, and
-the playout search it replaced was not timed).
-Before a long drawn state could be abandoned, Hoyle's slowest decisions took 305 ms (295 ms
-for `search-fast`), in a moment when the machine gave the process a fraction of a core: a single
-drawn state's playouts took longer than the whole budget.
-"""
+    >>> with_rows("a\\n| x |\\n|---|\\n| 1 |\\n\\nb\\n", "| x |\\n|---|\\n", ["| 2 |"])
+    'a\\n| x |\\n|---|\\n| 2 |\\n\\nb\\n'
+    """
+    start = page.find(header)
+    if start < 0:
+        raise SystemExit(f"{DOC}: no table headed {header.splitlines()[0]!r}")
+    end = start + len(header)
+    rest = page[end:].split("\n")
+    kept = 0
+    while kept < len(rest) and rest[kept].startswith("|"):
+        kept += 1
+    return page[:end] + "".join(row + "\n" for row in rows) + "\n".join(rest[kept:])
 
 
 def _mixed_init(rules: Ruleset, players: int, seed: int, specs: tuple[str, ...]) -> None:
@@ -248,31 +204,8 @@ def main() -> int:
         row = new_mixed.get(rid) or old_mixed.get(rid)
         if row is not None:
             mixed_lines.append(row)
-    DOC.write_text(
-        "# The bot ladder\n\n"
-        "Each rung is a tournament of two bots at the table (`commerce tournament --bots "
-        "WEAK,STRONG`): seat rotation over replayed deals, so every bot plays every seat on the "
-        "same cards. The difference is the stronger bot's mean payoff per game (one seat, in the "
-        "ruleset's unit: stakes, tokens, counters or points) minus the weaker's, with its 95% "
-        "t-interval over blocks of replayed deals; a "
-        "rung holds when the interval excludes 0. Ratings are Bradley-Terry on the Elo scale "
-        "(mean 1500) from every two seats of different bots in a game. The search bot plays at "
-        "its default budget.\n\n"
-        f"Regenerate with `PYTHONPATH=src python scripts/ladder.py` (seed {args.seed}; "
-        "`--rules` and `--rungs` remeasure some rows and keep the others; each row gives its "
-        "own number of games).\n\n" + HEADER + "\n".join(lines) + "\n\n"
-        "## The mixed table\n\n"
-        "Random, heuristic and search seated together (`--mixed`): each bot's mean payoff per "
-        "game (one seat) with its 95% interval, over blocks of six games on the same deals, "
-        "in both seating orders (random, heuristic, search and random, search, heuristic, each "
-        "rotated round the table), so that every bot sits beside the others in the same places "
-        "(with one order only, a seat's neighbours, not its bot, decided much of the result). "
-        "Search is first when its interval lies above both others'; the search − heuristic "
-        "column is paired by block.\n\n"
-        "Regenerate with `PYTHONPATH=src python scripts/ladder.py --mixed` (seed 1, 120 games "
-        "unless the row says otherwise).\n\n" + MIXED_HEADER + "\n".join(mixed_lines) + "\n\n"
-        + NOTES + "\n" + TIMES
-    )
+    page = DOC.read_text() if DOC.exists() else SKELETON
+    DOC.write_text(with_rows(with_rows(page, HEADER, lines), MIXED_HEADER, mixed_lines))
     print(f"wrote {DOC}", file=sys.stderr)
     return 0
 
