@@ -173,11 +173,14 @@ def _check(env: Any, twins: list[Twin], obs: Any, mask: Any, actions: Any,
 CASES: list[tuple[str, dict[str, Any], int, int, str, str, str, int]] = [
     # rules, options, players, seat, opponents, episode, autoreset, steps
     ("widow", {}, 4, 0, "heuristic", "deal", "same_step", 30),
+    ("widow", {"direction": "right", "exchange_all_three_locks": False,
+               "max_exchange_per_turn": 2}, 3, 2, "random", "deal", "same_step", 30),
     ("pounce", {"starting_tokens": 1, "pack": 32}, 4, 1, "heuristic", "game", "same_step",
      40),
     ("pool", {"starting_tokens": 1, "deal_prize": 1}, 4, 2,
      "random,heuristic,heuristic:boldness=0.8", "game", "same_step", 40),  # horses, the pool
-    ("peel-old", {}, 3, 0, "heuristic:boldness=0.9", "deal", "next_step", 30),
+    ("peel-old", {"pass_locks_out": False}, 3, 0, "heuristic:boldness=0.9", "deal",
+     "next_step", 30),
     ("no-pair-or-point", {"starting_tokens": 1, "dealer_blind_exchange": "all_or_nothing",
                           "worst_tie_rule": "latest_in_rotation_loses"}, 5, 4, "random",
      "game", "next_step", 40),
