@@ -2,6 +2,11 @@
 
     PYTHONPATH=src python scripts/bench_vector_env.py                  # peel, 1024 games
     PYTHONPATH=src python scripts/bench_vector_env.py --opponents random --envs 4096 --threads 2
+    PYTHONPATH=src python scripts/bench_vector_env.py --rules widow    # a widow game
+    PYTHONPATH=src python scripts/bench_vector_env.py --rules widow-mini --episode game
+
+Any ruleset of a family with a steppable kernel (the trading and the widow games); the seats
+are four, or the nearest the ruleset allows, unless ``--players`` says.
 
 A random learner at seat 0 of every game: each step its actions are drawn uniformly among the
 legal ones from the mask, in numpy (as a learner's sampling would be), then ``env.step`` plays
@@ -9,7 +14,7 @@ them and the bots' answers. One env step is one learner decision in one game (th
 chance's actions inside it are not counted). After a warm-up (numba's compilation, cached on
 disk), *rounds* rounds of *steps* steps each are timed; the medians are printed: env steps per
 second of wall time and per CPU second (``time.process_time``, all threads), for the whole
-loop and for ``env.step`` alone, and episodes (deals) ended per second.
+loop and for ``env.step`` alone, and episodes (deals, or games) ended per second.
 """
 
 from __future__ import annotations
@@ -22,12 +27,14 @@ import time
 import numpy as np
 
 from commerce.rl.vector import CommerceVectorEnv
+from commerce.rules import find_ruleset
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rules", default="peel")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=int, default=None,
+                   help="seats (default: four, or the nearest the ruleset allows)")
     p.add_argument("--envs", type=int, default=1024)
     p.add_argument("--opponents", default="heuristic")
     p.add_argument("--episode", default="deal", choices=("deal", "game"))
@@ -38,6 +45,9 @@ def main() -> int:
                    help="copy=False: the returned arrays are the env's own")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    if args.players is None:
+        rules = find_ruleset(args.rules)
+        args.players = min(max(4, rules.min_players), rules.max_players)
 
     env = CommerceVectorEnv(args.rules, args.players, num_envs=args.envs,
                             opponents=args.opponents, episode=args.episode,

@@ -217,7 +217,7 @@ def test_gymnasium_makes_and_wraps_it() -> None:
     gymnasium = need("gymnasium")
     v = _vector()
     assert "commerce/PeelVector-v0" in v.VECTOR_ENV_IDS
-    assert not any("Widow" in name for name in v.VECTOR_ENV_IDS)
+    assert not any("Cox" in name or "VingtUn" in name for name in v.VECTOR_ENV_IDS)
     env = gymnasium.make_vec("commerce/HoyleVector-v0", num_envs=5, opponents="random")
     assert isinstance(env.unwrapped, v.CommerceVectorEnv) and env.num_envs == 5
     assert env.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.SAME_STEP
@@ -311,7 +311,7 @@ def test_bad_actions_get_one_clear_message(actions: Any, message: str) -> None:
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    ({"rules": "widow"}, "widow family has no compiled vector environment"),
+    ({"rules": "vingt-un"}, "vingtun family has no compiled vector environment"),
     ({"rules": "cox"}, "cox family has no compiled vector environment"),
     ({"opponents": "search"}, "bot search has no compiled policy"),
     ({"opponents": "random,random"}, "give one opponent, or 3"),

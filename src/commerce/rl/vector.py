@@ -19,11 +19,12 @@ Every returned mask so has a legal action. ``autoreset_mode="next_step"`` is Gym
 default convention instead: the ended episode's last observation is returned with an all-0
 mask, and the next step deals the game anew, ignoring its action and paying 0.
 
-A family without the hook (the widow games, Cox's, Vingt-un), a bot without a compiled policy
-or an option the kernel does not play is refused with a :class:`~commerce.errors.CommerceError`
-naming it; so is an illegal action in any game (nothing is played: the step is all or nothing).
-Importing this module registers ``commerce/PeelVector-v0`` ... for the families that have the
-hook (:data:`VECTOR_ENV_IDS`), made with ``gymnasium.make_vec(id, num_envs=...)``.
+The trading and the widow games have the hook. A family without it (Cox's, Vingt-un), a bot
+without a compiled policy or an option the kernel does not play is refused with a
+:class:`~commerce.errors.CommerceError` naming it; so is an illegal action in any game (nothing
+is played: the step is all or nothing). Importing this module registers
+``commerce/PeelVector-v0``, ``commerce/WidowVector-v0`` ... for the families that have the hook
+(:data:`VECTOR_ENV_IDS`), made with ``gymnasium.make_vec(id, num_envs=...)``.
 
 >>> env = CommerceVectorEnv("peel", 4, num_envs=8, seed=1)
 >>> obs, info = env.reset()
@@ -64,7 +65,8 @@ _MODES = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_
 class CommerceVectorEnv(VectorEnv[Array, Array, Array]):
     """*num_envs* games, one learning seat each, bots compiled (see the module's docstring).
 
-    :param rules: a ruleset id (a family with a steppable kernel: the trading games).
+    :param rules: a ruleset id (a family with a steppable kernel: the trading and the widow
+        games).
     :param players: the number of seats.
     :param num_envs: the games stepped together.
     :param seat: the learner's seat (the dealer is drawn at each new game).
@@ -108,8 +110,8 @@ class CommerceVectorEnv(VectorEnv[Array, Array, Array]):
         hook = family_spec(ruleset.family).env_kernel
         if hook is None:
             raise CommerceError(
-                f"the {ruleset.family} family has no compiled vector environment (only the "
-                "trading games have one); use commerce.rl.gym.CommerceGym")
+                f"the {ruleset.family} family has no compiled vector environment (the "
+                "trading and the widow games have one); use commerce.rl.gym.CommerceGym")
         policies, boldness = _lineup(opponents, players, seat)
         try:
             kernel = hook(ruleset, players)
@@ -217,8 +219,10 @@ class CommerceVectorEnv(VectorEnv[Array, Array, Array]):
 
     def records(self) -> list[list[int]]:
         """Each game's actions since the last call (with ``record=``): ``-1 - dealer`` where a
-        fresh game began, then the action codes of :mod:`commerce.kernelkit` (``kind * 64 +
-        card``; the learner's, the bots' and chance's cards), in the order played."""
+        fresh game began, then the family kernel's action codes (the learner's, the bots' and
+        chance's cards), in the order played: :mod:`commerce.kernelkit`'s (``kind * 64 +
+        card``) for the trading games, :func:`commerce.families.widow.kernel.decode_action`
+        reads the widow games'."""
         recorded: list[list[int]] = self.batch.records()
         return recorded
 

@@ -79,5 +79,6 @@ FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     presentation=present.PRESENTATION,
     fast=fast.FAST,
     kernel=compiled.kernel,
+    env_kernel=compiled.env_kernel,
 )
 """The widow family's contract (see :class:`commerce.family.FamilySpec`)."""

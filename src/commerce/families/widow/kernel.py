@@ -145,14 +145,14 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
              flags: Any, final: Any, moved: Any, fresh: Any, tokens: Any, balances: Any,
              out_in: Any, won: Any, offers: Any, ranks: Any, scoring: Any, gives: Any,
              takes: Any, rest: Any, buf: Any, free: Any, pos: Any, count: Any, root: Any,
-             one_deal: Any) -> Any:
+             one_deal: Any, pause: Any) -> Any:
     """Play on from the state in the arrays until the session ends (with *one_deal*, until
     the deal in progress ends: the next one started, or the session over): chance from the
     stream *cs* (a new deal's cards from the group's stream of that deal), the seats by their
     *policies* (the random ones drawing from *state*), the first decision by the action code
     *root* where it is not negative. Each action is recorded into ``actions[row]`` (while it
-    has room), *pos* counting them and *count* the decisions. Returns the two streams, *pos*
-    and *count*."""
+    has room), *pos* counting them and *count* the decisions, stopping at a decision once
+    *count* is *pause* (-1: never). Returns the two streams, *pos* and *count*."""
     cap = actions.shape[1]
     record = cap > 0
     n_caps = standers.shape[1]
@@ -204,6 +204,8 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
                 _fresh_add(st, fresh, card)
             showdown = _proceed(st, cfg, hands, hlen, order, flags, moved, fresh, widow, final)
         else:
+            if count == pause:
+                break
             count += 1
             actor = st[_ACTOR]
             code = -1
@@ -467,14 +469,13 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
         row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code, frank3, strength,
         vtab, policies, boldness, standers, categories, deal_turns, actions, st, hands, hlen,
         widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in, won, offers,
-        ranks, scoring, gives, takes, rest, buf, free, pos, count, -1, False)
+        ranks, scoring, gives, takes, rest, buf, free, pos, count, -1, False, -1)
     for i in range(p):
         payoffs[row, i] = balances[i]
         deals_won[row, i] = won[i]
     decisions[row] = count
     if record:
         action_counts[row] = pos if pos <= cap else -1
-
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -554,7 +555,7 @@ def playouts(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any, f
             rank4, cat_code, frank3, strength, vtab, policies, boldness, no_deals,
             no_categories, no_deals, actions, st, hands, hlen, widow, stock, order, flags,
             final, moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives,
-            takes, rest, buf, free, 0, 0, roots[k], True)
+            takes, rest, buf, free, 0, 0, roots[k], True, -1)
         lengths[k] = pos
         end_tokens[k, :] = tokens
         end_balances[k, :] = balances

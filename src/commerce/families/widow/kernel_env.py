@@ -1,0 +1,676 @@
+"""The widow family's steppable kernel: many games at once, one learning seat against compiled
+bots, behind the research API's vector environment (:class:`commerce.rl.vector.CommerceVectorEnv`).
+
+Where :mod:`.kernel` plays whole sessions, this module stops every game at the learning seat's
+decisions. Each of *N* games (an *environment*) is held in rows of the whole-game kernel's own
+arrays (the slot array ``st`` of :mod:`.compiled_rules`, the hands, the widow, the stock, the
+seats' flags ...), with a few scalars of its own (:data:`SCALARS`) and the learner's history
+of visible acts. The rules are the whole-game kernel's game loop itself
+(:func:`.kernel._advance`), called one decision at a time (its ``pause``): chance's cards and
+each other seat's decision by its compiled policy (random, or the heuristic of
+:mod:`.compiled_heuristic`), until the learner must decide or the episode ends; the learner's
+action is the loop's first action where it is the learner's turn.
+
+One compiled call (:func:`step_envs`) does that in every environment and writes into
+preallocated arrays the learner's observation (the very vector of :func:`.encode.encode` of
+``engine.observe(state, seat)``, built only from what the seat may know: its own cards, the
+blind dealer only those he took, a pounce offer only its own, the public acts of the deal),
+its legal actions' mask, its reward and whether the episode ended. An ended episode is dealt
+anew in the same call (Gymnasium's same-step autoreset, its final observation kept apart) or at
+the next call (next-step autoreset), as the batch was made.
+
+Rewards are :class:`commerce.rl.gym.CommerceGym`'s: what each deal paid the learner as the
+family's deal reader counts it (stakes, tokens moved, counters to the pool and a prize),
+credited when the deal ends (after any horse is offered); a whole-game episode's last reward
+makes its sum the learner's final balance (the pool shared out, a horse's price). An episode
+is a deal (the first of a fresh game) or a whole game; one that would end before the
+learner's first decision is not shown (a fresh game is dealt). ``tests/test_rl_vector_widow.py``
+replays every recorded action through the reference engine and compares every observation,
+mask and reward. The rulesets and options played are the whole-game kernel's
+(:func:`.kernel.check_supported`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import numpy as np
+
+from commerce.core import DecisionKind
+from commerce.encoding import DECISION_KINDS
+from commerce.families.widow.compiled_rules import (
+    _ACTOR,
+    _BLIND,
+    _BLINDX,
+    _CARD,
+    _DEAL,
+    _DEALER,
+    _DEALNO,
+    _END,
+    _ENTRY,
+    _FINAL,
+    _FLOW,
+    _HOPEN,
+    _HORSE,
+    _HORSES,
+    _INFINAL,
+    _K_DECLINE,
+    _K_DONE,
+    _K_EXCH,
+    _K_HORSE,
+    _K_KNOCK,
+    _K_PASS,
+    _K_POUNCE,
+    _K_STAND,
+    _KNOCKER,
+    _LOCKED,
+    _M,
+    _MORE,
+    _NMOVED,
+    _OFFER,
+    _OHEAD,
+    _OLEN,
+    _OVER,
+    _P,
+    _PASSED,
+    _PCOUNT,
+    _PHASE,
+    _POOL,
+    _POUNCE,
+    _POUNCED,
+    _PRIZE,
+    _ROUND,
+    _SLEN,
+    _STOOD,
+    _SWAPS,
+    _TOKENS,
+    _TURN,
+    _WLEN,
+    _code,
+    _in,
+    _start_deal,
+)
+from commerce.families.widow.encode import HISTORY, KINDS, layout
+from commerce.families.widow.kernel import WidowKernel, _advance, build
+from commerce.kernelkit import (
+    DEALS_PER_GROUP,
+    GAMMA,
+    chance_start,
+    master_key,
+    mix64,
+    next_below,
+    uncounted,
+)
+from commerce.rules import Ruleset
+
+__all__ = ["SCALARS", "WidowEnvBatch", "WidowEnvKernel", "env_kernel", "reset_envs",
+           "step_envs"]
+
+SCALARS: Final = ("group", "acts", "reward", "given", "deal_pay", "done", "waiting",
+                  "recorded")
+"""The per-environment scalars beside the kernel's slots, the columns of the batch's ``est``
+array: the chance group of the game in progress (games begun since seeding, less one), the
+learner's visible acts this deal, its reward not yet paid, what the episode has paid it so
+far, the deal's payoff not yet credited (the deal ends after its horses), whether the episode
+is over, whether it waits for a next-step reset, and the actions recorded."""
+S_GROUP, S_ACTS, S_REWARD, S_GIVEN, S_DEALPAY, S_DONE, S_WAIT, S_REC, S_N = range(
+    len(SCALARS) + 1)
+
+# Slots of the environment's configuration (``ec``): the learner's seat, whole-game episodes,
+# same-step autoreset, the pack's size and first card, the size of one history row, then the
+# offsets of the observation's segments.
+(E_ME, E_GAME, E_SAME, E_NPACK, E_OFFSET, E_PER, O_PHASE, O_TOACT, O_POS, O_HAND, O_WIDOW,
+ O_OFFER, O_SIZES, O_TOKENS, O_BALANCES, O_POOL, O_STOCK, O_DEAL, O_INDEAL, O_OUT, O_LOCKED,
+ O_PASSED, O_STOOD, O_POUNCED, O_KNOCKER, O_FINAL, O_HIST, E_N) = range(28)
+_SEGMENTS: Final = ("phase", "to_act", "position", "hand", "widow", "pounce_offer",
+                    "hand_sizes", "tokens", "balances", "pool", "stock", "deal", "in_deal",
+                    "out", "locked", "passed", "stood", "pounced", "knocker", "final_turns",
+                    "history")
+
+# The history's act kinds (:data:`.encode.KINDS`); a history row holds the kind, the seat,
+# up to three cards given to the widow and up to three taken (or pounced on), -1 where none.
+(_PASSED_ACT, _DONE_ACT, _EXCHANGED, _BLIND_PASSED, _BLIND_EXCHANGED, _BLIND_DONE, _KNOCKED,
+ _STOOD_ACT, _POUNCED_ACT) = range(9)
+assert KINDS == ("passed", "done", "exchanged", "blind_passed", "blind_exchanged",
+                 "blind_done", "knocked", "stood", "pounced")
+_ROW: Final = 8
+
+# The action space's integers without a card (:mod:`.encode`).
+_A_PASS, _A_DONE, _A_KNOCK, _A_STAND, _A_DECLINE, _A_HORSE, _A_WHOLE, _A_CARDS = range(8)
+
+_SCRATCH: Final = 72
+"""Codes one call of the game loop records at most: one decision, then chance's cards (fewer
+than a pack)."""
+
+
+@uncounted(inline="always")
+def _record(est: Any, rec: Any, e: Any, code: Any) -> None:
+    """Record *code* in environment *e*'s row (a count past the row's end tells of an
+    overflow)."""
+    if rec.shape[1] > 0:
+        n = est[e, S_REC]
+        if n < rec.shape[1]:
+            rec[e, n] = code
+        est[e, S_REC] = n + 1
+
+
+@uncounted()
+def _act_seen(e: Any, phase: Any, actor: Any, swaps: Any, code: Any, tables: Any,
+              arrays: Any, work: Any) -> None:
+    """The act of the decision just played (*code*, by *actor* in *phase*), appended to the
+    learner's history (a ring of the last K) where the deal's log shows it to every seat: a
+    pounce declined and a horse are not among its kinds."""
+    cfg = tables[0]
+    est, hist = arrays[0], arrays[18]
+    saved = work[9]
+    kind = code >> 18
+    c1, c2 = (code >> 12) & 63, (code >> 6) & 63
+    act = -1
+    if phase == _BLIND:
+        if kind == _K_PASS:
+            act = _BLIND_PASSED
+        elif kind == _K_DONE:
+            act = _BLIND_DONE
+        elif kind == _K_EXCH:
+            act = _BLIND_EXCHANGED
+    elif phase == _POUNCE:
+        if kind == _K_POUNCE:
+            act = _POUNCED_ACT
+    elif phase != _HORSE:
+        if kind == _K_PASS:
+            act = _PASSED_ACT
+        elif kind == _K_DONE:
+            act = _DONE_ACT
+        elif kind == _K_EXCH:
+            act = _EXCHANGED
+        elif kind == _K_KNOCK:
+            act = _KNOCKED
+        elif kind == _K_STAND:
+            act = _STOOD_ACT
+    if act < 0:
+        return
+    j = est[e, S_ACTS] % hist.shape[1]
+    hist[e, j, 0] = act
+    hist[e, j, 1] = actor
+    for i in range(2, _ROW):
+        hist[e, j, i] = -1
+    if act == _EXCHANGED:
+        hist[e, j, 2] = c1
+        hist[e, j, 5] = c2
+    elif act == _BLIND_EXCHANGED:
+        if cfg[_BLINDX] == 1:  # the whole hand for the whole widow
+            for i in range(3):
+                hist[e, j, 2 + i] = saved[e, i]
+                hist[e, j, 5 + i] = saved[e, 3 + i]
+        else:  # the next unseen card of the hand for one widow card
+            hist[e, j, 2] = saved[e, swaps]
+            hist[e, j, 5] = c1
+    elif act == _POUNCED_ACT:
+        hist[e, j, 5] = c1
+    est[e, S_ACTS] += 1
+
+
+@uncounted()
+def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """One call of the whole-game kernel's game loop (:func:`.kernel._advance`) in environment
+    *e*: with *pause* 0, chance plays until a seat must decide; with *pause* 1, the seat to
+    decide plays (*root*, or its policy's choice where *root* is negative), then chance until
+    the next decision. The loop stops where the deal ends. Then the learner's history, the
+    deal's payoff and the episode's end are brought up to date."""
+    cfg, pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, pol, bold, ec, _ = tables
+    (est, st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
+     out_in, won, offers, streams, keys, _, rec, codes) = arrays
+    ranks, scoring, gives, takes, rest, buf, free, no_deals, no_categories, saved = work
+    me = ec[E_ME]
+    s = st[e]
+    phase0, actor0, deal0, pool0, swaps0 = s[_PHASE], s[_ACTOR], s[_DEALNO], s[_POOL], \
+        s[_SWAPS]
+    balance0, tokens0, won0 = balances[e, me], tokens[e, me], won[e, me]
+    if phase0 == _BLIND:  # what the blind exchange's event shows
+        b = s[_DEALER] * 4
+        for i in range(3):
+            saved[e, i] = hands[e, b + i]
+            saved[e, 3 + i] = widow[e, i]
+    state, cs, pos, _ = _advance(
+        e, streams[e, 0], streams[e, 1], keys[e], est[e, S_GROUP], cfg, pack_cards, rank3,
+        rank4, cat_code, frank3, strength, vtab, pol, bold, no_deals, no_categories, no_deals,
+        codes, s, hands[e], hlen[e], widow[e], stock[e], order[e], flags[e], final[e],
+        moved[e], fresh[e], tokens[e], balances[e], out_in[e], won[e], offers[e], ranks[e],
+        scoring[e], gives[e], takes[e], rest[e], buf[e], free[e], 0, 0, root, True, pause)
+    streams[e, 0] = state
+    streams[e, 1] = cs
+    if rec.shape[1] > 0:
+        for i in range(min(pos, codes.shape[1])):
+            _record(est, rec, e, codes[e, i])
+    if pause > 0 and pos > 0:
+        _act_seen(e, phase0, actor0, swaps0, codes[e, 0], tables, arrays, work)
+    ended = s[_PHASE] == _OVER or s[_DEALNO] != deal0
+    if phase0 != _HORSE and (s[_PHASE] == _HORSE or ended):  # the showdown was played
+        if cfg[_FLOW] == 1:  # counters into the pool, and the deal's prize
+            pay = tokens[e, me] - tokens0
+            if won[e, me] > won0:
+                pay += min(cfg[_PRIZE], pool0)
+        else:
+            pay = balances[e, me] - balance0
+        est[e, S_DEALPAY] += pay
+    if not ended:
+        return
+    est[e, S_REWARD] += est[e, S_DEALPAY]
+    est[e, S_DEALPAY] = 0
+    if s[_DEALNO] != deal0:
+        est[e, S_ACTS] = 0  # a new deal's log
+    if s[_PHASE] == _OVER:
+        if ec[E_GAME] == 1:  # the game's total: the final balance
+            est[e, S_REWARD] = balances[e, me] - est[e, S_GIVEN]
+        est[e, S_DONE] = 1
+    elif ec[E_GAME] == 0:
+        est[e, S_DONE] = 1
+
+
+@uncounted()
+def _to_learner(e: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """Chance and the other seats play until the learner must decide or the episode ends."""
+    me = tables[10][E_ME]
+    est, st = arrays[0], arrays[1]
+    while est[e, S_DONE] == 0:
+        phase = st[e, _PHASE]
+        if phase == _DEAL or phase == _CARD:
+            _call(e, -1, 0, tables, arrays, work)
+        elif st[e, _ACTOR] == me:
+            return
+        else:
+            _call(e, -1, 1, tables, arrays, work)
+
+
+@uncounted()
+def _new_game(e: Any, tables: Any, arrays: Any) -> None:
+    """A fresh session (as :func:`.kernel._play_game` begins one): even tokens and balances,
+    the first dealer drawn by chance, the first deal about to be dealt. A recording notes it
+    as ``-1 - dealer``."""
+    cfg, pack_cards = tables[0], tables[1]
+    (est, st, _, hlen, _, stock, order, flags, _, _, _, tokens, balances, out_in, won, _,
+     streams, keys, _, rec, _) = arrays
+    p = cfg[_P]
+    flow = cfg[_FLOW]
+    entry = cfg[_ENTRY] if flow == 1 else 0
+    for x in range(p):
+        tokens[e, x] = cfg[_TOKENS] if flow != 2 else 0
+        balances[e, x] = -entry
+        out_in[e, x] = 0
+        won[e, x] = 0
+    s = st[e]
+    s[_DEALNO] = 0
+    s[_POOL] = entry * p
+    s[_PCOUNT] = 0
+    s[_HORSES] = 0
+    s[_HOPEN] = 1
+    s[_OLEN] = 0
+    s[_OHEAD] = 0
+    group = est[e, S_GROUP] + 1
+    est[e, S_GROUP] = group
+    cs, dealer = next_below(chance_start(keys[e], group, DEALS_PER_GROUP - 1), p)
+    streams[e, 1] = cs
+    _record(est, rec, e, -1 - dealer)
+    _start_deal(s, cfg, dealer, order[e], flags[e], hlen[e], out_in[e], stock[e], pack_cards)
+    est[e, S_ACTS], est[e, S_REWARD], est[e, S_GIVEN], est[e, S_DEALPAY] = 0, 0, 0, 0
+    est[e, S_DONE] = 0
+
+
+@uncounted()
+def _reset_one(e: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """A fresh game, dealt again until the learner has a decision before the episode ends."""
+    est = arrays[0]
+    est[e, S_WAIT] = 0
+    while True:
+        _new_game(e, tables, arrays)
+        _to_learner(e, tables, arrays, work)
+        if est[e, S_DONE] == 0:
+            return
+
+
+@uncounted(inline="always")
+def _rel(seat: Any, me: Any, p: Any) -> Any:
+    """*seat*'s place counted from *me*."""
+    r = seat - me
+    return r + p if r < 0 else r
+
+
+@uncounted()
+def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The learner's observation vector (:func:`.encode.encode`) into *row*."""
+    cfg, ec, phase_slot = tables[0], tables[10], tables[11]
+    (est, st, hands, hlen, widow, _, order, flags, _, _, _, tokens, balances, out_in, _, _,
+     _, _, hist, _, _) = arrays
+    p = cfg[_P]
+    me, n, offset = ec[E_ME], ec[E_NPACK], ec[E_OFFSET]
+    s = st[e]
+    for i in range(row.shape[0]):
+        row[i] = 0.0
+    phase = s[_PHASE]
+    row[ec[O_PHASE] + phase_slot[phase]] = 1.0
+    if phase == _DEAL or phase == _CARD or phase == _OVER:
+        row[ec[O_TOACT] + p] = 1.0
+    else:
+        row[ec[O_TOACT] + _rel(s[_ACTOR], me, p)] = 1.0
+    row[ec[O_POS] + _rel(me, s[_DEALER], p)] = 1.0
+    shown = hlen[e, me]
+    if phase == _BLIND and me == s[_DEALER]:  # he has seen only the cards he took
+        shown = s[_SWAPS]
+    for i in range(shown):
+        row[ec[O_HAND] + hands[e, me * 4 + i] - offset] = 1.0
+    for i in range(s[_WLEN]):
+        row[ec[O_WIDOW] + widow[e, i] - offset] = 1.0
+    if phase == _POUNCE and s[_ACTOR] == me:
+        row[ec[O_OFFER] + s[_OFFER] - offset] = 1.0
+    for i in range(p):
+        x = me + i
+        x = x - p if x >= p else x
+        row[ec[O_SIZES] + i] = hlen[e, x]
+        row[ec[O_TOKENS] + i] = tokens[e, x]
+        row[ec[O_BALANCES] + i] = balances[e, x]
+        r = _rel(x, me, p)
+        if out_in[e, x] != 0:
+            row[ec[O_OUT] + r] = 1.0
+        f = flags[e, x]
+        if f & _LOCKED:
+            row[ec[O_LOCKED] + r] = 1.0
+        if f & _PASSED:
+            row[ec[O_PASSED] + r] = 1.0
+        if f & _STOOD:
+            row[ec[O_STOOD] + r] = 1.0
+        if f & _POUNCED:
+            row[ec[O_POUNCED] + r] = 1.0
+    row[ec[O_POOL]] = s[_POOL]
+    row[ec[O_POOL] + 1] = s[_PCOUNT]
+    row[ec[O_STOCK]] = s[_SLEN]
+    row[ec[O_DEAL]] = s[_DEALNO]
+    row[ec[O_DEAL] + 1] = s[_ROUND]
+    for i in range(s[_M]):
+        row[ec[O_INDEAL] + _rel(order[e, i], me, p)] = 1.0
+    if s[_KNOCKER] >= 0:
+        row[ec[O_KNOCKER] + _rel(s[_KNOCKER], me, p)] = 1.0
+    if s[_INFINAL] == 1:
+        row[ec[O_FINAL]] = 1.0
+    k_max = hist.shape[1]
+    acts = est[e, S_ACTS]
+    per = ec[E_PER]
+    n_kinds = len(KINDS)
+    for slot in range(min(acts, k_max)):  # newest first
+        j = (acts - 1 - slot) % k_max
+        base = ec[O_HIST] + slot * per
+        row[base + hist[e, j, 0]] = 1.0
+        row[base + n_kinds + _rel(hist[e, j, 1], me, p)] = 1.0
+        cards = base + n_kinds + p - offset
+        for i in range(3):
+            if hist[e, j, 2 + i] >= 0:
+                row[cards + hist[e, j, 2 + i]] = 1.0
+            if hist[e, j, 5 + i] >= 0:
+                row[cards + n + hist[e, j, 5 + i]] = 1.0
+
+
+@uncounted()
+def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The learner's legal actions (:func:`.encode.action_to_int`) into *row* (0/1)."""
+    cfg, ec = tables[0], tables[10]
+    est, st, hands, hlen, widow, flags, moved = (arrays[0], arrays[1], arrays[2], arrays[3],
+                                                 arrays[4], arrays[7], arrays[9])
+    for i in range(row.shape[0]):
+        row[i] = 0
+    if est[e, S_DONE] == 1:
+        return
+    me, n, offset = ec[E_ME], ec[E_NPACK], ec[E_OFFSET]
+    s = st[e]
+    phase = s[_PHASE]
+    n_moved = s[_NMOVED]
+    if phase == _TURN or phase == _FINAL or phase == _MORE:
+        row[_A_DONE if phase == _MORE else _A_PASS] = 1
+        if phase == _TURN:
+            if cfg[_END] == 1 and s[_KNOCKER] < 0:
+                row[_A_KNOCK] = 1
+            elif cfg[_END] == 2:
+                row[_A_STAND] = 1
+        if flags[e, me] & _POUNCED == 0:
+            base = _A_CARDS + 2 * n - offset * (n + 1)
+            for i in range(hlen[e, me]):
+                give = hands[e, me * 4 + i]
+                if _in(moved[e], 0, n_moved, give):
+                    continue
+                for k in range(s[_WLEN]):
+                    take = widow[e, k]
+                    if not _in(moved[e], 0, n_moved, take):
+                        row[base + give * n + take] = 1
+    elif phase == _BLIND:
+        if cfg[_BLINDX] == 1:
+            row[_A_PASS] = 1
+            row[_A_WHOLE] = 1
+        else:
+            row[_A_PASS if s[_SWAPS] == 0 else _A_DONE] = 1
+            for k in range(s[_WLEN]):
+                take = widow[e, k]
+                if not _in(moved[e], 0, n_moved, take):
+                    row[_A_CARDS + take - offset] = 1
+    elif phase == _POUNCE:
+        row[_A_CARDS + n + s[_OFFER] - offset] = 1
+        row[_A_DECLINE] = 1
+    elif phase == _HORSE:
+        row[_A_HORSE] = 1
+        row[_A_DECLINE] = 1
+
+
+@uncounted()
+def _code_of(e: Any, index: Any, tables: Any, arrays: Any) -> Any:
+    """The kernel's action code of the action space's integer *index* in environment *e*."""
+    ec = tables[10]
+    widow = arrays[4]
+    n, offset = ec[E_NPACK], ec[E_OFFSET]
+    if index == _A_PASS:
+        return _code(_K_PASS, 63, 63, 63)
+    if index == _A_DONE:
+        return _code(_K_DONE, 63, 63, 63)
+    if index == _A_KNOCK:
+        return _code(_K_KNOCK, 63, 63, 63)
+    if index == _A_STAND:
+        return _code(_K_STAND, 63, 63, 63)
+    if index == _A_DECLINE:
+        return _code(_K_DECLINE, 63, 63, 63)
+    if index == _A_HORSE:
+        return _code(_K_HORSE, 63, 63, 63)
+    if index == _A_WHOLE:
+        return _code(_K_EXCH, widow[e, 0], widow[e, 1], widow[e, 2])
+    i = index - _A_CARDS
+    if i < n:
+        return _code(_K_EXCH, offset + i, 63, 63)
+    i -= n
+    if i < n:
+        return _code(_K_POUNCE, offset + i, 63, 63)
+    i -= n
+    return _code(_K_EXCH, offset + i // n, offset + i % n, 63)
+
+
+@uncounted()
+def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out: Any,
+               work: Any) -> None:
+    """Deal a fresh episode in the environments *first* to *stop* marked in *which*, and write
+    their observations and masks (*tables*, *arrays*, *out* and *work*: the batch's tables,
+    state arrays, outputs and working rows, in :class:`WidowEnvBatch`'s order)."""
+    obs, mask = out[0], out[1]
+    for e in range(first, stop):
+        if which[e]:
+            _reset_one(e, tables, arrays, work)
+            _observe(e, obs[e], tables, arrays)
+            _mask(e, mask[e], tables, arrays)
+
+
+@uncounted()
+def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out: Any,
+              work: Any) -> None:
+    """Environments *first* to *stop*: the learner plays its (legal) action of the action
+    space, the other seats and chance play on; rewards, terminations, observations and masks
+    written (an environment waiting for a next-step reset is dealt anew instead, its action
+    ignored)."""
+    ec = tables[10]
+    est = arrays[0]
+    obs, mask, rewards, terminated, final_obs, final = out
+    for e in range(first, stop):
+        terminated[e] = False
+        final[e] = False
+        if est[e, S_WAIT] == 1:
+            _reset_one(e, tables, arrays, work)
+            rewards[e] = 0.0
+        else:
+            _call(e, _code_of(e, actions[e], tables, arrays), 1, tables, arrays, work)
+            _to_learner(e, tables, arrays, work)
+            paid = est[e, S_REWARD]
+            rewards[e] = paid
+            est[e, S_GIVEN] += paid
+            est[e, S_REWARD] = 0
+            if est[e, S_DONE] == 1:
+                terminated[e] = True
+                if ec[E_SAME] == 1:
+                    final[e] = True
+                    _observe(e, final_obs[e], tables, arrays)
+                    _reset_one(e, tables, arrays, work)
+                else:
+                    est[e, S_WAIT] = 1
+        _observe(e, obs[e], tables, arrays)
+        _mask(e, mask[e], tables, arrays)
+
+
+def _phase_slots() -> Any:
+    """The ``phase`` segment's index for each of the kernel's phases."""
+    kinds = list(DECISION_KINDS)
+    by_phase = {_DEAL: DecisionKind.CHANCE, _BLIND: DecisionKind.BLIND_EXCHANGE,
+                _TURN: DecisionKind.TURN, _MORE: DecisionKind.MORE_EXCHANGE,
+                _FINAL: DecisionKind.FINAL_TURN, _CARD: DecisionKind.CHANCE,
+                _POUNCE: DecisionKind.POUNCE_OFFER, _HORSE: DecisionKind.HORSE_OFFER}
+    slots = np.full(_OVER + 1, len(kinds), np.int64)
+    for phase, kind in by_phase.items():
+        slots[phase] = kinds.index(kind)
+    return slots
+
+
+class WidowEnvBatch:
+    """*num_envs* games of one widow ruleset, the learner at *seat*, stepped together.
+
+    The arrays a step writes (read them, copy what you keep): :attr:`obs`, :attr:`mask`,
+    :attr:`rewards`, :attr:`terminated`, and with same-step autoreset :attr:`final_obs` and
+    :attr:`final` (the ended episodes' last observation, and which ended).
+    """
+
+    def __init__(self, kernel: WidowKernel, num_envs: int, seat: int,
+                 policies: Sequence[int], boldness: Sequence[float], *, episode: str,
+                 same_step: bool, record: int) -> None:
+        rules, p = kernel.rules, kernel.players
+        at, offsets = 0, {}
+        for seg in layout(rules, p):
+            offsets[seg.name] = at
+            at += seg.size
+        assert tuple(offsets) == _SEGMENTS
+        self.observation_size = at
+        n = rules.pack
+        self.num_actions = 7 + 2 * n + n * n
+        ec = np.zeros(E_N, np.int64)
+        ec[E_ME], ec[E_GAME], ec[E_SAME] = seat, episode == "game", int(same_step)
+        ec[E_NPACK], ec[E_OFFSET], ec[E_PER] = n, 52 - n, len(KINDS) + p + 2 * n
+        for i, name in enumerate(_SEGMENTS):
+            ec[O_PHASE + i] = offsets[name]
+        self.num_envs, self.seat, self.players = num_envs, seat, p
+        self.tables = (kernel.cfg, kernel.pack_cards, kernel.rank3, kernel.rank4,
+                       kernel.cat_code, kernel.frank3, kernel.strength, kernel.vtab,
+                       np.array(policies, np.int64), np.array(boldness, np.float64), ec,
+                       _phase_slots())
+
+        def rows(*shape: int) -> Any:
+            return np.zeros((num_envs, *shape), np.int64)
+
+        self.est = rows(S_N)
+        self.st = rows(32)
+        self.keys = np.zeros(num_envs, np.uint64)
+        # in this order: (est, st, hands, hlen, widow, stock, order, flags, final, moved,
+        # fresh, tokens, balances, out_in, won, offers, streams, keys, hist, rec, codes)
+        self.state = (self.est, self.st, rows(4 * p), rows(p), rows(n + 1), rows(n), rows(p),
+                      rows(p), rows(p), rows(8), rows(4 * n), rows(p), rows(p), rows(p),
+                      rows(p), rows(p), np.zeros((num_envs, 2), np.uint64), self.keys,
+                      rows(HISTORY, _ROW), rows(record), rows(_SCRATCH))
+        # the game loop's working rows (ranks, scoring, gives, takes, rest, buf, free), the
+        # empty per-deal results, and what a blind exchange showed
+        self.work = (rows(p), rows(p), rows(4), rows(n + 1), rows(n), rows(4), rows(3),
+                     np.zeros((1, 0), np.int64), np.zeros((1, 0, 1), np.int64), rows(6))
+        self.obs = np.zeros((num_envs, at), np.float32)
+        self.mask = np.zeros((num_envs, self.num_actions), np.int8)
+        self.rewards = np.zeros(num_envs, np.float64)
+        self.terminated = np.zeros(num_envs, np.bool_)
+        self.final_obs = np.zeros((num_envs, at), np.float32)
+        self.final = np.zeros(num_envs, np.bool_)
+        self.outputs = (self.obs, self.mask, self.rewards, self.terminated, self.final_obs,
+                        self.final)
+
+    def seed(self, seeds: Sequence[int]) -> None:
+        """Restart each environment's random streams from its own seed (one per
+        environment): its players' stream and the key of its deals' chance streams."""
+        streams = self.state[16]
+        mask = (1 << 64) - 1
+        for e, s in enumerate(seeds):
+            key = master_key(int(s))
+            self.keys[e] = key
+            streams[e, 0] = mix64((key + GAMMA) & mask)
+        self.est[:, S_GROUP] = -1
+
+    def reset(self, which: Any = None) -> None:
+        """Deal a fresh episode in every environment (or those marked in the boolean array
+        *which*), their streams going on."""
+        marked = np.ones(self.num_envs, np.bool_) if which is None else which
+        reset_envs(0, self.num_envs, marked, self.tables, self.state, self.outputs,
+                   self.work)
+
+    def step(self, actions: Any, first: int = 0, stop: int | None = None) -> None:
+        """Step environments *first* to *stop* (all by default) with *actions* (int64, one
+        legal action of the action space per environment, already checked); it releases the
+        GIL, so threads may step disjoint ranges."""
+        step_envs(first, self.num_envs if stop is None else stop, actions, self.tables,
+                  self.state, self.outputs, self.work)
+
+    def waiting(self) -> Any:
+        """Which environments wait for a next-step reset (their mask is all 0)."""
+        return self.est[:, S_WAIT] == 1
+
+    def records(self) -> list[list[int]]:
+        """Each environment's recorded codes since the last call (``-1 - dealer`` for a fresh
+        game, then :mod:`.kernel` action codes, chance's cards included), then cleared.
+
+        :raises OverflowError: if an environment recorded more than the room it was given.
+        """
+        rec = self.state[19]
+        counts = self.est[:, S_REC].copy()
+        if rec.shape[1] and (counts > rec.shape[1]).any():
+            raise OverflowError("more actions than the recording has room for")
+        self.est[:, S_REC] = 0
+        return [rec[e, :counts[e]].tolist() for e in range(self.num_envs)]
+
+
+class WidowEnvKernel:
+    """The family's ``env_kernel`` hook's object for one ruleset at one table size: its tables
+    (those of :func:`.kernel.build`), ready to make batches (:meth:`batch`)."""
+
+    def __init__(self, rules: Ruleset, players: int) -> None:
+        self.kernel = build(rules, players)
+        self.rules, self.players = rules, players
+
+    def batch(self, num_envs: int, seat: int, policies: Sequence[int],
+              boldness: Sequence[float], *, episode: str = "deal", same_step: bool = True,
+              record: int = 0) -> WidowEnvBatch:
+        """*num_envs* environments, the learner at *seat*, every seat played by its policy
+        code (:mod:`commerce.kernelkit`; the learner's is not read) and boldness; *episode*
+        ``"deal"`` or ``"game"``; *record*: the actions each environment keeps between two
+        :meth:`WidowEnvBatch.records` (0: none)."""
+        return WidowEnvBatch(self.kernel, num_envs, seat, policies, boldness,
+                             episode=episode, same_step=same_step, record=record)
+
+
+def env_kernel(rules: Ruleset, players: int) -> WidowEnvKernel:
+    """The steppable kernel of *rules* at *players* seats (the family's ``env_kernel`` hook).
+
+    :raises RulesetError: for an option the compiled kernel does not play.
+    """
+    return WidowEnvKernel(rules, players)
