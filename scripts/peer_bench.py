@@ -141,6 +141,37 @@ def research_rate(api: str) -> Callable[[], float]:
     return rate
 
 
+def vector_rate(rules_id: str) -> Callable[[], float]:
+    """The compiled vector environment (``commerce.rl.vector``), 1,024 games of *rules_id* at
+    four seats, random bots inside, a random learner drawing from the mask: env steps."""
+    def rate() -> float:
+        import numpy as np
+
+        from commerce.rl.vector import CommerceVectorEnv
+
+        envs = 1024
+        env = CommerceVectorEnv(rules_id, 4, num_envs=envs, opponents="random", seed=1)
+        rng = np.random.default_rng(0)
+        _obs, info = env.reset()
+
+        def step() -> None:
+            nonlocal info
+            noise = rng.random(info["action_mask"].shape, dtype=np.float32)
+            actions = np.argmax(np.where(info["action_mask"] == 1, noise + 1.0, noise - 1.0),
+                                axis=1)
+            info = env.step(actions)[4]
+
+        step()  # compiled (or loaded from the cache) before timing
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < SECONDS:
+            step()
+            steps += envs
+        env.close()
+        return steps / (time.perf_counter() - start)
+    return rate
+
+
 ROWS: tuple[tuple[str, str, str, Callable[[], float]], ...] = (
     ("Commerce", "Peel, 4 players: reference engine (`engine.apply`, checked)",
      "player decisions", commerce_rate),
@@ -158,6 +189,10 @@ ROWS: tuple[tuple[str, str, str, Callable[[], float]], ...] = (
      research_rate("gymnasium")),
     ("Commerce", "Peel, 4 players: OpenSpiel Python game", "player actions",
      research_rate("openspiel")),
+    ("Commerce", "Peel, 4 players: compiled vector env (1,024 games, 3 random bots inside)",
+     "env steps", vector_rate("peel")),
+    ("Commerce", "Widow game, 4 players: compiled vector env (1,024 games, 3 random bots "
+     "inside)", "env steps", vector_rate("widow")),
     ("OpenSpiel", "Kuhn poker, pure Python (`python_kuhn_poker`)", "player actions",
      kuhn_rate),
     ("OpenSpiel", "Kuhn poker, C++ (`kuhn_poker`), stepped from Python", "player actions",
