@@ -151,3 +151,75 @@ def next_below(state: Any, m: Any) -> Any:
     state = state + _GAMMA
     x = mix(state) >> _S32
     return state, np.int64((x * np.uint64(m)) >> _S32)
+
+
+class EnvBatch:
+    """The Python side of a family's steppable kernel (its ``env_kernel`` hook's batches):
+    *num_envs* games stepped together, the learner at one seat.
+
+    A family's subclass builds, in its ``__init__``, the compiled tables (``tables``), the
+    games' arrays (``state``, the recorded codes at ``state[record_at]``), the working rows
+    (``work``) and the outputs (:meth:`_outputs`), and names its compiled ``reset_envs(first,
+    stop, marked, tables, state, outputs, work)`` and ``step_envs(first, stop, actions, tables,
+    state, outputs, work)``, and the per-game scalars (``status``) with the slots of the
+    next-step wait (``wait_slot``) and of the codes recorded (``record_slot``)."""
+
+    num_envs: int
+    seat: int
+    players: int
+    observation_size: int
+    num_actions: int
+    tables: tuple[Any, ...]
+    state: tuple[Any, ...]
+    work: tuple[Any, ...]
+    status: Any
+    wait_slot: int
+    record_slot: int
+    record_at: int
+    reset_envs: Callable[..., None]
+    step_envs: Callable[..., None]
+
+    def _outputs(self) -> None:
+        """Allocate the outputs: observations, masks, rewards, terminations, final observations
+        and where they are set (``obs``, ``mask``, ``rewards``, ``terminated``, ``final_obs``,
+        ``final``; ``outputs`` holds them in that order)."""
+        n, at = self.num_envs, self.observation_size
+        self.obs = np.zeros((n, at), np.float32)
+        self.mask = np.zeros((n, self.num_actions), np.int8)
+        self.rewards = np.zeros(n, np.float64)
+        self.terminated = np.zeros(n, np.bool_)
+        self.final_obs = np.zeros((n, at), np.float32)
+        self.final = np.zeros(n, np.bool_)
+        self.outputs = (self.obs, self.mask, self.rewards, self.terminated, self.final_obs,
+                        self.final)
+
+    def reset(self, which: Any = None) -> None:
+        """Deal a fresh episode in every environment (or those marked in the boolean array
+        *which*), their streams going on."""
+        marked = np.ones(self.num_envs, np.bool_) if which is None else which
+        type(self).reset_envs(0, self.num_envs, marked, self.tables, self.state, self.outputs,
+                              self.work)
+
+    def step(self, actions: Any, first: int = 0, stop: int | None = None) -> None:
+        """Step environments *first* to *stop* (all by default) with *actions* (int64, one
+        legal action of the action space per environment, already checked); it releases the
+        GIL, so threads may step disjoint ranges."""
+        type(self).step_envs(first, self.num_envs if stop is None else stop, actions,
+                             self.tables, self.state, self.outputs, self.work)
+
+    def waiting(self) -> Any:
+        """Which environments wait for a next-step reset (their mask is all 0)."""
+        return self.status[:, self.wait_slot] == 1
+
+    def records(self) -> list[list[int]]:
+        """Each environment's recorded codes since the last call (``-1 - dealer`` for a fresh
+        game, then the family kernel's action codes, chance's included), then cleared.
+
+        :raises OverflowError: if an environment recorded more than the room it was given.
+        """
+        rec = self.state[self.record_at]
+        counts = self.status[:, self.record_slot].copy()
+        if rec.shape[1] and (counts > rec.shape[1]).any():
+            raise OverflowError("more actions than the recording has room for")
+        self.status[:, self.record_slot] = 0
+        return [rec[e, :counts[e]].tolist() for e in range(self.num_envs)]

@@ -69,7 +69,7 @@ from commerce.families.trading.kernel import (
     _turn,
     build,
 )
-from commerce.kernelkit import GAMMA, RANDOM, master_key, mix64, next_below, uncounted
+from commerce.kernelkit import GAMMA, RANDOM, EnvBatch, master_key, mix64, next_below, uncounted
 from commerce.rules import Ruleset
 
 __all__ = ["SCALARS", "TradingEnvBatch", "TradingEnvKernel", "env_kernel", "reset_envs",
@@ -548,13 +548,16 @@ def _stream_pair(seed: int) -> tuple[int, int]:
     return mix64((key + GAMMA) & mask), mix64((key + 2 * GAMMA) & mask)
 
 
-class TradingEnvBatch:
+class TradingEnvBatch(EnvBatch):
     """*num_envs* games of one trading ruleset, the learner at *seat*, stepped together.
 
     The arrays a step writes (read them, copy what you keep): :attr:`obs`, :attr:`mask`,
     :attr:`rewards`, :attr:`terminated`, and with same-step autoreset :attr:`final_obs` and
     :attr:`final` (the ended episodes' last observation, and which ended).
     """
+
+    reset_envs = reset_envs
+    step_envs = step_envs
 
     def __init__(self, kernel: TradingKernel, num_envs: int, seat: int,
                  policies: Sequence[int], boldness: Sequence[float], *, episode: str,
@@ -595,14 +598,9 @@ class TradingEnvBatch:
                       np.zeros((num_envs, HISTORY, 3), np.int64),
                       np.zeros((num_envs, 2), np.uint64),
                       np.zeros((num_envs, record), np.int64))
-        self.obs = np.zeros((num_envs, at), np.float32)
-        self.mask = np.zeros((num_envs, self.num_actions), np.int8)
-        self.rewards = np.zeros(num_envs, np.float64)
-        self.terminated = np.zeros(num_envs, np.bool_)
-        self.final_obs = np.zeros((num_envs, at), np.float32)
-        self.final = np.zeros(num_envs, np.bool_)
-        self.outputs = (self.obs, self.mask, self.rewards, self.terminated, self.final_obs,
-                        self.final)
+        self.status, self.wait_slot, self.record_slot, self.record_at = self.st, S_WAIT, \
+            S_REC, 7
+        self._outputs()
         # the showdown's working rows (ranks, order, who is paid, deals won), one per game
         self.work = tuple(np.zeros((num_envs, p), np.int64) for _ in range(4))
 
@@ -612,37 +610,6 @@ class TradingEnvBatch:
         streams = self.state[6]
         for e, s in enumerate(seeds):
             streams[e] = _stream_pair(int(s))
-
-    def reset(self, which: Any = None) -> None:
-        """Deal a fresh episode in every environment (or those marked in the boolean array
-        *which*), their streams going on."""
-        marked = np.ones(self.num_envs, np.bool_) if which is None else which
-        reset_envs(0, self.num_envs, marked, self.tables, self.state, self.outputs,
-                   self.work)
-
-    def step(self, actions: Any, first: int = 0, stop: int | None = None) -> None:
-        """Step environments *first* to *stop* (all by default) with *actions* (int64, one
-        legal action of the action space per environment, already checked); it releases the
-        GIL, so threads may step disjoint ranges."""
-        step_envs(first, self.num_envs if stop is None else stop, actions, self.tables,
-                  self.state, self.outputs, self.work)
-
-    def waiting(self) -> Any:
-        """Which environments wait for a next-step reset (their mask is all 0)."""
-        return self.st[:, S_WAIT] == 1
-
-    def records(self) -> list[list[int]]:
-        """Each environment's recorded codes since the last call (``-1 - dealer`` for a fresh
-        game, then :mod:`commerce.kernelkit` action codes, chance's included), then cleared.
-
-        :raises OverflowError: if an environment recorded more than the room it was given.
-        """
-        rec = self.state[7]
-        counts = self.st[:, S_REC].copy()
-        if rec.shape[1] and (counts > rec.shape[1]).any():
-            raise OverflowError("more actions than the recording has room for")
-        self.st[:, S_REC] = 0
-        return [rec[e, :counts[e]].tolist() for e in range(self.num_envs)]
 
 
 class TradingEnvKernel:

@@ -96,6 +96,7 @@ from commerce.families.widow.kernel import WidowKernel, _advance, build
 from commerce.kernelkit import (
     DEALS_PER_GROUP,
     GAMMA,
+    EnvBatch,
     chance_start,
     master_key,
     mix64,
@@ -550,13 +551,16 @@ def _phase_slots() -> Any:
     return slots
 
 
-class WidowEnvBatch:
+class WidowEnvBatch(EnvBatch):
     """*num_envs* games of one widow ruleset, the learner at *seat*, stepped together.
 
     The arrays a step writes (read them, copy what you keep): :attr:`obs`, :attr:`mask`,
     :attr:`rewards`, :attr:`terminated`, and with same-step autoreset :attr:`final_obs` and
     :attr:`final` (the ended episodes' last observation, and which ended).
     """
+
+    reset_envs = reset_envs
+    step_envs = step_envs
 
     def __init__(self, kernel: WidowKernel, num_envs: int, seat: int,
                  policies: Sequence[int], boldness: Sequence[float], *, episode: str,
@@ -597,14 +601,9 @@ class WidowEnvBatch:
         # empty per-deal results, and what a blind exchange showed
         self.work = (rows(p), rows(p), rows(4), rows(n + 1), rows(n), rows(4), rows(3),
                      np.zeros((1, 0), np.int64), np.zeros((1, 0, 1), np.int64), rows(6))
-        self.obs = np.zeros((num_envs, at), np.float32)
-        self.mask = np.zeros((num_envs, self.num_actions), np.int8)
-        self.rewards = np.zeros(num_envs, np.float64)
-        self.terminated = np.zeros(num_envs, np.bool_)
-        self.final_obs = np.zeros((num_envs, at), np.float32)
-        self.final = np.zeros(num_envs, np.bool_)
-        self.outputs = (self.obs, self.mask, self.rewards, self.terminated, self.final_obs,
-                        self.final)
+        self.status, self.wait_slot, self.record_slot, self.record_at = self.est, S_WAIT, \
+            S_REC, 19
+        self._outputs()
 
     def seed(self, seeds: Sequence[int]) -> None:
         """Restart each environment's random streams from its own seed (one per
@@ -616,37 +615,6 @@ class WidowEnvBatch:
             self.keys[e] = key
             streams[e, 0] = mix64((key + GAMMA) & mask)
         self.est[:, S_GROUP] = -1
-
-    def reset(self, which: Any = None) -> None:
-        """Deal a fresh episode in every environment (or those marked in the boolean array
-        *which*), their streams going on."""
-        marked = np.ones(self.num_envs, np.bool_) if which is None else which
-        reset_envs(0, self.num_envs, marked, self.tables, self.state, self.outputs,
-                   self.work)
-
-    def step(self, actions: Any, first: int = 0, stop: int | None = None) -> None:
-        """Step environments *first* to *stop* (all by default) with *actions* (int64, one
-        legal action of the action space per environment, already checked); it releases the
-        GIL, so threads may step disjoint ranges."""
-        step_envs(first, self.num_envs if stop is None else stop, actions, self.tables,
-                  self.state, self.outputs, self.work)
-
-    def waiting(self) -> Any:
-        """Which environments wait for a next-step reset (their mask is all 0)."""
-        return self.est[:, S_WAIT] == 1
-
-    def records(self) -> list[list[int]]:
-        """Each environment's recorded codes since the last call (``-1 - dealer`` for a fresh
-        game, then :mod:`.kernel` action codes, chance's cards included), then cleared.
-
-        :raises OverflowError: if an environment recorded more than the room it was given.
-        """
-        rec = self.state[19]
-        counts = self.est[:, S_REC].copy()
-        if rec.shape[1] and (counts > rec.shape[1]).any():
-            raise OverflowError("more actions than the recording has room for")
-        self.est[:, S_REC] = 0
-        return [rec[e, :counts[e]].tolist() for e in range(self.num_envs)]
 
 
 class WidowEnvKernel:
