@@ -311,7 +311,7 @@ class FamilySpec(Generic[StateT, ObsT]):
     many games at once, one learning seat against compiled bots. It refuses an option it does
     not play (raising RulesetError); its ``batch(num_envs, seat, policies, boldness, *,
     episode, same_step, record)`` makes the environments (the trading family's is
-    :class:`commerce.families.trading.kernel_env.TradingEnvKernel`). None: the family has
+    :class:`commerce.kernelkit.EnvKernel`). None: the family has
     none."""
 
     # -- research API -----------------------------------------------------------------------

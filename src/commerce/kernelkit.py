@@ -30,7 +30,7 @@ Action(kind=<ActionKind.TRADE: 'trade'>, cards=(7,))
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar, cast
 
 import numba
@@ -223,3 +223,24 @@ class EnvBatch:
             raise OverflowError("more actions than the recording has room for")
         self.status[:, self.record_slot] = 0
         return [rec[e, :counts[e]].tolist() for e in range(self.num_envs)]
+
+
+class EnvKernel:
+    """A family's ``env_kernel`` hook's object for one ruleset (*rules*) at one table size
+    (*players*): its compiled tables (*kernel*, the family kernel's ``build``), ready to make
+    batches by *make* (the family's :class:`EnvBatch`, called with the tables and
+    :meth:`batch`'s arguments)."""
+
+    def __init__(self, rules: Any, players: int, kernel: Any,
+                 make: Callable[..., EnvBatch]) -> None:
+        self.rules, self.players, self.kernel, self.make = rules, players, kernel, make
+
+    def batch(self, num_envs: int, seat: int, policies: Sequence[int],
+              boldness: Sequence[float], *, episode: str = "deal", same_step: bool = True,
+              record: int = 0) -> EnvBatch:
+        """*num_envs* environments, the learner at *seat*, every seat played by its policy
+        code (:data:`RANDOM`, :data:`HEURISTIC`; the learner's is not read) and boldness;
+        *episode* ``"deal"`` or ``"game"``; *record*: the actions each environment keeps
+        between two :meth:`EnvBatch.records` (0: none)."""
+        return self.make(self.kernel, num_envs, seat, policies, boldness, episode=episode,
+                         same_step=same_step, record=record)

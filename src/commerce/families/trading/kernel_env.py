@@ -69,10 +69,19 @@ from commerce.families.trading.kernel import (
     _turn,
     build,
 )
-from commerce.kernelkit import GAMMA, RANDOM, EnvBatch, master_key, mix64, next_below, uncounted
+from commerce.kernelkit import (
+    GAMMA,
+    RANDOM,
+    EnvBatch,
+    EnvKernel,
+    master_key,
+    mix64,
+    next_below,
+    uncounted,
+)
 from commerce.rules import Ruleset
 
-__all__ = ["SCALARS", "TradingEnvBatch", "TradingEnvKernel", "env_kernel", "reset_envs",
+__all__ = ["SCALARS", "TradingEnvBatch", "env_kernel", "reset_envs",
            "step_envs"]
 
 # Where play stands (the reference's Phase values; DEALING: a deal's antes are paid, nothing
@@ -612,28 +621,9 @@ class TradingEnvBatch(EnvBatch):
             streams[e] = _stream_pair(int(s))
 
 
-class TradingEnvKernel:
-    """The family's ``env_kernel`` hook's object for one ruleset at one table size: its tables
-    (those of :func:`.kernel.build`), ready to make batches (:meth:`batch`)."""
-
-    def __init__(self, rules: Ruleset, players: int) -> None:
-        self.kernel = build(rules, players)
-        self.rules, self.players = rules, players
-
-    def batch(self, num_envs: int, seat: int, policies: Sequence[int],
-              boldness: Sequence[float], *, episode: str = "deal", same_step: bool = True,
-              record: int = 0) -> TradingEnvBatch:
-        """*num_envs* environments, the learner at *seat*, every seat played by its policy
-        code (:mod:`commerce.kernelkit`; the learner's is not read) and boldness; *episode*
-        ``"deal"`` or ``"game"``; *record*: the actions each environment keeps between two
-        :meth:`TradingEnvBatch.records` (0: none)."""
-        return TradingEnvBatch(self.kernel, num_envs, seat, policies, boldness,
-                               episode=episode, same_step=same_step, record=record)
-
-
-def env_kernel(rules: Ruleset, players: int) -> TradingEnvKernel:
+def env_kernel(rules: Ruleset, players: int) -> EnvKernel:
     """The steppable kernel of *rules* at *players* seats (the family's ``env_kernel`` hook).
 
     :raises RulesetError: for an option the compiled kernel does not play.
     """
-    return TradingEnvKernel(rules, players)
+    return EnvKernel(rules, players, build(rules, players), TradingEnvBatch)

@@ -97,6 +97,7 @@ from commerce.kernelkit import (
     DEALS_PER_GROUP,
     GAMMA,
     EnvBatch,
+    EnvKernel,
     chance_start,
     master_key,
     mix64,
@@ -105,7 +106,7 @@ from commerce.kernelkit import (
 )
 from commerce.rules import Ruleset
 
-__all__ = ["SCALARS", "WidowEnvBatch", "WidowEnvKernel", "env_kernel", "reset_envs",
+__all__ = ["SCALARS", "WidowEnvBatch", "env_kernel", "reset_envs",
            "step_envs"]
 
 SCALARS: Final = ("group", "acts", "reward", "given", "deal_pay", "done", "waiting",
@@ -617,28 +618,9 @@ class WidowEnvBatch(EnvBatch):
         self.est[:, S_GROUP] = -1
 
 
-class WidowEnvKernel:
-    """The family's ``env_kernel`` hook's object for one ruleset at one table size: its tables
-    (those of :func:`.kernel.build`), ready to make batches (:meth:`batch`)."""
-
-    def __init__(self, rules: Ruleset, players: int) -> None:
-        self.kernel = build(rules, players)
-        self.rules, self.players = rules, players
-
-    def batch(self, num_envs: int, seat: int, policies: Sequence[int],
-              boldness: Sequence[float], *, episode: str = "deal", same_step: bool = True,
-              record: int = 0) -> WidowEnvBatch:
-        """*num_envs* environments, the learner at *seat*, every seat played by its policy
-        code (:mod:`commerce.kernelkit`; the learner's is not read) and boldness; *episode*
-        ``"deal"`` or ``"game"``; *record*: the actions each environment keeps between two
-        :meth:`WidowEnvBatch.records` (0: none)."""
-        return WidowEnvBatch(self.kernel, num_envs, seat, policies, boldness,
-                             episode=episode, same_step=same_step, record=record)
-
-
-def env_kernel(rules: Ruleset, players: int) -> WidowEnvKernel:
+def env_kernel(rules: Ruleset, players: int) -> EnvKernel:
     """The steppable kernel of *rules* at *players* seats (the family's ``env_kernel`` hook).
 
     :raises RulesetError: for an option the compiled kernel does not play.
     """
-    return WidowEnvKernel(rules, players)
+    return EnvKernel(rules, players, build(rules, players), WidowEnvBatch)
