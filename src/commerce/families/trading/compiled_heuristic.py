@@ -13,7 +13,7 @@ from typing import Any, Final
 import numba
 import numpy as np
 
-from commerce.kernelkit import NO_CARD, uncounted
+from commerce.kernelkit import NO_CARD, next_below, uncounted
 
 # Action codes (commerce.kernelkit.KINDS order): kind * 64 + card.
 _DEAL, _STAND, _TRADE, _BARTER, _GIVE, _DONE = 0, 64, 128, 192, 256, 320
@@ -47,6 +47,36 @@ def _nth_lowest3(a: Any, b: Any, c: Any, j: Any) -> Any:
     lo = min(a, min(b, c))
     hi = max(a, max(b, c))
     return lo if j == 0 else hi if j == 2 else a + b + c - lo - hi
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def random_turn(state: Any, a: Any, b: Any, c: Any, stand_ok: Any, trade_ok: Any,
+                n_barter: Any) -> Any:
+    """``(state, code)``: the random policy's choice at a turn of a seat holding *a*, *b*,
+    *c*, uniform over the legal actions in :func:`.rules.legal_actions`' order (a stand where
+    *stand_ok*, three trades where *trade_ok*, *n_barter* barters), from stream *state*."""
+    ns = 1 if stand_ok else 0
+    nt = 3 if trade_ok else 0
+    state, j = next_below(state, ns + nt + n_barter)
+    if j < ns:
+        return state, _STAND + _NONE
+    j -= ns
+    kind = _TRADE if j < nt else _BARTER
+    return state, kind + _nth_lowest3(a, b, c, j if j < nt else j - nt)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def random_reply(state: Any, a: Any, b: Any, c: Any, offered: Any, n_ret: Any,
+                 n_pstand: Any) -> Any:
+    """``(state, code)``: the random policy's answer to a barter offering *offered* to a seat
+    holding *a*, *b*, *c*: a stand where it may (*n_pstand* 1), else one of the *n_ret* cards
+    it may give back (3: from its hand; 4: the offered card too)."""
+    state, j = next_below(state, n_ret + n_pstand)
+    if j < n_pstand:
+        return state, _STAND + _NONE
+    if n_ret == 3:
+        return state, _GIVE + _nth_lowest3(a, b, c, j - n_pstand)
+    return state, _GIVE + _nth_lowest4(a, b, c, offered, j - n_pstand)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

@@ -32,10 +32,8 @@ from commerce.cards import pack
 from commerce.core import Action
 from commerce.errors import RulesetError
 from commerce.families.trading.compiled_heuristic import (
-    _BARTER,
     _DEAL,
     _DONE,
-    _GIVE,
     _NONE,
     _STAND,
     _TRADE,
@@ -44,9 +42,9 @@ from commerce.families.trading.compiled_heuristic import (
     TURN,
     _after_wins,
     _give_values,
-    _nth_lowest3,
-    _nth_lowest4,
     heuristic_choice,
+    random_reply,
+    random_turn,
 )
 from commerce.hands import evaluator_for
 from commerce.kernelkit import (
@@ -143,15 +141,7 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                 code = root
                 root = -1
             elif policies[actor] == RANDOM:
-                ns = 1 if stand_ok else 0
-                nt = 3 if trade_ok else 0
-                state, j = next_below(state, ns + nt + n_barter)
-                if j < ns:
-                    code = _STAND + _NONE
-                else:
-                    j -= ns
-                    kind = _TRADE if j < nt else _BARTER
-                    code = kind + _nth_lowest3(a, b, c, j if j < nt else j - nt)
+                state, code = random_turn(state, a, b, c, stand_ok, trade_ok, n_barter)
             else:
                 cost_now = cfg[_DTCOST] if actor == dealer else cfg[_TCOST]
                 code = heuristic_choice(TURN, hands[actor], -1, stand_ok, trade_ok,
@@ -204,16 +194,8 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                 reply = root
                 root = -1
             elif policies[partner] == RANDOM:
-                state, j = next_below(state, n_ret + n_pstand)
-                if j < n_pstand:
-                    reply = _STAND + _NONE
-                else:
-                    j -= n_pstand
-                    pa, pb, pc = hands[partner, 0], hands[partner, 1], hands[partner, 2]
-                    if n_ret == 3:
-                        reply = _GIVE + _nth_lowest3(pa, pb, pc, j)
-                    else:
-                        reply = _GIVE + _nth_lowest4(pa, pb, pc, card, j)
+                state, reply = random_reply(state, hands[partner, 0], hands[partner, 1],
+                                            hands[partner, 2], card, n_ret, n_pstand)
             else:
                 reply = heuristic_choice(BARTER_REPLY, hands[partner], card, False, False,
                                          False, n_pstand > 0, n_ret == 3, rank3, strength,

@@ -42,9 +42,9 @@ from commerce.families.trading.compiled_heuristic import (
     AFTER_TRADE,
     BARTER_REPLY,
     TURN,
-    _nth_lowest3,
-    _nth_lowest4,
     heuristic_choice,
+    random_reply,
+    random_turn,
 )
 from commerce.families.trading.encode import HISTORY, KINDS, layout
 from commerce.families.trading.kernel import (
@@ -352,23 +352,9 @@ def _choose(e: Any, tables: Any, arrays: Any) -> Any:
         return code
     state = streams[e, 0]
     if phase == TURN:
-        ns = 1 if stand_ok else 0
-        nt = 3 if trade_ok else 0
-        state, j = next_below(state, ns + nt + n_barter)
-        if j < ns:
-            code = _STAND + _NONE
-        else:
-            j -= ns
-            kind = _TRADE if j < nt else _BARTER
-            code = kind + _nth_lowest3(a, b, c, j if j < nt else j - nt)
+        state, code = random_turn(state, a, b, c, stand_ok, trade_ok, n_barter)
     elif phase == BARTER_REPLY:
-        state, j = next_below(state, n_ret + n_pstand)
-        if j < n_pstand:
-            code = _STAND + _NONE
-        elif n_ret == 3:
-            code = _GIVE + _nth_lowest3(a, b, c, j - n_pstand)
-        else:
-            code = _GIVE + _nth_lowest4(a, b, c, offered, j - n_pstand)
+        state, code = random_reply(state, a, b, c, offered, n_ret, n_pstand)
     elif stand_ok:
         state, j = next_below(state, 2)
         code = _STAND + _NONE if j == 0 else _DONE + _NONE
