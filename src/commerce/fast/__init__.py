@@ -121,10 +121,11 @@ def build_kernel(rules: Ruleset, players: int) -> Any:
     return hook(rules, players)
 
 
-def _policies(bots: Sequence[str], players: int, games: int,
-              rotate: bool) -> tuple[Any, Any]:
-    """Each row's policy codes and boldness by seat: *bots* cycled over the seats, and with
-    *rotate*, row *r*'s seat *i* played by ``bots[(i + r) % len(bots)]``."""
+def _policies(bots: Sequence[str], players: int, rotate: bool) -> tuple[Any, Any]:
+    """The line-ups of a batch, policy codes and boldness by seat: *bots* cycled over the
+    seats; without *rotate* one line-up for every row, with it ``len(bots)`` of them, row *r*
+    playing line-up ``r % len(bots)`` (seat *i* played by ``bots[(i + r) % len(bots)]``). A
+    kernel plays row *r* with line-up ``r % len(policies)``."""
     import numpy as np
 
     from commerce.bots import make_bot
@@ -141,8 +142,8 @@ def _policies(bots: Sequence[str], players: int, games: int,
         codes[b] = code
         if code == _POLICIES["heuristic"]:
             bold[b] = float(getattr(bot, "boldness", 0.5))
-    shift = np.arange(games)[:, None] if rotate else np.zeros((games, 1), np.int64)
-    which = (np.arange(players)[None, :] + shift) % k
+    period = k if rotate else 1
+    which = (np.arange(players)[None, :] + np.arange(period)[:, None]) % k
     return codes[which], bold[which]
 
 
@@ -178,7 +179,7 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     share = len(bots) if rotate else 1
     if first_game % share:
         raise CommerceError("a rotated batch starts at the first game of a block")
-    codes, boldness = _policies(bots, players, games, rotate)
+    codes, boldness = _policies(bots, players, rotate)
     missing = policy_missing(kern, bots)
     if missing is not None:
         raise CommerceError(f"{missing}; use --engine reference")

@@ -255,133 +255,61 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
 def _showdown(cfg: Any, hands: Any, rank3: Any, balances: Any, won: Any, dealer: Any,
               stander: Any, pool: Any, ranks: Any, order: Any, paid_to: Any) -> None:
     """The showdown (:mod:`.settle`): each seat's rank into *ranks*, the pool to the best
-    hand in priority order (the eldest first, the dealer last or first; *order* sorted
-    strongest first), the dealer's payment to a winner, and a beaten stander's penalty."""
+    hand, the first in priority order (:func:`.settle.priority`: the eldest first, the dealer
+    last, or first where he counts as eldest) among equals, or split among them; the dealer's
+    payment to a winner; and a beaten stander's penalty. No sort: the settlement needs only
+    the best rank, and for the stander the hands that rank above him (*order* holds the
+    priority order; *paid_to* is unused, kept for the callers' arrays)."""
     p = cfg[_P]
     step = cfg[_STEP]
-    s = dealer
+    tie = cfg[_TIE]
+    s = dealer if tie == 1 else _turn(dealer, step, p)
+    best, first = -1, -1  # the best rank, and its first holder in priority order
     for i in range(p):
-        s = _turn(s, step, p)
+        r = rank3[hands[s, 0], hands[s, 1], hands[s, 2]]
+        ranks[s] = r
         order[i] = s
-        ranks[i] = rank3[hands[i, 0], hands[i, 1], hands[i, 2]]
-    if cfg[_TIE] == 1:
-        for i in range(p - 1, 0, -1):
-            order[i], order[i - 1] = order[i - 1], order[i]
-    # stable insertion sort, strongest first
-    for i in range(1, p):
-        x = order[i]
-        j = i - 1
-        while j >= 0 and ranks[order[j]] < ranks[x]:
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = x
-    n_won = 1
-    if cfg[_TIE] == 2:
-        while n_won < p and ranks[order[n_won]] == ranks[order[0]]:
-            n_won += 1
-    share, rest = pool // n_won, pool % n_won
-    for i in range(n_won):
-        w = order[i]
-        balances[w] += share + (rest if i == 0 else 0)
-        won[w] += 1
-        if w != dealer:
-            balances[w] += cfg[_DPAYS]
+        if r > best:
+            best, first = r, s
+        s = _turn(s, step, p)
+    if tie == 2:  # split_pool: every hand equal to the best shares, the first takes the odd
+        n_won = 0
+        for i in range(p):
+            if ranks[order[i]] == best:
+                n_won += 1
+        share, rest = (pool, 0) if n_won == 1 else (pool // n_won, pool % n_won)
+        for i in range(p):
+            w = order[i]
+            if ranks[w] == best:
+                balances[w] += share + (rest if w == first else 0)
+                won[w] += 1
+                if w != dealer:
+                    balances[w] += cfg[_DPAYS]
+                    balances[dealer] -= cfg[_DPAYS]
+        beaten = stander >= 0 and ranks[stander] < best
+    else:
+        balances[first] += pool
+        won[first] += 1
+        if first != dealer:
+            balances[first] += cfg[_DPAYS]
             balances[dealer] -= cfg[_DPAYS]
-    if stander >= 0 and cfg[_PENALTY] != 2:
-        beaten = True
-        for i in range(n_won):
-            if order[i] == stander:
-                beaten = False
-        if beaten:
-            n_paid = 0
-            if cfg[_PENALTY] == 1:
-                paid_to[0] = order[0]
-                n_paid = 1
-            else:
-                for i in range(p):
-                    if order[i] == stander:
-                        break
-                    paid_to[n_paid] = order[i]
-                    n_paid += 1
-            for i in range(n_paid):
-                s = paid_to[i]
-                if cfg[_PAYEQ] == 1 or ranks[s] > ranks[stander]:
-                    balances[s] += 1
-                    balances[stander] -= 1
-
-
-@uncounted()
-def _play_game(row: Any, state: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
-               rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
-               after_win: Any, policies: Any,
-               boldness: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
-               standers: Any, categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
-               deal_payoffs: Any, hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any,
-               ranks: Any, order: Any, paid_to: Any, combo: Any, at_start: Any,
-               streams: Any, sc: Any) -> None:
-    p = cfg[_P]
-    details = standers.shape[1] > 0  # the per-deal results are wanted
-    step = cfg[_STEP]
-    n_pack = pack_cards.shape[0]
-    record = actions.shape[1] > 0
-    moves = actions[row] if record else actions[0, :0]
-    pos = 0
-    balances[:] = 0
-    won[:] = 0
-    count = 0
-    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
-    dealers[row] = dealer
-    n_deals = p * cfg[_DEALS]
-    for deal in range(n_deals):
-        # -- the deal: antes, then three cards each, one at a time from the dealer's left
-        for s in range(p):
-            at_start[s] = balances[s]
-            balances[s] -= cfg[_ANTE]
-        balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
-        pool = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
-        n_unseen = n_pack
-        for i in range(n_pack):
-            unseen[i] = pack_cards[i]
-        cs = chance_start(key, group, deal)  # chance's cards: the group's stream of this deal
-        seat = _turn(dealer, step, p)  # the eldest hand
-        for col in range(3):
-            to = seat
-            for _ in range(p):
-                cs, j = next_below(cs, n_unseen)
-                card = unseen[j]
-                n_unseen -= 1
-                unseen[j] = unseen[n_unseen]
-                hands[to, col] = card
-                to = _turn(to, step, p)
-                if record:
-                    moves[pos] = _DEAL + card
-                    pos += 1
-        # -- the turns, from the eldest hand's
-        streams[0], streams[1] = state, cs
-        sc[_NU], sc[_BH], sc[_BL], sc[_POOL] = n_unseen, 0, 0, pool
-        sc[_TAKEN], sc[_POS], sc[_COUNT] = 1, pos, count
-        sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, TURN, -1
-        _rest_of_deal(row, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
-                      combo, policies, boldness, hands, unseen, bottom, balances, dealer, -1,
-                      moves)
-        state = streams[0]
-        pos, count, stander = sc[_POS], sc[_COUNT], sc[_STANDER]
-        _showdown(cfg, hands, rank3, balances, won, dealer, stander, sc[_POOL], ranks, order,
-                  paid_to)
-        if details:
+        beaten = stander >= 0 and stander != first
+    if beaten and cfg[_PENALTY] != 2:
+        r_st = ranks[stander]
+        equal_too = cfg[_PAYEQ] == 1
+        if cfg[_PENALTY] == 1:  # best_hand_only
+            if equal_too or best > r_st:
+                balances[first] += 1
+                balances[stander] -= 1
+        else:  # each_better_hand: every seat ranked ahead of him (equal: before him in priority)
+            ahead = True
             for i in range(p):
-                categories[row, deal, i] = cat_code[ranks[i]]
-            standers[row, deal] = stander
-            deal_turns[row, deal] = sc[_TAKEN]
-            for s in range(p):
-                deal_payoffs[row, deal, s] = balances[s] - at_start[s]
-        dealer = _turn(dealer, step, p)
-    for i in range(p):
-        payoffs[row, i] = balances[i]
-        deals_won[row, i] = won[i]
-    decisions[row] = count
-    if record:
-        action_counts[row] = pos
+                w = order[i]
+                if w == stander:
+                    ahead = False
+                elif ranks[w] > r_st or (equal_too and ahead and ranks[w] == r_st):
+                    balances[w] += 1
+                    balances[stander] -= 1
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -404,6 +332,95 @@ def _lowest_combination(cat_code: Any) -> Any:
     return combo
 
 
+@uncounted()
+def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
+               rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
+               after_win: Any, policies: Any, boldness: Any, share: Any, payoffs: Any,
+               deals_won: Any, decisions: Any, dealers: Any, standers: Any, categories: Any,
+               deal_turns: Any, actions: Any, action_counts: Any, deal_payoffs: Any,
+               hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any, ranks: Any,
+               order: Any, paid_to: Any, streams: Any, sc: Any, at_start: Any, pol: Any,
+               bold: Any) -> None:
+    """The games of :func:`play_games`, one after another on its working arrays: the game's
+    steps (:mod:`.deal`: antes and three cards each; the turns, :func:`_rest_of_deal`; the
+    showdown, :func:`_showdown`) for every deal of the session. No reference counting, and
+    one call for the whole range of rows: a counted call per game counted every array
+    argument (atomic operations on arrays every thread shares), and even an uncounted one
+    passed some forty arrays a game."""
+    p = cfg[_P]
+    step = cfg[_STEP]
+    n_pack = pack_cards.shape[0]
+    details = standers.shape[1] > 0  # the per-deal results are wanted
+    record = actions.shape[1] > 0
+    combo = _lowest_combination(cat_code)
+    for row in range(first, stop):
+        line_up = row % policies.shape[0]
+        for s in range(p):  # this row's line-up (copied: no array view per game)
+            pol[s] = policies[line_up, s]
+            bold[s] = boldness[line_up, s]
+        state = stream_start(key, index0 + row)
+        group = (index0 + row) // share
+        moves = actions[row] if record else actions[0, :0]
+        pos = 0
+        for s in range(p):
+            balances[s] = 0
+            won[s] = 0
+        count = 0
+        cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
+        dealers[row] = dealer
+        n_deals = p * cfg[_DEALS]
+        for deal in range(n_deals):
+            # -- the deal: antes, then three cards each, one at a time from the dealer's left
+            for s in range(p):
+                at_start[s] = balances[s]
+                balances[s] -= cfg[_ANTE]
+            balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
+            pool = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
+            n_unseen = n_pack
+            for i in range(n_pack):
+                unseen[i] = pack_cards[i]
+            cs = chance_start(key, group, deal)  # chance's cards: the group's stream of this deal
+            seat = _turn(dealer, step, p)  # the eldest hand
+            for col in range(3):
+                to = seat
+                for _ in range(p):
+                    cs, j = next_below(cs, n_unseen)
+                    card = unseen[j]
+                    n_unseen -= 1
+                    unseen[j] = unseen[n_unseen]
+                    hands[to, col] = card
+                    to = _turn(to, step, p)
+                    if record:
+                        moves[pos] = _DEAL + card
+                        pos += 1
+            # -- the turns, from the eldest hand's
+            streams[0], streams[1] = state, cs
+            sc[_NU], sc[_BH], sc[_BL], sc[_POOL] = n_unseen, 0, 0, pool
+            sc[_TAKEN], sc[_POS], sc[_COUNT] = 1, pos, count
+            sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, TURN, -1
+            _rest_of_deal(row, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
+                          combo, pol, bold, hands, unseen, bottom, balances, dealer, -1,
+                          moves)
+            state = streams[0]
+            pos, count, stander = sc[_POS], sc[_COUNT], sc[_STANDER]
+            _showdown(cfg, hands, rank3, balances, won, dealer, stander, sc[_POOL], ranks, order,
+                      paid_to)
+            if details:
+                for i in range(p):
+                    categories[row, deal, i] = cat_code[ranks[i]]
+                standers[row, deal] = stander
+                deal_turns[row, deal] = sc[_TAKEN]
+                for s in range(p):
+                    deal_payoffs[row, deal, s] = balances[s] - at_start[s]
+            dealer = _turn(dealer, step, p)
+        for i in range(p):
+            payoffs[row, i] = balances[i]
+            deals_won[row, i] = won[i]
+        decisions[row] = count
+        if record:
+            action_counts[row] = pos
+
+
 @numba.njit(cache=True, nogil=True)
 def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
                rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
@@ -412,24 +429,52 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                deal_turns: Any, actions: Any, action_counts: Any, deal_payoffs: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams,
     in the chance group ``(index0 + row) // share``), each seat played by the policy and
-    boldness of its row of *policies* and *boldness*, writing each row of the result arrays."""
+    boldness of line-up ``row % len(policies)`` (rows of *policies* and *boldness*), writing
+    each row of the result arrays."""
     p = cfg[_P]
     hands, unseen, bottom, balances, won, ranks, order, paid_to, streams, sc = _scratch(
         p, pack_cards.shape[0])
-    at_start = np.empty(p, np.int64)
-    pol = np.empty(p, policies.dtype)
-    bold = np.empty(p, np.float64)
+    _play_rows(key, index0, first, stop, cfg, pack_cards, rank3, cat_code, strength, pwin,
+               give_value, after_win, policies, boldness, share, payoffs, deals_won,
+               decisions, dealers, standers, categories, deal_turns, actions, action_counts,
+               deal_payoffs, hands, unseen, bottom, balances, won, ranks, order, paid_to,
+               streams, sc, np.empty(p, np.int64), np.empty(p, policies.dtype),
+               np.empty(p, np.float64))
+
+
+@uncounted()
+def _playout_rows(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: Any,
+                  after_win: Any, cat_code: Any, policies: Any, boldness: Any, hands0: Any,
+                  unseen0: Any, n_unseen: Any, bottom0: Any, b_len: Any, balances0: Any,
+                  pool: Any, dealer: Any, seat: Any, taken: Any, phase: Any, offered: Any,
+                  roots: Any, who: Any, key: Any, gains: Any, wins: Any, actions: Any,
+                  lengths: Any, hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any,
+                  ranks: Any, order: Any, paid_to: Any, streams: Any, sc: Any) -> None:
+    """The playouts of :func:`playouts` on its working arrays, without reference counting (as
+    :func:`_play_rows`: the heuristic's calls would count their array arguments)."""
     combo = _lowest_combination(cat_code)
-    for row in range(first, stop):
-        for s in range(p):  # this row's line-up (copied: no array view per game)
-            pol[s] = policies[row, s]
-            bold[s] = boldness[row, s]
-        state = stream_start(key, index0 + row)
-        _play_game(row, state, key, (index0 + row) // share, cfg, pack_cards, rank3, cat_code,
-                   strength, pwin, give_value, after_win, pol, bold, payoffs,
-                   deals_won, decisions, dealers, standers, categories, deal_turns, actions,
-                   action_counts, deal_payoffs, hands, unseen, bottom, balances, won, ranks,
-                   order, paid_to, combo, at_start, streams, sc)
+    record = actions.shape[1] > 0
+    for k in range(roots.shape[0]):
+        for i in range(hands.shape[0]):
+            hands[i, 0], hands[i, 1], hands[i, 2] = hands0[i, 0], hands0[i, 1], hands0[i, 2]
+            balances[i] = balances0[i]
+            won[i] = 0
+        for i in range(unseen.shape[0]):
+            unseen[i] = unseen0[i]
+            bottom[i] = bottom0[i]
+        streams[0] = stream_start(key, 0)
+        streams[1] = stream_start(key, 1)
+        sc[_NU], sc[_BH], sc[_BL], sc[_POOL] = n_unseen, 0, b_len, pool
+        sc[_TAKEN], sc[_POS], sc[_COUNT] = taken, 0, 0
+        sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, phase, offered
+        _rest_of_deal(k, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
+                      combo, policies, boldness, hands, unseen, bottom, balances, dealer,
+                      roots[k], actions[k] if record else actions[0, :0])
+        _showdown(cfg, hands, rank3, balances, won, dealer, sc[_STANDER], sc[_POOL], ranks,
+                  order, paid_to)
+        gains[k] = balances[who] - balances0[who]
+        wins[k] = 1.0 if won[who] > 0 else 0.0
+        lengths[k] = sc[_POS]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -446,27 +491,10 @@ def playouts(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: Any, af
     columns) records each playout's actions, its root first, and *lengths* how many."""
     hands, unseen, bottom, balances, won, ranks, order, paid_to, streams, sc = _scratch(
         cfg[_P], unseen0.shape[0])
-    combo = _lowest_combination(cat_code)
-    record = actions.shape[1] > 0
-    for k in range(roots.shape[0]):
-        hands[:, :] = hands0
-        unseen[:] = unseen0
-        bottom[:] = bottom0
-        balances[:] = balances0
-        won[:] = 0
-        streams[0] = stream_start(key, 0)
-        streams[1] = stream_start(key, 1)
-        sc[_NU], sc[_BH], sc[_BL], sc[_POOL] = n_unseen, 0, b_len, pool
-        sc[_TAKEN], sc[_POS], sc[_COUNT] = taken, 0, 0
-        sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, phase, offered
-        _rest_of_deal(k, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
-                      combo, policies, boldness, hands, unseen, bottom, balances, dealer,
-                      roots[k], actions[k] if record else actions[0, :0])
-        _showdown(cfg, hands, rank3, balances, won, dealer, sc[_STANDER], sc[_POOL], ranks,
-                  order, paid_to)
-        gains[k] = balances[who] - balances0[who]
-        wins[k] = 1.0 if won[who] > 0 else 0.0
-        lengths[k] = sc[_POS]
+    _playout_rows(cfg, rank3, strength, pwin, give_value, after_win, cat_code, policies,
+                  boldness, hands0, unseen0, n_unseen, bottom0, b_len, balances0, pool, dealer,
+                  seat, taken, phase, offered, roots, who, key, gains, wins, actions, lengths,
+                  hands, unseen, bottom, balances, won, ranks, order, paid_to, streams, sc)
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -518,7 +546,8 @@ class TradingKernel:
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
             boldness: Any, share: int, out: tuple[Any, ...]) -> None:
         """Play rows *first* to *stop* into *out* (:class:`commerce.fast.BatchResult`'s
-        arrays, in its order), each row's seats by its row of *policies* and *boldness*, in
+        arrays, in its order), row *r*'s seats by line-up ``r % len(policies)`` (rows of
+        *policies* and *boldness*: one for every game, or a rotation's period), in
         chance groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.cat_code, self.strength, self.pwin,

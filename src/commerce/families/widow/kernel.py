@@ -492,6 +492,33 @@ def _scratch(p: Any, n_pack: Any) -> Any:
             np.zeros(4, np.int64), np.zeros(3, np.int64))
 
 
+@uncounted()
+def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
+               rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
+               policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
+               decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
+               actions: Any, action_counts: Any, st: Any, hands: Any, hlen: Any, widow: Any,
+               stock: Any, order: Any, flags: Any, final: Any, moved: Any, fresh: Any,
+               tokens: Any, balances: Any, out_in: Any, won: Any, offers: Any, ranks: Any,
+               scoring: Any, gives: Any, takes: Any, rest: Any, buf: Any, free: Any,
+               pol: Any, bold: Any) -> None:
+    """The rows of :func:`play_games` on its working arrays, without reference counting (a
+    counted call per game counts every array argument: atomic operations on arrays that every
+    thread of a batch shares)."""
+    p = cfg[_P]
+    for row in range(first, stop):
+        line_up = row % policies.shape[0]
+        for s in range(p):  # this row's line-up (copied: no array view per game)
+            pol[s] = policies[line_up, s]
+            bold[s] = boldness[line_up, s]
+        _play_game(row, stream_start(key, index0 + row), key, (index0 + row) // share, cfg,
+                   pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, pol, bold,
+                   payoffs, deals_won, decisions, dealers, standers, categories, deal_turns,
+                   actions, action_counts, st, hands, hlen, widow, stock, order, flags, final,
+                   moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives,
+                   takes, rest, buf, free)
+
+
 @numba.njit(cache=True, nogil=True)
 def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
                rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
@@ -499,18 +526,72 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
                actions: Any, action_counts: Any, deal_payoffs: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
-    writing each row of the result arrays."""
+    each seat played by the policy and boldness of line-up ``row % len(policies)``, writing
+    each row of the result arrays."""
+    p = cfg[_P]
     (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
      won, offers, ranks, scoring, gives, takes, rest, buf, free) = _scratch(
-        cfg[_P], pack_cards.shape[0])
-    for row in range(first, stop):
-        _play_game(row, stream_start(key, index0 + row), key, (index0 + row) // share, cfg,
-                   pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, policies[row],
-                   boldness[row], payoffs, deals_won,
-                   decisions, dealers, standers, categories, deal_turns, actions, action_counts,
-                   st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens,
-                   balances, out_in,
-                   won, offers, ranks, scoring, gives, takes, rest, buf, free)
+        p, pack_cards.shape[0])
+    _play_rows(key, index0, first, stop, cfg, pack_cards, rank3, rank4, cat_code, frank3,
+               strength, vtab, policies, boldness, share, payoffs, deals_won, decisions,
+               dealers, standers, categories, deal_turns, actions, action_counts, st, hands,
+               hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
+               won, offers, ranks, scoring, gives, takes, rest, buf, free,
+               np.empty(p, policies.dtype), np.empty(p, boldness.dtype))
+
+
+@uncounted(inline="always")
+def _copy(dst: Any, src: Any) -> None:
+    """Copy the 1-d array *src* into *dst* (of its length), element by element."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@uncounted()
+def _playout_rows(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any,
+                  frank3: Any, strength: Any, vtab: Any, policies: Any, boldness: Any,
+                  st0: Any, hands0: Any, hlen0: Any, widow0: Any, stock0: Any, order0: Any,
+                  flags0: Any, final0: Any, moved0: Any, fresh0: Any, tokens0: Any,
+                  balances0: Any, out_in0: Any, offers0: Any, roots: Any, who: Any, key: Any,
+                  actions: Any, lengths: Any, end_tokens: Any, end_balances: Any,
+                  end_pool: Any, end_open: Any, end_over: Any, wins: Any, st: Any, hands: Any,
+                  hlen: Any, widow: Any, stock: Any, order: Any, flags: Any, final: Any,
+                  moved: Any, fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any,
+                  offers: Any, ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any,
+                  buf: Any, free: Any, no_deals: Any, no_categories: Any) -> None:
+    """The playouts of :func:`playouts` on its working arrays, without reference counting
+    (as :func:`_play_rows`)."""
+    for k in range(roots.shape[0]):
+        _copy(st, st0)
+        _copy(hands, hands0)
+        _copy(hlen, hlen0)
+        _copy(widow, widow0)
+        _copy(stock, stock0)
+        _copy(order, order0)
+        _copy(flags, flags0)
+        _copy(final, final0)
+        _copy(moved, moved0)
+        _copy(fresh, fresh0)
+        _copy(tokens, tokens0)
+        _copy(balances, balances0)
+        _copy(out_in, out_in0)
+        _copy(offers, offers0)
+        for i in range(won.shape[0]):
+            won[i] = 0
+        _, _, pos, _ = _advance(
+            k, stream_start(key, 0), stream_start(key, 1), key, 0, cfg, pack_cards, rank3,
+            rank4, cat_code, frank3, strength, vtab, policies, boldness, no_deals,
+            no_categories, no_deals, actions, st, hands, hlen, widow, stock, order, flags,
+            final, moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives,
+            takes, rest, buf, free, 0, 0, roots[k], True, -1)
+        lengths[k] = pos
+        for i in range(tokens.shape[0]):
+            end_tokens[k, i] = tokens[i]
+            end_balances[k, i] = balances[i]
+        end_pool[k] = st[_POOL]
+        end_open[k] = st[_HOPEN]
+        end_over[k] = 1 if st[_PHASE] == _OVER else 0
+        wins[k] = 1.0 if won[who] > 0 else 0.0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -532,37 +613,13 @@ def playouts(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any, f
     (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
      won, offers, ranks, scoring, gives, takes, rest, buf, free) = _scratch(
         cfg[_P], pack_cards.shape[0])
-    no_deals = np.zeros((1, 0), np.int64)
-    no_categories = np.zeros((1, 0, 1), np.int64)
-    for k in range(roots.shape[0]):
-        st[:] = st0
-        hands[:] = hands0
-        hlen[:] = hlen0
-        widow[:] = widow0
-        stock[:] = stock0
-        order[:] = order0
-        flags[:] = flags0
-        final[:] = final0
-        moved[:] = moved0
-        fresh[:] = fresh0
-        tokens[:] = tokens0
-        balances[:] = balances0
-        out_in[:] = out_in0
-        offers[:] = offers0
-        won[:] = 0
-        _, _, pos, _ = _advance(
-            k, stream_start(key, 0), stream_start(key, 1), key, 0, cfg, pack_cards, rank3,
-            rank4, cat_code, frank3, strength, vtab, policies, boldness, no_deals,
-            no_categories, no_deals, actions, st, hands, hlen, widow, stock, order, flags,
-            final, moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives,
-            takes, rest, buf, free, 0, 0, roots[k], True, -1)
-        lengths[k] = pos
-        end_tokens[k, :] = tokens
-        end_balances[k, :] = balances
-        end_pool[k] = st[_POOL]
-        end_open[k] = st[_HOPEN]
-        end_over[k] = 1 if st[_PHASE] == _OVER else 0
-        wins[k] = 1.0 if won[who] > 0 else 0.0
+    _playout_rows(cfg, pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, policies,
+                  boldness, st0, hands0, hlen0, widow0, stock0, order0, flags0, final0,
+                  moved0, fresh0, tokens0, balances0, out_in0, offers0, roots, who, key,
+                  actions, lengths, end_tokens, end_balances, end_pool, end_open, end_over,
+                  wins, st, hands, hlen, widow, stock, order, flags, final, moved, fresh,
+                  tokens, balances, out_in, won, offers, ranks, scoring, gives, takes, rest,
+                  buf, free, np.zeros((1, 0), np.int64), np.zeros((1, 0, 1), np.int64))
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -629,7 +686,8 @@ class WidowKernel:
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
             boldness: Any, share: int, out: tuple[Any, ...]) -> None:
         """Play rows *first* to *stop* into *out* (:class:`commerce.fast.BatchResult`'s
-        arrays, in its order), each row's seats by its row of *policies* and *boldness*, in
+        arrays, in its order), row *r*'s seats by line-up ``r % len(policies)`` (rows of
+        *policies* and *boldness*: one for every game, or a rotation's period), in
         chance groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.rank4, self.cat_code, self.frank3,
