@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from commerce.families.widow.compiled_heuristic import (
+    _HANDS,
     _MODEL_ERR,
     _beats,
     _blind_choice,
@@ -50,7 +51,7 @@ def test_the_table_holds_each_hands_worth_and_strength(rid: str,
         at = _slot(a, b, c)
         assert at == _slot(c, a, b) == _slot(b, c, a)
         assert kern.vtab[at] == hand_value(rules, (a, b, c), True)
-        assert kern.vtab[at + 1] == kern.strength[kern.rank3[a, b, c]]
+        assert kern.vtab[_HANDS + at] == kern.strength[kern.rank3[a, b, c]]
 
 
 def _blind_state(kern: object, rng: random.Random, n_taken: int) -> tuple[object, ...]:

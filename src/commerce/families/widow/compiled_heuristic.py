@@ -51,19 +51,27 @@ def _units(s: Any) -> Any:
 
 _HANDS: Final = 22100
 """Three-card hands of 52 cards: a hand's slot in :func:`_values`' table is its index among
-them, two numbers a hand (:func:`_slot`)."""
+them (:func:`_slot`); the table holds every hand's worth, then every hand's strength (two
+runs of one number a hand, so that a decision, which reads one of them, reads half the
+table's memory)."""
 _SUMS: Final = 2 * _HANDS
 """Where the blind sums begin in :func:`_values`' table."""
 
 
+_CHOOSE3: Final = np.array([h * (h - 1) * (h - 2) // 6 for h in range(52)], np.int64)
+"""``C(h, 3)`` for the cards *h* (a constant of the compiled code: no division per hand)."""
+_CHOOSE2: Final = np.array([m * (m - 1) // 2 for m in range(52)], np.int64)
+"""``C(m, 2)`` for the cards *m*."""
+
+
 @uncounted(inline="always")
 def _slot(a: Any, b: Any, c: Any) -> Any:
-    """Where hand ``{a, b, c}`` (three cards below 52, in any order) begins in the table of
-    :func:`_values`: twice its index in the combinatorial number system."""
+    """Hand ``{a, b, c}``'s (three cards below 52, in any order) slot in the table of
+    :func:`_values`: its index in the combinatorial number system (its worth there, its
+    strength ``_HANDS`` further)."""
     lo = min(a, min(b, c))
     hi = max(a, max(b, c))
-    mid = a + b + c - lo - hi
-    return (hi * (hi - 1) * (hi - 2) // 6 + mid * (mid - 1) // 2 + lo) * 2
+    return _CHOOSE3[hi] + _CHOOSE2[a + b + c - lo - hi] + lo
 
 
 @numba.njit(cache=True, nogil=True)
@@ -71,11 +79,11 @@ def _values(pack_cards: Any, rank3: Any, strength: Any) -> Any:
     """The heuristic's table of hands (cards below 52), small enough to stay in the cache.
 
     For each hand, at :func:`_slot`: its worth while more turns may follow (its strength and
-    half its promise: :func:`.heuristic.hand_value`, summed in the same order), then its
-    strength (``strength[rank3[a, b, c]]``). From :data:`_SUMS` on, the blind sums (in
-    :func:`_units`, whole numbers held exactly), ``52 * a + b`` past it: the strengths of
-    ``(a, b, y)`` summed over the pack's other cards *y*, and at ``a == b`` those of
-    ``(a, x, y)`` over the pairs of the pack without *a*."""
+    half its promise: :func:`.heuristic.hand_value`, summed in the same order), and
+    :data:`_HANDS` further its strength (``strength[rank3[a, b, c]]``). From :data:`_SUMS`
+    on, the blind sums (in :func:`_units`, whole numbers held exactly), ``52 * a + b`` past
+    it: the strengths of ``(a, b, y)`` summed over the pack's other cards *y*, and at
+    ``a == b`` those of ``(a, x, y)`` over the pairs of the pack without *a*."""
     n = pack_cards.shape[0]
     v = np.full(_SUMS + 52 * 52, -1.0)
     for i in range(n):
@@ -118,7 +126,7 @@ def _values(pack_cards: Any, rank3: Any, strength: Any) -> Any:
                     count += 1
                 at = _slot(a, b, c)
                 v[at] = here + PROMISE_WEIGHT * (total / count - here)
-                v[at + 1] = here
+                v[_HANDS + at] = here
     return v
 
 
@@ -254,14 +262,14 @@ def _blind_estimate(buf: Any, k: Any, seen: Any, n_seen: Any, n_rest: Any, rank3
         return 0.5, 0.0
     a = buf[0]
     if k == 3:
-        return sums[_slot(a, buf[1], buf[2]) + 1], 0.0
+        return sums[_HANDS + _slot(a, buf[1], buf[2])], 0.0
     if k == 2:
         b = buf[1]
         t = np.int64(sums[_SUMS + 52 * a + b])
         for i in range(n_seen):
             x = seen[i]
             if x != a and x != b:
-                t -= _units(sums[_slot(a, b, x) + 1])
+                t -= _units(sums[_HANDS + _slot(a, b, x)])
         return t / _QSCALE / n_rest, _MODEL_ERR
     t = np.int64(sums[_SUMS + 53 * a])
     for i in range(n_seen):
@@ -272,7 +280,7 @@ def _blind_estimate(buf: Any, k: Any, seen: Any, n_seen: Any, n_rest: Any, rank3
         for j in range(i + 1, n_seen):
             y = seen[j]
             if y != a:
-                t += _units(sums[_slot(a, x, y) + 1])
+                t += _units(sums[_HANDS + _slot(a, x, y)])
     return t / _QSCALE / (n_rest * (n_rest - 1) / 2), _MODEL_ERR
 
 
@@ -375,7 +383,7 @@ def _blind_choice(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_ca
 def _worth(a: Any, b: Any, c: Any, at: Any, vtab: Any) -> Any:
     """The worth of hand ``{a, b, c}`` from :func:`_values`' table: its worth while more
     turns may follow (*at* 0) or its strength (*at* 1)."""
-    return vtab[_slot(a, b, c) + at]
+    return vtab[at * _HANDS + _slot(a, b, c)]
 
 
 @uncounted()
@@ -392,7 +400,7 @@ def _turn_choice(phase: Any, st: Any, cfg: Any, actor: Any, hands: Any, hlen: An
         return stop
     b0 = actor * 4
     h0, h1, h2 = hands[b0], hands[b0 + 1], hands[b0 + 2]
-    if head1 >= 0 and vtab[_slot(h0, h1, h2) + 1] >= 1.0 - 0.04 * (1.0 - boldness):
+    if head1 >= 0 and vtab[_HANDS + _slot(h0, h1, h2)] >= 1.0 - 0.04 * (1.0 - boldness):
         return stop
     if ng * nt > 0:
         limit = min(cfg[_MAXEX], 3)
