@@ -189,6 +189,18 @@ def test_simulate_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[s
         "commerce simulate: error: --engine fast: bot search has no compiled policy")
 
 
+def test_bench_fast_all_times_every_four_player_preset_with_a_kernel() -> None:
+    from commerce.cli.simulate import fast_bench_presets
+    from commerce.errors import CommerceError
+
+    ids = [r.id for r in fast_bench_presets("all")]
+    assert ids == ["peel", "hoyle", "trade-and-barter", "peel-old", "pool", "widow", "pounce",
+                   "no-pair-or-point"]  # not the two-player variants, not Cox's game
+    assert [r.id for r in fast_bench_presets("pool,peel")] == ["pool", "peel"]
+    with pytest.raises(CommerceError):
+        fast_bench_presets("pel")
+
+
 def test_bench_fast_prints_kernel_and_reference_rates(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 

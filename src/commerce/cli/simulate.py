@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from commerce.cli import (
     BOTS_HELP,
@@ -19,6 +19,9 @@ from commerce.cli import (
     resolve_rules,
     span,
 )
+
+if TYPE_CHECKING:
+    from commerce.rules import Ruleset
 
 
 def configure_simulate(p: argparse.ArgumentParser) -> None:
@@ -164,23 +167,36 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def fast_bench_presets(names: str) -> list[Ruleset]:
+    """The presets ``bench --fast --rules NAMES`` times: a comma list, or ``all``: every
+    preset with a compiled kernel that seats the four players the figures are for (the
+    two-player research variants left out).
+
+    >>> [r.id for r in fast_bench_presets("all")][:3]
+    ['peel', 'hoyle', 'trade-and-barter']
+    """
+    from commerce.fast import kernel_reason
+    from commerce.rules import find_ruleset, rulesets
+
+    if names.strip().lower() == "all":
+        return [r for r in rulesets() if kernel_reason(r, ["random"]) is None
+                and 4 in r.player_range()]
+    return [find_ruleset(name) for name in names.split(",")]
+
+
 def _run_bench_fast(args: argparse.Namespace) -> int:
     """``bench --fast``: kernel playouts (random and heuristic) beside the reference path."""
     import statistics
     import time
 
     from commerce.errors import CommerceError
-    from commerce.fast import kernel_reason
-    from commerce.rules import find_ruleset, rulesets
     from commerce.simulate import kernel_decisions_per_s, playout_decisions_per_s
 
     if args.games < 1:
         raise CommerceError("--games must be at least 1")
     names = args.rules.strip().lower()
-    if names == "all" or (names == "peel" and "--rules" not in sys.argv):
-        presets = [r for r in rulesets() if kernel_reason(r, ["random"]) is None]
-    else:
-        presets = [find_ruleset(name) for name in args.rules.split(",")]
+    presets = fast_bench_presets("all" if names == "peel" and "--rules" not in sys.argv
+                                 else args.rules)
     rows: list[dict[str, Any]] = []
     for rules in presets:
         walls, cpus = [], []
