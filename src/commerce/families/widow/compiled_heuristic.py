@@ -16,11 +16,9 @@ from commerce.families.widow.compiled_rules import (
     _BLINDX,
     _DEALER,
     _FINAL,
-    _INFINAL,
     _K_DONE,
     _K_EXCH,
     _K_PASS,
-    _MAXEX,
     _MORE,
     _NMOVED,
     _SWAPS,
@@ -387,33 +385,33 @@ def _worth(a: Any, b: Any, c: Any, at: Any, vtab: Any) -> Any:
 
 
 @uncounted()
-def _turn_choice(phase: Any, st: Any, cfg: Any, actor: Any, hands: Any, hlen: Any,
-                 widow: Any, moved: Any, rank3: Any, strength: Any, vtab: Any,
-                 boldness: Any, head1: Any, gives: Any, ng: Any, takes: Any, nt: Any,
-                 free: Any) -> Any:
+def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_held: Any,
+                 h0: Any, h1: Any, h2: Any, vtab: Any, boldness: Any, head1: Any, gives: Any,
+                 ng: Any, takes: Any, nt: Any, free: Any) -> Any:
     """The heuristic's choice in a turn, a final turn or after an exchange
-    (:func:`.heuristic.widow_action`), as an action code. *gives* and *takes* are the cards
-    the seat may exchange (sorted), *head1* the knock or stand it may make (-1: none)."""
+    (:func:`.heuristic.widow_action`), as an action code, for a seat holding *n_held* cards,
+    *h0*, *h1*, *h2* as held (when three), *swaps* exchanges made this turn, *in_final* 1
+    in the final round, *max_exchange* the rules' limit. *gives* and *takes* are the cards
+    the seat may exchange (sorted), *head1* the knock or stand it may make (-1: none).
+    Scalars and four arrays: the call is made at every heuristic decision, and each array
+    argument is passed as several words."""
     first = _code(_K_DONE if phase == _MORE else _K_PASS, 63, 63, 63)
     stop = _code(head1, 63, 63, 63) if head1 >= 0 else first
-    if hlen[actor] != 3:
+    if n_held != 3:
         return stop
-    b0 = actor * 4
-    h0, h1, h2 = hands[b0], hands[b0 + 1], hands[b0 + 2]
     if head1 >= 0 and vtab[_HANDS + _slot(h0, h1, h2)] >= 1.0 - 0.04 * (1.0 - boldness):
         return stop
     if ng * nt > 0:
-        limit = min(cfg[_MAXEX], 3)
+        limit = min(max_exchange, 3)
         if phase == _MORE:
-            limit -= st[_SWAPS]
+            limit -= swaps
         limit = max(limit, 1)
-        at = 0 if st[_INFINAL] == 0 and phase != _FINAL else 1  # worth, or strength
+        at = 0 if in_final == 0 and phase != _FINAL else 1  # worth, or strength
         # best_target: the hand as held, the cards that may go (free) in its order
         nf = 0
         fixed0, fixed1 = -1, -1
         n_fixed = 0
-        for i in range(3):
-            c = hands[b0 + i]
+        for c in (h0, h1, h2):
             if _in(gives, 0, ng, c):
                 free[nf] = c
                 nf += 1
@@ -472,8 +470,7 @@ def _turn_choice(phase: Any, st: Any, cfg: Any, actor: Any, hands: Any, hlen: An
                                     t0, t1, t2 = takes[x], takes[y], takes[z]
                                     best_value = v + 1e-9
         give, take = -1, -1
-        for i in range(3):
-            c = hands[b0 + i]
+        for c in (h0, h1, h2):
             if give < 0 and c != t0 and c != t1 and c != t2:
                 give = c
         for c in (t0, t1, t2):

@@ -56,6 +56,7 @@ from commerce.families.widow.compiled_rules import (
     _HORSE,
     _HORSES,
     _HPRICE,
+    _INFINAL,
     _K_DEAL,
     _K_DECLINE,
     _K_DONE,
@@ -271,9 +272,11 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
                             gives[k + 1] = gives[k]
                             k -= 1
                         gives[k + 1] = x
-                    code = _turn_choice(phase, st, cfg, actor, hands, hlen, widow, moved, rank3,
-                                        strength, vtab, boldness[actor], head1, gives, ng,
-                                        takes, nt, free)
+                    b0 = actor * 4
+                    code = _turn_choice(phase, st[_SWAPS], st[_INFINAL], cfg[_MAXEX],
+                                        hlen[actor], hands[b0], hands[b0 + 1], hands[b0 + 2],
+                                        vtab, boldness[actor], head1, gives, ng, takes, nt,
+                                        free)
                 else:
                     state, j = next_below(state, nh + ng * nt)
                     if j == 0:
