@@ -157,6 +157,20 @@ def test_results_depend_on_the_seed_alone() -> None:
     assert not np.array_equal(one.payoffs, other.payoffs)
 
 
+def test_a_batch_cut_into_pieces_plays_what_one_thread_plays() -> None:
+    # 9,000 games on 2 threads: 4 pieces of unequal rows, rotated line-ups of three bots
+    rules = find_ruleset("hoyle")
+    kern = build_kernel(rules, 4)
+    bots = ["random", "heuristic", "heuristic:boldness=0.8"]
+    one = run_batch(rules, players=4, games=9_000, seed=5, bots=bots, threads=1, kernel=kern,
+                    rotate=True, details=True)
+    two = run_batch(rules, players=4, games=9_000, seed=5, bots=bots, threads=2, kernel=kern,
+                    rotate=True, details=True)
+    for a, b in zip(one.arrays(), two.arrays(), strict=True):
+        assert np.array_equal(a, b)
+    assert len(set(one.payoffs[:, 0].tolist())) > 3  # the games differ from one another
+
+
 def test_which_lineups_run_on_the_kernel() -> None:
     peel = find_ruleset("peel")
     assert kernel_reason(peel, ["random", "heuristic:boldness=0.6"]) is None

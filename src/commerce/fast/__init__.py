@@ -4,11 +4,11 @@ A family offers a kernel through its ``kernel`` hook (:class:`commerce.family.Fa
 ``kernel(rules, players)`` returns an object that plays rows of a batch into result arrays
 (the trading family's is :class:`commerce.families.trading.kernel.TradingKernel`). This module
 is the generic part: it checks that every seat's bot has a compiled policy
-(:func:`kernel_reason`), allocates the arrays, splits the batch between threads (the kernels
-release the GIL) and returns a :class:`BatchResult`. numpy and numba load only when a batch
-runs. Game *i* draws from its own random stream
-derived from the master seed and *i* (:mod:`commerce.kernelkit`), so the results depend only on
-the arguments, not on the number of threads.
+(:func:`kernel_reason`), allocates the arrays, cuts the batch into pieces that the threads
+take as they come free (the kernels release the GIL) and returns a :class:`BatchResult`.
+numpy and numba load only when a batch runs. Game *i* draws from its own random stream
+derived from the master seed and *i* (:mod:`commerce.kernelkit`), so the results depend only
+on the arguments, not on the number of threads or pieces.
 
 The kernel's streams are not the reference engine's: a seed reproduces results within one
 engine, and the two agree statistically (the differential test replays the kernel's games
@@ -204,10 +204,13 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     if n_threads == 1:
         kern.run(seed, first_game, 0, games, codes, boldness, share, out)
         return result
-    bounds = [games * t // n_threads for t in range(n_threads + 1)]
+    # more pieces than threads, taken as threads come free: a core slowed by other work
+    # takes fewer (each game has its own streams, so the pieces change no result)
+    pieces = max(n_threads, min(n_threads * 16, games // 2_000))
+    bounds = [games * t // pieces for t in range(pieces + 1)]
     with ThreadPoolExecutor(n_threads) as pool:
         jobs = [pool.submit(kern.run, seed, first_game, bounds[t], bounds[t + 1], codes,
-                            boldness, share, out) for t in range(n_threads)]
+                            boldness, share, out) for t in range(pieces)]
         for job in jobs:
             job.result()
     return result
