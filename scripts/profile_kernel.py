@@ -33,28 +33,28 @@ import time
 from pathlib import Path
 from typing import Any
 
-MODULES = {
-    "trading": ("commerce.families.trading.kernel", "commerce.families.trading.compiled_heuristic"),
-    "widow": ("commerce.families.widow.kernel", "commerce.families.widow.compiled_heuristic",
-              "commerce.families.widow.compiled_rules"),
-}
-
 
 def child(rules_id: str, bot: str, seconds: float, out: Path) -> None:
     """Build the kernel, write the perf map and the code, then play batches for *seconds*."""
-    import importlib
-
     import numba
 
+    from commerce.families.trading import compiled_heuristic as trading_heuristic
+    from commerce.families.trading import kernel as trading_kernel
+    from commerce.families.widow import compiled_heuristic as widow_heuristic
+    from commerce.families.widow import compiled_playouts as widow_playouts
+    from commerce.families.widow import compiled_rules as widow_rules
+    from commerce.families.widow import kernel as widow_kernel
     from commerce.fast import build_kernel, run_batch
     from commerce.rules import find_ruleset
 
+    modules = {"trading": (trading_kernel, trading_heuristic),
+               "widow": (widow_kernel, widow_heuristic, widow_rules, widow_playouts)}
     rules = find_ruleset(rules_id)
     kern = build_kernel(rules, 4)
     run_batch(rules, players=4, games=10, seed=0, bots=[bot], kernel=kern, threads=1)
     entries: list[tuple[int, str]] = []
-    for name in MODULES[rules.family]:
-        mod = importlib.import_module(name)
+    for mod in modules[rules.family]:
+        name = mod.__name__
         for attr in dir(mod):
             fn = getattr(mod, attr)
             if not isinstance(fn, numba.core.registry.CPUDispatcher) or fn.__module__ != name:

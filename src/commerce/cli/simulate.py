@@ -48,9 +48,10 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce bench``."""
     p.add_argument("--seconds", type=float_in(*SECONDS), default=1.0,
                    help=f"time spent on each figure's repeat, {span(SECONDS)} (default 1.0)")
-    p.add_argument("--rules", default="peel", metavar="IDS",
+    p.add_argument("--rules", metavar="IDS",
                    help="presets timed in random playouts at 4 players, one row each (the "
-                        "median of 5 runs of --seconds): a comma list, or 'all' (default peel)")
+                        "median of 5 runs of --seconds): a comma list, or 'all' (default peel; "
+                        "with --fast, all)")
     p.add_argument("--fast", action="store_true",
                    help="instead: random and heuristic playouts on the compiled kernel (2 "
                         "threads) beside the reference engine's path, for every preset with "
@@ -148,10 +149,11 @@ def run_bench(args: argparse.Namespace) -> int:
         raise CommerceError("--seconds must be positive")
     if args.fast:
         return _run_bench_fast(args)
-    if args.rules.strip().lower() == "all":
+    names = args.rules or "peel"
+    if names.strip().lower() == "all":
         presets = list(rulesets())
     else:
-        presets = [find_ruleset(name) for name in args.rules.split(",")]  # typos fail here
+        presets = [find_ruleset(name) for name in names.split(",")]  # typos fail here
     figures: dict[str, Any] = dict(bench(args.seconds))
     playouts = playout_medians(presets, 4, seconds=args.seconds, repeats=figures["repeats"])
     figures["playout_decisions_per_s"] = next(iter(playouts.values()))
@@ -194,9 +196,7 @@ def _run_bench_fast(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise CommerceError("--games must be at least 1")
-    names = args.rules.strip().lower()
-    presets = fast_bench_presets("all" if names == "peel" and "--rules" not in sys.argv
-                                 else args.rules)
+    presets = fast_bench_presets(args.rules or "all")
     rows: list[dict[str, Any]] = []
     for rules in presets:
         walls, cpus = [], []

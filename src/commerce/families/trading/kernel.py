@@ -253,13 +253,13 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
 
 @uncounted(inline="always")
 def _showdown(cfg: Any, hands: Any, rank3: Any, balances: Any, won: Any, dealer: Any,
-              stander: Any, pool: Any, ranks: Any, order: Any, paid_to: Any) -> None:
+              stander: Any, pool: Any, ranks: Any, order: Any) -> None:
     """The showdown (:mod:`.settle`): each seat's rank into *ranks*, the pool to the best
     hand, the first in priority order (:func:`.settle.priority`: the eldest first, the dealer
     last, or first where he counts as eldest) among equals, or split among them; the dealer's
     payment to a winner; and a beaten stander's penalty. No sort: the settlement needs only
-    the best rank, and for the stander the hands that rank above him (*order* holds the
-    priority order; *paid_to* is unused, kept for the callers' arrays)."""
+    the best rank, and for the stander the hands that rank above him (*order* gets the
+    priority order)."""
     p = cfg[_P]
     step = cfg[_STEP]
     tie = cfg[_TIE]
@@ -315,12 +315,12 @@ def _showdown(cfg: Any, hands: Any, rank3: Any, balances: Any, won: Any, dealer:
 @numba.njit(cache=True, nogil=True, inline="always")
 def _scratch(p: Any, n_pack: Any) -> Any:
     """The working arrays of one game at a time at *p* seats: hands, unseen stock, bottom
-    queue, balances, deals won, ranks, showdown order, who is paid, the two streams and the
-    deal's scalars (``sc``)."""
+    queue, balances, deals won, ranks, showdown order, the two streams and the deal's
+    scalars (``sc``)."""
     return (np.empty((p, 3), np.int64), np.empty(n_pack, np.int64),
             np.empty(n_pack, np.int64), np.zeros(p, np.int64), np.zeros(p, np.int64),
-            np.empty(p, np.int64), np.empty(p, np.int64), np.empty(p, np.int64),
-            np.zeros(2, np.uint64), np.zeros(_N_SC, np.int64))
+            np.empty(p, np.int64), np.empty(p, np.int64), np.zeros(2, np.uint64),
+            np.zeros(_N_SC, np.int64))
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -339,7 +339,7 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                deals_won: Any, decisions: Any, dealers: Any, standers: Any, categories: Any,
                deal_turns: Any, actions: Any, action_counts: Any, deal_payoffs: Any,
                hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any, ranks: Any,
-               order: Any, paid_to: Any, streams: Any, sc: Any, at_start: Any, pol: Any,
+               order: Any, streams: Any, sc: Any, at_start: Any, pol: Any,
                bold: Any) -> None:
     """The games of :func:`play_games`, one after another on its working arrays: the game's
     steps (:mod:`.deal`: antes and three cards each; the turns, :func:`_rest_of_deal`; the
@@ -353,6 +353,7 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
     details = standers.shape[1] > 0  # the per-deal results are wanted
     record = actions.shape[1] > 0
     combo = _lowest_combination(cat_code)
+    n_deals = p * cfg[_DEALS]
     for row in range(first, stop):
         line_up = row % policies.shape[0]
         for s in range(p):  # this row's line-up (copied: no array view per game)
@@ -368,7 +369,6 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
         count = 0
         cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
         dealers[row] = dealer
-        n_deals = p * cfg[_DEALS]
         for deal in range(n_deals):
             # -- the deal: antes, then three cards each, one at a time from the dealer's left
             for s in range(p):
@@ -403,8 +403,7 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                           moves)
             state = streams[0]
             pos, count, stander = sc[_POS], sc[_COUNT], sc[_STANDER]
-            _showdown(cfg, hands, rank3, balances, won, dealer, stander, sc[_POOL], ranks, order,
-                      paid_to)
+            _showdown(cfg, hands, rank3, balances, won, dealer, stander, sc[_POOL], ranks, order)
             if details:
                 for i in range(p):
                     categories[row, deal, i] = cat_code[ranks[i]]
@@ -432,12 +431,12 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
     boldness of line-up ``row % len(policies)`` (rows of *policies* and *boldness*), writing
     each row of the result arrays."""
     p = cfg[_P]
-    hands, unseen, bottom, balances, won, ranks, order, paid_to, streams, sc = _scratch(
+    hands, unseen, bottom, balances, won, ranks, order, streams, sc = _scratch(
         p, pack_cards.shape[0])
     _play_rows(key, index0, first, stop, cfg, pack_cards, rank3, cat_code, strength, pwin,
                give_value, after_win, policies, boldness, share, payoffs, deals_won,
                decisions, dealers, standers, categories, deal_turns, actions, action_counts,
-               deal_payoffs, hands, unseen, bottom, balances, won, ranks, order, paid_to,
+               deal_payoffs, hands, unseen, bottom, balances, won, ranks, order,
                streams, sc, np.empty(p, np.int64), np.empty(p, policies.dtype),
                np.empty(p, np.float64))
 
@@ -449,7 +448,7 @@ def _playout_rows(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: An
                   pool: Any, dealer: Any, seat: Any, taken: Any, phase: Any, offered: Any,
                   roots: Any, who: Any, key: Any, gains: Any, wins: Any, actions: Any,
                   lengths: Any, hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any,
-                  ranks: Any, order: Any, paid_to: Any, streams: Any, sc: Any) -> None:
+                  ranks: Any, order: Any, streams: Any, sc: Any) -> None:
     """The playouts of :func:`playouts` on its working arrays, without reference counting (as
     :func:`_play_rows`: the heuristic's calls would count their array arguments)."""
     combo = _lowest_combination(cat_code)
@@ -471,7 +470,7 @@ def _playout_rows(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: An
                       combo, policies, boldness, hands, unseen, bottom, balances, dealer,
                       roots[k], actions[k] if record else actions[0, :0])
         _showdown(cfg, hands, rank3, balances, won, dealer, sc[_STANDER], sc[_POOL], ranks,
-                  order, paid_to)
+                  order)
         gains[k] = balances[who] - balances0[who]
         wins[k] = 1.0 if won[who] > 0 else 0.0
         lengths[k] = sc[_POS]
@@ -489,12 +488,12 @@ def playouts(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: Any, af
     *gains*, 1.0 into *wins* where it won the deal. Every root is played with the same
     streams (from *key*: common random numbers). *actions* (``(len(roots), n)``, or with no
     columns) records each playout's actions, its root first, and *lengths* how many."""
-    hands, unseen, bottom, balances, won, ranks, order, paid_to, streams, sc = _scratch(
+    hands, unseen, bottom, balances, won, ranks, order, streams, sc = _scratch(
         cfg[_P], unseen0.shape[0])
     _playout_rows(cfg, rank3, strength, pwin, give_value, after_win, cat_code, policies,
                   boldness, hands0, unseen0, n_unseen, bottom0, b_len, balances0, pool, dealer,
                   seat, taken, phase, offered, roots, who, key, gains, wins, actions, lengths,
-                  hands, unseen, bottom, balances, won, ranks, order, paid_to, streams, sc)
+                  hands, unseen, bottom, balances, won, ranks, order, streams, sc)
 
 
 def check_supported(rules: Ruleset) -> None:

@@ -204,11 +204,11 @@ def _settle(e: Any, stander: Any, tables: Any, arrays: Any, work: Any) -> None:
     episode; a deal episode ends with its antes paid)."""
     cfg, ec, rank3 = tables[0], tables[1], tables[3]
     st, hands, balances = arrays[0], arrays[1], arrays[4]
-    ranks, order, paid_to, won = work
+    ranks, order, won = work
     p = cfg[_P]
     me = ec[E_ME]
     _showdown(cfg, hands[e], rank3, balances[e], won[e], st[e, S_DEALER], stander,
-              st[e, S_POOL], ranks[e], order[e], paid_to[e])
+              st[e, S_POOL], ranks[e], order[e])
     st[e, S_REWARD] += balances[e, me] - st[e, S_START]
     if st[e, S_DEALNO] >= p * cfg[_DEALS]:
         st[e, S_PHASE], st[e, S_POOL], st[e, S_DONE] = _OVER, 0, 1
@@ -596,8 +596,8 @@ class TradingEnvBatch(EnvBatch):
         self.status, self.wait_slot, self.record_slot, self.record_at = self.st, S_WAIT, \
             S_REC, 7
         self._outputs()
-        # the showdown's working rows (ranks, order, who is paid, deals won), one per game
-        self.work = tuple(np.zeros((num_envs, p), np.int64) for _ in range(4))
+        # the showdown's working rows (ranks, order, deals won), one per game
+        self.work = tuple(np.zeros((num_envs, p), np.int64) for _ in range(3))
 
     def seed(self, seeds: Sequence[int]) -> None:
         """Restart each environment's random streams from its own seed (one per

@@ -1,6 +1,6 @@
-"""The search bot's playouts on the widow family's compiled kernel (:func:`.kernel.playouts`):
-a reference state turned into the kernel's arrays, and what each playout left at the deal's
-end.
+"""The search bot's playouts on the widow family's compiled kernel (:func:`playouts`, the
+kernel's turn loop :func:`.kernel._advance` from a drawn state to the deal's end): a reference
+state turned into the kernel's arrays, and what each playout left at the deal's end.
 
 A reference :class:`~commerce.families.widow.state.WidowState` (a drawn state, at a seat's
 decision) becomes the kernel's slots and arrays as :mod:`.compiled_rules` lays them out: the
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 
 from commerce.core import Action, Seat
@@ -37,6 +38,8 @@ from commerce.families.widow.compiled_rules import (
     _OFFER,
     _OHEAD,
     _OLEN,
+    _OVER,
+    _P,
     _PASSED,
     _PCOUNT,
     _PHASE,
@@ -56,8 +59,9 @@ from commerce.families.widow.compiled_rules import (
     _WLEN,
     encode_action_py,
 )
+from commerce.families.widow.kernel import _advance, _scratch
 from commerce.families.widow.state import Phase, WidowState
-from commerce.kernelkit import HEURISTIC, RANDOM, uncounted
+from commerce.kernelkit import HEURISTIC, RANDOM, stream_start, uncounted
 
 DECISIONS = frozenset({Phase.BLIND, Phase.TURN, Phase.MORE, Phase.FINAL, Phase.POUNCE,
                        Phase.HORSE})
@@ -88,7 +92,7 @@ class Ends(NamedTuple):
 
 def arrays(kern: Any, state: WidowState) -> tuple[Any, ...]:
     """The kernel's arrays standing for the reference *state* (the arguments ``st0`` to
-    ``offers0`` of :func:`.kernel.playouts`).
+    ``offers0`` of :func:`playouts`).
 
     :raises RulesetError: where *state* is not at a seat's decision.
     """
@@ -205,8 +209,6 @@ class Runner:
         """Each of *actions* played from the reference *state* at a decision, then every
         seat by its policy to the end of the deal, all with the same random streams from the
         64-bit *key*: where each left the session (arrays valid until the next call)."""
-        from commerce.families.widow.kernel import playouts
-
         rest = _rest(state)
         if self._rest is not None and rest == self._rest:
             st, hands, hlen, _, stock = self._arrays[:5]
@@ -276,3 +278,85 @@ def improvable(a: Any, b: Any, c: Any, takes: Any, nt: Any, limit: Any, threshol
                     if _worth(takes[x], takes[y], takes[z], 0, vtab) > best:
                         return True
     return False
+
+
+@uncounted(inline="always")
+def _copy(dst: Any, src: Any) -> None:
+    """Copy the 1-d array *src* into *dst* (of its length), element by element."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@uncounted()
+def _playout_rows(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any,
+                  frank3: Any, strength: Any, vtab: Any, policies: Any, boldness: Any,
+                  st0: Any, hands0: Any, hlen0: Any, widow0: Any, stock0: Any, order0: Any,
+                  flags0: Any, final0: Any, moved0: Any, fresh0: Any, tokens0: Any,
+                  balances0: Any, out_in0: Any, offers0: Any, roots: Any, who: Any, key: Any,
+                  actions: Any, lengths: Any, end_tokens: Any, end_balances: Any,
+                  end_pool: Any, end_open: Any, end_over: Any, wins: Any, st: Any, hands: Any,
+                  hlen: Any, widow: Any, stock: Any, order: Any, flags: Any, final: Any,
+                  moved: Any, fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any,
+                  offers: Any, ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any,
+                  buf: Any, free: Any, no_deals: Any, no_categories: Any) -> None:
+    """The playouts of :func:`playouts` on its working arrays, without reference counting
+    (as :func:`_play_rows`)."""
+    for k in range(roots.shape[0]):
+        _copy(st, st0)
+        _copy(hands, hands0)
+        _copy(hlen, hlen0)
+        _copy(widow, widow0)
+        _copy(stock, stock0)
+        _copy(order, order0)
+        _copy(flags, flags0)
+        _copy(final, final0)
+        _copy(moved, moved0)
+        _copy(fresh, fresh0)
+        _copy(tokens, tokens0)
+        _copy(balances, balances0)
+        _copy(out_in, out_in0)
+        _copy(offers, offers0)
+        for i in range(won.shape[0]):
+            won[i] = 0
+        _, _, pos, _ = _advance(
+            k, stream_start(key, 0), stream_start(key, 1), key, 0, cfg, pack_cards, rank3,
+            rank4, cat_code, frank3, strength, vtab, policies, boldness, no_deals,
+            no_categories, no_deals, actions, st, hands, hlen, widow, stock, order, flags,
+            final, moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives,
+            takes, rest, buf, free, 0, 0, roots[k], True, -1)
+        lengths[k] = pos
+        for i in range(tokens.shape[0]):
+            end_tokens[k, i] = tokens[i]
+            end_balances[k, i] = balances[i]
+        end_pool[k] = st[_POOL]
+        end_open[k] = st[_HOPEN]
+        end_over[k] = 1 if st[_PHASE] == _OVER else 0
+        wins[k] = 1.0 if won[who] > 0 else 0.0
+
+
+@numba.njit(cache=True, nogil=True)
+def playouts(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any, frank3: Any,
+             strength: Any, vtab: Any, policies: Any, boldness: Any, st0: Any, hands0: Any,
+             hlen0: Any, widow0: Any, stock0: Any, order0: Any, flags0: Any, final0: Any,
+             moved0: Any, fresh0: Any, tokens0: Any, balances0: Any, out_in0: Any,
+             offers0: Any, roots: Any, who: Any, key: Any, actions: Any, lengths: Any,
+             end_tokens: Any, end_balances: Any, end_pool: Any, end_open: Any, end_over: Any,
+             wins: Any) -> None:
+    """The search bot's playouts from one drawn state (its arrays, as :func:`_scratch` holds
+    them, with a ``0`` suffix): for each action code of *roots*, play it at the state's
+    decision, then every seat by its policy to the end of the deal. Each playout's tokens,
+    balances, pool, whether a horse may still be bought and whether the session is over at
+    the deal's end go into the ``end_`` arrays, 1.0 into *wins* where *who* won the deal's
+    showdown. Every root is played with the same streams (from *key*: common random numbers).
+    *actions* (``(len(roots), n)``, or with no columns) records each playout's actions, its
+    root first, and *lengths* how many it played."""
+    (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
+     won, offers, ranks, scoring, gives, takes, rest, buf, free) = _scratch(
+        cfg[_P], pack_cards.shape[0])
+    _playout_rows(cfg, pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, policies,
+                  boldness, st0, hands0, hlen0, widow0, stock0, order0, flags0, final0,
+                  moved0, fresh0, tokens0, balances0, out_in0, offers0, roots, who, key,
+                  actions, lengths, end_tokens, end_balances, end_pool, end_open, end_over,
+                  wins, st, hands, hlen, widow, stock, order, flags, final, moved, fresh,
+                  tokens, balances, out_in, won, offers, ranks, scoring, gives, takes, rest,
+                  buf, free, np.zeros((1, 0), np.int64), np.zeros((1, 0, 1), np.int64))
