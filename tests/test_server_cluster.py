@@ -156,7 +156,11 @@ def test_two_processes_serve_one_table_and_one_takes_over_when_the_other_dies(
             seats[0].close()
             seats[0] = Seat(b, table, ann["token"])
             _wait(lambda: seats[0].view.get("version", -1) >= before, "no view after the kill")
-            _play(seats, rng, None)
+            try:
+                _play(seats, rng, None)
+            except AssertionError as exc:  # the survivor's log says what its takeover did
+                log = (tmp_path / "b.log").read_text(errors="replace")[-3000:]
+                raise AssertionError(f"{exc}\nthe surviving server's log:\n{log}") from None
             last = seats[1].view
             assert last["status"] == "over" and last["standings"]
             assert not seats[0].errors and not seats[1].errors, seats[0].errors + seats[1].errors

@@ -21,11 +21,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from psycopg import AsyncConnection, sql
+
+_log = logging.getLogger(__name__)
 
 __all__ = ["CHANNELS", "Cluster", "NoAnswer", "RelayError"]
 
@@ -112,12 +115,21 @@ class Cluster:
         return bool(got)
 
     async def _claimer(self) -> None:
+        """Every ``CLAIM_EVERY_S``, try to take each followed table over; a takeover whose
+        resumption failed (the table owned, its play not yet resumed here) is tried again at
+        the next round instead of leaving the table owned and still."""
+        resuming: set[str] = set()
         while True:
             await asyncio.sleep(CLAIM_EVERY_S)
-            for table_id in sorted(self.followed):
-                with contextlib.suppress(Exception):
+            for table_id in sorted(self.followed | resuming):
+                try:
                     if await self.claim(table_id):
+                        resuming.add(table_id)
                         await self._took_over(table_id)
+                        resuming.discard(table_id)
+                except Exception:  # noqa: BLE001 - the next round tries again
+                    _log.warning("taking table %s over failed; trying again", table_id,
+                                 exc_info=True)
 
     # -- messages ------------------------------------------------------------------------------
     async def relay(self, table_id: str, op: dict[str, Any]) -> None:
