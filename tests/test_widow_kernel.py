@@ -128,13 +128,19 @@ def test_options_replay_through_the_reference(rid: str, options: dict[str, Any],
 
 
 def test_results_depend_on_the_seed_alone() -> None:
+    # 650 sessions on 2 threads: 6 pieces of unequal rows (a piece is at least piece_games)
     rules = find_ruleset("pounce")
     kern = build_kernel(rules, 4)
-    one = run_batch(rules, players=4, games=60, seed=11, bots=["random"], threads=1, kernel=kern)
-    two = run_batch(rules, players=4, games=60, seed=11, bots=["random"], threads=2, kernel=kern)
+    assert 650 // kern.piece_games == 6
+    bots = ["random", "heuristic"]
+    one = run_batch(rules, players=4, games=650, seed=11, bots=bots, threads=1, kernel=kern,
+                    rotate=True, details=True)
+    two = run_batch(rules, players=4, games=650, seed=11, bots=bots, threads=2, kernel=kern,
+                    rotate=True, details=True)
     for a, b in zip(one.arrays(), two.arrays(), strict=True):
         assert np.array_equal(a, b)
     assert int(one.payoffs.sum()) == 0
+    assert len(set(one.decisions.tolist())) > 100  # the sessions differ from one another
 
 
 def test_what_the_kernel_does_not_play_is_refused() -> None:

@@ -205,8 +205,9 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
         kern.run(seed, first_game, 0, games, codes, boldness, share, out)
         return result
     # more pieces than threads, taken as threads come free: a core slowed by other work
-    # takes fewer (each game has its own streams, so the pieces change no result)
-    pieces = max(n_threads, min(n_threads * 16, games // 2_000))
+    # takes fewer (each game has its own streams, so the pieces change no result); a piece
+    # is at least the kernel's piece_games games (2,000 of the trading family's short games)
+    pieces = max(n_threads, min(n_threads * 16, games // getattr(kern, "piece_games", 2_000)))
     bounds = [games * t // pieces for t in range(pieces + 1)]
     with ThreadPoolExecutor(n_threads) as pool:
         jobs = [pool.submit(kern.run, seed, first_game, bounds[t], bounds[t + 1], codes,

@@ -541,6 +541,9 @@ class TradingKernel:
     category_names: tuple[str, ...] = CATEGORY_NAMES
     deal_payoffs: bool = True
     """It fills :attr:`commerce.fast.BatchResult.deal_payoffs`."""
+    piece_games: int = 2_000
+    """The fewest games of a piece of a batch shared by threads (:func:`commerce.fast.run_batch`):
+    a game is a few microseconds, so a piece shorter than this spends its time being handed out."""
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
             boldness: Any, share: int, out: tuple[Any, ...]) -> None:
