@@ -35,6 +35,7 @@ from commerce.families.cox.compiled_rules import (
     _W_MINE,
     _W_OUTS,
     _W_SEEN,
+    _W_TIES,
     _add,
     _face,
     _holding,
@@ -183,21 +184,15 @@ def _rank(g: Any, cfg: Any, w: Any, seat: Any, n: Any, state: Any) -> Any:
         v = _value(_face(code & 127), w, suit, captains)
         if ties == 0 or v < low:
             low = v
-            ties = 1
-        elif v == low:
-            ties += 1
+            ties = 0
+        elif v != low:
+            continue
+        w[_W_TIES + ties] = code
+        ties += 1
     pick = 0
     if ties > 1:
         state, pick = next_below(state, ties)
-    for i in range(n):
-        code = w[_W_LEGAL + i]
-        if code >> 7 != _K_DISCARD:
-            continue
-        if _value(_face(code & 127), w, suit, captains) == low:
-            if pick == 0:
-                return state, code
-            pick -= 1
-    return state, w[_W_LEGAL]  # pragma: no cover - a discard was found above
+    return state, w[_W_TIES + pick]
 
 
 @uncounted()

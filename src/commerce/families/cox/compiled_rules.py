@@ -118,7 +118,11 @@ _W_FACES: Final = _W_OUTS + 20
 """A list of faces (the directors and the pack while dealing)."""
 _W_WON: Final = _W_FACES + 80
 """Hands won by each seat."""
-SCRATCH_SIZE: Final = _W_WON + _SEATS
+_W_DISC: Final = _W_WON + _SEATS
+"""The faces the actor may discard."""
+_W_TIES: Final = _W_DISC + _FACES
+"""The discards the heuristic values alike."""
+SCRATCH_SIZE: Final = _W_TIES + _FACES
 """Slots of the scratch array."""
 
 
@@ -764,18 +768,28 @@ def apply_code(g: Any, cfg: Any, w: Any, code: Any) -> Any:
 
 
 @uncounted()
-def _discardable(g: Any, seat: Any, f: Any) -> Any:
-    """Whether face *f* of *seat*'s rack may be discarded (:func:`.choices.discardable`)."""
+def _discardable(g: Any, w: Any, seat: Any) -> Any:
+    """The faces *seat* may discard (:func:`.choices.discardable`: his rack's, but not the
+    face just bought unless it is all he has), in order, into ``w[_W_DISC...]``; their
+    number."""
     base = _RACK + seat * _FACES
-    if g[base + f] == 0:
-        return False
     bought = g[_BOUGHT]
-    if bought < 0 or f != bought:
-        return True
-    for x in range(_FACES):  # the bought face only when it is all he has
-        if x != bought and g[base + x] > 0:
-            return False
-    return True
+    n = 0
+    kept = False
+    for f in range(_FACES):
+        if g[base + f] > 0:
+            w[_W_DISC + n] = f
+            n += 1
+            if f != bought:
+                kept = True
+    if bought < 0 or not kept:
+        return n
+    m = 0
+    for i in range(n):
+        if w[_W_DISC + i] != bought:
+            w[_W_DISC + m] = w[_W_DISC + i]
+            m += 1
+    return m
 
 
 @uncounted()
@@ -800,21 +814,21 @@ def legal(g: Any, cfg: Any, w: Any) -> Any:
         w[out + n] = _code(_K_DECLINE, -1)
         return n + 1
     n = 0
+    faces = _discardable(g, w, seat)
     if g[_MUST] == 0:
-        for f in range(_FACES):
-            if _discardable(g, seat, f):
-                w[out + n] = _code(_K_DISCARD, f)
-                n += 1
+        for i in range(faces):
+            w[out + n] = _code(_K_DISCARD, w[_W_DISC + i])
+            n += 1
     _holding(g, seat, w, _W_CNT)
     if _may_complete_less_one(w, _W_CNT):
         cap4 = cfg[_CAP4] == 1
-        for f in range(_FACES):
-            if _discardable(g, seat, f):
-                _add(w, _W_CNT, f, -1)
-                if _complete(w, _W_CNT, cap4):
-                    w[out + n] = _code(_K_SELL, f)
-                    n += 1
-                _add(w, _W_CNT, f, 1)
+        for i in range(faces):
+            f = w[_W_DISC + i]
+            _add(w, _W_CNT, f, -1)
+            if _complete(w, _W_CNT, cap4):
+                w[out + n] = _code(_K_SELL, f)
+                n += 1
+            _add(w, _W_CNT, f, 1)
     return n
 
 
