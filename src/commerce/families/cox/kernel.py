@@ -11,6 +11,8 @@ block replays the same cards in every game.
 Policies: ``random`` (uniform over the legal actions, enumerated as
 :func:`.choices.legal_actions` does) and ``heuristic`` (:mod:`.compiled_heuristic`). Every
 game draws its players' choices from its own stream (:mod:`commerce.kernelkit`).
+:func:`.compiled_playouts.playouts` plays the search bot's playouts, from a drawn state to
+the end of its hand.
 
 Every option of the family is played. Per hand, a row keeps who sold out (``standers``, -1
 when the supply ran out), each seat's holding at the count (``categories``: clear, complete,
@@ -20,13 +22,14 @@ recorded as ``kind * 128 + card`` (:func:`.compiled_rules.decode_action`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
 import numba
 import numpy as np
 
-from commerce.core import Action
+from commerce.core import Action, Seat
 from commerce.errors import RulesetError
 from commerce.families.cox.compiled_heuristic import heuristic_choice
 from commerce.families.cox.compiled_rules import (
@@ -315,6 +318,14 @@ class CoxKernel:
     def decode_action(code: int) -> Action:
         """The action a recorded code stands for (:func:`decode_action`)."""
         return decode_action(code)
+
+    def playouts(self, state: Any, actions: Sequence[Action], seat: Seat, key: int,
+                 erratic: frozenset[Seat] = frozenset(), record: bool = False) -> Any:
+        """The search bot's playouts from a drawn reference state at a decision, to the end
+        of the hand (:func:`.compiled_playouts.play`: each playout's scores for the hand)."""
+        from commerce.families.cox.compiled_playouts import play
+
+        return play(self, state, actions, seat, key, erratic, record)
 
 
 def build(rules: Ruleset, players: int) -> CoxKernel:
