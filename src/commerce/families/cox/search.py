@@ -37,8 +37,9 @@ from commerce.rules import Ruleset
 DEFAULT_ITERATIONS = 1000
 """Playouts per decision by default, on the compiled playouts (:func:`kernel_playouts`): a
 decision costs drawing its states (in Python, about half its time) and a compiled playout of
-the rest of the hand (about 30 microseconds), and 1000 playouts answered in a median of
-about 60 ms, 95% of decisions within about 80 ms (``scripts/bench_search.py --rules cox``)."""
+the rest of the hand (about 30 microseconds), and 1000 playouts answered in a median of 53
+to 65 ms, 95% of decisions within 70 to 110 ms (``scripts/bench_search.py --rules cox``, three
+games and one)."""
 PYTHON_ITERATIONS = 64
 """The default budget where the kernel does not play the ruleset (:func:`compiled`) and the
 playouts are :func:`playout`'s: a playout of a whole hand takes about 2.3 ms here, so that a
