@@ -175,8 +175,8 @@ def test_which_lineups_run_on_the_kernel() -> None:
     peel = find_ruleset("peel")
     assert kernel_reason(peel, ["random", "heuristic:boldness=0.6"]) is None
     assert kernel_reason(peel, ["random", "search"]) == "bot search has no compiled policy"
-    assert kernel_reason(find_ruleset("cox"), ["random"]) == \
-        "the cox family has no compiled kernel"
+    assert kernel_reason(find_ruleset("vingt-un"), ["random"]) == \
+        "the vingtun family has no compiled kernel"
     with pytest.raises(CommerceError, match="no compiled policy"):
         run_batch(peel, players=4, games=2, seed=0, bots=["search"])
 
@@ -195,9 +195,9 @@ def test_simulate_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[s
     assert main(["simulate", "--games", "3", "--bots", "random", "--engine", "reference",
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["engine"] == "reference"
-    assert main(["simulate", "--games", "3", "--rules", "cox", "--json"]) == 0
-    cox = json.loads(capsys.readouterr().out)
-    assert cox["engine"] == "reference" and "no compiled kernel" in cox["engine_reason"]
+    assert main(["simulate", "--games", "3", "--rules", "vingt-un", "--json"]) == 0
+    other = json.loads(capsys.readouterr().out)
+    assert other["engine"] == "reference" and "no compiled kernel" in other["engine_reason"]
     assert main(["simulate", "--games", "3", "--bots", "search", "--engine", "fast"]) == 2
     assert capsys.readouterr().err.strip() == (
         "commerce simulate: error: --engine fast: bot search has no compiled policy")

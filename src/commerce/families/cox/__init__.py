@@ -4,14 +4,16 @@ This package holds the game whole: ``presets`` and ``options``, ``cards`` (the 8
 its notation), ``scoring``; the reference rules (``rules`` names the entry points and the
 stage modules in the order of play: ``state``, ``game``, ``deal``, ``layout``, ``turn``,
 ``settle``, ``choices``, ``observe``, ``notation``); ``fast`` (the same rules written for
-speed); ``text`` (words for people), ``deals`` (hand summaries for the analyses),
-``heuristic``, ``sample`` and ``search`` (what the bots use), ``hidden`` (test hooks).
-:data:`FAMILY` is the one place that names its hooks.
+speed); ``kernel`` (the same rules compiled, with ``compiled_rules`` and
+``compiled_heuristic``, loaded by ``compiled``); ``text`` (words for people), ``deals`` (hand
+summaries for the analyses), ``heuristic``, ``sample`` and ``search`` (what the bots use),
+``hidden`` (test hooks). :data:`FAMILY` is the one place that names its hooks.
 """
 
 from __future__ import annotations
 
 from commerce.families.cox import (
+    compiled,
     deals,
     encode,
     fast,
@@ -61,6 +63,7 @@ FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
     encoding=encode.ENCODING,
     presentation=present.PRESENTATION,
     fast=fast.FAST,
+    kernel=compiled.kernel,
     extras={"no_stand_reason": "stand-threshold has no meaning in Cox's game ({id}): nobody "
                                "stands, a hand ends when a player sells out or the supply runs "
                                "out; try dealer-advantage or variants"},

@@ -1,9 +1,11 @@
 """Fast playouts of Cox's game (family ``cox``) for the search bot.
 
 Inside a drawn (determinised) state every seat plays the heuristic bot's rules of thumb
-(:mod:`commerce.families.cox.heuristic`) on its own observation, through the fast path's
-unchecked transition (each action comes from ``legal_actions``), to the end of the current
-hand.
+(:mod:`commerce.families.cox.heuristic`) on its own observation to the end of the current
+hand: on the compiled kernel (:func:`kernel_playouts`, every action of a drawn state at once,
+the compiled heuristic tested equal to the Python one), or where the kernel does not play the
+ruleset through the fast path's unchecked transition (:func:`playout`, each action from
+``legal_actions``), with a smaller budget (:data:`PYTHON_ITERATIONS`).
 
 Cox's payoffs are points, and not zero-sum: every seat scores its own holding. What the
 search maximises is the seat's lead in the hand: its score for the hand minus the mean of the
@@ -20,20 +22,28 @@ heuristic's own choice (:func:`reference`) unless another beats it clearly
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from commerce.core import Action, ActionKind, Seat
+from commerce.errors import RulesetError
 from commerce.families.cox import fast
 from commerce.families.cox.heuristic import cox_heuristic, rank_discards
 from commerce.families.cox.state import CoxState
 from commerce.family import SearchHooks
 from commerce.rules import Ruleset
 
-DEFAULT_ITERATIONS = 64
-"""Playouts per decision by default: a playout of a whole hand takes about 2.3 ms here, so
-that a decision stays within 200 ms (``scripts/bench_search.py --rules cox``)."""
+DEFAULT_ITERATIONS = 1000
+"""Playouts per decision by default, on the compiled playouts (:func:`kernel_playouts`): a
+decision costs drawing its states (in Python, about half its time) and a compiled playout of
+the rest of the hand (about 30 microseconds), and 1000 playouts answered in a median of 53
+to 65 ms, 95% of decisions within 70 to 110 ms (``scripts/bench_search.py --rules cox``, three
+games and one)."""
+PYTHON_ITERATIONS = 64
+"""The default budget where the kernel does not play the ruleset (:func:`compiled`) and the
+playouts are :func:`playout`'s: a playout of a whole hand takes about 2.3 ms here, so that a
+decision stays within 200 ms (``scripts/bench_search.py --rules cox``)."""
 
 
 def playout(state: CoxState, action: Action, seat: Seat,
@@ -102,6 +112,60 @@ def reference(obs: Any, legal: Sequence[Action]) -> Action:
     return cox_heuristic(obs, legal, random.Random(0), 0.5)
 
 
+BatchPlayouts = Callable[[Any, Sequence[Action], Seat, int], list[tuple[float, float]]]
+"""``playouts(state, actions, seat, key) -> [(lead, won), ...]`` (``SearchHooks.batch``)."""
+
+
+@lru_cache(maxsize=16)
+def _kernel(rules: Ruleset, players: int) -> Any:
+    """The compiled kernel of *rules* at *players* seats, or None where it does not play them
+    (a pure function of its arguments: its tables are built once per ruleset and table)."""
+    from commerce.families.cox.compiled import kernel
+
+    try:
+        return kernel(rules, players)
+    except RulesetError:
+        return None
+
+
+@lru_cache(maxsize=64)
+def compiled(rules: Ruleset) -> bool:
+    """Whether the compiled kernel plays *rules* (then the search's playouts run there)."""
+    from commerce.families.cox.kernel import check_supported
+
+    try:
+        check_supported(rules)
+    except RulesetError:
+        return False
+    return True
+
+
+def kernel_playouts(obs: Any) -> BatchPlayouts | None:
+    """The search bot's playouts on the compiled kernel (``SearchHooks.batch``): from a drawn
+    state, each action and then the compiled heuristic in every seat to the end of the hand,
+    scored as :func:`playout` scores them (the lead in the hand, won); the same rules and the
+    same heuristic, tested equal step for step. None where the kernel does not play the
+    ruleset (then :func:`playout`)."""
+    kern = _kernel(obs.ruleset, obs.players)
+    if kern is None:
+        return None
+    from commerce.families.cox.compiled_playouts import Runner
+
+    run = Runner(kern)
+
+    def playouts(state: CoxState, actions: Sequence[Action], seat: Seat,
+                 key: int) -> list[tuple[float, float]]:
+        return [_settle(tuple(row), seat) for row in run(state, actions, seat, key)
+                .scores.tolist()]
+
+    return playouts
+
+
+def _budget(rules: Ruleset) -> int | None:
+    return None if compiled(rules) else PYTHON_ITERATIONS
+
+
 SEARCH = SearchHooks(playout=playout, iterations=DEFAULT_ITERATIONS, candidates=candidates,
-                     reference=reference, confidence=CONFIDENCE)
+                     reference=reference, confidence=CONFIDENCE, batch=kernel_playouts,
+                     iterations_by_rules=_budget)
 """Cox's hooks for the search bot."""

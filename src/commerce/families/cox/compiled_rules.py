@@ -1,0 +1,904 @@
+"""Cox's compiled rules: the state's layout and the rule steps of :mod:`.turn`, :mod:`.layout`,
+:mod:`.deal`, :mod:`.settle` and :mod:`.scoring` over one integer array, for the kernel
+(:mod:`.kernel`).
+
+Copies of a face are alike and no rule reads which copy is where, so the kernel keeps cards
+by *face* (0-34): the 15 transport faces (``suit * 5 + number - 1``), the Captains (15-17),
+the Bank (18), Fruit, Grain and Industries 1-4 (19-30) and the Greenbacks (31-34); a face's
+card in actions is its first copy (:func:`.cards.face_card`). A game's whole state lives in
+one ``int64`` array ``g`` of :data:`STATE_SIZE` slots, laid out for four seats at most: the
+scalars (``_PHASE`` ...), the offer queue, each rack as a count per face, each seat's
+laid-out combinations (kind, natural cards, the Captain joined or -1, size), its
+Greenbacks (one flag per number), its base number and total, the discard pile (faces, with
+its count per kind) and the four Supply Bases (faces, each drawn from its top and its bottom
+between two bounds). The options are the slots of ``cfg`` (``_P`` ...). The steps work in a
+scratch array ``w`` (:data:`SCRATCH_SIZE`): a holding's counts per kind, the wild cards'
+targets, the legal actions.
+
+Actions are recorded as ``kind * 128 + card`` (:data:`KINDS`; the Directors cards are the
+cards 80-82 of ``deal`` actions), decoded by :func:`decode_action`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from commerce.core import Action, ActionKind
+from commerce.kernelkit import uncounted
+
+KINDS: Final[tuple[ActionKind, ...]] = (
+    ActionKind.DEAL, ActionKind.DRAW, ActionKind.BUY, ActionKind.DECLINE, ActionKind.DISCARD,
+    ActionKind.SELL_OUT,
+)
+"""Action kinds by the code in the high bits of a recorded action."""
+_K_DEAL, _K_DRAW, _K_BUY, _K_DECLINE, _K_DISCARD, _K_SELL = range(6)
+NO_CARD: Final = 127
+"""The card field of an action code that names no card."""
+
+SUPPORTED: Final[frozenset[str]] = frozenset({
+    "hands_per_game", "buy_priority", "buy_offers", "captain_can_be_fourth",
+    "bank_double_order", "bank_counts_for_clear_hand", "last_discard_buyable",
+    "replacement_fallback",
+})
+"""The family options the kernel plays (every value of each)."""
+
+# Phases (:class:`.state.Phase`): a hand to start (chance), a seat's three decisions, the end.
+_START, _TURN, _OFFER, _DISCARD, _OVER = 0, 2, 3, 4, 5
+
+# Configuration slots.
+(_P, _STEP, _HANDS, _ELIGIBLE, _CAP4, _BANK_BEFORE, _BANK_CLEAR, _LAST, _SKIP) = range(9)
+_LAST_SELL_OUT, _LAST_YES, _LAST_NO = 0, 1, 2
+CFG_SIZE: Final = 9
+"""Slots of ``cfg``."""
+
+_SEATS: Final = 4
+"""Seats the layout holds (the most Cox's game seats)."""
+_FACES: Final = 35
+"""Faces of the pack."""
+_MAXG: Final = 6
+"""Combinations a seat's layout holds (a holding has room for four at most)."""
+_BANK_FACE: Final = 18
+_GREEN0: Final = 31
+
+# State slots: the scalars.
+(_PHASE, _PLAYER, _ACTOR, _LIVE, _DISCARDER, _PENDING, _BOUGHT, _MUST, _QHEAD, _QLEN, _CUR,
+ _HAND, _DEALER, _RETAILER, _WHOLESALER, _NPILE, _SELLER, _TURNS) = range(18)
+_Q: Final = 20
+"""The offer queue (seats still to be asked, from ``_QHEAD``)."""
+_RACK: Final = 32
+"""Racks: ``_RACK + seat * 35 + face`` holds how many of the face the seat's rack holds."""
+_RSIZE: Final = _RACK + _SEATS * _FACES
+"""Cards in each rack."""
+_NG: Final = _RSIZE + _SEATS
+"""Laid-out combinations of each seat."""
+_GK: Final = _NG + _SEATS
+"""Each combination's kind (``seat * _MAXG + i``)."""
+_GN: Final = _GK + _SEATS * _MAXG
+"""Its natural cards."""
+_GC: Final = _GN + _SEATS * _MAXG
+"""The Captain's face joined to it, or -1."""
+_GSZ: Final = _GC + _SEATS * _MAXG
+"""Its size (3 or 4)."""
+_GB: Final = _GSZ + _SEATS * _MAXG
+"""Greenbacks laid out: ``_GB + seat * 4 + number - 1`` is 1 where held."""
+_BN: Final = _GB + _SEATS * 4
+"""Each seat's Supply Base number."""
+_TOT: Final = _BN + _SEATS
+"""Each seat's total over the finished hands."""
+_PILE: Final = _TOT + _SEATS
+"""The discard pile's faces, oldest first (``_NPILE`` of them)."""
+_SEEN: Final = _PILE + 80
+"""Cards of each kind (0-18) in the discard pile."""
+_SUP: Final = _SEEN + 19
+"""The Supply Bases: base *b* is ``_SUP + b * 20 + i``, cards ``_TOP + b`` to ``_BOT + b``."""
+_TOP: Final = _SUP + 80
+_BOT: Final = _TOP + 4
+_HSC: Final = _BOT + 4
+"""The last hand's scores, by seat."""
+STATE_SIZE: Final = _HSC + _SEATS
+"""Slots of a game's state array."""
+
+# Scratch slots.
+_W_CNT: Final = 0
+"""A holding's counts per kind (18), its wild cards' mask after them."""
+_W_CNT2: Final = 20
+"""A second holding (the heuristic's)."""
+_W_OPT: Final = 40
+"""The wild cards' targets (4 rows of 19)."""
+_W_NOPT: Final = _W_OPT + 4 * 19
+_W_IDX: Final = _W_NOPT + 4
+_W_LEGAL: Final = _W_IDX + 4
+"""The legal actions' codes."""
+_W_KC: Final = _W_LEGAL + 170
+"""Counts per kind (the heuristic's rack, seen and own cards)."""
+_W_SEEN: Final = _W_KC + 20
+_W_MINE: Final = _W_SEEN + 20
+_W_OUTS: Final = _W_MINE + 20
+_W_FACES: Final = _W_OUTS + 20
+"""A list of faces (the directors and the pack while dealing)."""
+_W_WON: Final = _W_FACES + 80
+"""Hands won by each seat."""
+_W_DISC: Final = _W_WON + _SEATS
+"""The faces the actor may discard."""
+_W_TIES: Final = _W_DISC + _FACES
+"""The discards the heuristic values alike."""
+SCRATCH_SIZE: Final = _W_TIES + _FACES
+"""Slots of the scratch array."""
+
+
+def encode_action_py(kind: ActionKind, card: int | None = None) -> int:
+    """The code of an action of *kind* naming *card* (a card 0-79, or a Directors card)."""
+    return KINDS.index(kind) * 128 + (NO_CARD if card is None else card)
+
+
+def decode_action(code: int) -> Action:
+    """The action a recorded code stands for.
+
+    >>> decode_action(encode_action_py(ActionKind.DISCARD, 64))
+    Action(kind=<ActionKind.DISCARD: 'discard'>, cards=(64,))
+    >>> decode_action(encode_action_py(ActionKind.BUY)).cards
+    ()
+    """
+    kind, card = divmod(int(code), 128)
+    return Action(KINDS[kind], () if card == NO_CARD else (card,))
+
+
+# -- faces ----------------------------------------------------------------------------------
+
+
+@uncounted(inline="always")
+def _kind(f: Any) -> Any:
+    """A face's kind (:func:`.cards.kind_of`): 0-17, 18 for a Greenback, -1 for a wild card."""
+    if f < 15:
+        return f
+    if f < 19:
+        return -1
+    if f < 31:
+        return 15 + (f - 19) // 4
+    return 18
+
+
+@uncounted(inline="always")
+def _card(f: Any) -> Any:
+    """A face's first copy (the card actions name)."""
+    return f * 4 if f < 15 else f + 45
+
+
+@uncounted(inline="always")
+def _face(card: Any) -> Any:
+    """A card's face (:func:`.cards.face_of`)."""
+    return card // 4 if card < 60 else card - 45
+
+
+@uncounted(inline="always")
+def _code(kind: Any, f: Any) -> Any:
+    """The action code of *kind* naming face *f* (-1: no card)."""
+    return kind * 128 + (127 if f < 0 else _card(f))
+
+
+@uncounted(inline="always")
+def _points(k: Any, n: Any) -> Any:
+    """Points for *n* cards of kind *k* (:func:`.scoring._kind_points`)."""
+    if k < 15:
+        five = k % 5 == 4
+        if n == 3:
+            return 5 if five else 3
+        if n >= 4:
+            return 10 if five else 5
+        return 0
+    if n == 2:
+        return 3
+    if n == 3:
+        return 5
+    if n == 4:
+        return 10
+    return 0
+
+
+# -- holdings ---------------------------------------------------------------------------------
+
+
+@uncounted()
+def _rack_kind(g: Any, seat: Any, k: Any) -> Any:
+    """Cards of kind *k* (0-17) in *seat*'s rack."""
+    base = _RACK + seat * _FACES
+    if k < 15:
+        return g[base + k]
+    f = 19 + (k - 15) * 4
+    return g[base + f] + g[base + f + 1] + g[base + f + 2] + g[base + f + 3]
+
+
+@uncounted()
+def _holding(g: Any, seat: Any, w: Any, at: Any) -> None:
+    """*seat*'s rack and laid-out cards (Greenbacks aside) into ``w[at:at + 18]`` by kind,
+    the wild cards as a mask at ``w[at + 18]`` (bit *i*: face ``15 + i``)."""
+    for k in range(18):
+        w[at + k] = 0
+    base = _RACK + seat * _FACES
+    for f in range(15):
+        w[at + f] = g[base + f]
+    for f in range(19, 31):
+        w[at + 15 + (f - 19) // 4] += g[base + f]
+    mask = 0
+    for i in range(4):
+        if g[base + 15 + i] > 0:
+            mask |= 1 << i
+    for i in range(g[_NG + seat]):
+        at_g = seat * _MAXG + i
+        w[at + g[_GK + at_g]] += g[_GN + at_g]
+        c = g[_GC + at_g]
+        if c >= 0:
+            mask |= 1 << (c - 15)
+    w[at + 18] = mask
+
+
+@uncounted()
+def _add(w: Any, at: Any, f: Any, d: Any) -> None:
+    """Add *d* (1 or -1) cards of face *f* to the holding at *at*."""
+    k = _kind(f)
+    if 0 <= k < 18:
+        w[at + k] += d
+    elif k < 0:
+        if d > 0:
+            w[at + 18] |= 1 << (f - 15)
+        else:
+            w[at + 18] &= ~(1 << (f - 15))
+
+
+@uncounted()
+def _may_complete_less_one(w: Any, at: Any) -> Any:
+    """:func:`.scoring.may_complete_less_one` of the holding at *at*."""
+    singles = 0
+    for k in range(18):
+        if w[at + k] == 1:
+            singles += 1
+    mask = w[at + 18]
+    wilds = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
+    return singles <= wilds + 1
+
+
+@uncounted()
+def _targets(w: Any, at: Any, mask: Any, cap4: Any, unused: Any) -> Any:
+    """The targets of the wild cards of *mask* (:func:`.scoring._wild_targets`, a lone card
+    allowed) into ``w[_W_OPT...]`` (-1 first, for unused, with *unused*); the wild cards
+    placed. Returns the number of wild cards, or -1 when one has no target and must be
+    placed."""
+    nw = 0
+    for i in range(4):
+        if mask & (1 << i) == 0:
+            continue
+        row = _W_OPT + nw * 19
+        n = 0
+        if unused:
+            w[row] = -1
+            n = 1
+        if i == 3:  # the Bank
+            for k in range(18):
+                if 1 <= w[at + k] <= 2:
+                    w[row + n] = k
+                    n += 1
+        else:
+            most = 3 if cap4 else 2
+            for k in range(i * 5, i * 5 + 5):
+                if 1 <= w[at + k] <= most:
+                    w[row + n] = k
+                    n += 1
+        if n == 0:
+            return -1
+        w[_W_NOPT + nw] = n
+        nw += 1
+    return nw
+
+
+@uncounted()
+def _shape(w: Any, at: Any) -> Any:
+    """Whether the counts at *at* are exactly two combinations and a pair, nothing else."""
+    pairs = 0
+    combos = 0
+    for k in range(18):
+        n = w[at + k]
+        if n == 0:
+            continue
+        if n == 2:
+            pairs += 1
+        elif n >= 3:
+            combos += 1
+        else:
+            return False
+    return pairs == 1 and combos == 2
+
+
+@uncounted()
+def _next_index(w: Any, nw: Any) -> Any:
+    """Step the wild cards' choice (``w[_W_IDX...]``) on; False when every one was tried."""
+    a = 0
+    while a < nw:
+        w[_W_IDX + a] += 1
+        if w[_W_IDX + a] < w[_W_NOPT + a]:
+            return True
+        w[_W_IDX + a] = 0
+        a += 1
+    return False
+
+
+@uncounted()
+def _distinct(w: Any, nw: Any) -> Any:
+    """Whether the wild cards' chosen targets are distinct kinds (unused ones aside)."""
+    for a in range(nw):
+        ka = w[_W_OPT + a * 19 + w[_W_IDX + a]]
+        if ka < 0:
+            continue
+        for b in range(a):
+            if w[_W_OPT + b * 19 + w[_W_IDX + b]] == ka:
+                return False
+    return True
+
+
+@uncounted()
+def _place(w: Any, at: Any, nw: Any, d: Any) -> None:
+    """Add (*d* = 1) or take back (-1) the wild cards at their chosen targets."""
+    for a in range(nw):
+        k = w[_W_OPT + a * 19 + w[_W_IDX + a]]
+        if k >= 0:
+            w[at + k] += d
+
+
+@uncounted()
+def _complete(w: Any, at: Any, cap4: Any) -> Any:
+    """:func:`.scoring.is_complete` of the holding at *at* (counts kept)."""
+    mask = w[at + 18]
+    total = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
+    for k in range(18):
+        total += w[at + k]
+    if total < 8 or total > 10:
+        return False
+    if mask == 0:
+        return _shape(w, at)
+    nw = _targets(w, at, mask, cap4, False)
+    if nw < 0:
+        return False
+    for a in range(nw):
+        w[_W_IDX + a] = 0
+    while True:
+        if _distinct(w, nw):
+            _place(w, at, nw, 1)
+            ok = _shape(w, at)
+            _place(w, at, nw, -1)
+            if ok:
+                return True
+        if not _next_index(w, nw):
+            return False
+
+
+@uncounted()
+def _best(w: Any, at: Any, cap4: Any) -> Any:
+    """The points of the holding at *at*, its wild cards placed where they score most
+    (:func:`.scoring._best`)."""
+    mask = w[at + 18]
+    nw = _targets(w, at, mask, cap4, True)
+    best = -1
+    for a in range(nw):
+        w[_W_IDX + a] = 0
+    while True:
+        if _distinct(w, nw):
+            _place(w, at, nw, 1)
+            pts = 0
+            for k in range(18):
+                pts += _points(k, w[at + k])
+            _place(w, at, nw, -1)
+            if pts > best:
+                best = pts
+        if not _next_index(w, nw):
+            return best
+
+
+@uncounted()
+def _score(g: Any, cfg: Any, w: Any, seat: Any, at: Any) -> Any:
+    """:func:`.scoring.score_holding` of *seat*'s holding at *at* (from :func:`_holding`,
+    perhaps changed) with its Greenbacks: the net score."""
+    gross = _best(w, at, cfg[_CAP4] == 1)
+    base = g[_BN + seat]
+    for i in range(4):
+        if g[_GB + seat * 4 + i] == 1:
+            gross += 6 if i + 1 == base else 3
+    mask = w[at + 18]
+    suits = 0
+    for k in range(15):
+        if w[at + k] > 0:
+            suits |= 1 << (k // 5)
+    suits |= mask & 7  # the Captains are black cards of their suits
+    bank = mask & 8 != 0
+    if bank and cfg[_BANK_CLEAR] == 1:
+        suits |= 8
+    clear = (suits & (suits - 1)) == 0
+    net = gross
+    if bank:
+        if cfg[_BANK_BEFORE] == 1:
+            net = 2 * gross
+            if not clear:
+                net -= 5
+        else:
+            if not clear:
+                net -= 5
+            net *= 2
+    elif not clear:
+        net -= 5
+    return net
+
+
+@uncounted()
+def _clear(w: Any, at: Any, cfg: Any) -> Any:
+    """Whether the holding at *at* is clear (:attr:`.scoring.CoxScore.clear`)."""
+    mask = w[at + 18]
+    suits = mask & 7
+    for k in range(15):
+        if w[at + k] > 0:
+            suits |= 1 << (k // 5)
+    if mask & 8 != 0 and cfg[_BANK_CLEAR] == 1:
+        suits |= 8
+    return (suits & (suits - 1)) == 0
+
+
+# -- the supply and laying out ----------------------------------------------------------------
+
+
+@uncounted()
+def _empty(g: Any) -> Any:
+    """Whether every Supply Base is drawn out."""
+    for b in range(4):
+        if g[_TOP + b] < g[_BOT + b]:
+            return False
+    return True
+
+
+@uncounted()
+def _replacement(g: Any, cfg: Any, seat: Any) -> None:
+    """:func:`.layout.take_replacement`: the bottom card of Base 4 (or the fallback)."""
+    index = 3
+    if g[_TOP + 3] >= g[_BOT + 3]:
+        if cfg[_SKIP] == 1:
+            return
+        index = -1
+        for b in range(4):
+            if g[_TOP + b] < g[_BOT + b]:
+                index = b
+        if index < 0:
+            return
+    g[_BOT + index] -= 1
+    f = g[_SUP + index * 20 + g[_BOT + index]]
+    g[_RACK + seat * _FACES + f] += 1
+    g[_RSIZE + seat] += 1
+
+
+@uncounted()
+def _new_group(g: Any, seat: Any, k: Any, naturals: Any, captain: Any) -> None:
+    i = seat * _MAXG + g[_NG + seat]
+    g[_GK + i] = k
+    g[_GN + i] = naturals
+    g[_GC + i] = captain
+    g[_GSZ + i] = naturals + (1 if captain >= 0 else 0)
+    g[_NG + seat] += 1
+
+
+@uncounted()
+def _lay_out(g: Any, cfg: Any, seat: Any) -> None:
+    """:func:`.layout.lay_out`: Greenbacks (replaced), then a fourth (replaced), then a three,
+    until nothing is left to lay out."""
+    base = _RACK + seat * _FACES
+    while True:
+        notes = 0
+        for f in range(_GREEN0, _FACES):
+            if g[base + f] > 0:
+                g[base + f] = 0
+                g[_GB + seat * 4 + f - _GREEN0] = 1
+                notes += 1
+        if notes > 0:
+            g[_RSIZE + seat] -= notes
+            for _ in range(notes):
+                _replacement(g, cfg, seat)
+            continue
+        fourth = False
+        for i in range(g[_NG + seat]):
+            at = seat * _MAXG + i
+            if g[_GSZ + at] != 3 or (g[_GN + at] < 3 and cfg[_CAP4] == 0):
+                continue
+            k = g[_GK + at]
+            f = -1
+            if k < 15:
+                if g[base + k] > 0:
+                    f = k
+            else:
+                for x in range(19 + (k - 15) * 4, 23 + (k - 15) * 4):
+                    if f < 0 and g[base + x] > 0:
+                        f = x
+            if f < 0:
+                continue
+            g[base + f] -= 1
+            g[_RSIZE + seat] -= 1
+            g[_GN + at] += 1
+            g[_GSZ + at] = 4
+            _replacement(g, cfg, seat)
+            fourth = True
+            break
+        if fourth:
+            continue
+        three = -1
+        for k in range(18):
+            if three < 0 and _rack_kind(g, seat, k) >= 3:
+                three = k
+        if three < 0:
+            return
+        if three < 15:
+            g[base + three] -= 3
+        else:
+            left = 3
+            for x in range(19 + (three - 15) * 4, 23 + (three - 15) * 4):
+                if left > 0 and g[base + x] > 0:
+                    g[base + x] -= 1
+                    left -= 1
+        g[_RSIZE + seat] -= 3
+        _new_group(g, seat, three, 3, -1)
+
+
+# -- buying ---------------------------------------------------------------------------------
+
+
+@uncounted()
+def _pair_kind(g: Any, seat: Any, f: Any) -> Any:
+    """:func:`.choices.pair_kind`: the kind *seat*'s rack holds two like face *f* of, or -1."""
+    if 15 <= f <= 17:
+        s = f - 15
+        for k in range(s * 5 + 4, s * 5 - 1, -1):
+            if g[_RACK + seat * _FACES + k] >= 2:
+                return k
+        return -1
+    k = _kind(f)
+    if 0 <= k < 18 and _rack_kind(g, seat, k) >= 2:
+        return k
+    return -1
+
+
+@uncounted()
+def _sells_with(g: Any, cfg: Any, w: Any, seat: Any, f: Any, at: Any) -> Any:
+    """Whether face *f* added to *seat*'s holding completes it once some other face of his rack
+    is let go (the waiting-hand test of :func:`.choices.buy_mode`, and the heuristic's
+    :func:`.heuristic._buy_sells_out`); the holding is built at *at*."""
+    _holding(g, seat, w, at)
+    _add(w, at, f, 1)
+    if not _may_complete_less_one(w, at):
+        return False
+    cap4 = cfg[_CAP4] == 1
+    base = _RACK + seat * _FACES
+    for x in range(_FACES):
+        if g[base + x] == 0 or x == f:
+            continue
+        _add(w, at, x, -1)
+        ok = _complete(w, at, cap4)
+        _add(w, at, x, 1)
+        if ok:
+            return True
+    return False
+
+
+@uncounted()
+def _buy_mode(g: Any, cfg: Any, w: Any, seat: Any) -> Any:
+    """:func:`.choices.buy_mode`: 1 (two like it), 2 (it completes his hand: sell out at once)
+    or 0 (he may not buy the live discard)."""
+    f = g[_LIVE]
+    if f < 0 or seat == g[_DISCARDER]:
+        return 0
+    empty = _empty(g)
+    last = cfg[_LAST]
+    if empty and last == _LAST_NO:
+        return 0
+    if not (empty and last == _LAST_SELL_OUT) and _pair_kind(g, seat, f) >= 0:
+        return 1
+    return 2 if _sells_with(g, cfg, w, seat, f, _W_CNT) else 0
+
+
+# -- a turn ---------------------------------------------------------------------------------
+
+
+@uncounted(inline="always")
+def _next(cfg: Any, seat: Any) -> Any:
+    return (seat + cfg[_STEP] + cfg[_P]) % cfg[_P]
+
+
+@uncounted()
+def _begin_turn(g: Any, cfg: Any, w: Any, seat: Any, live: Any, discarder: Any) -> Any:
+    """:func:`.turn.begin_turn`; True when the hand ends instead (the supply run out)."""
+    empty = _empty(g)
+    if empty and (live < 0 or cfg[_LAST] == _LAST_NO):
+        return True
+    g[_PHASE] = _TURN
+    g[_PLAYER] = seat
+    g[_ACTOR] = seat
+    g[_LIVE] = live
+    g[_DISCARDER] = discarder
+    g[_QHEAD] = 0
+    g[_QLEN] = 0
+    g[_PENDING] = 0
+    g[_BOUGHT] = -1
+    g[_MUST] = 0
+    if empty and cfg[_ELIGIBLE] == 1:
+        anyone = False
+        for other in range(cfg[_P]):
+            if not anyone and _buy_mode(g, cfg, w, other) > 0:
+                anyone = True
+        if not anyone:
+            return True
+    g[_TURNS] += 1
+    return False
+
+
+@uncounted()
+def _after_gain(g: Any, cfg: Any, w: Any, seat: Any, bought: Any, must: Any) -> Any:
+    """:func:`.turn.after_gain`: the seat discards, or (nothing over his hand) the next turn
+    begins; True when the hand ends."""
+    size = g[_RSIZE + seat]
+    quota = 8
+    for i in range(g[_NG + seat]):
+        n = g[_GSZ + seat * _MAXG + i]
+        size += n
+        if n == 4:
+            quota += 1
+    if size > quota and g[_RSIZE + seat] > 0:
+        g[_PHASE] = _DISCARD
+        g[_PLAYER] = seat
+        g[_ACTOR] = seat
+        g[_LIVE] = -1
+        g[_DISCARDER] = -1
+        g[_QHEAD] = 0
+        g[_QLEN] = 0
+        g[_PENDING] = 0
+        g[_BOUGHT] = bought
+        g[_MUST] = must
+        return False
+    return _begin_turn(g, cfg, w, _next(cfg, seat), -1, -1)
+
+
+@uncounted()
+def _draw(g: Any, cfg: Any, w: Any, seat: Any) -> Any:
+    """:func:`.turn.draw`: the top card of the current base; True when the hand ends."""
+    cur = g[_CUR]
+    while cur < 4 and g[_TOP + cur] >= g[_BOT + cur]:
+        cur += 1
+    f = g[_SUP + cur * 20 + g[_TOP + cur]]
+    g[_TOP + cur] += 1
+    g[_CUR] = cur
+    g[_RACK + seat * _FACES + f] += 1
+    g[_RSIZE + seat] += 1
+    _lay_out(g, cfg, seat)
+    return _after_gain(g, cfg, w, seat, -1, 0)
+
+
+@uncounted()
+def _settle_offers(g: Any, cfg: Any, w: Any, pending: Any) -> Any:
+    """:func:`.turn.settle_offers`: nobody bought; True when the hand ends."""
+    if pending == 0:
+        return True
+    return _draw(g, cfg, w, g[_PLAYER])
+
+
+@uncounted()
+def _offer(g: Any, cfg: Any, w: Any, pending: Any) -> Any:
+    """:func:`.turn.offer_discard`: the other seats asked in turn; True when the hand ends."""
+    n = 0
+    if g[_LIVE] >= 0:
+        seat = _next(cfg, g[_PLAYER])
+        while seat != g[_DISCARDER]:
+            if cfg[_ELIGIBLE] == 0 or _buy_mode(g, cfg, w, seat) > 0:
+                g[_Q + n] = seat
+                n += 1
+            seat = _next(cfg, seat)
+    if n > 0:
+        g[_PHASE] = _OFFER
+        g[_ACTOR] = g[_Q]
+        g[_QHEAD] = 0
+        g[_QLEN] = n
+        g[_PENDING] = pending
+        return False
+    return _settle_offers(g, cfg, w, pending)
+
+
+@uncounted()
+def _buy(g: Any, cfg: Any, w: Any) -> Any:
+    """:func:`.turn.buy`: the actor takes the live discard; True when the hand ends."""
+    seat = g[_ACTOR]
+    f = g[_LIVE]
+    mode = _buy_mode(g, cfg, w, seat)
+    base = _RACK + seat * _FACES
+    pair = _pair_kind(g, seat, f) if mode == 1 else -1
+    if pair >= 0 and 15 <= f <= 17:
+        g[base + pair] -= 2
+        g[_RSIZE + seat] -= 2
+        _new_group(g, seat, pair, 2, f)
+    else:
+        g[base + f] += 1
+        g[_RSIZE + seat] += 1
+    _lay_out(g, cfg, seat)
+    g[_NPILE] -= 1
+    k = _kind(f)
+    if k >= 0:
+        g[_SEEN + k] -= 1
+    g[_LIVE] = -1
+    return _after_gain(g, cfg, w, seat, f, 1 if mode == 2 else 0)
+
+
+@uncounted()
+def _discard(g: Any, cfg: Any, w: Any, f: Any, sell: Any) -> Any:
+    """:func:`.turn.discard`: the actor discards face *f*, or sells out; True when the hand
+    ends."""
+    seat = g[_ACTOR]
+    g[_RACK + seat * _FACES + f] -= 1
+    g[_RSIZE + seat] -= 1
+    g[_PILE + g[_NPILE]] = f
+    g[_NPILE] += 1
+    k = _kind(f)
+    if k >= 0:
+        g[_SEEN + k] += 1
+    if sell:
+        g[_SELLER] = seat
+        return True
+    return _begin_turn(g, cfg, w, _next(cfg, seat), f, seat)
+
+
+@uncounted()
+def apply_code(g: Any, cfg: Any, w: Any, code: Any) -> Any:
+    """Play the seat's action *code* (legal) in state *g*; True when the hand ends (then
+    :func:`end_hand` is due)."""
+    kind = code >> 7
+    card = code & 127
+    phase = g[_PHASE]
+    if kind == _K_BUY:
+        return _buy(g, cfg, w)
+    if kind == _K_DRAW or kind == _K_DECLINE:
+        if phase == _TURN:
+            return _offer(g, cfg, w, 1 if kind == _K_DRAW else 0)
+        g[_QHEAD] += 1
+        g[_QLEN] -= 1
+        if g[_QLEN] > 0:
+            g[_ACTOR] = g[_Q + g[_QHEAD]]
+            return False
+        return _settle_offers(g, cfg, w, g[_PENDING])
+    return _discard(g, cfg, w, _face(card), kind == _K_SELL)
+
+
+# -- the legal actions ------------------------------------------------------------------------
+
+
+@uncounted()
+def _discardable(g: Any, w: Any, seat: Any) -> Any:
+    """The faces *seat* may discard (:func:`.choices.discardable`: his rack's, but not the
+    face just bought unless it is all he has), in order, into ``w[_W_DISC...]``; their
+    number."""
+    base = _RACK + seat * _FACES
+    bought = g[_BOUGHT]
+    n = 0
+    kept = False
+    for f in range(_FACES):
+        if g[base + f] > 0:
+            w[_W_DISC + n] = f
+            n += 1
+            if f != bought:
+                kept = True
+    if bought < 0 or not kept:
+        return n
+    m = 0
+    for i in range(n):
+        if w[_W_DISC + i] != bought:
+            w[_W_DISC + m] = w[_W_DISC + i]
+            m += 1
+    return m
+
+
+@uncounted()
+def legal(g: Any, cfg: Any, w: Any) -> Any:
+    """The legal actions of the seat to act, as :func:`.choices.legal_actions` orders them,
+    into ``w[_W_LEGAL...]``; their number."""
+    phase = g[_PHASE]
+    seat = g[_ACTOR]
+    out = _W_LEGAL
+    if phase == _TURN:
+        w[out] = _code(_K_DECLINE if _empty(g) else _K_DRAW, -1)
+        n = 1
+        if _buy_mode(g, cfg, w, seat) > 0:
+            w[out + 1] = _code(_K_BUY, -1)
+            n = 2
+        return n
+    if phase == _OFFER:
+        n = 0
+        if _buy_mode(g, cfg, w, seat) > 0:
+            w[out] = _code(_K_BUY, -1)
+            n = 1
+        w[out + n] = _code(_K_DECLINE, -1)
+        return n + 1
+    n = 0
+    faces = _discardable(g, w, seat)
+    if g[_MUST] == 0:
+        for i in range(faces):
+            w[out + n] = _code(_K_DISCARD, w[_W_DISC + i])
+            n += 1
+    _holding(g, seat, w, _W_CNT)
+    if _may_complete_less_one(w, _W_CNT):
+        cap4 = cfg[_CAP4] == 1
+        for i in range(faces):
+            f = w[_W_DISC + i]
+            _add(w, _W_CNT, f, -1)
+            if _complete(w, _W_CNT, cap4):
+                w[out + n] = _code(_K_SELL, f)
+                n += 1
+            _add(w, _W_CNT, f, 1)
+    return n
+
+
+# -- a hand ---------------------------------------------------------------------------------
+
+
+@uncounted()
+def clear_hand(g: Any) -> None:
+    """Empty the racks, the layouts, the pile and the supply (a hand to deal)."""
+    for i in range(_RACK, _TOT):
+        g[i] = 0
+    for i in range(_PILE, _HSC):
+        g[i] = 0
+    for i in (_NPILE, _QHEAD, _QLEN, _CUR, _PENDING, _MUST, _TURNS):
+        g[i] = 0
+    for i in (_LIVE, _DISCARDER, _BOUGHT, _SELLER):
+        g[i] = -1
+    for i in range(_GC, _GC + _SEATS * _MAXG):
+        g[i] = -1
+
+
+@uncounted()
+def deal_hands(g: Any, cfg: Any, w: Any) -> Any:
+    """:func:`.deal.deal_hands` once the supply is placed (``_SUP``, each base whole): eight
+    cards each from Base 1 on, the layouts from the Retailer on; the Retailer's turn begins.
+    Returns True when the hand ends at once (it never does: the supply is full)."""
+    p = cfg[_P]
+    step = cfg[_STEP]
+    retailer = g[_RETAILER]
+    for b in range(4):
+        g[_TOP + b] = 0
+        g[_BOT + b] = 20
+    base = 0
+    for _ in range(8):
+        for i in range(p):
+            seat = (retailer + step * (i + 1) + 2 * p) % p
+            while g[_TOP + base] >= g[_BOT + base]:
+                base += 1
+            f = g[_SUP + base * 20 + g[_TOP + base]]
+            g[_TOP + base] += 1
+            g[_RACK + seat * _FACES + f] += 1
+            g[_RSIZE + seat] += 1
+    g[_CUR] = base if g[_TOP + base] < g[_BOT + base] else base + 1
+    for i in range(p):
+        _lay_out(g, cfg, (retailer + step * i + 2 * p) % p)
+    g[_SELLER] = -1
+    g[_TURNS] = 0
+    return _begin_turn(g, cfg, w, retailer, -1, -1)
+
+
+@uncounted()
+def base_numbers(g: Any, cfg: Any) -> None:
+    """Each seat's Supply Base number from the Retailer on (two players sit as 1 and 3)."""
+    p = cfg[_P]
+    for i in range(p):
+        number = i + 1 if p > 2 else 2 * i + 1
+        g[_BN + (g[_RETAILER] + cfg[_STEP] * i + 2 * p) % p] = number
+
+
+@uncounted()
+def end_hand(g: Any, cfg: Any, w: Any) -> None:
+    """:func:`.settle.end_hand`: every holding scored into ``_HSC`` and added to the totals;
+    the next hand is to start, or the game is over."""
+    for seat in range(cfg[_P]):
+        _holding(g, seat, w, _W_CNT)
+        pts = _score(g, cfg, w, seat, _W_CNT)
+        g[_HSC + seat] = pts
+        g[_TOT + seat] += pts
+    if g[_HAND] >= cfg[_HANDS]:
+        g[_PHASE] = _OVER
+    else:
+        g[_HAND] += 1
+        g[_PHASE] = _START

@@ -1,0 +1,162 @@
+"""Cox's compiled kernel against the reference engine, decision for decision.
+
+Every game the kernel plays is recorded and replayed through ``engine.apply``: each action
+must be legal where the kernel played it (chance's cards included), each decision the seat's
+the reference asks for, each heuristic choice the Python heuristic's from that seat's own
+observation, and each hand's seller, turns and holdings (clear, complete), the payoffs, the
+hands won and the decisions the reference's.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from commerce import engine
+from commerce.core import Action, ActionKind, DecisionKind
+from commerce.errors import CommerceError, RulesetError
+from commerce.families.cox.kernel import CATEGORIES, decode_action
+from commerce.family import family_spec
+from commerce.fast import build_kernel, run_batch
+from commerce.rules import Ruleset, find_ruleset
+from commerce.simulate import choose_engine, simulate_engine
+
+HEURISTIC = family_spec("cox").heuristic
+COX = find_ruleset("cox")
+
+
+class Rigged(random.Random):
+    """An RNG whose ``random()`` makes the *favoured*-th draw the smallest: the Python
+    heuristic, breaking a tie among discards with one draw per discard in legal order, then
+    picks the kernel's discard exactly when that discard is among its equal best ones."""
+
+    def __init__(self, favoured: int) -> None:
+        super().__init__(0)
+        self.favoured = favoured
+        self.calls = 0
+
+    def random(self) -> float:
+        self.calls += 1
+        return 0.0 if self.calls - 1 == self.favoured else 0.5
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:
+        raise AssertionError("the heuristic chose at random among every legal action")
+
+
+def _rigged(legal: tuple[Action, ...], action: Action) -> Rigged:
+    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    return Rigged(discards.index(action) if action in discards else -1)
+
+
+def replay(rules: Ruleset, players: int, result: Any, row: int,
+           bots: tuple[str, ...] = ("random",)) -> int:
+    """Replay game *row* of *result* through the reference, the heuristic's choices checked
+    against the Python heuristic's from the seat's observation; the hands played."""
+    spec = [bots[i % len(bots)] for i in range(players)]
+    count = int(result.action_counts[row])
+    assert count > 0, f"game {row}: its record overflowed"
+    state = engine.new_game(rules, players, dealer=int(result.dealers[row]))
+    hand = decisions = turns = 0
+    seller = -1
+    for code in result.actions[row, :count]:
+        action = decode_action(int(code))
+        d = engine.decision(state)
+        assert d is not None, f"game {row}: the kernel played on after the end"
+        if d.seat is None:
+            assert action.kind is ActionKind.DEAL
+        else:
+            decisions += 1
+            legal = engine.legal_actions(state)
+            assert action in legal, f"game {row}: {action} is not legal"
+            if d.kind is DecisionKind.DRAW_OR_BUY:
+                turns += 1
+            if spec[d.seat].startswith("heuristic"):
+                obs = engine.observe(state, d.seat)
+                chosen = HEURISTIC(obs, legal, _rigged(legal, action), 0.5)
+                assert chosen == action, (
+                    f"game {row}: the compiled heuristic played {action} where the Python "
+                    f"heuristic plays {chosen} ({d.kind.value})")
+        transition = engine.apply(state, action)  # raises IllegalActionError if illegal
+        for event in transition.events:
+            if event.kind == "sold_out":
+                assert event.seat is not None
+                seller = event.seat
+            if event.kind == "hand_scored":
+                assert seller == result.standers[row, hand], f"game {row} hand {hand}"
+                assert turns == result.deal_turns[row, hand], f"game {row} hand {hand}"
+                for seat, b in enumerate(event.get("breakdowns")):
+                    name = CATEGORIES[int(result.categories[row, hand, seat])]
+                    want = {(False, False): CATEGORIES[0], (True, False): CATEGORIES[1],
+                            (False, True): CATEGORIES[2], (True, True): CATEGORIES[3]}
+                    assert name == want[b["clear"], b["complete"]], f"game {row} hand {hand}"
+                hand += 1
+                seller, turns = -1, 0
+        state = transition.state
+    assert engine.decision(state) is None, f"game {row}: the kernel stopped before the end"
+    outcome = engine.outcome(state)
+    assert outcome is not None
+    assert outcome.payoffs == tuple(int(x) for x in result.payoffs[row])
+    assert outcome.details["hands_won"] == tuple(int(x) for x in result.deals_won[row])
+    assert decisions == result.decisions[row]
+    return hand
+
+
+LINEUPS = (("random",), ("heuristic",), ("heuristic", "random"))
+
+
+@pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "heuristic", "mixed"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_games_replay_through_the_reference(lineup: tuple[str, ...], players: int) -> None:
+    games = 25
+    result = run_batch(COX, players=players, games=games, seed=players, bots=list(lineup),
+                       record=True, threads=1)
+    for row in range(games):
+        assert replay(COX, players, result, row, lineup) == COX.hands_per_game
+
+
+VARIANTS: list[tuple[dict[str, Any], int]] = [
+    ({"buy_offers": "eligible_only", "last_discard_buyable": "yes", "direction": "left"}, 4),
+    ({"captain_can_be_fourth": True, "bank_double_order": "before_penalty",
+      "hands_per_game": 2}, 3),
+    ({"bank_counts_for_clear_hand": True, "last_discard_buyable": "no",
+      "replacement_fallback": "skip", "hands_per_game": 2}, 4),
+    ({"buy_offers": "eligible_only", "captain_can_be_fourth": True, "hands_per_game": 1}, 2),
+]
+
+
+@pytest.mark.parametrize("options,players", VARIANTS,
+                         ids=["-".join(o) for o, _ in VARIANTS])
+def test_options_replay_through_the_reference(options: dict[str, Any], players: int) -> None:
+    rules = COX.with_options(**options)
+    result = run_batch(rules, players=players, games=12, seed=5, bots=["heuristic", "random"],
+                       record=True, threads=1)
+    for row in range(12):
+        replay(rules, players, result, row, ("heuristic", "random"))
+
+
+def test_results_depend_on_the_seed_alone() -> None:
+    kern = build_kernel(COX, 4)
+    one = run_batch(COX, players=4, games=40, seed=11, bots=["heuristic", "random"], threads=1,
+                    kernel=kern, details=True)
+    two = run_batch(COX, players=4, games=40, seed=11, bots=["heuristic", "random"], threads=2,
+                    kernel=kern, details=True)
+    for a, b in zip(one.arrays(), two.arrays(), strict=True):
+        assert np.array_equal(a, b)
+    assert (one.deals_won.sum(axis=1) >= COX.hands_per_game).all()
+
+
+def test_what_the_kernel_does_not_play_is_refused() -> None:
+    with pytest.raises(RulesetError, match="2 to 4 players, not 5"):
+        build_kernel(COX, 5)
+    from commerce.families.cox.kernel import check_supported
+
+    with pytest.raises(RulesetError, match="plays the cox family, not widow"):
+        check_supported(find_ruleset("widow"))
+    with pytest.raises(CommerceError, match="search has no compiled policy"):
+        run_batch(COX, players=4, games=2, seed=0, bots=["search"])
+    assert choose_engine(COX, 4, ["random", "heuristic"], "auto") == (
+        "fast", "every bot has a compiled policy")
+    assert simulate_engine(COX, 4, ["heuristic"], "fast")[0] == "fast"
