@@ -7,12 +7,13 @@
 DIR``). For each line-up (a preset and a bot playing every seat) the two versions run in
 turn, *rounds* times each, every run in a fresh process with ``PYTHONPATH`` set to its
 ``src``: ``run_batch`` on 2 threads, *batches* batches (200,000 games each in the trading
-games, 4,000 sessions in the widow games), timed by the clock (``time.perf_counter``) and per
-CPU second (``time.process_time``). A process first loads or compiles the kernel apart from
-the timing, after a process of its own has warmed the kernel's cache. Each run prints the
-median and the fastest batch; the table at the end gives each run's median (million
-decisions a second by the clock) and the ratio of the medians of the runs. On a shared
-machine whose speed wanders, runs in turn are what makes the two versions comparable.
+games, 4,000 sessions in the widow games and Cox's), timed by the clock
+(``time.perf_counter``) and per CPU second (``time.process_time``). A process first loads or
+compiles the kernel apart from the timing, after a process of its own has warmed the kernel's
+cache. Each run prints the median and the fastest batch; the table at the end gives each
+run's median (million decisions a second by the clock) and the ratio of the medians of the
+runs. On a shared machine whose speed wanders, runs in turn are what makes the two versions
+comparable.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from pathlib import Path
 
 LINE_UPS = (("peel", "random"), ("hoyle", "random"), ("trade-and-barter", "random"),
             ("peel", "heuristic"), ("peel-old", "heuristic"), ("pool", "heuristic"),
-            ("widow", "heuristic"), ("pounce", "heuristic"), ("no-pair-or-point", "heuristic"))
+            ("widow", "heuristic"), ("pounce", "heuristic"), ("no-pair-or-point", "heuristic"),
+            ("cox", "random"), ("cox", "heuristic"))
 TRADING = ("peel", "hoyle", "trade-and-barter")
 
 

@@ -209,7 +209,7 @@ def test_bench_fast_all_times_every_four_player_preset_with_a_kernel() -> None:
 
     ids = [r.id for r in fast_bench_presets("all")]
     assert ids == ["peel", "hoyle", "trade-and-barter", "peel-old", "pool", "widow", "pounce",
-                   "no-pair-or-point"]  # not the two-player variants, not Cox's game
+                   "no-pair-or-point", "cox"]  # not the two-player variants, not Vingt-un
     assert [r.id for r in fast_bench_presets("pool,peel")] == ["pool", "peel"]
     with pytest.raises(CommerceError):
         fast_bench_presets("pel")
