@@ -72,7 +72,7 @@ def test_the_spaces_are_commerce_gyms() -> None:
 def test_gymnasium_makes_and_wraps_it() -> None:
     v = harness.vector()
     assert "commerce/PeelVector-v0" in v.VECTOR_ENV_IDS
-    assert not any("Cox" in name or "VingtUn" in name for name in v.VECTOR_ENV_IDS)
+    assert not any("VingtUn" in name for name in v.VECTOR_ENV_IDS)
     _, returns = harness.episode_returns("commerce/HoyleVector-v0", 30, num_envs=5,
                                          opponents="random")
     assert returns and all(float(r).is_integer() for r in returns)
@@ -121,7 +121,6 @@ def test_bad_actions_get_one_clear_message(actions: Any, message: str) -> None:
 
 @pytest.mark.parametrize("kwargs,message", [
     ({"rules": "vingt-un"}, "vingtun family has no compiled vector environment"),
-    ({"rules": "cox"}, "cox family has no compiled vector environment"),
     ({"opponents": "search"}, "bot search has no compiled policy"),
     ({"opponents": "random,random"}, "give one opponent, or 3"),
     ({"opponents": "heuristic:boldness=7"}, "boldness"),

@@ -19,10 +19,10 @@ Every returned mask so has a legal action. ``autoreset_mode="next_step"`` is Gym
 default convention instead: the ended episode's last observation is returned with an all-0
 mask, and the next step deals the game anew, ignoring its action and paying 0.
 
-The trading and the widow games have the hook. A family without it (Cox's, Vingt-un), a bot
-without a compiled policy or an option the kernel does not play is refused with a
-:class:`~commerce.errors.CommerceError` naming it; so is an illegal action in any game (nothing
-is played: the step is all or nothing). Importing this module registers
+The trading and the widow games and Cox's game have the hook. A family without it
+(Vingt-un), a bot without a compiled policy or an option the kernel does not play is refused
+with a :class:`~commerce.errors.CommerceError` naming it; so is an illegal action in any game
+(nothing is played: the step is all or nothing). Importing this module registers
 ``commerce/PeelVector-v0``, ``commerce/WidowVector-v0`` ... for the families that have the hook
 (:data:`VECTOR_ENV_IDS`), made with ``gymnasium.make_vec(id, num_envs=...)``.
 
@@ -66,7 +66,7 @@ class CommerceVectorEnv(VectorEnv[Array, Array, Array]):
     """*num_envs* games, one learning seat each, bots compiled (see the module's docstring).
 
     :param rules: a ruleset id (a family with a steppable kernel: the trading and the widow
-        games).
+        games, Cox's game).
     :param players: the number of seats.
     :param num_envs: the games stepped together.
     :param seat: the learner's seat (the dealer is drawn at each new game).
@@ -111,7 +111,8 @@ class CommerceVectorEnv(VectorEnv[Array, Array, Array]):
         if hook is None:
             raise CommerceError(
                 f"the {ruleset.family} family has no compiled vector environment (the "
-                "trading and the widow games have one); use commerce.rl.gym.CommerceGym")
+                "trading and the widow games and Cox's game have one); use "
+                "commerce.rl.gym.CommerceGym")
         policies, boldness = _lineup(opponents, players, seat)
         try:
             kernel = hook(ruleset, players)
@@ -222,7 +223,8 @@ class CommerceVectorEnv(VectorEnv[Array, Array, Array]):
         fresh game began, then the family kernel's action codes (the learner's, the bots' and
         chance's cards), in the order played: :mod:`commerce.kernelkit`'s (``kind * 64 +
         card``) for the trading games, :func:`commerce.families.widow.kernel.decode_action`
-        reads the widow games'."""
+        reads the widow games', :func:`commerce.families.cox.kernel.decode_action` Cox's
+        (chance's Directors cards and supply one card at a time)."""
         recorded: list[list[int]] = self.batch.records()
         return recorded
 

@@ -5,7 +5,8 @@ its notation), ``scoring``; the reference rules (``rules`` names the entry point
 stage modules in the order of play: ``state``, ``game``, ``deal``, ``layout``, ``turn``,
 ``settle``, ``choices``, ``observe``, ``notation``); ``fast`` (the same rules written for
 speed); ``kernel`` (the same rules compiled, with ``compiled_rules`` and
-``compiled_heuristic``, loaded by ``compiled``); ``text`` (words for people), ``deals`` (hand
+``compiled_heuristic``, loaded by ``compiled``; ``kernel_env`` steps them one decision at a
+time for the vector environment); ``text`` (words for people), ``deals`` (hand
 summaries for the analyses), ``heuristic``, ``sample`` and ``search`` (what the bots use),
 ``hidden`` (test hooks). :data:`FAMILY` is the one place that names its hooks.
 """
@@ -64,6 +65,7 @@ FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
     presentation=present.PRESENTATION,
     fast=fast.FAST,
     kernel=compiled.kernel,
+    env_kernel=compiled.env_kernel,
     extras={"no_stand_reason": "stand-threshold has no meaning in Cox's game ({id}): nobody "
                                "stands, a hand ends when a player sells out or the supply runs "
                                "out; try dealer-advantage or variants"},
