@@ -137,6 +137,31 @@ def test_options_replay_through_the_reference(options: dict[str, Any], players: 
         replay(rules, players, result, row, ("heuristic", "random"))
 
 
+def test_a_waiting_hand_spoiled_by_laying_out_discards_as_after_any_purchase() -> None:
+    # With captain_can_be_fourth a card bought to sell out may be laid as a fourth and its
+    # replacement spoil the hand: the buyer then discards (decision #32), in the reference,
+    # the fast path and the kernel alike (before, his decision had no legal action)
+    from commerce.families.cox import fast
+    from commerce.families.cox.choices import sell_outs
+    from commerce.families.cox.state import Phase
+
+    rules = COX.with_options(captain_can_be_fourth=True)
+    result = run_batch(rules, players=4, games=40, seed=2, bots=["random"], record=True)
+    spoiled = 0
+    for row in range(40):
+        replay(rules, 4, result, row)  # every action the kernel played is legal
+        state = engine.new_game(rules, 4, dealer=int(result.dealers[row]))
+        for code in result.actions[row, :int(result.action_counts[row])]:
+            turn = state.turn
+            if turn.phase is Phase.DISCARD and turn.must_sell_out and not sell_outs(state):
+                spoiled += 1
+                legal = engine.legal_actions(state)
+                assert legal and all(a.kind is ActionKind.DISCARD for a in legal)
+                assert fast.legal_actions(fast.from_reference(state)) == legal
+            state = engine.apply(state, decode_action(int(code))).state
+    assert spoiled >= 1  # the games reach such a turn
+
+
 def test_results_depend_on_the_seed_alone() -> None:
     kern = build_kernel(COX, 4)
     one = run_batch(COX, players=4, games=40, seed=11, bots=["heuristic", "random"], threads=1,

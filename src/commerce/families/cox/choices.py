@@ -86,6 +86,23 @@ def completes(s: CoxState, face: CoxCard) -> bool:
                        captain_can_be_fourth=s.ruleset.captain_can_be_fourth)
 
 
+def sell_outs(s: CoxState) -> tuple[CoxCard, ...]:
+    """The faces whose discard sells the actor out (leaves him a complete hand), in
+    :func:`discardable`'s order."""
+    if not may_complete_less_one(holding(s, s.turn.actor)):
+        return ()
+    return tuple(f for f in discardable(s) if completes(s, f))
+
+
+def must_sell_out(s: CoxState) -> bool:
+    """Whether the actor must sell out now: he bought the discard as the card that completes
+    his hand (the waiting-hand exception) and can still sell out. Laying the bought card out
+    may have spoiled the hand (a Captain laid as the fourth of a three with
+    ``captain_can_be_fourth``, its replacement drawn from Base 4): then the purchase binds him
+    to nothing and he discards as after any purchase (decision #32)."""
+    return s.turn.must_sell_out and bool(sell_outs(s))
+
+
 def pair_kind(rack: tuple[CoxCard, ...], card: CoxCard) -> int | None:
     """The kind the rack holds two (natural) cards like *card* of, to buy it; None if none.
 
@@ -151,9 +168,8 @@ def legal_actions(s: CoxState) -> tuple[Action, ...]:
         return (Action(ActionKind.BUY), decline) if buy_mode(s, s.turn.actor) else (decline,)
     if phase is Phase.DISCARD:
         faces = discardable(s)
-        sells = tuple(Action(ActionKind.SELL_OUT, (f,)) for f in faces if completes(s, f)) \
-            if may_complete_less_one(holding(s, s.turn.actor)) else ()
-        if s.turn.must_sell_out:
+        sells = tuple(Action(ActionKind.SELL_OUT, (f,)) for f in sell_outs(s))
+        if s.turn.must_sell_out and sells:
             return sells
         return tuple(Action(ActionKind.DISCARD, (f,)) for f in faces) + sells
     if phase is Phase.DIRECTORS:
@@ -248,7 +264,7 @@ def _check_discard(s: CoxState, action: Action) -> None:
         if not completes(s, card):
             raise _illegal(IllegalReason.NOT_ALLOWED_BY_RULES,
                            f"discarding {format_cox_card(card)} does not leave a complete hand")
-    elif s.turn.must_sell_out:
+    elif must_sell_out(s):
         raise _illegal(IllegalReason.NOT_ALLOWED_BY_RULES,
                        "you bought the discard to complete your hand: sell out")
 

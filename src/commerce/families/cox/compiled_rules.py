@@ -829,6 +829,10 @@ def legal(g: Any, cfg: Any, w: Any) -> Any:
                 w[out + n] = _code(_K_SELL, f)
                 n += 1
             _add(w, _W_CNT, f, 1)
+    if n == 0:  # bound to sell out only while he can (decision #32): the discards
+        for i in range(faces):
+            w[out + n] = _code(_K_DISCARD, w[_W_DISC + i])
+            n += 1
     return n
 
 

@@ -92,7 +92,7 @@ def legal_actions(s: FastCoxState) -> tuple[Action, ...]:
         faces = _discardable(s)
         sells = tuple(_SELL[f] for f in faces if _completes(s, f)) \
             if may_complete_less_one(_holding(s, s.actor)) else ()
-        if s.must_sell_out:
+        if s.must_sell_out and sells:  # bound to sell out only while he can (decision #32)
             return sells
         return tuple(_DISCARD[f] for f in faces) + sells
     if phase is _P_DIRECTORS:
@@ -253,7 +253,8 @@ def check(s: FastCoxState, action: Action) -> None:
                 IllegalReason.NOT_ALLOWED_BY_RULES,
                 f"discarding {format_cox_card(card)} does not leave a complete hand",
             )
-    elif s.must_sell_out:
+    elif s.must_sell_out and may_complete_less_one(_holding(s, s.actor)) \
+            and any(_completes(s, f) for f in _discardable(s)):
         raise IllegalActionError(
             IllegalReason.NOT_ALLOWED_BY_RULES,
             "you bought the discard to complete your hand: sell out",
