@@ -105,15 +105,16 @@ def simulate_rate() -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def kernel_rate(bot: str, threads: int) -> Callable[[], float]:
-    """The compiled kernel, Peel, four players of *bot*, on *threads* threads."""
+def kernel_rate(bot: str, threads: int, rules_id: str = "peel") -> Callable[[], float]:
+    """The compiled kernel, *rules_id* (Peel), four players of *bot*, on *threads* threads."""
     def rate() -> float:
         from commerce.fast import build_kernel, run_batch
         from commerce.rules import find_ruleset
 
-        rules = find_ruleset("peel")
+        rules = find_ruleset(rules_id)
         kernel = build_kernel(rules, 4)
-        games = 200_000 if bot == "random" else 50_000
+        games = (200_000 if bot == "random" else 50_000) if rules.family == "trading" \
+            else 4_000  # a widow session or a game of Cox's is hundreds of decisions
         run_batch(rules, players=4, games=1000, seed=0, bots=[bot], kernel=kernel,
                   threads=threads)  # compiled (or loaded from the cache) before timing
         start = time.perf_counter()
@@ -191,8 +192,14 @@ ROWS: tuple[tuple[str, str, str, Callable[[], float]], ...] = (
      research_rate("openspiel")),
     ("Commerce", "Peel, 4 players: compiled vector env (1,024 games, 3 random bots inside)",
      "env steps", vector_rate("peel")),
+    ("Commerce", "Widow game, 4 players: compiled kernel, random, every core",
+     "player decisions", kernel_rate("random", 0, "widow")),
     ("Commerce", "Widow game, 4 players: compiled vector env (1,024 games, 3 random bots "
      "inside)", "env steps", vector_rate("widow")),
+    ("Commerce", "Cox's game, 4 players: compiled kernel, random, every core",
+     "player decisions", kernel_rate("random", 0, "cox")),
+    ("Commerce", "Cox's game, 4 players: compiled vector env (1,024 games, 3 random bots "
+     "inside)", "env steps", vector_rate("cox")),
     ("OpenSpiel", "Kuhn poker, pure Python (`python_kuhn_poker`)", "player actions",
      kuhn_rate),
     ("OpenSpiel", "Kuhn poker, C++ (`kuhn_poker`), stepped from Python", "player actions",
