@@ -28,6 +28,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from commerce.core import Action, Decision, Event, Outcome, Seat, Transition
@@ -140,6 +141,35 @@ def older_version(ruleset: Ruleset, version: int) -> Ruleset | None:
     return None
 
 
+
+BatchPlayouts = Callable[[Any, Sequence[Action], Seat, int], Sequence[tuple[float, float]]]
+"""Compiled playouts (:attr:`SearchHooks.batch`): ``playouts(state, actions, seat, key) ->
+[(gain, won), ...]``, one pair for each action."""
+
+
+@lru_cache(maxsize=64)
+def kernel_or_none(hook: Callable[[Ruleset, int], Any], rules: Ruleset, players: int) -> Any:
+    """A family's compiled kernel (its ``kernel`` hook, *hook*) for *rules* at *players*
+    seats, or None where the kernel refuses them (:class:`RulesetError`): what a search's
+    compiled playouts build on. Cached: the kernel's tables are a pure function of the
+    arguments, built once per ruleset and table size."""
+    try:
+        return hook(rules, players)
+    except RulesetError:
+        return None
+
+
+@lru_cache(maxsize=64)
+def kernel_plays(check: Callable[[Ruleset], None], rules: Ruleset) -> bool:
+    """Whether a family's compiled kernel plays *rules*: its *check* (raising
+    :class:`RulesetError` for an option it does not play) passes."""
+    try:
+        check(rules)
+    except RulesetError:
+        return False
+    return True
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SearchHooks:
     """What the generic search bot (:mod:`commerce.bots.search`) may use of a family.
@@ -174,8 +204,7 @@ class SearchHooks:
     """``expected(obs, legal) -> [(gain, win), ...] | None``: each action's expected gain and
     chance of winning worked out from the observation (a model of the rest of the deal, no
     playouts), where the family can; None at a decision it does not weigh (then playouts)."""
-    batch: Callable[[Any], Callable[[Any, Sequence[Action], Seat, int],
-                                    Sequence[tuple[float, float]]] | None] | None = None
+    batch: Callable[[Any], BatchPlayouts | None] | None = None
     """``batch(obs) -> playouts | None``: compiled playouts for this observation, where the
     family has them: ``playouts(state, actions, seat, key) -> [(gain, won), ...]`` plays each
     of *actions* from one drawn state with the same random streams (from the 64-bit *key*),

@@ -22,16 +22,15 @@ heuristic's own choice (:func:`reference`) unless another beats it clearly
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 from commerce.core import Action, ActionKind, Seat
-from commerce.errors import RulesetError
 from commerce.families.cox import fast
 from commerce.families.cox.heuristic import cox_heuristic, rank_discards
 from commerce.families.cox.state import CoxState
-from commerce.family import SearchHooks
+from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none, kernel_plays
 from commerce.rules import Ruleset
 
 DEFAULT_ITERATIONS = 1000
@@ -112,32 +111,19 @@ def reference(obs: Any, legal: Sequence[Action]) -> Action:
     return cox_heuristic(obs, legal, random.Random(0), 0.5)
 
 
-BatchPlayouts = Callable[[Any, Sequence[Action], Seat, int], list[tuple[float, float]]]
-"""``playouts(state, actions, seat, key) -> [(lead, won), ...]`` (``SearchHooks.batch``)."""
-
-
-@lru_cache(maxsize=16)
 def _kernel(rules: Ruleset, players: int) -> Any:
     """The compiled kernel of *rules* at *players* seats, or None where it does not play them
-    (a pure function of its arguments: its tables are built once per ruleset and table)."""
+    (built once per ruleset and table: :func:`commerce.family.kernel_or_none`)."""
     from commerce.families.cox.compiled import kernel
 
-    try:
-        return kernel(rules, players)
-    except RulesetError:
-        return None
+    return kernel_or_none(kernel, rules, players)
 
 
-@lru_cache(maxsize=64)
 def compiled(rules: Ruleset) -> bool:
     """Whether the compiled kernel plays *rules* (then the search's playouts run there)."""
     from commerce.families.cox.kernel import check_supported
 
-    try:
-        check_supported(rules)
-    except RulesetError:
-        return False
-    return True
+    return kernel_plays(check_supported, rules)
 
 
 def kernel_playouts(obs: Any) -> BatchPlayouts | None:

@@ -15,18 +15,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from commerce.cards import Card, pack
 from commerce.core import Action, ActionKind, DecisionKind, Seat
 from commerce.determinize import state_sampler
-from commerce.errors import RulesetError
 from commerce.families.trading import fast
 from commerce.families.trading.heuristic import trading_action
 from commerce.families.trading.observe import TradingObservation
 from commerce.families.trading.state import Phase, TradingState
-from commerce.family import SearchHooks
+from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none
 from commerce.hands import evaluator_for
 from commerce.rules import Ruleset
 from commerce.strength import card_to_replace, strength_table, win_chance
@@ -151,20 +149,12 @@ DEFAULT_ITERATIONS = 2000
 within 200 ms here with four times the 500 the Python playouts could afford
 (``scripts/bench_search.py``)."""
 
-BatchPlayouts = Callable[[Any, Sequence[Action], Seat, int], list[tuple[float, float]]]
-"""``playouts(state, actions, seat, key) -> [(gain, won), ...]`` (``SearchHooks.batch``)."""
-
-
-@lru_cache(maxsize=16)
 def _kernel(rules: Ruleset, players: int) -> Any:
     """The compiled kernel of *rules* at *players* seats, or None where it does not play them
-    (a pure function of its arguments: its tables are built once per ruleset and table)."""
+    (built once per ruleset and table: :func:`commerce.family.kernel_or_none`)."""
     from commerce.families.trading.compiled import kernel
 
-    try:
-        return kernel(rules, players)
-    except RulesetError:
-        return None
+    return kernel_or_none(kernel, rules, players)
 
 
 def kernel_playouts(obs: TradingObservation) -> BatchPlayouts | None:

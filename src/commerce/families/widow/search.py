@@ -24,7 +24,6 @@ from typing import Any, NamedTuple
 
 from commerce.cards import Card
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
-from commerce.errors import RulesetError
 from commerce.families.widow import fast as widow
 from commerce.families.widow import state as ref
 from commerce.families.widow.fast import WidowState
@@ -36,7 +35,7 @@ from commerce.families.widow.heuristic import (
     widow_action,
 )
 from commerce.families.widow.state import Phase
-from commerce.family import SearchHooks
+from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none, kernel_plays
 from commerce.rules import Ruleset
 
 _TOKENS = frozenset({"lowest_to_best", "lowest_to_pool"})
@@ -320,32 +319,19 @@ def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
     return [first, *(i for i in everything if i != first and (i in keep or i not in swaps))]
 
 
-BatchPlayouts = Callable[[Any, Sequence[Action], Seat, int], list[tuple[float, float]]]
-"""``playouts(state, actions, seat, key) -> [(gain, won), ...]`` (``SearchHooks.batch``)."""
-
-
-@lru_cache(maxsize=16)
 def _kernel(rules: Ruleset, players: int) -> Any:
     """The compiled kernel of *rules* at *players* seats, or None where it does not play them
-    (a pure function of its arguments: its tables are built once per ruleset and table)."""
+    (built once per ruleset and table: :func:`commerce.family.kernel_or_none`)."""
     from commerce.families.widow.compiled import kernel
 
-    try:
-        return kernel(rules, players)
-    except RulesetError:
-        return None
+    return kernel_or_none(kernel, rules, players)
 
 
-@lru_cache(maxsize=64)
 def compiled(rules: Ruleset) -> bool:
     """Whether the compiled kernel plays *rules* (then the search's playouts run there)."""
     from commerce.families.widow.kernel import check_supported
 
-    try:
-        check_supported(rules)
-    except RulesetError:
-        return False
-    return True
+    return kernel_plays(check_supported, rules)
 
 
 def kernel_playouts(obs: Any) -> BatchPlayouts | None:
