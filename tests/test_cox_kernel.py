@@ -22,7 +22,7 @@ from commerce.families.cox.kernel import CATEGORIES, decode_action
 from commerce.family import family_spec
 from commerce.fast import build_kernel, run_batch
 from commerce.rules import Ruleset, find_ruleset
-from commerce.simulate import choose_engine, simulate_engine
+from commerce.simulate import choose_engine
 
 HEURISTIC = family_spec("cox").heuristic
 COX = find_ruleset("cox")
@@ -184,4 +184,4 @@ def test_what_the_kernel_does_not_play_is_refused() -> None:
         run_batch(COX, players=4, games=2, seed=0, bots=["search"])
     assert choose_engine(COX, 4, ["random", "heuristic"], "auto") == (
         "fast", "every bot has a compiled policy")
-    assert simulate_engine(COX, 4, ["heuristic"], "fast")[0] == "fast"
+    assert choose_engine(COX, 4, ["heuristic"], "fast")[0] == "fast"

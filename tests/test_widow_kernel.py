@@ -21,7 +21,7 @@ from commerce.families.widow.kernel import decode_action
 from commerce.family import family_spec
 from commerce.fast import build_kernel, run_batch
 from commerce.rules import Ruleset, find_ruleset
-from commerce.simulate import choose_engine, simulate_engine
+from commerce.simulate import choose_engine
 
 HEURISTIC = family_spec("widow").heuristic
 LINEUPS = (("random",), ("heuristic",), ("random", "heuristic", "heuristic:boldness=0.9"))
@@ -80,6 +80,12 @@ def replay(rules: Ruleset, players: int, result: Any, row: int,
     assert outcome is not None
     assert outcome.payoffs == tuple(int(x) for x in result.payoffs[row])
     assert outcome.details["deals_won"] == tuple(int(x) for x in result.deals_won[row])
+    if "tokens" in outcome.details:  # the session's tokens and who went out, when
+        assert outcome.details["tokens"] == tuple(int(x) for x in result.session[row, 0])
+        assert outcome.details["out_in"] == tuple(
+            int(x) if x > 0 else None for x in result.session[row, 1])
+    else:
+        assert result.session.shape[1] == 0
     assert decisions == result.decisions[row]
     return deal
 
@@ -157,5 +163,17 @@ def test_what_the_kernel_does_not_play_is_refused() -> None:
         "fast", "every bot has a compiled policy")
     engine_name, why = choose_engine(widow, 4, ["random", "search"], "auto")
     assert engine_name == "reference" and "bot search has no compiled policy" in why
-    assert simulate_engine(widow, 4, ["random"], "auto") == (
-        "reference", "the widow family's kernel does not report the tokens and who went out")
+
+
+def test_simulate_on_the_kernel_shows_the_tokens_and_who_went_out() -> None:
+    from commerce.simulate import simulate_fast
+
+    table = simulate_fast(find_ruleset("pounce"), players=4, games=30, seed=2,
+                          bots=["random", "heuristic"])
+    seats = table["seats"]
+    assert sum(s["tokens"] for s in seats) == 12 * 30  # the winner holds every token
+    assert sum(s["went_out_games"] for s in seats) == 3 * 30  # the three others went out
+    assert all(s["went_out_mean_deal"] >= 1 for s in seats if s["went_out_games"])
+    old_game = simulate_fast(find_ruleset("peel-old"), players=4, games=5, seed=2,
+                             bots=["heuristic"])
+    assert all("tokens" not in s for s in old_game["seats"])  # no tokens in the Old Game

@@ -188,27 +188,6 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
     return "reference", reason
 
 
-def simulate_engine(rules: Ruleset, players: int, bots: Sequence[str],
-                    engine_name: str) -> tuple[str, str]:
-    """:func:`choose_engine` for ``commerce simulate``, whose table also shows what the
-    family tracks per seat (tokens, who went out): the kernel only where it reports those
-    (a kernel without them says so in ``session_results``).
-
-    :raises CommerceError: for ``fast`` when the kernel cannot play the run, saying why.
-    """
-    from commerce.errors import CommerceError
-    from commerce.fast import build_kernel
-
-    engine, why = choose_engine(rules, players, bots, engine_name)
-    if engine == "fast" and not getattr(build_kernel(rules, players), "session_results", True):
-        why = (f"the {rules.family} family's kernel does not report the tokens and who went "
-               "out")
-        if engine_name == "fast":
-            raise CommerceError(f"--engine fast: {why}")
-        return "reference", why
-    return engine, why
-
-
 def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
                   bots: Sequence[str]) -> dict[str, Any]:
     """:func:`simulate` on the family's compiled kernel (:mod:`commerce.fast`): the same table,
@@ -231,6 +210,18 @@ def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
     specs = [bots[i % len(bots)] for i in range(players)]
     net = result.payoffs.sum(axis=0)
     wins = result.deals_won.sum(axis=0)
+    extra: list[dict[str, Any]] = [{} for _ in range(players)]
+    if result.session.shape[1] == 2:  # tokens, and who went out (as :func:`simulate`)
+        tokens, out_in = result.session[:, 0, :], result.session[:, 1, :]
+        any_out = bool((out_in > 0).any())
+        for i in range(players):
+            extra[i]["tokens"] = int(tokens[:, i].sum())
+            deals = out_in[:, i][out_in[:, i] > 0]
+            if len(deals):
+                extra[i]["went_out_games"] = len(deals)
+                extra[i]["went_out_mean_deal"] = round(float(deals.sum()) / len(deals), 2)
+            elif any_out:
+                extra[i]["went_out_games"] = 0
     return {
         "rules": rules.id,
         "players": players,
@@ -238,8 +229,8 @@ def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
         "seed": seed,
         "bots": list(bots),
         "decisions": int(result.decisions.sum()),
-        "seats": [{"seat": i, "bot": specs[i], "net": int(net[i]), "wins": int(wins[i])}
-                  for i in range(players)],
+        "seats": [{"seat": i, "bot": specs[i], "net": int(net[i]), "wins": int(wins[i]),
+                   **extra[i]} for i in range(players)],
         "first_call_s": round(first, 3),
         "seconds": round(seconds, 3),
     }

@@ -65,7 +65,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     """Play bot games and print per-seat results."""
     from commerce.bots import make_bot
     from commerce.errors import CommerceError
-    from commerce.simulate import simulate, simulate_engine, simulate_fast
+    from commerce.simulate import choose_engine, simulate, simulate_fast
 
     rules = resolve_rules(args)
     if args.games < 1:
@@ -80,7 +80,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CommerceError("give at least one bot, e.g. --bots random,heuristic")
     for spec in bots:
         make_bot(spec)  # validate before playing
-    engine, why = simulate_engine(rules, args.players, bots, args.engine)
+    engine, why = choose_engine(rules, args.players, bots, args.engine)
     if engine == "fast":
         result = simulate_fast(rules, players=args.players, games=args.games, seed=args.seed,
                                bots=bots)

@@ -76,12 +76,16 @@ class BatchResult:
     axis else)."""
     category_names: tuple[str, ...]
     """Category names by code."""
+    session: Any = None
+    """``(games, 2, players)``: each seat's tokens at the end of the session and the deal in
+    which it went out (0: it did not), where the kernel's rules track tokens (its
+    ``tracks_tokens`` attribute; an empty second axis else)."""
 
     def arrays(self) -> tuple[Any, ...]:
         """The arrays in the order a kernel's ``run`` fills them."""
         return (self.payoffs, self.deals_won, self.decisions, self.dealers, self.standers,
                 self.categories, self.deal_turns, self.actions, self.action_counts,
-                self.deal_payoffs)
+                self.deal_payoffs, self.session)
 
 
 def kernel_reason(rules: Ruleset, bots: Sequence[str]) -> str | None:
@@ -198,6 +202,8 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
         deal_payoffs=np.zeros((games, deals if getattr(kern, "deal_payoffs", False) else 0,
                                 players), np.int32),
         category_names=tuple(kern.category_names),
+        session=np.zeros((games, 2 if getattr(kern, "tracks_tokens", False) else 0, players),
+                         np.int32),
     )
     out = result.arrays()
     n_threads = max(1, min(threads or min(os.cpu_count() or 1, 8), games))

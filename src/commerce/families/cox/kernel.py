@@ -243,10 +243,11 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, policies:
 def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, policies: Any,
                boldness: Any, share: Any, payoffs: Any, deals_won: Any, decisions: Any,
                dealers: Any, standers: Any, categories: Any, deal_turns: Any, actions: Any,
-               action_counts: Any, deal_payoffs: Any) -> None:
+               action_counts: Any, deal_payoffs: Any, session: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
     each seat played by the policy of line-up ``row % len(policies)`` (the heuristic has no
-    boldness), writing each row of the result arrays."""
+    boldness), writing each row of the result arrays (not *session*: Cox's game tracks no
+    tokens)."""
     _play_rows(key, index0, first, stop, cfg, policies, share, payoffs, deals_won, decisions,
                dealers, standers, categories, deal_turns, actions, action_counts,
                np.zeros(STATE_SIZE, np.int64), np.zeros(SCRATCH_SIZE, np.int64),
@@ -297,9 +298,6 @@ class CoxKernel:
     """Category names by code (:data:`CATEGORIES`)."""
     policies: tuple[int, ...] = (RANDOM, HEURISTIC)
     """The policy codes it plays."""
-    session_results: bool = True
-    """Whether it reports what ``commerce simulate`` shows per seat (Cox's game tracks no
-    tokens and nobody goes out: the points and the hands won are all)."""
     deal_payoffs: bool = False
     """Whether it fills :attr:`commerce.fast.BatchResult.deal_payoffs` (no: the dealer-advantage
     analysis reads rotating dealers, and in Cox's game the Directors decide the places)."""

@@ -425,11 +425,12 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
                after_win: Any, policies: Any, boldness: Any, share: Any, payoffs: Any,
                deals_won: Any, decisions: Any, dealers: Any, standers: Any, categories: Any,
-               deal_turns: Any, actions: Any, action_counts: Any, deal_payoffs: Any) -> None:
+               deal_turns: Any, actions: Any, action_counts: Any, deal_payoffs: Any,
+               session: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams,
     in the chance group ``(index0 + row) // share``), each seat played by the policy and
     boldness of line-up ``row % len(policies)`` (rows of *policies* and *boldness*), writing
-    each row of the result arrays."""
+    each row of the result arrays (not *session*: the trading games track no tokens)."""
     p = cfg[_P]
     hands, unseen, bottom, balances, won, ranks, order, streams, sc = _scratch(
         p, pack_cards.shape[0])

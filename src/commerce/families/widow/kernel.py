@@ -443,7 +443,7 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
                widow: Any, stock: Any, order: Any, flags: Any, final: Any, moved: Any,
                fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any,
                offers: Any, ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any,
-               buf: Any, free: Any) -> None:
+               buf: Any, free: Any, session: Any) -> None:
     p = cfg[_P]
     cap = actions.shape[1]
     record = cap > 0
@@ -476,6 +476,10 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
     for i in range(p):
         payoffs[row, i] = balances[i]
         deals_won[row, i] = won[i]
+    if session.shape[1] > 0:  # the rules track tokens: each seat's, and when it went out
+        for i in range(p):
+            session[row, 0, i] = tokens[i]
+            session[row, 1, i] = out_in[i]
     decisions[row] = count
     if record:
         action_counts[row] = pos if pos <= cap else -1
@@ -505,7 +509,7 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                stock: Any, order: Any, flags: Any, final: Any, moved: Any, fresh: Any,
                tokens: Any, balances: Any, out_in: Any, won: Any, offers: Any, ranks: Any,
                scoring: Any, gives: Any, takes: Any, rest: Any, buf: Any, free: Any,
-               pol: Any, bold: Any) -> None:
+               pol: Any, bold: Any, session: Any) -> None:
     """The rows of :func:`play_games` on its working arrays, without reference counting (a
     counted call per game counts every array argument: atomic operations on arrays that every
     thread of a batch shares)."""
@@ -520,7 +524,7 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                    payoffs, deals_won, decisions, dealers, standers, categories, deal_turns,
                    actions, action_counts, st, hands, hlen, widow, stock, order, flags, final,
                    moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives,
-                   takes, rest, buf, free)
+                   takes, rest, buf, free, session)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -528,10 +532,11 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
                policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
                decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
-               actions: Any, action_counts: Any, deal_payoffs: Any) -> None:
+               actions: Any, action_counts: Any, deal_payoffs: Any, session: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
     each seat played by the policy and boldness of line-up ``row % len(policies)``, writing
-    each row of the result arrays."""
+    each row of the result arrays (*session*: each seat's tokens at the end and the deal it
+    went out in, where it has room)."""
     p = cfg[_P]
     (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
      won, offers, ranks, scoring, gives, takes, rest, buf, free) = _scratch(
@@ -541,7 +546,7 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                dealers, standers, categories, deal_turns, actions, action_counts, st, hands,
                hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
                won, offers, ranks, scoring, gives, takes, rest, buf, free,
-               np.empty(p, policies.dtype), np.empty(p, boldness.dtype))
+               np.empty(p, policies.dtype), np.empty(p, boldness.dtype), session)
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -596,9 +601,10 @@ class WidowKernel:
     category_names: tuple[str, ...]
     policies: tuple[int, ...] = (RANDOM, HEURISTIC)
     """The policy codes it plays."""
-    session_results: bool = False
-    """Whether it reports the tokens and who went out (not yet: ``commerce simulate`` plays
-    the widow games on the reference engine)."""
+    tracks_tokens: bool = False
+    """Whether its rules track tokens (every preset but the Old Game): it then reports each
+    seat's tokens at the end and the deal it went out in
+    (:attr:`commerce.fast.BatchResult.session`)."""
     deal_payoffs: bool = False
     """Whether it fills :attr:`commerce.fast.BatchResult.deal_payoffs` (not yet: a widow
     deal's settlement and horses do not split as the analyses' deal reader splits them)."""
@@ -680,4 +686,5 @@ def build(rules: Ruleset, players: int) -> WidowKernel:
     return WidowKernel(rules=rules, players=players, deals=deals, max_actions=200_000,
                        cfg=cfg, pack_cards=pack_cards, rank3=rank3,
                        rank4=rank4, cat_code=cat_code, frank3=frank3, strength=strength,
-                       vtab=_values(pack_cards, rank3, strength), category_names=names)
+                       vtab=_values(pack_cards, rank3, strength), category_names=names,
+                       tracks_tokens=flow != 2)
