@@ -41,6 +41,7 @@ def child(rules_id: str, bot: str, seconds: float, out: Path) -> None:
     from commerce.families.cox import compiled_heuristic as cox_heuristic
     from commerce.families.cox import compiled_playouts as cox_playouts
     from commerce.families.cox import compiled_rules as cox_rules
+    from commerce.families.cox import compiled_turn as cox_turn
     from commerce.families.cox import kernel as cox_kernel
     from commerce.families.trading import compiled_heuristic as trading_heuristic
     from commerce.families.trading import kernel as trading_kernel
@@ -53,7 +54,7 @@ def child(rules_id: str, bot: str, seconds: float, out: Path) -> None:
 
     modules = {"trading": (trading_kernel, trading_heuristic),
                "widow": (widow_kernel, widow_heuristic, widow_rules, widow_playouts),
-               "cox": (cox_kernel, cox_heuristic, cox_rules, cox_playouts)}
+               "cox": (cox_kernel, cox_heuristic, cox_rules, cox_turn, cox_playouts)}
     rules = find_ruleset(rules_id)
     kern = build_kernel(rules, 4)
     run_batch(rules, players=4, games=10, seed=0, bots=[bot], kernel=kern, threads=1)

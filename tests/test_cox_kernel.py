@@ -9,7 +9,6 @@ hands won and the decisions the reference's.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -23,32 +22,21 @@ from commerce.family import family_spec
 from commerce.fast import build_kernel, run_batch
 from commerce.rules import Ruleset, find_ruleset
 from commerce.simulate import choose_engine
+from tests.harness.cox import Rigged, rigged_for
 
 HEURISTIC = family_spec("cox").heuristic
 COX = find_ruleset("cox")
 
 
-class Rigged(random.Random):
-    """An RNG whose ``random()`` makes the *favoured*-th draw the smallest: the Python
-    heuristic, breaking a tie among discards with one draw per discard in legal order, then
-    picks the kernel's discard exactly when that discard is among its equal best ones."""
-
-    def __init__(self, favoured: int) -> None:
-        super().__init__(0)
-        self.favoured = favoured
-        self.calls = 0
-
-    def random(self) -> float:
-        self.calls += 1
-        return 0.0 if self.calls - 1 == self.favoured else 0.5
+class Strict(Rigged):
+    """:class:`~tests.harness.cox.Rigged`, refusing to choose among every legal action."""
 
     def randrange(self, *args: Any, **kwargs: Any) -> int:
         raise AssertionError("the heuristic chose at random among every legal action")
 
 
-def _rigged(legal: tuple[Action, ...], action: Action) -> Rigged:
-    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
-    return Rigged(discards.index(action) if action in discards else -1)
+def _rigged(legal: tuple[Action, ...], action: Action) -> Strict:
+    return Strict(rigged_for(legal, action).favoured)
 
 
 def replay(rules: Ruleset, players: int, result: Any, row: int,
@@ -150,7 +138,7 @@ def test_a_waiting_hand_spoiled_by_laying_out_discards_as_after_any_purchase() -
     spoiled = 0
     for row in range(40):
         replay(rules, 4, result, row)  # every action the kernel played is legal
-        state = engine.new_game(rules, 4, dealer=int(result.dealers[row]))
+        state: Any = engine.new_game(rules, 4, dealer=int(result.dealers[row]))
         for code in result.actions[row, :int(result.action_counts[row])]:
             turn = state.turn
             if turn.phase is Phase.DISCARD and turn.must_sell_out and not sell_outs(state):

@@ -24,25 +24,11 @@ from typing import Any
 import pytest
 
 from commerce import engine
-from commerce.core import Action, ActionKind
+from commerce.core import Action
 from commerce.errors import CommerceError
 from commerce.families.cox.compiled_rules import decode_action
 from tests.harness import vector_env as harness
-
-
-class Rigged(random.Random):
-    """An RNG whose ``random()`` makes the *favoured*-th draw the smallest: the Python
-    heuristic, breaking a tie among discards with one draw per discard in legal order, then
-    picks the compiled heuristic's discard exactly when it is among its equal best ones."""
-
-    def __init__(self, favoured: int) -> None:
-        super().__init__(0)
-        self.favoured = favoured
-        self.calls = 0
-
-    def random(self) -> float:
-        self.calls += 1
-        return 0.0 if self.calls - 1 == self.favoured else 0.5
+from tests.harness.cox import rigged_for
 
 
 class Twin(harness.ReplayTwin):
@@ -58,9 +44,7 @@ class Twin(harness.ReplayTwin):
 
         def heuristic(obs: Any, legal: Sequence[Action], _rng: random.Random,
                       boldness: float) -> Action:
-            discards = [a for a in legal if a.kind is ActionKind.DISCARD]
-            favoured = discards.index(self.last) if self.last in discards else -1
-            return python(obs, legal, Rigged(favoured), boldness)
+            return python(obs, legal, rigged_for(legal, self.last), boldness)
 
         self.spec = dataclasses.replace(self.spec, heuristic=heuristic)
 

@@ -35,22 +35,9 @@ from commerce.families.cox.search import (
 )
 from commerce.fast import build_kernel
 from commerce.rules import Ruleset, find_ruleset
+from tests.harness.cox import rigged_for
 
 COX = find_ruleset("cox")
-
-
-class Rigged(random.Random):
-    """An RNG whose ``random()`` makes the *favoured*-th draw the smallest (as in
-    ``tests/test_cox_kernel.py``)."""
-
-    def __init__(self, favoured: int) -> None:
-        super().__init__(0)
-        self.favoured = favoured
-        self.calls = 0
-
-    def random(self) -> float:
-        self.calls += 1
-        return 0.0 if self.calls - 1 == self.favoured else 0.5
 
 
 def _decisions(rules: Ruleset, players: int, seed: int, count: int) -> list[Any]:
@@ -93,9 +80,8 @@ def _replay(state: Any, codes: list[int], erratic: frozenset[Seat] = frozenset()
         legal = engine.legal_actions(s)
         assert action in legal, f"step {i}: {action} is not legal"
         if i and d.seat not in erratic:
-            discards = [a for a in legal if a.kind is ActionKind.DISCARD]
-            rng = Rigged(discards.index(action) if action in discards else -1)
-            expected = cox_heuristic(engine.observe(s, d.seat), legal, rng, 0.5)
+            expected = cox_heuristic(engine.observe(s, d.seat), legal, rigged_for(legal, action),
+                                     0.5)
             assert action == expected, (
                 f"step {i}: the compiled heuristic played {action} where the Python "
                 f"heuristic plays {expected} ({d.kind.value})")

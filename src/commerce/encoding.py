@@ -90,6 +90,19 @@ def observation_size(encoding: Encoding, rules: Ruleset, players: int) -> int:
     return sum(s.size for s in encoding.layout(rules, players))
 
 
+def segment_offsets(layout: Sequence[Segment]) -> tuple[dict[str, int], int]:
+    """Where each segment of *layout* begins in the observation vector, and its length.
+
+    >>> segment_offsets((Segment("a", 2, ""), Segment("b", 3, "")))
+    ({'a': 0, 'b': 2}, 5)
+    """
+    at, offsets = 0, {}
+    for seg in layout:
+        offsets[seg.name] = at
+        at += seg.size
+    return offsets, at
+
+
 def legal_mask(encoding: Encoding, rules: Ruleset, players: int,
                legal: Iterable[Action]) -> list[bool]:
     """Which integers of the action space are legal now (*legal*: the legal actions)."""

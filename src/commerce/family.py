@@ -141,7 +141,6 @@ def older_version(ruleset: Ruleset, version: int) -> Ruleset | None:
     return None
 
 
-
 BatchPlayouts = Callable[[Any, Sequence[Action], Seat, int], Sequence[tuple[float, float]]]
 """Compiled playouts (:attr:`SearchHooks.batch`): ``playouts(state, actions, seat, key) ->
 [(gain, won), ...]``, one pair for each action."""

@@ -76,12 +76,7 @@ def simulate(
                     extra[i][key] = extra[i].get(key, 0) + v
         if progress is not None:
             progress(g + 1)
-    for i, deals in enumerate(went_out):
-        if deals:
-            extra[i]["went_out_games"] = len(deals)
-            extra[i]["went_out_mean_deal"] = round(sum(deals) / len(deals), 2)
-        elif any(went_out):
-            extra[i]["went_out_games"] = 0
+    _went_out_columns(went_out, extra)
     return {
         "rules": rules.id,
         "players": players,
@@ -94,6 +89,18 @@ def simulate(
             for i in range(players)
         ],
     }
+
+
+def _went_out_columns(went_out: Sequence[Sequence[int]], extra: list[dict[str, Any]]) -> None:
+    """Into each seat's *extra* columns: in how many games it went out and in which deal on
+    average, from the deals it went out in (*went_out*, one list a seat), where any seat
+    went out."""
+    for i, deals in enumerate(went_out):
+        if deals:
+            extra[i]["went_out_games"] = len(deals)
+            extra[i]["went_out_mean_deal"] = round(sum(deals) / len(deals), 2)
+        elif any(went_out):
+            extra[i]["went_out_games"] = 0
 
 
 def playout_decisions_per_s(
@@ -213,15 +220,10 @@ def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
     extra: list[dict[str, Any]] = [{} for _ in range(players)]
     if result.session.shape[1] == 2:  # tokens, and who went out (as :func:`simulate`)
         tokens, out_in = result.session[:, 0, :], result.session[:, 1, :]
-        any_out = bool((out_in > 0).any())
         for i in range(players):
             extra[i]["tokens"] = int(tokens[:, i].sum())
-            deals = out_in[:, i][out_in[:, i] > 0]
-            if len(deals):
-                extra[i]["went_out_games"] = len(deals)
-                extra[i]["went_out_mean_deal"] = round(float(deals.sum()) / len(deals), 2)
-            elif any_out:
-                extra[i]["went_out_games"] = 0
+        _went_out_columns([[int(d) for d in out_in[:, i] if d > 0] for i in range(players)],
+                          extra)
     return {
         "rules": rules.id,
         "players": players,

@@ -43,8 +43,8 @@ from commerce.families.cox.compiled_rules import (
     _rack_kind,
     _score,
     _sells_with,
-    legal,
 )
+from commerce.families.cox.compiled_turn import legal
 from commerce.kernelkit import next_below, uncounted
 
 

@@ -63,12 +63,14 @@ from commerce.families.cox.compiled_rules import (
     _complete,
     _face,
     _holding,
+    decode_action,
+    encode_action_py,
+)
+from commerce.families.cox.compiled_turn import (
     apply_code,
     base_numbers,
     clear_hand,
     deal_hands,
-    decode_action,
-    encode_action_py,
     end_hand,
     legal,
 )

@@ -46,7 +46,7 @@ from typing import Any, Final
 import numpy as np
 
 from commerce.core import DecisionKind
-from commerce.encoding import DECISION_KINDS
+from commerce.encoding import DECISION_KINDS, segment_offsets
 from commerce.families.cox.compiled_heuristic import heuristic_choice
 from commerce.families.cox.compiled_rules import (
     _ACTOR,
@@ -92,10 +92,8 @@ from commerce.families.cox.compiled_rules import (
     STATE_SIZE,
     _code,
     _face,
-    apply_code,
-    end_hand,
-    legal,
 )
+from commerce.families.cox.compiled_turn import apply_code, end_hand, legal
 from commerce.families.cox.encode import FACES, HISTORY, KINDS, layout
 from commerce.families.cox.kernel import CoxKernel, _start_hand, build
 from commerce.kernelkit import (
@@ -550,12 +548,8 @@ class CoxEnvBatch(EnvBatch):
                  policies: Sequence[int], boldness: Sequence[float], *, episode: str,
                  same_step: bool, record: int) -> None:
         rules, p = kernel.rules, kernel.players
-        at, offsets = 0, {}
-        for seg in layout(rules, p):
-            offsets[seg.name] = at
-            at += seg.size
+        offsets, self.observation_size = segment_offsets(layout(rules, p))
         assert tuple(offsets) == _SEGMENTS
-        self.observation_size = at
         self.num_actions = _A_SELL + FACES
         kinds = list(DECISION_KINDS)
         ec = np.zeros(E_N, np.int64)

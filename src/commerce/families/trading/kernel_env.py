@@ -30,7 +30,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from commerce.encoding import DECISION_KINDS
+from commerce.encoding import DECISION_KINDS, segment_offsets
 from commerce.families.trading.compiled_heuristic import (
     _BARTER,
     _DEAL,
@@ -559,11 +559,7 @@ class TradingEnvBatch(EnvBatch):
                  same_step: bool, record: int) -> None:
         rules, p = kernel.rules, kernel.players
         segments = layout(rules, p)
-        at, offsets = 0, {}
-        for seg in segments:
-            offsets[seg.name] = at
-            at += seg.size
-        self.observation_size = at
+        offsets, self.observation_size = segment_offsets(segments)
         n_pack = rules.pack
         self.num_actions = 2 + 3 * n_pack
         kinds = DECISION_KINDS

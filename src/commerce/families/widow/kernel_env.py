@@ -38,7 +38,7 @@ from typing import Any, Final
 import numpy as np
 
 from commerce.core import DecisionKind
-from commerce.encoding import DECISION_KINDS
+from commerce.encoding import DECISION_KINDS, segment_offsets
 from commerce.families.widow.compiled_rules import (
     _ACTOR,
     _BLIND,
@@ -567,12 +567,8 @@ class WidowEnvBatch(EnvBatch):
                  policies: Sequence[int], boldness: Sequence[float], *, episode: str,
                  same_step: bool, record: int) -> None:
         rules, p = kernel.rules, kernel.players
-        at, offsets = 0, {}
-        for seg in layout(rules, p):
-            offsets[seg.name] = at
-            at += seg.size
+        offsets, self.observation_size = segment_offsets(layout(rules, p))
         assert tuple(offsets) == _SEGMENTS
-        self.observation_size = at
         n = rules.pack
         self.num_actions = 7 + 2 * n + n * n
         ec = np.zeros(E_N, np.int64)

@@ -74,6 +74,13 @@ def _supply_empty(s: FastCoxState) -> bool:
     return not any(s.bases)
 
 
+def _sell_outs(s: FastCoxState) -> tuple[CoxCard, ...]:
+    """:func:`.choices.sell_outs`: the faces whose discard sells the actor out."""
+    if not may_complete_less_one(_holding(s, s.actor)):
+        return ()
+    return tuple(f for f in _discardable(s) if _completes(s, f))
+
+
 def legal_actions(s: FastCoxState) -> tuple[Action, ...]:
     """Legal actions in a fixed order.
 
@@ -90,8 +97,7 @@ def legal_actions(s: FastCoxState) -> tuple[Action, ...]:
         return ((_BUY,) if _buy_mode(s, s.actor) else ()) + (_DECLINE,)
     if phase is _P_DISCARD:
         faces = _discardable(s)
-        sells = tuple(_SELL[f] for f in faces if _completes(s, f)) \
-            if may_complete_less_one(_holding(s, s.actor)) else ()
+        sells = tuple(_SELL[f] for f in _sell_outs(s))
         if s.must_sell_out and sells:  # bound to sell out only while he can (decision #32)
             return sells
         return tuple(_DISCARD[f] for f in faces) + sells
@@ -253,8 +259,7 @@ def check(s: FastCoxState, action: Action) -> None:
                 IllegalReason.NOT_ALLOWED_BY_RULES,
                 f"discarding {format_cox_card(card)} does not leave a complete hand",
             )
-    elif s.must_sell_out and may_complete_less_one(_holding(s, s.actor)) \
-            and any(_completes(s, f) for f in _discardable(s)):
+    elif s.must_sell_out and _sell_outs(s):  # bound only while he can (decision #32)
         raise IllegalActionError(
             IllegalReason.NOT_ALLOWED_BY_RULES,
             "you bought the discard to complete your hand: sell out",
