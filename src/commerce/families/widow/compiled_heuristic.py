@@ -66,10 +66,11 @@ _CHOOSE2: Final = np.array([m * (m - 1) // 2 for m in range(52)], np.int64)
 def _slot(a: Any, b: Any, c: Any) -> Any:
     """Hand ``{a, b, c}``'s (three cards below 52, in any order) slot in the table of
     :func:`_values`: its index in the combinatorial number system (its worth there, its
-    strength ``_HANDS`` further)."""
+    strength ``_HANDS`` further). The indices are cast to ``np.uint64``: numba wraps a
+    signed index that might be negative, three instructions a lookup."""
     lo = min(a, min(b, c))
     hi = max(a, max(b, c))
-    return _CHOOSE3[hi] + _CHOOSE2[a + b + c - lo - hi] + lo
+    return _CHOOSE3[np.uint64(hi)] + _CHOOSE2[np.uint64(a + b + c - lo - hi)] + lo
 
 
 @numba.njit(cache=True, nogil=True)
@@ -381,7 +382,7 @@ def _blind_choice(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_ca
 def _worth(a: Any, b: Any, c: Any, at: Any, vtab: Any) -> Any:
     """The worth of hand ``{a, b, c}`` from :func:`_values`' table: its worth while more
     turns may follow (*at* 0) or its strength (*at* 1)."""
-    return vtab[at * _HANDS + _slot(a, b, c)]
+    return vtab[np.uint64(at * _HANDS + _slot(a, b, c))]
 
 
 @uncounted()

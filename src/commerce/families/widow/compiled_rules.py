@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import numpy as np
+
 from commerce.core import Action, ActionKind
 from commerce.kernelkit import NO_CARD, uncounted
 
@@ -100,10 +102,12 @@ def _take(widow: Any, st: Any, card: Any) -> None:
 
 @uncounted()
 def _in(arr: Any, head: Any, n: Any, card: Any) -> Any:
+    """Whether *card* is among ``arr[head:head + n]`` (every entry compared: no branch on
+    where it is)."""
+    found = False
     for i in range(head, head + n):
-        if arr[i] == card:
-            return True
-    return False
+        found |= arr[np.uint64(i)] == card
+    return found
 
 
 @uncounted()

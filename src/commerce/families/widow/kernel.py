@@ -265,13 +265,19 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
                             nt += 1
                 if heuristic:
                     # the gives sorted, as the heuristic reads them from the legal actions
-                    for i in range(1, ng):
-                        x = gives[i]
-                        k = i - 1
-                        while k >= 0 and gives[k] > x:
-                            gives[k + 1] = gives[k]
-                            k -= 1
-                        gives[k + 1] = x
+                    if ng == 3:  # by min and max: no branch on the cards
+                        g0, g1, g2 = gives[0], gives[1], gives[2]
+                        lo = min(g0, min(g1, g2))
+                        hi = max(g0, max(g1, g2))
+                        gives[0], gives[1], gives[2] = lo, g0 + g1 + g2 - lo - hi, hi
+                    else:
+                        for i in range(1, ng):
+                            x = gives[i]
+                            k = i - 1
+                            while k >= 0 and gives[k] > x:
+                                gives[k + 1] = gives[k]
+                                k -= 1
+                            gives[k + 1] = x
                     b0 = actor * 4
                     code = _turn_choice(phase, st[_SWAPS], st[_INFINAL], cfg[_MAXEX],
                                         hlen[actor], hands[b0], hands[b0 + 1], hands[b0 + 2],
