@@ -147,9 +147,10 @@ def _next_turn(st: Any, cfg: Any, order: Any, flags: Any, final: Any) -> Any:
         return True
     m = st[_M]
     every = True
-    for i in range(m):
-        if flags[order[i]] & _LOCKED == 0:
+    for i in range(m):  # stopping at the first seat not locked out (the compiler would
+        if flags[np.uint64(order[i])] & _LOCKED == 0:  # otherwise gather every seat's flags)
             every = False
+            break
     if every:
         return True
     pos = st[_POS] + 1
