@@ -259,12 +259,11 @@ def _discardable(g: Any, w: Any, seat: Any) -> Any:
     bought = g[_BOUGHT]
     n = 0
     kept = False
-    for f in range(_FACES):
-        if g[base + f] > 0:
-            w[_W_DISC + n] = f
-            n += 1
-            if f != bought:
-                kept = True
+    for f in range(_FACES):  # without a branch on what the rack holds
+        held = g[base + f] > 0
+        w[_W_DISC + n] = f
+        n += held
+        kept |= held and f != bought
     if bought < 0 or not kept:
         return n
     m = 0
