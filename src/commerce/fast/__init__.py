@@ -80,12 +80,20 @@ class BatchResult:
     """``(games, 2, players)``: each seat's tokens at the end of the session and the deal in
     which it went out (0: it did not), where the kernel's rules track tokens (its
     ``tracks_tokens`` attribute; an empty second axis else)."""
+    deal_decisions: Any = None
+    """``(games, deals)``: the player decisions made in each deal, where the kernel reports
+    each deal's results (its ``deal_results`` attribute; an empty second axis else)."""
+    deal_winners: Any = None
+    """``(games, deals)``: the seats that took the pool in each deal, a bit mask (bit *s*:
+    seat *s*; several where the pool is split), where the kernel reports each deal's results
+    (as :attr:`deal_decisions`)."""
 
     def arrays(self) -> tuple[Any, ...]:
-        """The arrays in the order a kernel's ``run`` fills them."""
+        """The arrays in the order a kernel's ``run`` fills them (a kernel that fills fewer
+        takes the first ones: those added last come last)."""
         return (self.payoffs, self.deals_won, self.decisions, self.dealers, self.standers,
                 self.categories, self.deal_turns, self.actions, self.action_counts,
-                self.deal_payoffs, self.session)
+                self.deal_payoffs, self.session, self.deal_decisions, self.deal_winners)
 
 
 def kernel_reason(rules: Ruleset, bots: Sequence[str]) -> str | None:
@@ -170,7 +178,8 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
         continuation of another).
     :param rotate: rotate the bots over the seats by blocks (see above).
     :param details: keep the per-deal results (:attr:`BatchResult.standers`, ``categories``,
-        ``deal_turns``, ``deal_payoffs``; always with *record*); without it their deal axis is
+        ``deal_turns``, ``deal_payoffs``, ``deal_decisions``, ``deal_winners``; always with
+        *record*); without it their deal axis is
         empty and the kernel skips them (writing them costs more than a random game's play).
     :raises CommerceError: for a bot without a compiled policy or an option the kernel does not
         play.
@@ -188,6 +197,7 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     if missing is not None:
         raise CommerceError(f"{missing}; use --engine reference")
     deals = kern.deals if details or record else 0
+    per_deal = deals if getattr(kern, "deal_results", False) else 0
     result = BatchResult(
         payoffs=np.zeros((games, players), np.int64),
         deals_won=np.zeros((games, players), np.int32),
@@ -204,6 +214,8 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
         category_names=tuple(kern.category_names),
         session=np.zeros((games, 2 if getattr(kern, "tracks_tokens", False) else 0, players),
                          np.int32),
+        deal_decisions=np.zeros((games, per_deal), np.int32),
+        deal_winners=np.zeros((games, per_deal), np.int16),  # at most 12 seats
     )
     out = result.arrays()
     n_threads = max(1, min(threads or min(os.cpu_count() or 1, 8), games))

@@ -628,7 +628,7 @@ class WidowKernel:
         chance groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.rank4, self.cat_code, self.frank3,
-                   self.strength, self.vtab, policies, boldness, share, *out)
+                   self.strength, self.vtab, policies, boldness, share, *out[:11])  # up to session
 
     @staticmethod
     def decode_action(code: int) -> Action:
