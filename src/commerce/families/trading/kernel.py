@@ -586,7 +586,8 @@ class TradingKernel:
         chance groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.cat_code, self.strength, self.pwin,
-                   self.give_value, self.after_win, policies, boldness, share, *out)
+                   self.give_value, self.after_win, policies, boldness, share,
+                   *out[:13])  # up to deal_winners: no deal_counts (every session is whole)
 
     def heuristic(self, kind: int, hand: tuple[int, ...], offered: int | None,
                   may_stand: bool, may_trade: bool, may_barter: bool, boldness: float,
