@@ -8,29 +8,32 @@ import json
 
 import pytest
 
-from commerce import engine
+from commerce import engine, kernelkit
 from commerce.analysis import _variants_kernel, variants
 from commerce.cli import main
 from commerce.errors import CommerceError
 from commerce.family import family_spec
-from commerce.fast import run_batch
-from commerce.kernelkit import decode_action
+from commerce.fast import build_kernel, run_batch
 from commerce.rules import find_ruleset
 
 TRADING = ("peel", "hoyle", "trade-and-barter")
 NO_RESULTS = "kernel does not report each deal's winners and decisions"
 
 
-@pytest.mark.parametrize("rid,options", [
-    ("peel", {}), ("trade-and-barter", {"best_tie_rule": "split_pool", "direction": "right"})],
-    ids=["peel", "split-pool"])
+@pytest.mark.parametrize("rid,options,room", [
+    ("peel", {}, None),
+    ("trade-and-barter", {"best_tie_rule": "split_pool", "direction": "right"}, None),
+    ("peel-old", {}, None), ("pool", {}, None), ("pounce", {}, None),
+    ("no-pair-or-point", {}, 5)],  # most sessions longer than 5 deals: played again
+    ids=["peel", "split-pool", "peel-old", "pool", "pounce", "no-pair-or-point-room-5"])
 def test_the_kernel_samples_are_the_reference_reading_of_its_games(
-        rid: str, options: dict[str, str]) -> None:
+        rid: str, options: dict[str, str], room: int | None) -> None:
     rules = find_ruleset(rid).with_options(**options)
     specs = ["random", "heuristic"]
     games = 40
-    samples = _variants_kernel(rules, 4, specs, 5, games)
+    samples = _variants_kernel(rules, 4, specs, 5, games, room)
     result = run_batch(rules, players=4, games=games, seed=5, bots=specs, record=True)
+    decode_action = getattr(build_kernel(rules, 4), "decode_action", kernelkit.decode_action)
     wins: dict[str, float] = {}
     shared = 0  # deals whose pool was split
     for g in range(games):
@@ -46,7 +49,7 @@ def test_the_kernel_samples_are_the_reference_reading_of_its_games(
             events.extend(transition.events)
             at.extend([decisions] * len(transition.events))
             state = transition.state
-        deals = family_spec("trading").deal_reader(rules, 4, events)
+        deals = family_spec(rules.family).deal_reader(rules, 4, events)
         assert samples.deals[g] == len(deals)
         assert samples.decisions[g] == decisions
         assert samples.per_deal[g] == at[deals[-1].end] / len(deals)
@@ -58,6 +61,8 @@ def test_the_kernel_samples_are_the_reference_reading_of_its_games(
     assert samples.wins.keys() == wins.keys()
     assert samples.wins == pytest.approx(wins)
     assert (shared > 0) == (rules.best_tie_rule == "split_pool")
+    if room is not None:
+        assert max(samples.deals) > room  # some games were played again
 
 
 def test_the_kernel_and_the_reference_agree_statistically() -> None:
@@ -78,13 +83,32 @@ def test_the_kernel_and_the_reference_agree_statistically() -> None:
             assert abs(share - r["wins_by_category"][cat]) < 0.05, (f["rules"], cat)
 
 
+WIDOW = ("peel-old", "pool", "widow", "pounce", "no-pair-or-point")
+
+
+def test_the_widow_kernel_and_the_reference_agree_statistically() -> None:
+    bots = ["random", "heuristic"]
+    for rid in WIDOW:  # the sessions of tokens are long on the reference: a few games
+        chosen = [find_ruleset(rid)]
+        few = 30 if rid in ("peel-old", "pool") else 10
+        fast = variants(players=3, games=2000, seed=2, bots=bots, rules_list=chosen,
+                        engine="fast")["rulesets"][0]
+        reference = variants(players=3, games=few, seed=2, bots=bots,
+                             rules_list=chosen)["rulesets"][0]
+        assert (fast["engine"], reference["engine"]) == ("fast", "reference")
+        for key in ("deals_per_game", "decisions_per_game", "decisions_per_deal"):
+            (flo, fhi), (lo, hi) = fast[key]["ci95"], reference[key]["ci95"]
+            assert flo <= hi and lo <= fhi, f"{rid}: the {key} intervals do not overlap"
+        assert fast["wins_by_category"].keys() >= reference["wins_by_category"].keys()
+
+
 def test_auto_plays_the_families_without_deal_results_on_the_reference() -> None:
     chosen = [find_ruleset(r) for r in ("trade-and-barter-mini", "peel-old", "cox")]
     out = variants(players=3, games=2, seed=0, bots=["random"], rules_list=chosen,
                    engine="auto")
     assert [(r["rules"], r["engine"], r["engine_reason"]) for r in out["rulesets"]] == [
         ("trade-and-barter-mini", "fast", "every bot has a compiled policy"),
-        ("peel-old", "reference", f"the widow family's {NO_RESULTS}"),
+        ("peel-old", "fast", "every bot has a compiled policy"),
         ("cox", "reference", f"the cox family's {NO_RESULTS}"),
     ]
 
@@ -92,8 +116,8 @@ def test_auto_plays_the_families_without_deal_results_on_the_reference() -> None
 def test_fast_refuses_a_family_without_deal_results() -> None:
     with pytest.raises(CommerceError) as info:
         variants(players=4, games=2, seed=0, bots=["random"], engine="fast",
-                 rules_list=[find_ruleset("peel"), find_ruleset("widow")])
-    assert str(info.value) == f"--engine fast: the widow family's {NO_RESULTS}"
+                 rules_list=[find_ruleset("widow"), find_ruleset("cox")])
+    assert str(info.value) == f"--engine fast: the cox family's {NO_RESULTS}"
 
 
 def test_the_cli_chooses_and_prints_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,13 +125,14 @@ def test_the_cli_chooses_and_prints_the_engine(capsys: pytest.CaptureFixture[str
     assert main([*argv, "--rules", "peel,hoyle", "--engine", "fast"]) == 0
     out = capsys.readouterr().out
     assert "engine: fast (asked for): peel, hoyle" in out
-    assert main([*argv, "--rules", "hoyle,pool", "--json"]) == 0
+    assert main([*argv, "--rules", "hoyle,pool,cox", "--json", "--games", "10"]) == 0
     rows = json.loads(capsys.readouterr().out)["rulesets"]
-    assert [(r["rules"], r["engine"]) for r in rows] == [("hoyle", "fast"), ("pool", "reference")]
-    assert rows[1]["engine_reason"] == f"the widow family's {NO_RESULTS}"
-    assert main(["analyze", "variants", "--rules", "pool", "--games", "2",
+    assert [(r["rules"], r["engine"]) for r in rows] == [
+        ("hoyle", "fast"), ("pool", "fast"), ("cox", "reference")]
+    assert rows[2]["engine_reason"] == f"the cox family's {NO_RESULTS}"
+    assert main(["analyze", "variants", "--rules", "cox", "--games", "2",
                  "--engine", "fast"]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"commerce analyze: error: --engine fast: the widow family's {NO_RESULTS}")
+        f"commerce analyze: error: --engine fast: the cox family's {NO_RESULTS}")
     assert main(["analyze", "variants", "--rules", "pel", "--games", "2"]) == 2
     assert capsys.readouterr().err.startswith("commerce analyze: error:")

@@ -472,29 +472,84 @@ def _variants_reference(rules: Ruleset, players: int, specs: Sequence[str], seed
     return out
 
 
+_KERNEL_PIECE = 4_000
+"""Games of a piece of :func:`_variants_kernel`'s batch (its per-deal arrays a few MB)."""
+_KERNEL_ROOM = 256
+"""Deals a row of :func:`_variants_kernel`'s per-deal arrays holds where the kernel's sessions
+vary in length (at least the kernel's ``deals``)."""
+
+
 def _variants_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: int,
-                     games: int) -> _VariantSamples:
+                     games: int, room: int | None = None) -> _VariantSamples:
     """:class:`_VariantSamples` of *games* games played on the compiled kernel (its
-    ``deal_decisions``, ``deal_winners`` and ``categories``)."""
+    ``deal_decisions``, ``deal_winners`` and ``categories``), in pieces of
+    :data:`_KERNEL_PIECE` games.
+
+    Where the kernel's sessions vary in length (its ``deal_counts``: the widow family's token
+    sessions, until one player is left) each game counts the deals it played, and the
+    per-deal arrays keep its first *room* deals (default :data:`_KERNEL_ROOM`, or the
+    kernel's ``deals`` if more). A game that played more is played again alone, with room
+    for every deal: its own random streams (game *g* of the seed's run) make it the same
+    game, so every deal of every game is read and the samples are exact, at the cost of
+    replaying the few long games.
+    """
+    from commerce.fast import build_kernel, run_batch
+
+    kern = build_kernel(rules, players)
+    varies = getattr(kern, "deal_counts", False)
+    if varies and room is None:
+        room = max(kern.deals, _KERNEL_ROOM)
+    out = _VariantSamples([], [], [], {})
+    for first in range(0, games, _KERNEL_PIECE):
+        n = min(_KERNEL_PIECE, games - first)
+        result = run_batch(rules, players=players, games=n, seed=seed, bots=specs,
+                           details=True, kernel=kern, first_game=first, deal_room=room)
+        per_deal, wins = _kernel_deals(result, players)
+        width = result.deal_decisions.shape[1]
+        if varies:
+            out.deals.extend(result.deal_counts.astype(float).tolist())
+            for g in (g for g, k in enumerate(result.deal_counts) if k > width):
+                again = run_batch(rules, players=players, games=1, seed=seed, bots=specs,
+                                  details=True, kernel=kern, first_game=first + g,
+                                  threads=1, deal_room=int(result.deal_counts[g]))
+                if again.deal_counts[0] != result.deal_counts[g]:  # the same game, or a bug
+                    raise AssertionError(f"game {first + g} played again is another game")
+                (per_deal[g],), more = _kernel_deals(again, players)
+                for cat, share in more.items():
+                    wins[cat] = wins.get(cat, 0.0) + share
+        else:  # every game plays the kernel's deals
+            out.deals.extend([float(width)] * n)
+        out.decisions.extend(result.decisions.astype(float).tolist())
+        out.per_deal.extend(per_deal)
+        for cat, share in wins.items():
+            out.wins[cat] = out.wins.get(cat, 0.0) + share
+    return out
+
+
+def _kernel_deals(result: Any, players: int) -> tuple[list[float], dict[str, float]]:
+    """Each game's mean decisions per deal and the deals won by each category (a split pool
+    shared), from a kernel's batch: over the deals each game played (``deal_counts``) where
+    its per-deal arrays hold them all (a longer game's mean is NaN and its deals past the
+    arrays are not read)."""
     import numpy as np
 
-    from commerce.fast import run_batch
-
-    result = run_batch(rules, players=players, games=games, seed=seed, bots=specs,
-                       details=True)
-    per_deal = result.deal_decisions  # (games, deals)
+    room = result.deal_decisions.shape[1]
+    counts = (result.deal_counts if result.deal_counts.shape[0]
+              else np.full(result.decisions.shape[0], room))
+    played = np.arange(room)[None, :] < counts[:, None]  # (games, deals)
+    fits = counts <= room
+    per_deal = np.where(played, result.deal_decisions, 0).sum(axis=1) / counts
+    per_deal = np.where(fits, per_deal, np.nan)
     seats = np.arange(players)
     won = (result.deal_winners[:, :, None].astype(np.int64) >> seats) & 1  # (games, deals, seats)
-    share = won / won.sum(axis=2, keepdims=True)  # every deal has a winner
+    won = won * (played & fits[:, None])[:, :, None]
+    share = won / np.maximum(won.sum(axis=2, keepdims=True), 1)  # none where nobody qualified
     names = result.category_names
-    codes = result.categories.ravel().astype(np.int64)
+    codes = np.maximum(result.categories, 0).ravel().astype(np.int64)  # -1: out, never won
     by_code = np.bincount(codes, weights=share.ravel(), minlength=len(names))
     seen = np.bincount(codes, weights=won.ravel(), minlength=len(names))
-    return _VariantSamples(
-        deals=[float(per_deal.shape[1])] * games,
-        decisions=result.decisions.astype(np.float64).tolist(),
-        per_deal=per_deal.mean(axis=1).tolist(),
-        wins={names[c]: float(by_code[c]) for c in range(len(names)) if seen[c] > 0})
+    return (per_deal.tolist(),
+            {names[c]: float(by_code[c]) for c in range(len(names)) if seen[c] > 0})
 
 
 def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heuristic",),
@@ -506,8 +561,9 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
 
     *engine* (``auto``, ``reference`` or ``fast``: :func:`commerce.simulate.choose_engine`)
     may play a ruleset's games on its family's compiled kernel where the kernel reports each
-    deal's winners and decisions (its ``deal_results`` attribute; the trading family's
-    does); each row's ``engine`` and ``engine_reason`` say which played and why. *jobs* splits
+    deal's winners and decisions (its ``deal_results`` attribute; the trading and widow
+    families' do: :func:`_variants_kernel` reads every deal of a widow session however long,
+    exactly); each row's ``engine`` and ``engine_reason`` say which played and why. *jobs* splits
     the reference engine's games over processes; a kernel's batch runs on threads instead.
 
     :raises CommerceError: for ``fast`` when a ruleset's games cannot run on a kernel that
