@@ -34,6 +34,7 @@ def replay(rules: Ruleset, players: int, result: Any, row: int, bots: list[str])
                 for s in spec]
     state = engine.new_game(rules, players, dealer=int(result.dealers[row]))
     events = list(getattr(state, "log", ()))
+    at = [0] * len(events)  # the player decisions made before each event
     showdowns = 0
     decisions = 0
     for code in result.actions[row, :result.action_counts[row]]:
@@ -54,6 +55,7 @@ def replay(rules: Ruleset, players: int, result: Any, row: int, bots: list[str])
                     f"heuristic plays another action")
         transition = engine.apply(state, action)  # raises IllegalActionError if illegal
         events.extend(transition.events)
+        at.extend([decisions] * len(transition.events))
         for event in transition.events:
             if event.kind == "showdown":
                 names = tuple(result.category_names[c]
@@ -73,6 +75,12 @@ def replay(rules: Ruleset, players: int, result: Any, row: int, bots: list[str])
     deals = family_spec("trading").deal_reader(rules, players, events)  # as the analyses read
     assert [d.payoffs for d in deals] == [tuple(float(x) for x in result.deal_payoffs[row, i])
                                           for i in range(len(deals))]
+    # the decisions of each deal (up to its end, as the variants analysis counts them) and
+    # who took its pool, a bit mask of seats
+    ends = [at[d.end] for d in deals]
+    assert [b - a for a, b in zip([0, *ends[:-1]], ends, strict=True)] == \
+        result.deal_decisions[row].tolist()
+    assert [sum(1 << w for w in d.winners) for d in deals] == result.deal_winners[row].tolist()
     return showdowns
 
 
@@ -88,6 +96,14 @@ def test_presets_replay_through_the_reference(rid: str, lineup: list[str]) -> No
                            record=True)
         for row in range(games):
             assert replay(rules, players, result, row, lineup) == players * rules.deals_each
+
+
+def test_the_two_player_preset_replays_through_the_reference() -> None:
+    rules = find_ruleset("trade-and-barter-mini")
+    for lineup in LINEUPS:
+        result = run_batch(rules, players=2, games=60, seed=9, bots=lineup, record=True)
+        for row in range(60):
+            assert replay(rules, 2, result, row, lineup) == 2 * rules.deals_each
 
 
 VARIANTS: list[tuple[str, dict[str, Any], int]] = [

@@ -41,6 +41,8 @@ def replay(rules: Ruleset, players: int, result: Any, row: int,
     decisions = 0
     turns = 0
     stander = -1
+    events = list(getattr(state, "log", ()))
+    at = [0] * len(events)  # the player decisions made before each event
     for code in result.actions[row, :count]:
         action = decode_action(int(code))
         d = engine.decision(state)
@@ -60,6 +62,8 @@ def replay(rules: Ruleset, players: int, result: Any, row: int,
                     f"game {row}: the compiled heuristic played {action} where the Python "
                     f"heuristic plays {chosen} ({d.kind.value})")
         transition = engine.apply(state, action)  # raises IllegalActionError if illegal
+        events.extend(transition.events)
+        at.extend([decisions] * len(transition.events))
         for event in transition.events:
             if event.kind in ("knocked", "stood") and stander < 0:
                 stander = int(event.seat)
@@ -87,6 +91,16 @@ def replay(rules: Ruleset, players: int, result: Any, row: int,
     else:
         assert result.session.shape[1] == 0
     assert decisions == result.decisions[row]
+    # each deal as the analyses read it: its decisions (up to its end) and who took its pool,
+    # a bit mask of seats (0: nobody qualified), for the deals the row has room for
+    deals = family_spec("widow").deal_reader(rules, players, events)
+    assert len(deals) == deal == result.deal_counts[row]
+    kept = min(len(deals), result.deal_decisions.shape[1])
+    ends = [at[d.end] for d in deals]
+    assert [b - a for a, b in zip([0, *ends[:-1]], ends, strict=True)][:kept] == \
+        result.deal_decisions[row, :kept].tolist()
+    assert [sum(1 << w for w in d.winners) for d in deals][:kept] == \
+        result.deal_winners[row, :kept].tolist()
     return deal
 
 
@@ -177,3 +191,35 @@ def test_simulate_on_the_kernel_shows_the_tokens_and_who_went_out() -> None:
     old_game = simulate_fast(find_ruleset("peel-old"), players=4, games=5, seed=2,
                              bots=["heuristic"])
     assert all("tokens" not in s for s in old_game["seats"])  # no tokens in the Old Game
+
+
+@pytest.mark.parametrize("rid", ["widow", "no-pair-or-point"])
+def test_a_larger_deal_room_keeps_every_deal_of_a_long_session(rid: str) -> None:
+    rules = find_ruleset(rid)
+    lineup = ("heuristic", "random")
+    result = run_batch(rules, players=4, games=12, seed=5, bots=list(lineup), record=True,
+                       deal_room=600)
+    assert result.deal_counts.max() > build_kernel(rules, 4).deals  # past the default room
+    assert result.deal_counts.max() <= 600
+    for row in range(12):
+        assert replay(rules, 4, result, row, lineup) == result.deal_counts[row]
+    if rid == "no-pair-or-point":  # deals in which no hand qualified: nobody took the pool
+        assert (result.deal_winners == 0).any()
+    short = run_batch(rules, players=4, games=12, seed=5, bots=list(lineup), details=True,
+                      deal_room=3)  # the first deals of the same sessions
+    assert np.array_equal(short.deal_counts, result.deal_counts)
+    assert np.array_equal(short.deal_decisions, result.deal_decisions[:, :3])
+    assert np.array_equal(short.deal_winners, result.deal_winners[:, :3])
+
+
+def test_the_deal_winners_are_the_deals_won() -> None:
+    # the Old Game's tied best hands are all paid: each takes the deal (several bits)
+    result = run_batch(find_ruleset("peel-old"), players=5, games=2000, seed=3,
+                       bots=["random", "heuristic"], details=True)
+    bits = (result.deal_winners[:, :, None].astype(np.int64) >> np.arange(5)) & 1
+    assert np.array_equal(bits.sum(axis=1), result.deals_won)
+    assert (bits.sum(axis=2) > 1).any()
+    assert (result.deal_counts == 5).all()
+    with pytest.raises(CommerceError, match="sessions all play 4 deals: no deal_room"):
+        run_batch(find_ruleset("peel"), players=4, games=2, seed=0, bots=["random"],
+                  details=True, deal_room=9)

@@ -8,7 +8,10 @@ the points each seat scored in it (not zero-sum) and the hand categories ``sold 
 ``complete``, ``clear`` and ``not clear``; standing has no counterpart there, so
 :func:`stand_threshold` refuses it. Work is split into chunks of
 games whose seeds come from the master seed (``game_seed(seed, i)``), so results are the
-same for any number of processes.
+same for any number of processes. :func:`dealer_advantage` and :func:`variants` may play on
+the family's compiled kernel instead (*engine*), where it reports what they read of each
+deal (:mod:`commerce.fast`); its random streams are not the reference's, so the two engines
+agree statistically, not game for game.
 
 >>> from commerce.rules import find_ruleset
 >>> r = dealer_advantage(find_ruleset("peel"), players=3, games=6, seed=1)
@@ -162,7 +165,8 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
     ``engine`` and ``engine_reason`` in the result say which played and why.
     """
     specs = _check(rules, players, bots, games)
-    chosen, why = _analysis_engine(rules, players, specs, engine)
+    chosen, why = _analysis_engine(rules, players, specs, engine, "deal_payoffs",
+                                   "each deal's payoffs")
     if chosen == "fast":
         chunks = [_advantage_kernel(rules, players, specs, seed, games)]
         if progress is not None:
@@ -195,18 +199,23 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
     }
 
 
-def _analysis_engine(rules: Ruleset, players: int, specs: Sequence[str],
-                     engine: str) -> tuple[str, str]:
-    """The engine of a dealer-advantage run: :func:`commerce.simulate.choose_engine`, and the
-    kernel only where it reports each deal's payoffs."""
+def _analysis_engine(rules: Ruleset, players: int, specs: Sequence[str], engine: str,
+                     reports: str, what: str) -> tuple[str, str]:
+    """The engine of an analysis' run: :func:`commerce.simulate.choose_engine`, and the
+    kernel only where it reports what the analysis reads (its attribute *reports* is true;
+    *what* says it in words).
+
+    :raises CommerceError: for ``fast`` when the kernel cannot play the run or does not
+        report *what*.
+    """
     from commerce.simulate import choose_engine
 
     chosen, why = choose_engine(rules, players, specs, engine)
     if chosen == "fast":
         from commerce.fast import build_kernel
 
-        if not getattr(build_kernel(rules, players), "deal_payoffs", False):
-            why = f"the {rules.family} family's kernel does not report each deal's payoffs"
+        if not getattr(build_kernel(rules, players), reports, False):
+            why = f"the {rules.family} family's kernel does not report {what}"
             if engine == "fast":
                 raise CommerceError(f"--engine fast: {why}")
             return "reference", why
@@ -416,6 +425,17 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
 # -- variants -------------------------------------------------------------------------------
 
 
+class _VariantSamples(NamedTuple):
+    """What :func:`variants` reads from one ruleset's games: one sample per game of the
+    deals, the decisions and the mean decisions per deal, and the deals won by each hand
+    category (a split pool shared among its winners)."""
+
+    deals: list[float]
+    decisions: list[float]
+    per_deal: list[float]
+    wins: dict[str, float]
+
+
 def _variants_chunk(chunk: int) -> list[tuple[int, int, list[int], list[tuple[str, float]]]]:
     rules, bots = _WORKER["rules"], _WORKER["bots"]
     out = []
@@ -434,11 +454,120 @@ def _variants_chunk(chunk: int) -> list[tuple[int, int, list[int], list[tuple[st
     return out
 
 
+def _variants_reference(rules: Ruleset, players: int, specs: Sequence[str], seed: int,
+                        games: int, jobs: int | Spread,
+                        progress: Callable[[int], None] | None) -> _VariantSamples:
+    """:class:`_VariantSamples` of *games* games played by the reference engine, in chunks
+    (:func:`_variants_chunk`)."""
+    chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
+                        _variants_chunk, _init, progress)
+    out = _VariantSamples([], [], [], {})
+    for chunk in chunks:
+        for d, dec, pd, w in chunk:
+            out.deals.append(float(d))
+            out.decisions.append(float(dec))
+            out.per_deal.append(sum(pd) / len(pd))
+            for cat, share in w:
+                out.wins[cat] = out.wins.get(cat, 0.0) + share
+    return out
+
+
+_KERNEL_PIECE = 4_000
+"""Games of a piece of :func:`_variants_kernel`'s batch (its per-deal arrays a few MB)."""
+_KERNEL_ROOM = 256
+"""Deals a row of :func:`_variants_kernel`'s per-deal arrays holds where the kernel's sessions
+vary in length (at least the kernel's ``deals``)."""
+
+
+def _variants_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: int,
+                     games: int, room: int | None = None) -> _VariantSamples:
+    """:class:`_VariantSamples` of *games* games played on the compiled kernel (its
+    ``deal_decisions``, ``deal_winners`` and ``categories``), in pieces of
+    :data:`_KERNEL_PIECE` games.
+
+    Where the kernel's sessions vary in length (its ``deal_counts``: the widow family's token
+    sessions, until one player is left) each game counts the deals it played, and the
+    per-deal arrays keep its first *room* deals (default :data:`_KERNEL_ROOM`, or the
+    kernel's ``deals`` if more). A game that played more is played again alone, with room
+    for every deal: its own random streams (game *g* of the seed's run) make it the same
+    game, so every deal of every game is read and the samples are exact, at the cost of
+    replaying the few long games.
+    """
+    from commerce.fast import build_kernel, run_batch
+
+    kern = build_kernel(rules, players)
+    varies = getattr(kern, "deal_counts", False)
+    if varies and room is None:
+        room = max(kern.deals, _KERNEL_ROOM)
+    out = _VariantSamples([], [], [], {})
+    for first in range(0, games, _KERNEL_PIECE):
+        n = min(_KERNEL_PIECE, games - first)
+        result = run_batch(rules, players=players, games=n, seed=seed, bots=specs,
+                           details=True, kernel=kern, first_game=first, deal_room=room)
+        per_deal, wins = _kernel_deals(result, players)
+        width = result.deal_decisions.shape[1]
+        if varies:
+            out.deals.extend(result.deal_counts.astype(float).tolist())
+            for g in (g for g, k in enumerate(result.deal_counts) if k > width):
+                again = run_batch(rules, players=players, games=1, seed=seed, bots=specs,
+                                  details=True, kernel=kern, first_game=first + g,
+                                  threads=1, deal_room=int(result.deal_counts[g]))
+                if again.deal_counts[0] != result.deal_counts[g]:  # the same game, or a bug
+                    raise AssertionError(f"game {first + g} played again is another game")
+                (per_deal[g],), more = _kernel_deals(again, players)
+                for cat, share in more.items():
+                    wins[cat] = wins.get(cat, 0.0) + share
+        else:  # every game plays the kernel's deals
+            out.deals.extend([float(width)] * n)
+        out.decisions.extend(result.decisions.astype(float).tolist())
+        out.per_deal.extend(per_deal)
+        for cat, share in wins.items():
+            out.wins[cat] = out.wins.get(cat, 0.0) + share
+    return out
+
+
+def _kernel_deals(result: Any, players: int) -> tuple[list[float], dict[str, float]]:
+    """Each game's mean decisions per deal and the deals won by each category (a split pool
+    shared), from a kernel's batch: over the deals each game played (``deal_counts``) where
+    its per-deal arrays hold them all (a longer game's mean is NaN and its deals past the
+    arrays are not read)."""
+    import numpy as np
+
+    room = result.deal_decisions.shape[1]
+    counts = (result.deal_counts if result.deal_counts.shape[0]
+              else np.full(result.decisions.shape[0], room))
+    played = np.arange(room)[None, :] < counts[:, None]  # (games, deals)
+    fits = counts <= room
+    per_deal = np.where(played, result.deal_decisions, 0).sum(axis=1) / counts
+    per_deal = np.where(fits, per_deal, np.nan)
+    seats = np.arange(players)
+    won = (result.deal_winners[:, :, None].astype(np.int64) >> seats) & 1  # (games, deals, seats)
+    won = won * (played & fits[:, None])[:, :, None]
+    share = won / np.maximum(won.sum(axis=2, keepdims=True), 1)  # none where nobody qualified
+    names = result.category_names
+    codes = np.maximum(result.categories, 0).ravel().astype(np.int64)  # -1: out, never won
+    by_code = np.bincount(codes, weights=share.ravel(), minlength=len(names))
+    seen = np.bincount(codes, weights=won.ravel(), minlength=len(names))
+    return (per_deal.tolist(),
+            {names[c]: float(by_code[c]) for c in range(len(names)) if seen[c] > 0})
+
+
 def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heuristic",),
              jobs: int | Spread = 1, rules_list: Sequence[Ruleset] | None = None,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[int], None] | None = None,
+             engine: str = "reference") -> dict[str, Any]:
     """Every preset side by side: deals per game, decisions per game and per deal, and the
     share of deals won by each hand category (*players* is clamped to each ruleset's range).
+
+    *engine* (``auto``, ``reference`` or ``fast``: :func:`commerce.simulate.choose_engine`)
+    may play a ruleset's games on its family's compiled kernel where the kernel reports each
+    deal's winners and decisions (its ``deal_results`` attribute; the trading and widow
+    families' do: :func:`_variants_kernel` reads every deal of a widow session however long,
+    exactly); each row's ``engine`` and ``engine_reason`` say which played and why. *jobs* splits
+    the reference engine's games over processes; a kernel's batch runs on threads instead.
+
+    :raises CommerceError: for ``fast`` when a ruleset's games cannot run on a kernel that
+        reports them.
     """
     chosen = list(rules_list) if rules_list is not None else list(rulesets())
     rows = []
@@ -453,25 +582,24 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
                 raise
             skipped.append({"rules": rules.id, "reason": str(exc)})
             continue
-        chunks = run_blocks((rules, n, specs, seed, games), _chunks(games), jobs,
-                            _variants_chunk, _init, _offset(progress, done, games))
+        played_on, why = _analysis_engine(rules, n, specs, engine, "deal_results",
+                                          "each deal's winners and decisions")
+        if played_on == "fast":
+            samples = _variants_kernel(rules, n, specs, seed, games)
+            if progress is not None:
+                progress(done + games)
+        else:
+            samples = _variants_reference(rules, n, specs, seed, games, jobs,
+                                          _offset(progress, done, games))
         done += games
-        deals, decisions, per_deal = [], [], []
-        wins: dict[str, float] = {}
-        for chunk in chunks:
-            for d, dec, pd, w in chunk:
-                deals.append(float(d))
-                decisions.append(float(dec))
-                per_deal.append(sum(pd) / len(pd))
-                for cat, share in w:
-                    wins[cat] = wins.get(cat, 0.0) + share
-        total = sum(wins.values())
+        total = sum(samples.wins.values())
         rows.append({
             "rules": rules.id, "players": n, "games": games,
-            "deals_per_game": _ci(mean_ci(deals)),
-            "decisions_per_game": _ci(mean_ci(decisions)),
-            "decisions_per_deal": _ci(mean_ci(per_deal)),
-            "wins_by_category": {c: _r(wins[c] / total) for c in sorted(wins)},
+            "deals_per_game": _ci(mean_ci(samples.deals)),
+            "decisions_per_game": _ci(mean_ci(samples.decisions)),
+            "decisions_per_deal": _ci(mean_ci(samples.per_deal)),
+            "wins_by_category": {c: _r(samples.wins[c] / total) for c in sorted(samples.wins)},
+            "engine": played_on, "engine_reason": why,
         })
     return {"analysis": "variants", "players": players, "bots": list(bots), "games": games,
             "seed": seed, "rulesets": rows, "skipped": skipped}

@@ -17,7 +17,8 @@ from commerce.cli.report import (
 _ANALYSES = {
     "dealer-advantage": ("each seat's expected payoff per deal relative to the dealer", 1000),
     "stand-threshold": ("the weakest hand worth standing on, for each seat position", 2000),
-    "variants": ("length of deals and games and the winning categories of every preset", 300),
+    "variants": ("length of deals and games and the winning categories of every preset "
+                 "(or of --rules)", 300),
 }
 
 
@@ -28,6 +29,9 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
         sp = sub.add_parser(name, help=help_text, description=help_text)
         if name != "variants":
             add_rules_arguments(sp)
+        else:
+            sp.add_argument("--rules", metavar="IDS",
+                            help="the presets compared, a comma list (default: every preset)")
         sp.add_argument("--players", type=int_in(*PLAYERS), default=4,
                         help=f"seats at the table, {span(PLAYERS)} (default 4)"
                              + (", clamped to each preset's range" if name == "variants" else
@@ -42,6 +46,15 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
                                  "compiled policy (random, heuristic) and the family's kernel "
                                  "plays the rules and reports each deal; reference: the "
                                  "driver; fast: the kernel or an error")
+        elif name == "variants":
+            sp.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
+                            help="auto (default): each preset on its family's compiled kernel "
+                                 "when every bot has a compiled policy (random, heuristic) and "
+                                 "the kernel reports each deal's winners and decisions (the "
+                                 "trading and widow families' do), else on the driver; "
+                                 "reference: the "
+                                 "driver; fast: the kernel or an error; --jobs applies to the "
+                                 "driver only")
         add_output_arguments(sp, games=games)
         add_ray_argument(sp)
         sp.add_argument("--wide", action="store_true",
@@ -59,14 +72,17 @@ def run_analyze(args: argparse.Namespace) -> int:
     bots = [b.strip().replace(";", ",") for b in args.bots.split(",") if b.strip()]
     kind = args.analysis
     if kind == "variants":
-        from commerce.rules import rulesets
+        from commerce.rules import find_ruleset, rulesets
 
-        total = args.games * len(list(rulesets()))
+        presets = ([find_ruleset(name.strip()) for name in args.rules.split(",")]
+                   if args.rules else list(rulesets()))
+        total = args.games * len(presets)
         result = _with_progress(total, lambda progress: analysis.variants(
             players=args.players, games=args.games, seed=args.seed, bots=bots, jobs=workers(args),
-            progress=progress))
+            rules_list=presets, progress=progress, engine=args.engine))
         header, rows = _variants_rows(result)
-        title = (f"Every preset at {args.players} players (clamped to each range), "
+        which = ", ".join(r.id for r in presets) if args.rules else "Every preset"
+        title = (f"{which} at {args.players} players (clamped to each range), "
                  f"{args.games} games each, bots {','.join(bots)}")
     else:
         rules = resolve_rules(args)
@@ -118,6 +134,11 @@ def run_analyze(args: argparse.Namespace) -> int:
         else:  # not zero-sum (Cox's points, Pool's counters): 'vs dealer' compares
             print(f"{role}: {a['payoff']:+.3f} {unit} per {per}, {ci}; 'vs dealer' compares "
                   f"each place with the {role.lower()}")
+    elif kind == "variants":
+        import textwrap
+
+        for line in engine_lines(result):
+            print(textwrap.fill(line, 80, subsequent_indent="  "))
     elif kind == "stand-threshold":
         import textwrap
 
@@ -148,6 +169,25 @@ def _cells(row: list[Any]) -> list[str]:
         else:
             out.append(str(x).replace("won by ", ""))
     return out
+
+
+def engine_lines(result: dict[str, Any]) -> list[str]:
+    """The engine that played each preset of a variants result and why, a line for each
+    engine and reason.
+
+    >>> for line in engine_lines({"rulesets": [
+    ...     {"rules": "peel", "engine": "fast", "engine_reason": "asked for"},
+    ...     {"rules": "pool", "engine": "reference", "engine_reason": "no kernel"},
+    ...     {"rules": "hoyle", "engine": "fast", "engine_reason": "asked for"}]}):
+    ...     print(line)
+    engine: fast (asked for): peel, hoyle
+    engine: reference (no kernel): pool
+    """
+    groups: dict[tuple[str, str], list[str]] = {}
+    for r in result["rulesets"]:
+        groups.setdefault((r["engine"], r["engine_reason"]), []).append(r["rules"])
+    return [f"engine: {engine} ({why}): {', '.join(ids)}"
+            for (engine, why), ids in groups.items()]
 
 
 def threshold_lines(result: dict[str, Any]) -> list[str]:
@@ -246,11 +286,11 @@ def _threshold_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]
 def _variants_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     cats = sorted({c for r in result["rulesets"] for c in r["wins_by_category"]},
                   key=_CATEGORY_ORDER.index)
-    header = ["rules", "players", "deals/game", "decisions/game", "decisions/deal",
+    header = ["rules", "players", "engine", "deals/game", "decisions/game", "decisions/deal",
               *(f"won by {c}" for c in cats)]
     rows = []
     for r in result["rulesets"]:
-        rows.append([r["rules"], r["players"], r["deals_per_game"]["mean"],
+        rows.append([r["rules"], r["players"], r["engine"], r["deals_per_game"]["mean"],
                      r["decisions_per_game"]["mean"], r["decisions_per_deal"]["mean"],
                      *(r["wins_by_category"].get(c, 0.0) for c in cats)])
     return header, rows

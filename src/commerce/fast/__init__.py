@@ -80,12 +80,28 @@ class BatchResult:
     """``(games, 2, players)``: each seat's tokens at the end of the session and the deal in
     which it went out (0: it did not), where the kernel's rules track tokens (its
     ``tracks_tokens`` attribute; an empty second axis else)."""
+    deal_decisions: Any = None
+    """``(games, deals)``: the player decisions made in each deal, where the kernel reports
+    each deal's results (its ``deal_results`` attribute; an empty second axis else)."""
+    deal_winners: Any = None
+    """``(games, deals)``: the seats that took the pool in each deal, a bit mask (bit *s*:
+    seat *s*; several where the pool is split), where the kernel reports each deal's results
+    (as :attr:`deal_decisions`); 0 where nobody took it (a widow deal in which no hand
+    qualified, under ``no_transfer``)."""
+    deal_counts: Any = None
+    """``(games,)``: the deals each game played, every one of them, where the kernel's
+    sessions vary in length (its ``deal_counts`` attribute; the widow family's token
+    sessions last until one player is left); empty else, every game playing the kernel's
+    ``deals``. The per-deal arrays hold a game's first deals, as many as their deal axis has
+    room for (:func:`run_batch`'s *deal_room*)."""
 
     def arrays(self) -> tuple[Any, ...]:
-        """The arrays in the order a kernel's ``run`` fills them."""
+        """The arrays in the order a kernel's ``run`` fills them (a kernel that fills fewer
+        takes the first ones: those added last come last)."""
         return (self.payoffs, self.deals_won, self.decisions, self.dealers, self.standers,
                 self.categories, self.deal_turns, self.actions, self.action_counts,
-                self.deal_payoffs, self.session)
+                self.deal_payoffs, self.session, self.deal_decisions, self.deal_winners,
+                self.deal_counts)
 
 
 def kernel_reason(rules: Ruleset, bots: Sequence[str]) -> str | None:
@@ -153,7 +169,8 @@ def _policies(bots: Sequence[str], players: int, rotate: bool) -> tuple[Any, Any
 
 def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequence[str],
               record: bool = False, threads: int | None = None, kernel: Any = None,
-              first_game: int = 0, rotate: bool = False, details: bool = False) -> BatchResult:
+              first_game: int = 0, rotate: bool = False, details: bool = False,
+              deal_room: int | None = None) -> BatchResult:
     """Play *games* games of *rules* on the family's kernel, bots cycled over the seats.
 
     With *rotate*, the games come in blocks of ``len(bots)`` (game *g* in block
@@ -170,10 +187,15 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
         continuation of another).
     :param rotate: rotate the bots over the seats by blocks (see above).
     :param details: keep the per-deal results (:attr:`BatchResult.standers`, ``categories``,
-        ``deal_turns``, ``deal_payoffs``; always with *record*); without it their deal axis is
+        ``deal_turns``, ``deal_payoffs``, ``deal_decisions``, ``deal_winners``; always with
+        *record*); without it their deal axis is
         empty and the kernel skips them (writing them costs more than a random game's play).
+    :param deal_room: the deal axis of the per-deal arrays with *details* or *record* (default
+        the kernel's ``deals``), for a kernel whose sessions vary in length (its
+        ``deal_counts``): a game that plays more deals keeps the first this many
+        (:attr:`BatchResult.deal_counts` counts them all).
     :raises CommerceError: for a bot without a compiled policy or an option the kernel does not
-        play.
+        play, or *deal_room* for a kernel whose sessions have a fixed length.
     """
     if games < 1:
         raise CommerceError("a batch has at least one game")
@@ -187,7 +209,10 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     missing = policy_missing(kern, bots)
     if missing is not None:
         raise CommerceError(f"{missing}; use --engine reference")
-    deals = kern.deals if details or record else 0
+    if deal_room is not None and not getattr(kern, "deal_counts", False):
+        raise CommerceError(f"{rules.id}'s sessions all play {kern.deals} deals: no deal_room")
+    deals = (kern.deals if deal_room is None else deal_room) if details or record else 0
+    per_deal = deals if getattr(kern, "deal_results", False) else 0
     result = BatchResult(
         payoffs=np.zeros((games, players), np.int64),
         deals_won=np.zeros((games, players), np.int32),
@@ -204,6 +229,9 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
         category_names=tuple(kern.category_names),
         session=np.zeros((games, 2 if getattr(kern, "tracks_tokens", False) else 0, players),
                          np.int32),
+        deal_decisions=np.zeros((games, per_deal), np.int32),
+        deal_winners=np.zeros((games, per_deal), np.int16),  # at most 12 seats
+        deal_counts=np.zeros(games if getattr(kern, "deal_counts", False) else 0, np.int32),
     )
     out = result.arrays()
     n_threads = max(1, min(threads or min(os.cpu_count() or 1, 8), games))

@@ -315,7 +315,7 @@ class CoxKernel:
         arrays, in its order), row *r*'s seats by line-up ``r % len(policies)``, in chance
         groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg, policies,
-                   boldness, share, *out)
+                   boldness, share, *out[:11])  # up to session: no deal_decisions, deal_winners
 
     @staticmethod
     def decode_action(code: int) -> Action:

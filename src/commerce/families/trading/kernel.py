@@ -351,9 +351,9 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                after_win: Any, policies: Any, boldness: Any, share: Any, payoffs: Any,
                deals_won: Any, decisions: Any, dealers: Any, standers: Any, categories: Any,
                deal_turns: Any, actions: Any, action_counts: Any, deal_payoffs: Any,
-               hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any, ranks: Any,
-               order: Any, streams: Any, sc: Any, at_start: Any, pol: Any,
-               bold: Any) -> None:
+               deal_decisions: Any, deal_winners: Any, hands: Any, unseen: Any, bottom: Any,
+               balances: Any, won: Any, ranks: Any, order: Any, streams: Any, sc: Any,
+               at_start: Any, pol: Any, bold: Any) -> None:
     """The games of :func:`play_games`, one after another on its working arrays: the game's
     steps (:mod:`.deal`: antes and three cards each; the turns, :func:`_rest_of_deal`; the
     showdown, :func:`_showdown`) for every deal of the session. No reference counting, and
@@ -416,15 +416,30 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                           combo, pol, bold, hands, unseen, bottom, balances, dealer, -1,
                           moves)
             state = streams[0]
+            if details:  # the deal's decisions (read here: no value kept across the deal)
+                deal_decisions[row, deal] = sc[_COUNT] - count
             pos, count, stander = sc[_POS], sc[_COUNT], sc[_STANDER]
             _showdown(cfg, hands, rank3, balances, won, dealer, stander, sc[_POOL], ranks, order)
             if details:
+                best = -1
                 for i in range(p):
                     categories[row, deal, i] = cat_code[ranks[i]]
+                    best = max(best, ranks[i])
                 standers[row, deal] = stander
                 deal_turns[row, deal] = sc[_TAKEN]
                 for s in range(p):
                     deal_payoffs[row, deal, s] = balances[s] - at_start[s]
+                # who took the pool (as _showdown): the first best hand in priority order,
+                # or every best hand where they split it (split_pool)
+                split = cfg[_TIE] == 2
+                mask = 0
+                for i in range(p):
+                    w = order[i]
+                    if ranks[w] == best:
+                        mask |= 1 << w
+                        if not split:
+                            break
+                deal_winners[row, deal] = mask
             dealer = _turn(dealer, step, p)
         for i in range(p):
             payoffs[row, i] = balances[i]
@@ -440,7 +455,7 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                after_win: Any, policies: Any, boldness: Any, share: Any, payoffs: Any,
                deals_won: Any, decisions: Any, dealers: Any, standers: Any, categories: Any,
                deal_turns: Any, actions: Any, action_counts: Any, deal_payoffs: Any,
-               session: Any) -> None:
+               session: Any, deal_decisions: Any, deal_winners: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams,
     in the chance group ``(index0 + row) // share``), each seat played by the policy and
     boldness of line-up ``row % len(policies)`` (rows of *policies* and *boldness*), writing
@@ -451,9 +466,9 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
     _play_rows(key, index0, first, stop, cfg, pack_cards, rank3, cat_code, strength, pwin,
                give_value, after_win, policies, boldness, share, payoffs, deals_won,
                decisions, dealers, standers, categories, deal_turns, actions, action_counts,
-               deal_payoffs, hands, unseen, bottom, balances, won, ranks, order,
-               streams, sc, np.empty(p, np.int64), np.empty(p, policies.dtype),
-               np.empty(p, np.float64))
+               deal_payoffs, deal_decisions, deal_winners, hands, unseen, bottom, balances,
+               won, ranks, order, streams, sc, np.empty(p, np.int64),
+               np.empty(p, policies.dtype), np.empty(p, np.float64))
 
 
 @uncounted()
@@ -556,6 +571,9 @@ class TradingKernel:
     category_names: tuple[str, ...] = CATEGORY_NAMES
     deal_payoffs: bool = True
     """It fills :attr:`commerce.fast.BatchResult.deal_payoffs`."""
+    deal_results: bool = True
+    """It fills :attr:`commerce.fast.BatchResult.deal_decisions` and ``deal_winners`` (what
+    :func:`commerce.analysis.variants` reads)."""
     piece_games: int = 2_000
     """The fewest games of a piece of a batch shared by threads (:func:`commerce.fast.run_batch`):
     a game is a few microseconds, so a piece shorter than this spends its time being handed out."""
@@ -568,7 +586,8 @@ class TradingKernel:
         chance groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.cat_code, self.strength, self.pwin,
-                   self.give_value, self.after_win, policies, boldness, share, *out)
+                   self.give_value, self.after_win, policies, boldness, share,
+                   *out[:13])  # up to deal_winners: no deal_counts (every session is whole)
 
     def heuristic(self, kind: int, hand: tuple[int, ...], offered: int | None,
                   may_stand: bool, may_trade: bool, may_barter: bool, boldness: float,

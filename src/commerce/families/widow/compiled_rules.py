@@ -292,8 +292,11 @@ def _final_turns(st: Any, order: Any, flags: Any, final: Any, seat: Any) -> None
 def _showdown(row: Any, st: Any, cfg: Any, rank3: Any, rank4: Any, cat_code: Any,
               frank3: Any, hands: Any, hlen: Any, order: Any, tokens: Any, balances: Any,
               out_in: Any, won: Any, offers: Any, ranks: Any, scoring: Any, standers: Any,
-              categories: Any, deal_turns: Any, n_caps: Any) -> None:
-    """:func:`.settle.showdown`: the hands shown, the deal settled, who goes out."""
+              categories: Any, deal_turns: Any, deal_winners: Any, n_caps: Any) -> None:
+    """:func:`.settle.showdown`: the hands shown, the deal settled, who goes out; where the
+    row has room, the deal's stander, turns and categories (the first *n_caps* deals) and
+    who took its pool (``deal_winners``, as the ``showdown`` event's winners: a bit mask of
+    seats, 0 where nobody qualified)."""
     m = st[_M]
     d = st[_DEALNO] - 1
     keep = d < n_caps
@@ -335,6 +338,16 @@ def _showdown(row: Any, st: Any, cfg: Any, rank3: Any, rank4: Any, cat_code: Any
     first = top0
     if cfg[_BEST] == 1 and top_last == m - 1:
         first = m - 1
+    if d < deal_winners.shape[1]:  # as settle.winners
+        mask = 0
+        if not nobody:
+            if cfg[_BEST] == 2:
+                for i in range(m):
+                    if scoring[i] == best:
+                        mask |= 1 << order[i]
+            else:
+                mask = 1 << order[first]
+        deal_winners[row, d] = mask
     flow = cfg[_FLOW]
     if not nobody:
         if cfg[_BEST] == 2:  # all_paid: every tied best hand is paid by every other hand

@@ -16,7 +16,9 @@ Every option of the family is played except: an unlimited deal with no round lim
 (``max_rounds_per_deal=0``), and ``pounce`` with ``no_qualifier_rule='fallback_full_ranking'``
 (the reference's fallback ranking has no four of a kind); :func:`build` refuses those with a
 message naming them. A session the options leave uncapped (tokens, ``deals=0``) records the
-results of its first :data:`DEAL_CAP` deals per row; its payoffs are always whole.
+results of its first :data:`DEAL_CAP` deals per row (or as many as the deal axis of the
+result arrays holds: ``run_batch``'s *deal_room*); its payoffs, decisions and count of deals
+(``deal_counts``) are always whole.
 
 Actions are recorded as ``kind * 2**18 + c1 * 2**12 + c2 * 2**6 + c3`` (:data:`KINDS`,
 :data:`NO_CARD` for an unused card), decoded by :func:`decode_action`.
@@ -142,21 +144,25 @@ __all__ = ["DEAL_CAP", "KINDS", "SUPPORTED", "WidowKernel", "build", "decode_act
 def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
              rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
              policies: Any, boldness: Any, standers: Any, categories: Any, deal_turns: Any,
-             actions: Any, st: Any, hands: Any, hlen: Any, widow: Any, stock: Any, order: Any,
-             flags: Any, final: Any, moved: Any, fresh: Any, tokens: Any, balances: Any,
-             out_in: Any, won: Any, offers: Any, ranks: Any, scoring: Any, gives: Any,
-             takes: Any, rest: Any, buf: Any, free: Any, pos: Any, count: Any, root: Any,
-             one_deal: Any, pause: Any) -> Any:
+             deal_decisions: Any, deal_winners: Any, actions: Any, st: Any, hands: Any,
+             hlen: Any, widow: Any, stock: Any, order: Any, flags: Any, final: Any, moved: Any,
+             fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any, offers: Any,
+             ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any, buf: Any, free: Any,
+             pos: Any, count: Any, root: Any, one_deal: Any, pause: Any) -> Any:
     """Play on from the state in the arrays until the session ends (with *one_deal*, until
     the deal in progress ends: the next one started, or the session over): chance from the
     stream *cs* (a new deal's cards from the group's stream of that deal), the seats by their
     *policies* (the random ones drawing from *state*), the first decision by the action code
     *root* where it is not negative. Each action is recorded into ``actions[row]`` (while it
     has room), *pos* counting them and *count* the decisions, stopping at a decision once
-    *count* is *pause* (-1: never). Returns the two streams, *pos* and *count*."""
+    *count* is *pause* (-1: never). Each deal that ends writes, where its row has room, who
+    took its pool (``deal_winners``) and *count* as the deal ends (``deal_decisions``: a
+    running total, which :func:`_play_game` turns into each deal's own). Returns the two
+    streams, *pos* and *count*."""
     cap = actions.shape[1]
     record = cap > 0
     n_caps = standers.shape[1]
+    n_results = deal_decisions.shape[1]
     deal_no = st[_DEALNO]
     while st[_PHASE] != _OVER:
         phase = st[_PHASE]
@@ -425,13 +431,19 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
                     st[_OHEAD] += 1
                     st[_OLEN] -= 1
                 else:
+                    d = st[_DEALNO] - 1
+                    if d < n_results:  # the decisions made up to the deal's end
+                        deal_decisions[row, d] = count
                     _end_of_deal(st, cfg, order, flags, hlen, out_in, stock, pack_cards,
                                  tokens, balances)
         if showdown:
             _showdown(row, st, cfg, rank3, rank4, cat_code, frank3, hands, hlen, order,
                       tokens, balances, out_in, won, offers, ranks, scoring, standers,
-                      categories, deal_turns, n_caps)
+                      categories, deal_turns, deal_winners, n_caps)
             if st[_PHASE] != _HORSE:
+                d = st[_DEALNO] - 1
+                if d < n_results:
+                    deal_decisions[row, d] = count
                 _end_of_deal(st, cfg, order, flags, hlen, out_in, stock, pack_cards, tokens,
                              balances)
         if one_deal and st[_DEALNO] != deal_no:
@@ -449,7 +461,8 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
                widow: Any, stock: Any, order: Any, flags: Any, final: Any, moved: Any,
                fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any,
                offers: Any, ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any,
-               buf: Any, free: Any, session: Any) -> None:
+               buf: Any, free: Any, session: Any, deal_decisions: Any, deal_winners: Any,
+               deal_counts: Any) -> None:
     p = cfg[_P]
     cap = actions.shape[1]
     record = cap > 0
@@ -476,9 +489,14 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
     _start_deal(st, cfg, dealer, order, flags, hlen, out_in, stock, pack_cards)
     state, cs, pos, count = _advance(
         row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code, frank3, strength,
-        vtab, policies, boldness, standers, categories, deal_turns, actions, st, hands, hlen,
-        widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in, won, offers,
-        ranks, scoring, gives, takes, rest, buf, free, pos, count, -1, False, -1)
+        vtab, policies, boldness, standers, categories, deal_turns, deal_decisions,
+        deal_winners, actions, st, hands, hlen, widow, stock, order, flags, final, moved, fresh,
+        tokens, balances, out_in, won, offers, ranks, scoring, gives, takes, rest, buf, free,
+        pos, count, -1, False, -1)
+    played = st[_DEALNO]
+    deal_counts[row] = played
+    for d in range(min(played, deal_decisions.shape[1]) - 1, 0, -1):  # each deal's own
+        deal_decisions[row, d] -= deal_decisions[row, d - 1]
     for i in range(p):
         payoffs[row, i] = balances[i]
         deals_won[row, i] = won[i]
@@ -515,7 +533,8 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                stock: Any, order: Any, flags: Any, final: Any, moved: Any, fresh: Any,
                tokens: Any, balances: Any, out_in: Any, won: Any, offers: Any, ranks: Any,
                scoring: Any, gives: Any, takes: Any, rest: Any, buf: Any, free: Any,
-               pol: Any, bold: Any, session: Any) -> None:
+               pol: Any, bold: Any, session: Any, deal_decisions: Any, deal_winners: Any,
+               deal_counts: Any) -> None:
     """The rows of :func:`play_games` on its working arrays, without reference counting (a
     counted call per game counts every array argument: atomic operations on arrays that every
     thread of a batch shares)."""
@@ -530,7 +549,7 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                    payoffs, deals_won, decisions, dealers, standers, categories, deal_turns,
                    actions, action_counts, st, hands, hlen, widow, stock, order, flags, final,
                    moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives,
-                   takes, rest, buf, free, session)
+                   takes, rest, buf, free, session, deal_decisions, deal_winners, deal_counts)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -538,11 +557,13 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
                policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
                decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
-               actions: Any, action_counts: Any, deal_payoffs: Any, session: Any) -> None:
+               actions: Any, action_counts: Any, deal_payoffs: Any, session: Any,
+               deal_decisions: Any, deal_winners: Any, deal_counts: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
     each seat played by the policy and boldness of line-up ``row % len(policies)``, writing
     each row of the result arrays (*session*: each seat's tokens at the end and the deal it
-    went out in, where it has room)."""
+    went out in, where it has room; the per-deal arrays: the first deals, as many as their
+    deal axis holds; *deal_counts*: the deals each session played, all of them)."""
     p = cfg[_P]
     (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
      won, offers, ranks, scoring, gives, takes, rest, buf, free) = _scratch(
@@ -552,7 +573,8 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                dealers, standers, categories, deal_turns, actions, action_counts, st, hands,
                hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
                won, offers, ranks, scoring, gives, takes, rest, buf, free,
-               np.empty(p, policies.dtype), np.empty(p, boldness.dtype), session)
+               np.empty(p, policies.dtype), np.empty(p, boldness.dtype), session,
+               deal_decisions, deal_winners, deal_counts)
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -593,7 +615,8 @@ class WidowKernel:
     players: int
     """Seats at the table."""
     deals: int
-    """Deals whose results each row keeps."""
+    """Deals whose results each row keeps by default: the session's length, or
+    :data:`DEAL_CAP` where it has none (a token session, until one player is left)."""
     max_actions: int
     """Actions a recorded row holds (a longer game records -1 as its count)."""
     cfg: Any
@@ -611,6 +634,13 @@ class WidowKernel:
     """Whether its rules track tokens (every preset but the Old Game): it then reports each
     seat's tokens at the end and the deal it went out in
     (:attr:`commerce.fast.BatchResult.session`)."""
+    deal_results: bool = True
+    """It fills :attr:`commerce.fast.BatchResult.deal_decisions` and ``deal_winners`` (what
+    :func:`commerce.analysis.variants` reads), for the first deals of each session, as many
+    as their deal axis holds (:attr:`deals`, or ``run_batch``'s *deal_room*)."""
+    deal_counts: bool = True
+    """Its sessions vary in length: it fills :attr:`commerce.fast.BatchResult.deal_counts`
+    with the deals each session played (all of them, past the deal axis too)."""
     deal_payoffs: bool = False
     """Whether it fills :attr:`commerce.fast.BatchResult.deal_payoffs` (not yet: a widow
     deal's settlement and horses do not split as the analyses' deal reader splits them)."""

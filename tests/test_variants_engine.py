@@ -1,0 +1,138 @@
+"""``analyze variants`` on the compiled kernels: the engine chosen per ruleset and why, the
+kernel's per-deal results read as the reference reads its deals, and the two engines agreeing
+statistically."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from commerce import engine, kernelkit
+from commerce.analysis import _variants_kernel, variants
+from commerce.cli import main
+from commerce.errors import CommerceError
+from commerce.family import family_spec
+from commerce.fast import build_kernel, run_batch
+from commerce.rules import find_ruleset
+
+TRADING = ("peel", "hoyle", "trade-and-barter")
+NO_RESULTS = "kernel does not report each deal's winners and decisions"
+
+
+@pytest.mark.parametrize("rid,options,room", [
+    ("peel", {}, None),
+    ("trade-and-barter", {"best_tie_rule": "split_pool", "direction": "right"}, None),
+    ("peel-old", {}, None), ("pool", {}, None), ("pounce", {}, None),
+    ("no-pair-or-point", {}, 5)],  # most sessions longer than 5 deals: played again
+    ids=["peel", "split-pool", "peel-old", "pool", "pounce", "no-pair-or-point-room-5"])
+def test_the_kernel_samples_are_the_reference_reading_of_its_games(
+        rid: str, options: dict[str, str], room: int | None) -> None:
+    rules = find_ruleset(rid).with_options(**options)
+    specs = ["random", "heuristic"]
+    games = 40
+    samples = _variants_kernel(rules, 4, specs, 5, games, room)
+    result = run_batch(rules, players=4, games=games, seed=5, bots=specs, record=True)
+    decode_action = getattr(build_kernel(rules, 4), "decode_action", kernelkit.decode_action)
+    wins: dict[str, float] = {}
+    shared = 0  # deals whose pool was split
+    for g in range(games):
+        state = engine.new_game(rules, 4, dealer=int(result.dealers[g]))
+        events = list(getattr(state, "log", ()))
+        at = [0] * len(events)
+        decisions = 0
+        for code in result.actions[g, :result.action_counts[g]]:
+            d = engine.decision(state)
+            if d is not None and d.seat is not None:
+                decisions += 1
+            transition = engine.apply(state, decode_action(int(code)))
+            events.extend(transition.events)
+            at.extend([decisions] * len(transition.events))
+            state = transition.state
+        deals = family_spec(rules.family).deal_reader(rules, 4, events)
+        assert samples.deals[g] == len(deals)
+        assert samples.decisions[g] == decisions
+        assert samples.per_deal[g] == at[deals[-1].end] / len(deals)
+        for deal in deals:
+            shared += len(deal.winners) > 1
+            for w in deal.winners:
+                cat = deal.categories[w]
+                wins[cat] = wins.get(cat, 0.0) + 1 / len(deal.winners)
+    assert samples.wins.keys() == wins.keys()
+    assert samples.wins == pytest.approx(wins)
+    assert (shared > 0) == (rules.best_tie_rule == "split_pool")
+    if room is not None:
+        assert max(samples.deals) > room  # some games were played again
+
+
+def test_the_kernel_and_the_reference_agree_statistically() -> None:
+    chosen = [find_ruleset(r) for r in TRADING]
+    bots = ["random", "heuristic"]
+    fast = variants(players=4, games=4000, seed=2, bots=bots, rules_list=chosen, engine="fast")
+    reference = variants(players=4, games=400, seed=2, bots=bots, rules_list=chosen)
+    for f, r in zip(fast["rulesets"], reference["rulesets"], strict=True):
+        assert (f["engine"], f["engine_reason"]) == ("fast", "asked for")
+        assert (r["engine"], r["engine_reason"]) == ("reference", "asked for")
+        assert f["deals_per_game"]["mean"] == r["deals_per_game"]["mean"] == 4
+        for key in ("decisions_per_game", "decisions_per_deal"):
+            (flo, fhi), (lo, hi) = f[key]["ci95"], r[key]["ci95"]
+            assert fhi - flo < hi - lo  # ten times the games: a narrower interval
+            assert flo <= hi and lo <= fhi, f"{f['rules']}: the {key} intervals do not overlap"
+        assert f["wins_by_category"].keys() == r["wins_by_category"].keys()
+        for cat, share in f["wins_by_category"].items():
+            assert abs(share - r["wins_by_category"][cat]) < 0.05, (f["rules"], cat)
+
+
+WIDOW = ("peel-old", "pool", "widow", "pounce", "no-pair-or-point")
+
+
+def test_the_widow_kernel_and_the_reference_agree_statistically() -> None:
+    bots = ["random", "heuristic"]
+    for rid in WIDOW:  # the sessions of tokens are long on the reference: a few games
+        chosen = [find_ruleset(rid)]
+        few = 30 if rid in ("peel-old", "pool") else 10
+        fast = variants(players=3, games=2000, seed=2, bots=bots, rules_list=chosen,
+                        engine="fast")["rulesets"][0]
+        reference = variants(players=3, games=few, seed=2, bots=bots,
+                             rules_list=chosen)["rulesets"][0]
+        assert (fast["engine"], reference["engine"]) == ("fast", "reference")
+        for key in ("deals_per_game", "decisions_per_game", "decisions_per_deal"):
+            (flo, fhi), (lo, hi) = fast[key]["ci95"], reference[key]["ci95"]
+            assert flo <= hi and lo <= fhi, f"{rid}: the {key} intervals do not overlap"
+        assert fast["wins_by_category"].keys() >= reference["wins_by_category"].keys()
+
+
+def test_auto_plays_the_families_without_deal_results_on_the_reference() -> None:
+    chosen = [find_ruleset(r) for r in ("trade-and-barter-mini", "peel-old", "cox")]
+    out = variants(players=3, games=2, seed=0, bots=["random"], rules_list=chosen,
+                   engine="auto")
+    assert [(r["rules"], r["engine"], r["engine_reason"]) for r in out["rulesets"]] == [
+        ("trade-and-barter-mini", "fast", "every bot has a compiled policy"),
+        ("peel-old", "fast", "every bot has a compiled policy"),
+        ("cox", "reference", f"the cox family's {NO_RESULTS}"),
+    ]
+
+
+def test_fast_refuses_a_family_without_deal_results() -> None:
+    with pytest.raises(CommerceError) as info:
+        variants(players=4, games=2, seed=0, bots=["random"], engine="fast",
+                 rules_list=[find_ruleset("widow"), find_ruleset("cox")])
+    assert str(info.value) == f"--engine fast: the cox family's {NO_RESULTS}"
+
+
+def test_the_cli_chooses_and_prints_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["analyze", "variants", "--games", "50", "--bots", "random,heuristic"]
+    assert main([*argv, "--rules", "peel,hoyle", "--engine", "fast"]) == 0
+    out = capsys.readouterr().out
+    assert "engine: fast (asked for): peel, hoyle" in out
+    assert main([*argv, "--rules", "hoyle,pool,cox", "--json", "--games", "10"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rulesets"]
+    assert [(r["rules"], r["engine"]) for r in rows] == [
+        ("hoyle", "fast"), ("pool", "fast"), ("cox", "reference")]
+    assert rows[2]["engine_reason"] == f"the cox family's {NO_RESULTS}"
+    assert main(["analyze", "variants", "--rules", "cox", "--games", "2",
+                 "--engine", "fast"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"commerce analyze: error: --engine fast: the cox family's {NO_RESULTS}")
+    assert main(["analyze", "variants", "--rules", "pel", "--games", "2"]) == 2
+    assert capsys.readouterr().err.startswith("commerce analyze: error:")
