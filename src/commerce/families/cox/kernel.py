@@ -273,8 +273,8 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, policies:
     game tracks no tokens)."""
     _play_rows(key, index0, first, stop, cfg, policies, share, payoffs, deals_won, decisions,
                dealers, standers, categories, deal_turns, actions, action_counts,
-               deal_decisions, deal_winners, np.zeros(STATE_SIZE, np.int64), np.zeros(SCRATCH_SIZE, np.int64),
-               np.zeros(cfg[_P], policies.dtype))
+               deal_decisions, deal_winners, np.zeros(STATE_SIZE, np.int64),
+               np.zeros(SCRATCH_SIZE, np.int64), np.zeros(cfg[_P], policies.dtype))
 
 
 def check_supported(rules: Ruleset) -> None:
