@@ -3,8 +3,9 @@
 Every game the kernel plays is recorded and replayed through ``engine.apply``: each action
 must be legal where the kernel played it (chance's cards included), each decision the seat's
 the reference asks for, each heuristic choice the Python heuristic's from that seat's own
-observation, and each hand's seller, turns and holdings (clear, complete), the payoffs, the
-hands won and the decisions the reference's.
+observation, and each hand's seller, turns, categories, decisions and winners (as the
+reference's deal reader reads them, :func:`commerce.families.cox.deals.read_cox_deals`), the
+payoffs, the hands won and the decisions the reference's.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 from commerce import engine
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.errors import CommerceError, RulesetError
+from commerce.families.cox.deals import read_cox_deals
 from commerce.families.cox.kernel import CATEGORIES, decode_action
 from commerce.family import family_spec
 from commerce.fast import build_kernel, run_batch
@@ -47,6 +49,8 @@ def replay(rules: Ruleset, players: int, result: Any, row: int,
     count = int(result.action_counts[row])
     assert count > 0, f"game {row}: its record overflowed"
     state = engine.new_game(rules, players, dealer=int(result.dealers[row]))
+    events = list(getattr(state, "log", ()))
+    at = [0] * len(events)  # the player decisions made before each event
     hand = decisions = turns = 0
     seller = -1
     for code in result.actions[row, :count]:
@@ -68,6 +72,8 @@ def replay(rules: Ruleset, players: int, result: Any, row: int,
                     f"game {row}: the compiled heuristic played {action} where the Python "
                     f"heuristic plays {chosen} ({d.kind.value})")
         transition = engine.apply(state, action)  # raises IllegalActionError if illegal
+        events.extend(transition.events)
+        at.extend([decisions] * len(transition.events))
         for event in transition.events:
             if event.kind == "sold_out":
                 assert event.seat is not None
@@ -75,11 +81,6 @@ def replay(rules: Ruleset, players: int, result: Any, row: int,
             if event.kind == "hand_scored":
                 assert seller == result.standers[row, hand], f"game {row} hand {hand}"
                 assert turns == result.deal_turns[row, hand], f"game {row} hand {hand}"
-                for seat, b in enumerate(event.get("breakdowns")):
-                    name = CATEGORIES[int(result.categories[row, hand, seat])]
-                    want = {(False, False): CATEGORIES[0], (True, False): CATEGORIES[1],
-                            (False, True): CATEGORIES[2], (True, True): CATEGORIES[3]}
-                    assert name == want[b["clear"], b["complete"]], f"game {row} hand {hand}"
                 hand += 1
                 seller, turns = -1, 0
         state = transition.state
@@ -89,6 +90,16 @@ def replay(rules: Ruleset, players: int, result: Any, row: int,
     assert outcome.payoffs == tuple(int(x) for x in result.payoffs[row])
     assert outcome.details["hands_won"] == tuple(int(x) for x in result.deals_won[row])
     assert decisions == result.decisions[row]
+    # each hand as the analyses read it: the categories, the decisions made in the hand (up
+    # to its count, as the variants analysis counts them) and the best scores, a bit mask
+    deals = read_cox_deals(rules, players, events)
+    assert len(deals) == hand == result.deal_decisions.shape[1]
+    assert [d.categories for d in deals] == [
+        tuple(CATEGORIES[int(c)] for c in result.categories[row, h]) for h in range(hand)]
+    ends = [at[d.end] for d in deals]
+    assert [b - a for a, b in zip([0, *ends[:-1]], ends, strict=True)] == \
+        result.deal_decisions[row].tolist()
+    assert [sum(1 << w for w in d.winners) for d in deals] == result.deal_winners[row].tolist()
     return hand
 
 

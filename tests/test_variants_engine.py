@@ -17,20 +17,21 @@ from commerce.fast import build_kernel, run_batch
 from commerce.rules import find_ruleset
 
 TRADING = ("peel", "hoyle", "trade-and-barter")
-NO_RESULTS = "kernel does not report each deal's winners and decisions"
+NO_KERNEL = "the vingtun family has no compiled kernel"
 
 
 @pytest.mark.parametrize("rid,options,room", [
     ("peel", {}, None),
     ("trade-and-barter", {"best_tie_rule": "split_pool", "direction": "right"}, None),
     ("peel-old", {}, None), ("pool", {}, None), ("pounce", {}, None),
-    ("no-pair-or-point", {}, 5)],  # most sessions longer than 5 deals: played again
-    ids=["peel", "split-pool", "peel-old", "pool", "pounce", "no-pair-or-point-room-5"])
+    ("no-pair-or-point", {}, 5),  # most sessions longer than 5 deals: played again
+    ("cox", {"hands_per_game": 2, "direction": "left"}, None)],
+    ids=["peel", "split-pool", "peel-old", "pool", "pounce", "no-pair-or-point-room-5", "cox"])
 def test_the_kernel_samples_are_the_reference_reading_of_its_games(
         rid: str, options: dict[str, str], room: int | None) -> None:
     rules = find_ruleset(rid).with_options(**options)
     specs = ["random", "heuristic"]
-    games = 40
+    games = 40 if rules.family != "cox" else 12
     samples = _variants_kernel(rules, 4, specs, 5, games, room)
     result = run_batch(rules, players=4, games=games, seed=5, bots=specs, record=True)
     decode_action = getattr(build_kernel(rules, 4), "decode_action", kernelkit.decode_action)
@@ -60,7 +61,8 @@ def test_the_kernel_samples_are_the_reference_reading_of_its_games(
                 wins[cat] = wins.get(cat, 0.0) + 1 / len(deal.winners)
     assert samples.wins.keys() == wins.keys()
     assert samples.wins == pytest.approx(wins)
-    assert (shared > 0) == (rules.best_tie_rule == "split_pool")
+    # Cox's hands are shared by every best score
+    assert (shared > 0) == (rules.family == "cox" or rules.best_tie_rule == "split_pool")
     if room is not None:
         assert max(samples.deals) > room  # some games were played again
 
@@ -102,22 +104,42 @@ def test_the_widow_kernel_and_the_reference_agree_statistically() -> None:
         assert fast["wins_by_category"].keys() >= reference["wins_by_category"].keys()
 
 
-def test_auto_plays_the_families_without_deal_results_on_the_reference() -> None:
-    chosen = [find_ruleset(r) for r in ("trade-and-barter-mini", "peel-old", "cox")]
+def test_cox_on_the_kernel_and_the_reference_agree_statistically() -> None:
+    chosen = [find_ruleset("cox")]
+    bots = ["random", "heuristic"]
+    fast = variants(players=4, games=1000, seed=2, bots=bots, rules_list=chosen, engine="auto")
+    reference = variants(players=4, games=60, seed=2, bots=bots, rules_list=chosen,
+                         engine="reference")
+    (f,), (r,) = fast["rulesets"], reference["rulesets"]
+    assert (f["engine"], f["engine_reason"]) == ("fast", "every bot has a compiled policy")
+    assert f["deals_per_game"]["mean"] == r["deals_per_game"]["mean"] == 4  # every hand played
+    for key in ("decisions_per_game", "decisions_per_deal"):
+        (flo, fhi), (lo, hi) = f[key]["ci95"], r[key]["ci95"]
+        assert fhi - flo < hi - lo
+        assert flo <= hi and lo <= fhi, f"cox: the {key} intervals do not overlap"
+    assert r["wins_by_category"].keys() <= f["wins_by_category"].keys()  # complete is rare
+    for cat, share in f["wins_by_category"].items():
+        assert abs(share - r["wins_by_category"].get(cat, 0.0)) < 0.1, cat
+
+
+def test_auto_plays_the_kernel_families_on_the_kernel_and_the_others_on_the_reference(
+) -> None:
+    chosen = [find_ruleset(r) for r in ("trade-and-barter-mini", "peel-old", "cox", "vingt-un")]
     out = variants(players=3, games=2, seed=0, bots=["random"], rules_list=chosen,
                    engine="auto")
     assert [(r["rules"], r["engine"], r["engine_reason"]) for r in out["rulesets"]] == [
         ("trade-and-barter-mini", "fast", "every bot has a compiled policy"),
         ("peel-old", "fast", "every bot has a compiled policy"),
-        ("cox", "reference", f"the cox family's {NO_RESULTS}"),
+        ("cox", "fast", "every bot has a compiled policy"),
+        ("vingt-un", "reference", "the vingtun family has no compiled kernel"),
     ]
 
 
-def test_fast_refuses_a_family_without_deal_results() -> None:
+def test_fast_refuses_a_family_without_a_kernel() -> None:
     with pytest.raises(CommerceError) as info:
         variants(players=4, games=2, seed=0, bots=["random"], engine="fast",
-                 rules_list=[find_ruleset("widow"), find_ruleset("cox")])
-    assert str(info.value) == f"--engine fast: the cox family's {NO_RESULTS}"
+                 rules_list=[find_ruleset("widow"), find_ruleset("vingt-un")])
+    assert str(info.value) == f"--engine fast: {NO_KERNEL}"
 
 
 def test_the_cli_chooses_and_prints_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
@@ -125,14 +147,14 @@ def test_the_cli_chooses_and_prints_the_engine(capsys: pytest.CaptureFixture[str
     assert main([*argv, "--rules", "peel,hoyle", "--engine", "fast"]) == 0
     out = capsys.readouterr().out
     assert "engine: fast (asked for): peel, hoyle" in out
-    assert main([*argv, "--rules", "hoyle,pool,cox", "--json", "--games", "10"]) == 0
+    assert main([*argv, "--rules", "hoyle,pool,cox,vingt-un", "--json", "--games", "10"]) == 0
     rows = json.loads(capsys.readouterr().out)["rulesets"]
     assert [(r["rules"], r["engine"]) for r in rows] == [
-        ("hoyle", "fast"), ("pool", "fast"), ("cox", "reference")]
-    assert rows[2]["engine_reason"] == f"the cox family's {NO_RESULTS}"
-    assert main(["analyze", "variants", "--rules", "cox", "--games", "2",
+        ("hoyle", "fast"), ("pool", "fast"), ("cox", "fast"), ("vingt-un", "reference")]
+    assert rows[3]["engine_reason"] == NO_KERNEL
+    assert main(["analyze", "variants", "--rules", "vingt-un", "--games", "2",
                  "--engine", "fast"]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"commerce analyze: error: --engine fast: the cox family's {NO_RESULTS}")
+        f"commerce analyze: error: --engine fast: {NO_KERNEL}")
     assert main(["analyze", "variants", "--rules", "pel", "--games", "2"]) == 2
     assert capsys.readouterr().err.startswith("commerce analyze: error:")

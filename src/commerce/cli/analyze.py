@@ -51,10 +51,9 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
                             help="auto (default): each preset on its family's compiled kernel "
                                  "when every bot has a compiled policy (random, heuristic) and "
                                  "the kernel reports each deal's winners and decisions (the "
-                                 "trading and widow families' do), else on the driver; "
-                                 "reference: the "
-                                 "driver; fast: the kernel or an error; --jobs applies to the "
-                                 "driver only")
+                                 "trading, widow and Cox families' do), else on the driver; "
+                                 "reference: the driver; fast: the kernel or an error; --jobs "
+                                 "applies to the driver only")
         add_output_arguments(sp, games=games)
         add_ray_argument(sp)
         sp.add_argument("--wide", action="store_true",

@@ -15,9 +15,11 @@ game draws its players' choices from its own stream (:mod:`commerce.kernelkit`).
 the end of its hand.
 
 Every option of the family is played. Per hand, a row keeps who sold out (``standers``, -1
-when the supply ran out), each seat's holding at the count (``categories``: clear, complete,
-both or neither; :data:`CATEGORIES`) and the turns begun (``deal_turns``). Actions are
-recorded as ``kind * 128 + card`` (:func:`.compiled_rules.decode_action`).
+when the supply ran out), each seat's category at the count (``categories``: sold out,
+complete, clear or not clear, as :func:`.deals.read_cox_deals` names them;
+:data:`CATEGORIES`), the turns begun (``deal_turns``), the player decisions made
+(``deal_decisions``) and the seats with the hand's best score (``deal_winners``, a bit mask).
+Actions are recorded as ``kind * 128 + card`` (:func:`.compiled_rules.decode_action`).
 """
 
 from __future__ import annotations
@@ -89,8 +91,9 @@ from commerce.rules import Ruleset
 __all__ = ["CATEGORIES", "KINDS", "SUPPORTED", "CoxKernel", "build", "check_supported",
            "decode_action", "encode_action_py", "play_games"]
 
-CATEGORIES: Final = ("neither clear nor complete", "clear", "complete", "clear and complete")
-"""A holding's category at the count, by code: 1 if clear, plus 2 if complete."""
+CATEGORIES: Final = ("not clear", "clear", "complete", "sold out")
+"""A seat's category at the count, by code, as :func:`.deals.read_cox_deals` names it: the
+seat that sold out, else a complete holding, else a clear one, else not clear (the -5)."""
 
 ACTIONS_PER_HAND: Final = 1024
 """Recorded actions a row holds per hand (a hand plays well under 400, chance's included)."""
@@ -142,9 +145,12 @@ def _start_hand(g: Any, cfg: Any, w: Any, cs: Any, row: Any, actions: Any, pos: 
 
 
 @uncounted()
-def _hand_results(g: Any, cfg: Any, w: Any, row: Any, h: Any, standers: Any,
-                  categories: Any, deal_turns: Any) -> None:
-    """The per-hand results of hand *h* (from 0) just counted, and the hands won."""
+def _hand_results(g: Any, cfg: Any, w: Any, row: Any, h: Any, count: Any, standers: Any,
+                  categories: Any, deal_turns: Any, deal_decisions: Any,
+                  deal_winners: Any) -> None:
+    """The per-hand results of hand *h* (from 0) just counted, *count* decisions into the
+    game (``deal_decisions`` keeps that count; :func:`_play_game` takes the differences), and
+    the hands won."""
     p = cfg[_P]
     top = g[_HSC]
     for s in range(1, p):
@@ -154,21 +160,30 @@ def _hand_results(g: Any, cfg: Any, w: Any, row: Any, h: Any, standers: Any,
             w[_W_WON + s] += 1
     if h >= standers.shape[1]:
         return
-    standers[row, h] = g[_SELLER]
+    seller = g[_SELLER]
+    standers[row, h] = seller
     deal_turns[row, h] = g[_TURNS]
     cap4 = cfg[_CAP4] == 1
+    mask = 0
     for s in range(p):
-        _holding(g, s, w, _W_CNT)
-        code = 1 if _clear(w, _W_CNT, cfg) else 0
-        if _complete(w, _W_CNT, cap4):
-            code += 2
+        if g[_HSC + s] == top:
+            mask |= 1 << s
+        if s == seller:
+            code = 3
+        else:
+            _holding(g, s, w, _W_CNT)
+            code = 2 if _complete(w, _W_CNT, cap4) else 1 if _clear(w, _W_CNT, cfg) else 0
         categories[row, h, s] = code
+    if h < deal_decisions.shape[1]:
+        deal_decisions[row, h] = count
+        deal_winners[row, h] = mask
 
 
 @uncounted()
 def _advance(row: Any, g: Any, cfg: Any, w: Any, policies: Any, key: Any, group: Any,
              state: Any, actions: Any, pos: Any, count: Any, standers: Any, categories: Any,
-             deal_turns: Any, root: Any, one_hand: Any) -> Any:
+             deal_turns: Any, deal_decisions: Any, deal_winners: Any, root: Any,
+             one_hand: Any) -> Any:
     """Play on from the state *g* until the game ends (with *one_hand*, until the hand in
     progress is counted): a new hand's cards from the group's stream of that hand, the seats
     by their *policies* (drawing from *state*), the first decision by the action code *root*
@@ -193,7 +208,8 @@ def _advance(row: Any, g: Any, cfg: Any, w: Any, policies: Any, key: Any, group:
         if apply_code(g, cfg, w, code):
             h = g[_HAND] - 1
             end_hand(g, cfg, w)
-            _hand_results(g, cfg, w, row, h, standers, categories, deal_turns)
+            _hand_results(g, cfg, w, row, h, count, standers, categories, deal_turns,
+                          deal_decisions, deal_winners)
             if one_hand:
                 break
     return state, pos, count
@@ -202,8 +218,8 @@ def _advance(row: Any, g: Any, cfg: Any, w: Any, policies: Any, key: Any, group:
 @uncounted()
 def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, policies: Any,
                payoffs: Any, deals_won: Any, decisions: Any, dealers: Any, standers: Any,
-               categories: Any, deal_turns: Any, actions: Any, action_counts: Any, g: Any,
-               w: Any) -> None:
+               categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
+               deal_decisions: Any, deal_winners: Any, g: Any, w: Any) -> None:
     p = cfg[_P]
     for i in range(g.shape[0]):
         g[i] = 0
@@ -215,7 +231,10 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, policies: Any
     g[_HAND] = 1
     g[_PHASE] = _START
     _, pos, count = _advance(row, g, cfg, w, policies, key, group, rng, actions, 0, 0,
-                             standers, categories, deal_turns, -1, False)
+                             standers, categories, deal_turns, deal_decisions, deal_winners,
+                             -1, False)
+    for h in range(deal_decisions.shape[1] - 1, 0, -1):  # each hand's own decisions
+        deal_decisions[row, h] -= deal_decisions[row, h - 1]
     for s in range(p):
         payoffs[row, s] = g[_TOT + s]
         deals_won[row, s] = w[_W_WON + s]
@@ -228,7 +247,8 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, policies: Any
 def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, policies: Any,
                share: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
                standers: Any, categories: Any, deal_turns: Any, actions: Any,
-               action_counts: Any, g: Any, w: Any, pol: Any) -> None:
+               action_counts: Any, deal_decisions: Any, deal_winners: Any, g: Any, w: Any,
+               pol: Any) -> None:
     """The rows of :func:`play_games` on its working arrays, without reference counting (a
     counted call per game counts every array argument)."""
     p = cfg[_P]
@@ -238,22 +258,23 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, policies:
             pol[s] = policies[line_up, s]
         _play_game(row, stream_start(key, index0 + row), key, (index0 + row) // share, cfg,
                    pol, payoffs, deals_won, decisions, dealers, standers, categories,
-                   deal_turns, actions, action_counts, g, w)
+                   deal_turns, actions, action_counts, deal_decisions, deal_winners, g, w)
 
 
 @numba.njit(cache=True, nogil=True)
 def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, policies: Any,
                boldness: Any, share: Any, payoffs: Any, deals_won: Any, decisions: Any,
                dealers: Any, standers: Any, categories: Any, deal_turns: Any, actions: Any,
-               action_counts: Any, deal_payoffs: Any, session: Any) -> None:
+               action_counts: Any, deal_payoffs: Any, session: Any, deal_decisions: Any,
+               deal_winners: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
     each seat played by the policy of line-up ``row % len(policies)`` (the heuristic has no
-    boldness), writing each row of the result arrays (not *session*: Cox's game tracks no
-    tokens)."""
+    boldness), writing each row of the result arrays (not *deal_payoffs* nor *session*: Cox's
+    game tracks no tokens)."""
     _play_rows(key, index0, first, stop, cfg, policies, share, payoffs, deals_won, decisions,
                dealers, standers, categories, deal_turns, actions, action_counts,
-               np.zeros(STATE_SIZE, np.int64), np.zeros(SCRATCH_SIZE, np.int64),
-               np.zeros(cfg[_P], policies.dtype))
+               deal_decisions, deal_winners, np.zeros(STATE_SIZE, np.int64),
+               np.zeros(SCRATCH_SIZE, np.int64), np.zeros(cfg[_P], policies.dtype))
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -303,6 +324,9 @@ class CoxKernel:
     deal_payoffs: bool = False
     """Whether it fills :attr:`commerce.fast.BatchResult.deal_payoffs` (no: the dealer-advantage
     analysis reads rotating dealers, and in Cox's game the Directors decide the places)."""
+    deal_results: bool = True
+    """It fills :attr:`commerce.fast.BatchResult.deal_decisions` and ``deal_winners`` (what
+    :func:`commerce.analysis.variants` reads): every game plays all its hands."""
     action_dtype: Any = np.int16
     """The dtype of the recorded actions."""
     piece_games: int = 100
@@ -315,7 +339,7 @@ class CoxKernel:
         arrays, in its order), row *r*'s seats by line-up ``r % len(policies)``, in chance
         groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg, policies,
-                   boldness, share, *out[:11])  # up to session: no deal_decisions, deal_winners
+                   boldness, share, *out[:13])  # no deal_counts: every game plays each hand
 
     @staticmethod
     def decode_action(code: int) -> Action:
