@@ -89,6 +89,18 @@ def _insort(widow: Any, st: Any, card: Any) -> None:
 
 
 @uncounted()
+def _sort(arr: Any, n: Any) -> None:
+    """Sort the first *n* entries of *arr* (a few cards) in place, by insertion."""
+    for i in range(1, n):
+        x = arr[i]
+        k = i - 1
+        while k >= 0 and arr[k] > x:
+            arr[k + 1] = arr[k]
+            k -= 1
+        arr[k + 1] = x
+
+
+@uncounted()
 def _take(widow: Any, st: Any, card: Any) -> None:
     """Take *card* out of the widow."""
     n = st[_WLEN]

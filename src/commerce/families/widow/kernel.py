@@ -117,6 +117,7 @@ from commerce.families.widow.compiled_rules import (
     _next_turn,
     _proceed,
     _showdown,
+    _sort,
     _start_deal,
     _take,
     decode_action,
@@ -277,13 +278,7 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
                         hi = max(g0, max(g1, g2))
                         gives[0], gives[1], gives[2] = lo, g0 + g1 + g2 - lo - hi, hi
                     else:
-                        for i in range(1, ng):
-                            x = gives[i]
-                            k = i - 1
-                            while k >= 0 and gives[k] > x:
-                                gives[k + 1] = gives[k]
-                                k -= 1
-                            gives[k + 1] = x
+                        _sort(gives, ng)
                     b0 = actor * 4
                     code = _turn_choice(phase, st[_SWAPS], st[_INFINAL], cfg[_MAXEX],
                                         hlen[actor], hands[b0], hands[b0 + 1], hands[b0 + 2],
@@ -397,13 +392,7 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
                 for i in range(3):
                     gives[i] = hands[b + i]
                 gives[3] = c1
-                for i in range(1, 4):
-                    x = gives[i]
-                    k = i - 1
-                    while k >= 0 and gives[k] > x:
-                        gives[k + 1] = gives[k]
-                        k -= 1
-                    gives[k + 1] = x
+                _sort(gives, 4)
                 for i in range(4):
                     hands[b + i] = gives[i]
                 hlen[actor] = 4
