@@ -561,7 +561,7 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
 
     *engine* (``auto``, ``reference`` or ``fast``: :func:`commerce.simulate.choose_engine`)
     may play a ruleset's games on its family's compiled kernel where the kernel reports each
-    deal's winners and decisions (its ``deal_results`` attribute; the trading and widow
+    deal's winners and decisions (its ``deal_results`` attribute; the trading, widow and Cox
     families' do: :func:`_variants_kernel` reads every deal of a widow session however long,
     exactly); each row's ``engine`` and ``engine_reason`` say which played and why. *jobs* splits
     the reference engine's games over processes; a kernel's batch runs on threads instead.
