@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -65,6 +66,7 @@ from commerce.server.tables import Table, TableConfig, TableError
 __all__ = ["ApiError", "Server", "create_app"]
 
 T = TypeVar("T")
+_log = logging.getLogger(__name__)
 HELLO_TIMEOUT_S = 30.0
 """How long a new websocket may take to say hello."""
 DEFAULT_OFFER_WINDOW_S = 0.0
@@ -123,6 +125,9 @@ class Server:
         the bots go on at its pace."""
         async with self.lock(table.table_id):
             await run_in_threadpool(self.store.save_table, table)
+        self._resume_pace(table)
+
+    def _resume_pace(self, table: Table) -> None:
         if self.paced(table) and table.status == "playing":
             self.spawn(table)
 
@@ -143,6 +148,8 @@ class Server:
             await self.cluster.relay(table.table_id, op)
         except NoAnswer:
             # the owner may be gone: take the table over if its lock is free, and do it here
+            _log.warning("table %s: its owner did not answer a relayed %s", table.table_id,
+                         op.get("op"))
             if not await self.cluster.claim(table.table_id):
                 raise ApiError(400, "the table's server did not answer: try again") from None
             await self.took_over(table.table_id)
@@ -160,17 +167,27 @@ class Server:
             self.spawn(table)
 
     async def refresh(self, table_id: str) -> None:
-        """Read a table another process owns again from the database; send the views."""
-        loaded = await self._reload(table_id)
+        """Read a table another process owns again from the database; send the views. A
+        table this process has taken over in the meantime is not read again: its copy here
+        is the one that changes."""
+        async with self.lock(table_id):
+            if self.cluster is not None and self.cluster.owns(table_id):
+                return
+            loaded = await self._reload(table_id)
         if loaded is not None:
             await self.broadcast(loaded)
 
     async def took_over(self, table_id: str) -> None:
         """The owner of a followed table is gone and this process holds it now: go on from
-        the database."""
-        loaded = await self._reload(table_id)
+        the database (read and stored under the table's lock, so that no change made here
+        meanwhile is lost)."""
+        async with self.lock(table_id):
+            loaded = await self._reload(table_id)
+            if loaded is not None:
+                await run_in_threadpool(self.store.save_table, loaded)
         if loaded is not None:
-            await self._own(loaded)
+            _log.warning("table %s: taken over at version %d", table_id, loaded.version)
+            self._resume_pace(loaded)
             await self.broadcast(loaded)
 
     async def _reload(self, table_id: str) -> Table | None:
@@ -203,6 +220,9 @@ class Server:
         its view; a :class:`TableError` changes nothing and is raised as a 400 error."""
         table = await self.table(key)
         async with self.lock(table.table_id):
+            # the copy as it is now: a takeover may have read the table again meanwhile
+            table = self.tables.get(table.table_id, table)
+
             def work() -> T:
                 result = fn(table)
                 self.store.save_table(table)
@@ -218,31 +238,47 @@ class Server:
         await self.broadcast(table)
         return result
 
-    async def pace(self, table: Table) -> None:
+    async def pace(self, table_id: str) -> None:
         """The bots' actions one at a time, each after the table's offer window (the same
-        wait at every point, offer or none); every connection sees each step."""
-        window = table.config.offer_window_s
-        while True:
-            await asyncio.sleep(window)
-            async with self.lock(table.table_id):
-                before = table.version
+        wait at every point, offer or none); every connection sees each step. Each step
+        takes the table's copy as it is then (a takeover reads it again), and stops where
+        this process no longer owns it; a failure is logged, not lost."""
+        try:
+            await self._pace(table_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - a task's failure would otherwise go unseen
+            _log.exception("table %s: the bots' pace stopped", table_id)
 
-                def work() -> bool:
-                    stepped = table.step_bot()
-                    self.store.save_table(table)
-                    return stepped
-                stepped = await run_in_threadpool(work)
-            if table.version != before:  # a bot's action, or chance's (a new deal)
-                await self.broadcast(table)
+    async def _pace(self, table_id: str) -> None:
+        while True:
+            table = self.tables.get(table_id)
+            if table is None:
+                return
+            await asyncio.sleep(table.config.offer_window_s)
+            async with self.lock(table_id):
+                now = self.tables.get(table_id)
+                if now is None or not self.owns(now):
+                    return
+                before = now.version
+                stepped = await run_in_threadpool(self._step_bot, now)
+            if now.version != before:  # a bot's action, or chance's (a new deal)
+                await self.broadcast(now)
             if not stepped:
                 break
+
+    def _step_bot(self, table: Table) -> bool:
+        """One step of :meth:`Table.step_bot`, stored (run in a worker thread)."""
+        stepped = table.step_bot()
+        self.store.save_table(table)
+        return stepped
 
     def spawn(self, table: Table) -> None:
         """Start :meth:`pace` for *table* (one task a table at a time)."""
         task = self.pacers.get(table.table_id)
         if task is None or task.done():
             self.pacers[table.table_id] = asyncio.get_running_loop().create_task(
-                self.pace(table))
+                self.pace(table.table_id))
 
     def paced(self, table: Table) -> bool:
         """Whether the table's bots wait an offer window before each action."""
