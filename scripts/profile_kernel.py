@@ -48,12 +48,14 @@ def child(rules_id: str, bot: str, seconds: float, out: Path) -> None:
     from commerce.families.widow import compiled_heuristic as widow_heuristic
     from commerce.families.widow import compiled_playouts as widow_playouts
     from commerce.families.widow import compiled_rules as widow_rules
+    from commerce.families.widow import compiled_turns as widow_turns
     from commerce.families.widow import kernel as widow_kernel
     from commerce.fast import build_kernel, run_batch
     from commerce.rules import find_ruleset
 
     modules = {"trading": (trading_kernel, trading_heuristic),
-               "widow": (widow_kernel, widow_heuristic, widow_rules, widow_playouts),
+               "widow": (widow_kernel, widow_heuristic, widow_rules, widow_turns,
+                         widow_playouts),
                "cox": (cox_kernel, cox_heuristic, cox_rules, cox_turn, cox_playouts)}
     rules = find_ruleset(rules_id)
     kern = build_kernel(rules, 4)

@@ -1,6 +1,7 @@
 """The search bot's playouts on the widow family's compiled kernel (:func:`playouts`, the
-kernel's turn loop :func:`.kernel._advance` from a drawn state to the deal's end): a reference
-state turned into the kernel's arrays, and what each playout left at the deal's end.
+kernel's turn loop :func:`.compiled_turns._advance` from a drawn state to the deal's end):
+a reference state turned into the kernel's arrays, and what each playout left at the deal's
+end.
 
 A reference :class:`~commerce.families.widow.state.WidowState` (a drawn state, at a seat's
 decision) becomes the kernel's slots and arrays as :mod:`.compiled_rules` lays them out: the
@@ -59,7 +60,7 @@ from commerce.families.widow.compiled_rules import (
     _WLEN,
     encode_action_py,
 )
-from commerce.families.widow.kernel import _advance, _scratch
+from commerce.families.widow.compiled_turns import _advance, _scratch
 from commerce.families.widow.state import Phase, WidowState
 from commerce.kernelkit import HEURISTIC, RANDOM, stream_start, uncounted
 

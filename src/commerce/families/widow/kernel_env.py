@@ -6,8 +6,8 @@ decisions. Each of *N* games (an *environment*) is held in rows of the whole-gam
 arrays (the slot array ``st`` of :mod:`.compiled_rules`, the hands, the widow, the stock, the
 seats' flags ...), with a few scalars of its own (:data:`SCALARS`) and the learner's history
 of visible acts. The rules are the whole-game kernel's game loop itself
-(:func:`.kernel._advance`), called one decision at a time (its ``pause``): chance's cards and
-each other seat's decision by its compiled policy (random, or the heuristic of
+(:func:`.compiled_turns._advance`), called one decision at a time (its ``pause``): chance's
+cards and each other seat's decision by its compiled policy (random, or the heuristic of
 :mod:`.compiled_heuristic`), until the learner must decide or the episode ends; the learner's
 action is the loop's first action where it is the learner's turn.
 
@@ -91,8 +91,9 @@ from commerce.families.widow.compiled_rules import (
     _in,
     _start_deal,
 )
+from commerce.families.widow.compiled_turns import _advance
 from commerce.families.widow.encode import HISTORY, KINDS, layout
-from commerce.families.widow.kernel import WidowKernel, _advance, build
+from commerce.families.widow.kernel import WidowKernel, build
 from commerce.kernelkit import (
     DEALS_PER_GROUP,
     GAMMA,
@@ -215,11 +216,11 @@ def _act_seen(e: Any, phase: Any, actor: Any, swaps: Any, code: Any, tables: Any
 
 @uncounted()
 def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) -> None:
-    """One call of the whole-game kernel's game loop (:func:`.kernel._advance`) in environment
-    *e*: with *pause* 0, chance plays until a seat must decide; with *pause* 1, the seat to
-    decide plays (*root*, or its policy's choice where *root* is negative), then chance until
-    the next decision. The loop stops where the deal ends. Then the learner's history, the
-    deal's payoff and the episode's end are brought up to date."""
+    """One call of the whole-game kernel's game loop (:func:`.compiled_turns._advance`) in
+    environment *e*: with *pause* 0, chance plays until a seat must decide; with *pause* 1,
+    the seat to decide plays (*root*, or its policy's choice where *root* is negative), then
+    chance until the next decision. The loop stops where the deal ends. Then the learner's
+    history, the deal's payoff and the episode's end are brought up to date."""
     cfg, pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, pol, bold, ec, _ = tables
     (est, st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
      out_in, won, offers, streams, keys, _, rec, codes) = arrays
