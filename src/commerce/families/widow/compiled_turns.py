@@ -128,15 +128,20 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
             m = st[_M]
             cut = 3 * m
             cs = chance_start(key, group, (st[_DEALNO] - 1) % (DEALS_PER_GROUP - 1))
+            n_stock = st[_SLEN]
+            to = 0  # the place in the order of the seat dealt to (no division per card)
             for k in range(cut + cfg[_WSIZE]):
-                cs, j = next_below(cs, st[_SLEN])
-                card = stock[j]
-                st[_SLEN] -= 1
-                stock[j] = stock[st[_SLEN]]
+                cs, j = next_below(cs, n_stock)
+                uj = np.uint64(j)
+                card = stock[uj]
+                n_stock -= 1
+                stock[uj] = stock[np.uint64(n_stock)]
+                st[_SLEN] = n_stock
                 if k < cut:
-                    seat = order[k % m]
-                    hands[seat * 4 + hlen[seat]] = card
-                    hlen[seat] += 1
+                    us = np.uint64(order[np.uint64(to)])
+                    to = 0 if to + 1 == m else to + 1
+                    hands[np.uint64(us * np.uint64(4) + np.uint64(hlen[us]))] = card
+                    hlen[us] += 1
                 else:
                     _insort(widow, st, card)
                 if record and pos < cap:
@@ -217,15 +222,25 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
                 nh = 1 if head1 < 0 else 2
                 ng, nt = 0, 0
                 if flags[actor] & _POUNCED == 0:
-                    for i in range(hlen[actor]):
-                        c = hands[actor * 4 + i]
-                        if not _in(moved, 0, st[_NMOVED], c):
-                            gives[ng] = c
-                            ng += 1
-                    for i in range(st[_WLEN]):
-                        if not _in(moved, 0, st[_NMOVED], widow[i]):
-                            takes[nt] = widow[i]
-                            nt += 1
+                    n_moved = st[_NMOVED]
+                    ub = np.uint64(actor * 4)
+                    if n_moved == 0:  # the turn's first decision: every card may move
+                        ng = hlen[actor]
+                        for i in range(ng):
+                            gives[i] = hands[ub + np.uint64(i)]
+                        nt = st[_WLEN]
+                        for i in range(nt):
+                            takes[i] = widow[i]
+                    else:
+                        for i in range(hlen[actor]):
+                            c = hands[ub + np.uint64(i)]
+                            if not _in(moved, 0, n_moved, c):
+                                gives[ng] = c
+                                ng += 1
+                        for i in range(st[_WLEN]):
+                            if not _in(moved, 0, n_moved, widow[i]):
+                                takes[nt] = widow[i]
+                                nt += 1
                 if heuristic:
                     # the gives sorted, as the heuristic reads them from the legal actions
                     if ng == 3:  # by min and max: no branch on the cards
