@@ -250,7 +250,7 @@ def _blind_exact(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_car
     return _code(_K_EXCH, best, 63, 63)
 
 
-@uncounted()
+@uncounted(inline="always")
 def _blind_estimate(buf: Any, k: Any, seen: Any, n_seen: Any, n_rest: Any, rank3: Any,
                     strength: Any, sums: Any) -> Any:
     """``(value, error)``: :func:`_blind_value` of the *k* cards of *buf* (none of them in
