@@ -297,7 +297,7 @@ def _beats(v: Any, err: Any, best_value: Any, best_err: Any) -> Any:
     return -1
 
 
-@uncounted()
+@uncounted(inline="always")
 def _blind_choice(st: Any, cfg: Any, hands: Any, widow: Any, moved: Any, pack_cards: Any,
                   rank3: Any, strength: Any, takes: Any, rest: Any, buf: Any,
                   sums: Any = None) -> Any:
