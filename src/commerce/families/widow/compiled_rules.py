@@ -77,7 +77,7 @@ def _code(kind: Any, c1: Any, c2: Any, c3: Any) -> Any:
     return kind * 262144 + c1 * 4096 + c2 * 64 + c3
 
 
-@uncounted()
+@uncounted(inline="always")
 def _insort(widow: Any, st: Any, card: Any) -> None:
     """Put *card* into the widow, kept in card order."""
     i = st[_WLEN]
@@ -88,7 +88,7 @@ def _insort(widow: Any, st: Any, card: Any) -> None:
     st[_WLEN] += 1
 
 
-@uncounted()
+@uncounted(inline="always")
 def _sort(arr: Any, n: Any) -> None:
     """Sort the first *n* entries of *arr* (a few cards) in place, by insertion."""
     for i in range(1, n):
@@ -100,7 +100,7 @@ def _sort(arr: Any, n: Any) -> None:
         arr[k + 1] = x
 
 
-@uncounted()
+@uncounted(inline="always")
 def _take(widow: Any, st: Any, card: Any) -> None:
     """Take *card* out of the widow."""
     n = st[_WLEN]
@@ -112,7 +112,7 @@ def _take(widow: Any, st: Any, card: Any) -> None:
     st[_WLEN] = n - 1
 
 
-@uncounted()
+@uncounted(inline="always")
 def _in(arr: Any, head: Any, n: Any, card: Any) -> Any:
     """Whether *card* is among ``arr[head:head + n]`` (every entry compared: no branch on
     where it is)."""
@@ -225,7 +225,7 @@ def _proceed(st: Any, cfg: Any, hands: Any, hlen: Any, order: Any, flags: Any, m
     return _next_turn(st, cfg, order, flags, final)
 
 
-@uncounted()
+@uncounted(inline="always")
 def _fresh_add(st: Any, fresh: Any, card: Any) -> None:
     fresh[st[_QHEAD] + st[_QLEN]] = card
     st[_QLEN] += 1
