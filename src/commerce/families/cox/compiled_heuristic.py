@@ -124,7 +124,7 @@ def wants_to_buy(g: Any, cfg: Any, w: Any, seat: Any, f: Any) -> Any:
     return suit < 0 or suit == k // 5
 
 
-@uncounted()
+@uncounted(inline="always")
 def _value(f: Any, w: Any, suit: Any, captains: Any) -> Any:
     """:func:`.heuristic.card_value` of face *f* plus its danger (:func:`.heuristic.
     rank_discards`' badness), the counts and outs in the scratch."""
@@ -151,7 +151,7 @@ def _value(f: Any, w: Any, suit: Any, captains: Any) -> Any:
     return value + danger
 
 
-@uncounted()
+@uncounted(inline="always")
 def _rank(g: Any, cfg: Any, w: Any, seat: Any, n: Any, state: Any) -> Any:
     """The discard :func:`.heuristic.rank_discards` puts first among the *n* legal actions
     (``discard`` ones among them), equal ones drawn from *state*: ``(state, code)``."""

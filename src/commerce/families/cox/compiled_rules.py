@@ -199,7 +199,7 @@ def _points(k: Any, n: Any) -> Any:
 # -- holdings ---------------------------------------------------------------------------------
 
 
-@uncounted()
+@uncounted(inline="always")
 def _rack_kind(g: Any, seat: Any, k: Any) -> Any:
     """Cards of kind *k* (0-17) in *seat*'s rack."""
     base = _RACK + seat * _FACES
@@ -209,7 +209,7 @@ def _rack_kind(g: Any, seat: Any, k: Any) -> Any:
     return g[base + f] + g[base + f + 1] + g[base + f + 2] + g[base + f + 3]
 
 
-@uncounted()
+@uncounted(inline="always")
 def _holding(g: Any, seat: Any, w: Any, at: Any) -> None:
     """*seat*'s rack and laid-out cards (Greenbacks aside) into ``w[at:at + 18]`` by kind,
     the wild cards as a mask at ``w[at + 18]`` (bit *i*: face ``15 + i``)."""
@@ -233,7 +233,7 @@ def _holding(g: Any, seat: Any, w: Any, at: Any) -> None:
     w[at + 18] = mask
 
 
-@uncounted()
+@uncounted(inline="always")
 def _add(w: Any, at: Any, f: Any, d: Any) -> None:
     """Add *d* (1 or -1) cards of face *f* to the holding at *at*."""
     k = _kind(f)
@@ -258,7 +258,7 @@ def _may_complete_less_one(w: Any, at: Any) -> Any:
     return singles <= wilds + 1
 
 
-@uncounted()
+@uncounted(inline="always")
 def _targets(w: Any, at: Any, mask: Any, cap4: Any, unused: Any) -> Any:
     """The targets of the wild cards of *mask* (:func:`.scoring._wild_targets`, a lone card
     allowed) into ``w[_W_OPT...]`` (-1 first, for unused, with *unused*); the wild cards
@@ -291,7 +291,7 @@ def _targets(w: Any, at: Any, mask: Any, cap4: Any, unused: Any) -> Any:
     return nw
 
 
-@uncounted()
+@uncounted(inline="always")
 def _shape(w: Any, at: Any) -> Any:
     """Whether the counts at *at* are exactly two combinations and a pair, nothing else."""
     pairs = 0
@@ -309,7 +309,7 @@ def _shape(w: Any, at: Any) -> Any:
     return pairs == 1 and combos == 2
 
 
-@uncounted()
+@uncounted(inline="always")
 def _next_index(w: Any, nw: Any) -> Any:
     """Step the wild cards' choice (``w[_W_IDX...]``) on; False when every one was tried."""
     a = 0
@@ -322,7 +322,7 @@ def _next_index(w: Any, nw: Any) -> Any:
     return False
 
 
-@uncounted()
+@uncounted(inline="always")
 def _distinct(w: Any, nw: Any) -> Any:
     """Whether the wild cards' chosen targets are distinct kinds (unused ones aside)."""
     for a in range(nw):
@@ -335,7 +335,7 @@ def _distinct(w: Any, nw: Any) -> Any:
     return True
 
 
-@uncounted()
+@uncounted(inline="always")
 def _place(w: Any, at: Any, nw: Any, d: Any) -> None:
     """Add (*d* = 1) or take back (-1) the wild cards at their chosen targets."""
     for a in range(nw):
@@ -544,7 +544,7 @@ def _lay_out(g: Any, cfg: Any, seat: Any) -> None:
 # -- buying ---------------------------------------------------------------------------------
 
 
-@uncounted()
+@uncounted(inline="always")
 def _pair_kind(g: Any, seat: Any, f: Any) -> Any:
     """:func:`.choices.pair_kind`: the kind *seat*'s rack holds two like face *f* of, or -1."""
     if 15 <= f <= 17:
@@ -559,7 +559,7 @@ def _pair_kind(g: Any, seat: Any, f: Any) -> Any:
     return -1
 
 
-@uncounted()
+@uncounted(inline="always")
 def _sells_with(g: Any, cfg: Any, w: Any, seat: Any, f: Any, at: Any) -> Any:
     """Whether face *f* added to *seat*'s holding completes it once some other face of his rack
     is let go (the waiting-hand test of :func:`.choices.buy_mode`, and the heuristic's

@@ -250,7 +250,7 @@ def apply_code(g: Any, cfg: Any, w: Any, code: Any) -> Any:
 # -- the legal actions ------------------------------------------------------------------------
 
 
-@uncounted()
+@uncounted(inline="always")
 def _discardable(g: Any, w: Any, seat: Any) -> Any:
     """The faces *seat* may discard (:func:`.choices.discardable`: his rack's, but not the
     face just bought unless it is all he has), in order, into ``w[_W_DISC...]``; their
