@@ -89,11 +89,11 @@ class Seat:
         except Exception:  # noqa: BLE001 - the connection went away (a killed server)
             return
 
-    def act(self, rng: random.Random) -> int:
+    def act(self, rng: random.Random) -> tuple[int, str]:
         view = self.view
         action = rng.choice(view["actions"])["notation"]
         self.ws.send(json.dumps({"type": "act", "action": action, "version": view["version"]}))
-        return int(view["version"])
+        return int(view["version"]), str(action)
 
     def close(self) -> None:
         self.ws.close()
@@ -117,10 +117,10 @@ def _play(seats: list[Seat], rng: random.Random, actions: int | None) -> int:
         if seats[0].view["status"] == "over":
             break
         actor = next(s for s in seats if s.view["actions"])
-        version = actor.act(rng)
+        version, action = actor.act(rng)
         _wait(lambda v=version: all(s.view["version"] > v for s in seats),
-              f"an action at version {version} was not seen by both players: "
-              f"{[(s.view['version'], s.view['status'], s.errors) for s in seats]}")
+              f"seat {seats.index(actor)}'s {action!r} at version {version} was not seen by "
+              f"both players: {[(s.view['version'], s.view['status'], s.errors) for s in seats]}")
         made += 1
     return made
 
