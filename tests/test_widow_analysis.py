@@ -44,6 +44,19 @@ def test_reader_payoffs_match_the_game(rules):
         assert abs(sum(totals)) < 1e-9  # stakes or tokens change hands
 
 
+def test_the_first_deal_is_read_with_its_dealer():
+    # a new game's state holds its first deal's deal_started, which the driver's events
+    # begin with: the first deal is read with its dealer (not seat 0 for want of the event)
+    r = find_ruleset("pounce")
+    dealers = []
+    for seed in range(8):
+        game = play_and_read(r, [make_bot("random")] * 4, seed)
+        assert game.events[0].kind == "deal_started"
+        assert game.deals[0].dealer == game.events[0].seat
+        dealers.append(game.deals[0].dealer)
+    assert set(dealers) != {0}
+
+
 def test_dealer_advantage_reads_widow_games():
     r = dealer_advantage(find_ruleset("peel-old"), players=3, games=4, seed=1)
     assert r["deals"] > 0 and [s["role"] for s in r["seats"]][0] == "dealer"

@@ -183,6 +183,12 @@ class WidowState:
         return self.session.pool
 
     @property
+    def log(self) -> tuple[Event, ...]:
+        """Events of the deal (:attr:`Deal.log`): a new game's state holds its first deal's
+        ``deal_started``, which a driver reads before any action."""
+        return self.deal.log
+
+    @property
     def pool_counters(self) -> int:
         """Counters in the pool."""
         return self.session.pool_counters
