@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import re
 import statistics
 import sys
@@ -51,6 +52,26 @@ def load_old(old_src: Path, family: str, folder: Path) -> Any:
     return importlib.import_module(f"{package}.kernel")
 
 
+class Fitted:
+    """The other version's kernel, handed as many of the result arrays as its compiled
+    ``play_games`` takes (arrays added to :class:`commerce.fast.BatchResult` since then come
+    last and are left out)."""
+
+    def __init__(self, kernel: Any, module: Any) -> None:
+        self._kernel = kernel
+        params = list(inspect.signature(module.play_games.py_func).parameters)
+        self._arrays = len(params) - params.index("payoffs")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._kernel, name)
+
+    def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
+            boldness: Any, share: int, out: tuple[Any, ...]) -> None:
+        """The kernel's ``run`` with the arrays it knows."""
+        self._kernel.run(seed, index0, first, stop, policies, boldness, share,
+                         out[:self._arrays])
+
+
 def compare(rid: str, bot: str, old_kernel: Any, games: int, rounds: int,
             threads: int) -> str:
     """One line: both versions' median rates and the median ratio of *rounds* rounds."""
@@ -58,7 +79,8 @@ def compare(rid: str, bot: str, old_kernel: Any, games: int, rounds: int,
     from commerce.rules import find_ruleset
 
     rules = find_ruleset(rid)
-    kernels = {"old": old_kernel.build(rules, 4), "new": build_kernel(rules, 4)}
+    kernels = {"old": Fitted(old_kernel.build(rules, 4), old_kernel),
+               "new": build_kernel(rules, 4)}
     for kern in kernels.values():  # compile or load, apart from the timing
         run_batch(rules, players=4, games=10, seed=0, bots=[bot], kernel=kern, threads=1)
     clock = time.process_time if threads == 1 else time.perf_counter

@@ -76,18 +76,26 @@ def test_the_kernel_and_the_reference_agree_statistically() -> None:
     assert flo <= hi and lo <= fhi, "the two engines' 95% intervals do not overlap"
 
 
-@pytest.mark.parametrize("direction", ["left", "right"])
-def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(direction: str) -> None:
-    from commerce import engine
+@pytest.mark.parametrize("rid,options,room", [
+    ("hoyle", {"direction": "left"}, None), ("hoyle", {"direction": "right"}, None),
+    ("peel-old", {}, None), ("pool", {}, None), ("pounce", {"direction": "right"}, None),
+    ("widow", {}, 3)],  # most sessions longer than 3 deals: played again
+    ids=["hoyle-left", "hoyle-right", "peel-old", "pool", "pounce-right", "widow-room-3"])
+def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(
+        rid: str, options: dict[str, str], room: int | None) -> None:
+    from commerce import engine, kernelkit
     from commerce.analysis import _advantage_kernel, _position
     from commerce.family import family_spec
-    from commerce.kernelkit import decode_action
+    from commerce.fast import build_kernel
 
-    rules = find_ruleset("hoyle").with_options(direction=direction)
+    rules = find_ruleset(rid).with_options(**options)
     specs = ["random", "heuristic"]
-    samples = _advantage_kernel(rules, 4, specs, 5, 12)
-    result = run_batch(rules, players=4, games=12, seed=5, bots=specs, record=True)
-    for g in range(12):
+    games = 12
+    samples = _advantage_kernel(rules, 4, specs, 5, games, room)
+    result = run_batch(rules, players=4, games=games, seed=5, bots=specs, record=True)
+    decode_action = getattr(build_kernel(rules, 4), "decode_action", kernelkit.decode_action)
+    longer = 0
+    for g in range(games):
         state = engine.new_game(rules, 4, dealer=int(result.dealers[g]))
         events = list(getattr(state, "log", ()))
         for code in result.actions[g, :result.action_counts[g]]:
@@ -95,12 +103,15 @@ def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(direction: 
             events.extend(transition.events)
             state = transition.state
         sums, counts = [0.0] * 4, [0] * 4
-        for deal in family_spec("trading").deal_reader(rules, 4, events):
+        deals = family_spec(rules.family).deal_reader(rules, 4, events)
+        longer += room is not None and len(deals) > room
+        for deal in deals:
             for seat, p in enumerate(deal.payoffs):
                 pos = _position(seat, deal.dealer, 4, rules)
                 sums[pos] += p
                 counts[pos] += 1
-        assert samples[g] == (sums, counts)
+        assert samples[g] == (sums, counts), f"game {g}"
+    assert (longer > 0) == (room is not None)  # the replayed path was taken where meant
 
 
 def test_analyze_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[str]) -> None:
@@ -114,13 +125,16 @@ def test_analyze_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[st
     assert reference["engine"] == "reference"
     (flo, fhi), (lo, hi) = fast["advantage"]["ci95"], reference["advantage"]["ci95"]
     assert flo <= hi and lo <= fhi, "the two engines' 95% intervals do not overlap"
-    assert main(["analyze", "dealer-advantage", "--rules", "widow", "--games", "2",
+    assert main(["analyze", "dealer-advantage", "--rules", "pounce", "--games", "20",
                  "--bots", "random", "--json"]) == 0
-    widow = json.loads(capsys.readouterr().out)
-    assert widow["engine"] == "reference"
-    assert widow["engine_reason"] == "the widow family's kernel does not report each deal's payoffs"
-    assert main(["analyze", "dealer-advantage", "--rules", "widow", "--games", "2",
+    assert json.loads(capsys.readouterr().out)["engine"] == "fast"
+    assert main(["analyze", "dealer-advantage", "--rules", "cox", "--games", "2",
+                 "--bots", "random", "--json"]) == 0
+    cox = json.loads(capsys.readouterr().out)
+    assert cox["engine"] == "reference"
+    assert cox["engine_reason"] == "the cox family's kernel does not report each deal's payoffs"
+    assert main(["analyze", "dealer-advantage", "--rules", "cox", "--games", "2",
                  "--engine", "fast"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "commerce analyze: error: --engine fast: the widow family's kernel does not report "
+        "commerce analyze: error: --engine fast: the cox family's kernel does not report "
         "each deal's payoffs")

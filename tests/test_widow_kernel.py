@@ -101,6 +101,10 @@ def replay(rules: Ruleset, players: int, result: Any, row: int,
         result.deal_decisions[row, :kept].tolist()
     assert [sum(1 << w for w in d.winners) for d in deals][:kept] == \
         result.deal_winners[row, :kept].tolist()
+    # and what each deal's settlement paid each seat, and who dealt it
+    assert [list(d.payoffs) for d in deals][:kept] == \
+        result.deal_payoffs[row, :kept].astype(float).tolist(), f"game {row}"
+    assert [d.dealer for d in deals][:kept] == result.deal_dealers[row, :kept].tolist()
     return deal
 
 

@@ -223,24 +223,60 @@ def _analysis_engine(rules: Ruleset, players: int, specs: Sequence[str], engine:
 
 
 def _advantage_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: int,
-                      games: int) -> list[tuple[list[float], list[int]]]:
-    """:func:`_advantage_chunk`'s samples of *games* games played on the compiled kernel."""
+                      games: int, room: int | None = None) -> list[tuple[list[float], list[int]]]:
+    """:func:`_advantage_chunk`'s samples of *games* games played on the compiled kernel (its
+    ``deal_payoffs``, and ``deal_dealers`` where the deal does not simply pass round the
+    table), in pieces of :data:`_KERNEL_PIECE` games. Where the sessions vary in length (the
+    widow family's token games) a game that played more deals than the per-deal arrays hold
+    is played again alone with room for all of them, as :func:`_variants_kernel` does (the
+    arrays' *room*: by default :data:`_KERNEL_ROOM`, or the kernel's ``deals`` if more)."""
+    from commerce.fast import build_kernel, run_batch
+
+    kern = build_kernel(rules, players)
+    varies = getattr(kern, "deal_counts", False)
+    if varies and room is None:
+        room = max(kern.deals, _KERNEL_ROOM)
+    out: list[tuple[list[float], list[int]]] = []
+    for first in range(0, games, _KERNEL_PIECE):
+        n = min(_KERNEL_PIECE, games - first)
+        result = run_batch(rules, players=players, games=n, seed=seed, bots=specs,
+                           details=True, kernel=kern, first_game=first, deal_room=room)
+        rows = _kernel_places(rules, players, result)
+        if varies:
+            width = result.deal_payoffs.shape[1]
+            for g in (g for g, k in enumerate(result.deal_counts) if k > width):
+                again = run_batch(rules, players=players, games=1, seed=seed, bots=specs,
+                                  details=True, kernel=kern, first_game=first + g,
+                                  threads=1, deal_room=int(result.deal_counts[g]))
+                if again.deal_counts[0] != result.deal_counts[g]:  # the same game, or a bug
+                    raise AssertionError(f"game {first + g} played again is another game")
+                rows[g] = _kernel_places(rules, players, again)[0]
+        out.extend(rows)
+    return out
+
+
+def _kernel_places(rules: Ruleset, players: int,
+                   result: Any) -> list[tuple[list[float], list[int]]]:
+    """Each game's payoffs summed by place relative to each deal's dealer, and its deals
+    (every seat holds each place once a deal), over the deals its per-deal arrays hold."""
     import numpy as np
 
-    from commerce.fast import run_batch
-
-    result = run_batch(rules, players=players, games=games, seed=seed, bots=specs,
-                       details=True)
     pay = result.deal_payoffs  # (games, deals, seats)
-    deals = pay.shape[1]
+    games, room = pay.shape[0], pay.shape[1]
     step = 1 if rules.direction == "left" else -1
-    dealer = (result.dealers[:, None] + step * np.arange(deals)[None, :]) % players
+    if result.deal_dealers.shape[1]:
+        dealer = result.deal_dealers[:, :room].astype(np.int64)
+    else:
+        dealer = (result.dealers[:, None].astype(np.int64)
+                  + step * np.arange(room)[None, :]) % players
+    counts = (np.minimum(result.deal_counts, room) if result.deal_counts.shape[0]
+              else np.full(games, room))
+    played = np.arange(room)[None, :] < counts[:, None]  # (games, deals)
     position = ((np.arange(players)[None, None, :] - dealer[:, :, None]) * step) % players
     sums = np.zeros((games, players))
     for pos in range(players):
-        sums[:, pos] = np.where(position == pos, pay, 0).sum(axis=(1, 2))
-    counts = [deals] * players  # every seat holds every place the same number of times
-    return [([float(x) for x in sums[g]], list(counts)) for g in range(games)]
+        sums[:, pos] = np.where((position == pos) & played[:, :, None], pay, 0).sum(axis=(1, 2))
+    return [([float(x) for x in sums[g]], [int(counts[g])] * players) for g in range(games)]
 
 
 # -- stand threshold ------------------------------------------------------------------------

@@ -95,13 +95,19 @@ class BatchResult:
     ``deals``. The per-deal arrays hold a game's first deals, as many as their deal axis has
     room for (:func:`run_batch`'s *deal_room*)."""
 
+    deal_dealers: Any = None
+    """``(games, deals)``: each deal's dealer, where the kernel's deal does not simply pass
+    round the table (its ``deal_dealers`` attribute: in the widow family's token games it
+    passes over a seat that has gone out); an empty second axis else (deal *d*'s dealer is
+    then :attr:`dealers` moved *d* places in the rules' direction)."""
+
     def arrays(self) -> tuple[Any, ...]:
         """The arrays in the order a kernel's ``run`` fills them (a kernel that fills fewer
         takes the first ones: those added last come last)."""
         return (self.payoffs, self.deals_won, self.decisions, self.dealers, self.standers,
                 self.categories, self.deal_turns, self.actions, self.action_counts,
                 self.deal_payoffs, self.session, self.deal_decisions, self.deal_winners,
-                self.deal_counts)
+                self.deal_counts, self.deal_dealers)
 
 
 def kernel_reason(rules: Ruleset, bots: Sequence[str]) -> str | None:
@@ -232,6 +238,8 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
         deal_decisions=np.zeros((games, per_deal), np.int32),
         deal_winners=np.zeros((games, per_deal), np.int16),  # at most 12 seats
         deal_counts=np.zeros(games if getattr(kern, "deal_counts", False) else 0, np.int32),
+        deal_dealers=np.zeros((games, deals if getattr(kern, "deal_dealers", False) else 0),
+                              np.int8),
     )
     out = result.arrays()
     n_threads = max(1, min(threads or min(os.cpu_count() or 1, 8), games))

@@ -322,7 +322,8 @@ def _playout_rows(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: A
         _, _, pos, _ = _advance(
             k, stream_start(key, 0), stream_start(key, 1), key, 0, cfg, pack_cards, rank3,
             rank4, cat_code, frank3, strength, vtab, policies, boldness, no_deals,
-            no_categories, no_deals, no_deals, no_deals, actions, st, hands, hlen, widow,
+            no_categories, no_deals, no_deals, no_deals, no_categories, no_deals, actions, st,
+            hands, hlen, widow,
             stock, order, flags, final, moved, fresh, tokens, balances, out_in, won, offers,
             ranks, scoring, gives, takes, rest, buf, free, 0, 0, roots[k], True, -1)
         lengths[k] = pos

@@ -304,14 +304,24 @@ def _final_turns(st: Any, order: Any, flags: Any, final: Any, seat: Any) -> None
 def _showdown(row: Any, st: Any, cfg: Any, rank3: Any, rank4: Any, cat_code: Any,
               frank3: Any, hands: Any, hlen: Any, order: Any, tokens: Any, balances: Any,
               out_in: Any, won: Any, offers: Any, ranks: Any, scoring: Any, standers: Any,
-              categories: Any, deal_turns: Any, deal_winners: Any, n_caps: Any) -> None:
+              categories: Any, deal_turns: Any, deal_winners: Any, deal_payoffs: Any,
+              deal_dealers: Any, n_caps: Any) -> None:
     """:func:`.settle.showdown`: the hands shown, the deal settled, who goes out; where the
-    row has room, the deal's stander, turns and categories (the first *n_caps* deals) and
-    who took its pool (``deal_winners``, as the ``showdown`` event's winners: a bit mask of
-    seats, 0 where nobody qualified)."""
+    row has room, the deal's stander, turns and categories (the first *n_caps* deals), who
+    took its pool (``deal_winners``, as the ``showdown`` event's winners: a bit mask of
+    seats, 0 where nobody qualified), its dealer (``deal_dealers``) and what its settlement
+    paid each seat (``deal_payoffs``: the money and tokens that changed hands, a counter put
+    into the pool counting -1, as :func:`.deals.read_widow_deals` reads the settlement's
+    events; a horse and the pool shared out at the session's end belong to no deal)."""
     m = st[_M]
     d = st[_DEALNO] - 1
     keep = d < n_caps
+    pays = d < deal_payoffs.shape[1]
+    if d < deal_dealers.shape[1]:
+        deal_dealers[row, d] = st[_DEALER]
+    if pays:  # less the balances before the settlement; plus those after, below
+        for s in range(cfg[_P]):
+            deal_payoffs[row, d, s] = -balances[s]
     if keep:
         standers[row, d] = st[_STANDER]
         deal_turns[row, d] = st[_TURNS]
@@ -403,10 +413,15 @@ def _showdown(row: Any, st: Any, cfg: Any, rank3: Any, rank4: Any, cat_code: Any
                             balances[w] += 1
                         else:
                             st[_PCOUNT] += 1
+                            if pays:  # a counter put into the pool
+                                deal_payoffs[row, d, loser] -= 1
                 if flow == 1:
                     prize = min(cfg[_PRIZE], st[_POOL])
                     st[_POOL] -= prize
                     balances[w] += prize
+    if pays:
+        for s in range(cfg[_P]):
+            deal_payoffs[row, d, s] += balances[s]
     if flow != 2:
         n_new = 0
         for i in range(m):

@@ -101,11 +101,12 @@ __all__ = ["_advance", "_scratch"]
 def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
              rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
              policies: Any, boldness: Any, standers: Any, categories: Any, deal_turns: Any,
-             deal_decisions: Any, deal_winners: Any, actions: Any, st: Any, hands: Any,
-             hlen: Any, widow: Any, stock: Any, order: Any, flags: Any, final: Any, moved: Any,
-             fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any, offers: Any,
-             ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any, buf: Any, free: Any,
-             pos: Any, count: Any, root: Any, one_deal: Any, pause: Any) -> Any:
+             deal_decisions: Any, deal_winners: Any, deal_payoffs: Any, deal_dealers: Any,
+             actions: Any, st: Any, hands: Any, hlen: Any, widow: Any, stock: Any, order: Any,
+             flags: Any, final: Any, moved: Any, fresh: Any, tokens: Any, balances: Any,
+             out_in: Any, won: Any, offers: Any, ranks: Any, scoring: Any, gives: Any,
+             takes: Any, rest: Any, buf: Any, free: Any, pos: Any, count: Any, root: Any,
+             one_deal: Any, pause: Any) -> Any:
     """Play on from the state in the arrays until the session ends (with *one_deal*, until
     the deal in progress ends: the next one started, or the session over): chance from the
     stream *cs* (a new deal's cards from the group's stream of that deal), the seats by their
@@ -113,9 +114,10 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
     *root* where it is not negative. Each action is recorded into ``actions[row]`` (while it
     has room), *pos* counting them and *count* the decisions, stopping at a decision once
     *count* is *pause* (-1: never). Each deal that ends writes, where its row has room, who
-    took its pool (``deal_winners``) and *count* as the deal ends (``deal_decisions``: a
-    running total, which :func:`_play_game` turns into each deal's own). Returns the two
-    streams, *pos* and *count*."""
+    took its pool (``deal_winners``), its dealer and what it paid each seat (``deal_dealers``,
+    ``deal_payoffs``: :func:`.compiled_rules._showdown`) and *count* as the deal ends
+    (``deal_decisions``: a running total, which :func:`_play_game` turns into each deal's
+    own). Returns the two streams, *pos* and *count*."""
     cap = actions.shape[1]
     record = cap > 0
     n_caps = standers.shape[1]
@@ -399,7 +401,8 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
         if showdown:
             _showdown(row, st, cfg, rank3, rank4, cat_code, frank3, hands, hlen, order,
                       tokens, balances, out_in, won, offers, ranks, scoring, standers,
-                      categories, deal_turns, deal_winners, n_caps)
+                      categories, deal_turns, deal_winners, deal_payoffs, deal_dealers,
+                      n_caps)
             if st[_PHASE] != _HORSE:
                 d = st[_DEALNO] - 1
                 if d < n_results:

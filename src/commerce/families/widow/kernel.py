@@ -89,7 +89,7 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
                fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any,
                offers: Any, ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any,
                buf: Any, free: Any, session: Any, deal_decisions: Any, deal_winners: Any,
-               deal_counts: Any) -> None:
+               deal_counts: Any, deal_payoffs: Any, deal_dealers: Any) -> None:
     p = cfg[_P]
     cap = actions.shape[1]
     record = cap > 0
@@ -117,9 +117,9 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
     state, cs, pos, count = _advance(
         row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code, frank3, strength,
         vtab, policies, boldness, standers, categories, deal_turns, deal_decisions,
-        deal_winners, actions, st, hands, hlen, widow, stock, order, flags, final, moved, fresh,
-        tokens, balances, out_in, won, offers, ranks, scoring, gives, takes, rest, buf, free,
-        pos, count, -1, False, -1)
+        deal_winners, deal_payoffs, deal_dealers, actions, st, hands, hlen, widow, stock,
+        order, flags, final, moved, fresh, tokens, balances, out_in, won, offers, ranks,
+        scoring, gives, takes, rest, buf, free, pos, count, -1, False, -1)
     played = st[_DEALNO]
     deal_counts[row] = played
     for d in range(min(played, deal_decisions.shape[1]) - 1, 0, -1):  # each deal's own
@@ -146,7 +146,7 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                tokens: Any, balances: Any, out_in: Any, won: Any, offers: Any, ranks: Any,
                scoring: Any, gives: Any, takes: Any, rest: Any, buf: Any, free: Any,
                pol: Any, bold: Any, session: Any, deal_decisions: Any, deal_winners: Any,
-               deal_counts: Any) -> None:
+               deal_counts: Any, deal_payoffs: Any, deal_dealers: Any) -> None:
     """The rows of :func:`play_games` on its working arrays, without reference counting (a
     counted call per game counts every array argument: atomic operations on arrays that every
     thread of a batch shares)."""
@@ -161,7 +161,8 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                    payoffs, deals_won, decisions, dealers, standers, categories, deal_turns,
                    actions, action_counts, st, hands, hlen, widow, stock, order, flags, final,
                    moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives,
-                   takes, rest, buf, free, session, deal_decisions, deal_winners, deal_counts)
+                   takes, rest, buf, free, session, deal_decisions, deal_winners, deal_counts,
+                   deal_payoffs, deal_dealers)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -170,7 +171,8 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
                decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
                actions: Any, action_counts: Any, deal_payoffs: Any, session: Any,
-               deal_decisions: Any, deal_winners: Any, deal_counts: Any) -> None:
+               deal_decisions: Any, deal_winners: Any, deal_counts: Any,
+               deal_dealers: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
     each seat played by the policy and boldness of line-up ``row % len(policies)``, writing
     each row of the result arrays (*session*: each seat's tokens at the end and the deal it
@@ -186,7 +188,7 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
                won, offers, ranks, scoring, gives, takes, rest, buf, free,
                np.empty(p, policies.dtype), np.empty(p, boldness.dtype), session,
-               deal_decisions, deal_winners, deal_counts)
+               deal_decisions, deal_winners, deal_counts, deal_payoffs, deal_dealers)
 
 
 def check_supported(rules: Ruleset) -> None:
@@ -253,9 +255,15 @@ class WidowKernel:
     deal_counts: bool = True
     """Its sessions vary in length: it fills :attr:`commerce.fast.BatchResult.deal_counts`
     with the deals each session played (all of them, past the deal axis too)."""
-    deal_payoffs: bool = False
-    """Whether it fills :attr:`commerce.fast.BatchResult.deal_payoffs` (not yet: a widow
-    deal's settlement and horses do not split as the analyses' deal reader splits them)."""
+    deal_payoffs: bool = True
+    """It fills :attr:`commerce.fast.BatchResult.deal_payoffs` (what a deal's settlement
+    paid each seat, as the analyses' deal reader reads it: a horse and the pool shared out at
+    the session's end belong to no deal) for the first deals of each session, as many as the
+    deal axis holds."""
+    deal_dealers: bool = True
+    """It fills :attr:`commerce.fast.BatchResult.deal_dealers`: in the token games the deal
+    passes over a seat that has gone out, so a deal's dealer is not the first dealer's
+    turn round the table."""
     action_dtype: Any = np.int32
     """The dtype of the recorded actions."""
     piece_games: int = 100

@@ -238,10 +238,10 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
     state, cs, pos, _ = _advance(
         e, streams[e, 0], streams[e, 1], keys[e], est[e, S_GROUP], cfg, pack_cards, rank3,
         rank4, cat_code, frank3, strength, vtab, pol, bold, no_deals, no_categories, no_deals,
-        no_deals, no_deals, codes, s, hands[e], hlen[e], widow[e], stock[e], order[e],
-        flags[e], final[e], moved[e], fresh[e], tokens[e], balances[e], out_in[e], won[e],
-        offers[e], ranks[e], scoring[e], gives[e], takes[e], rest[e], buf[e], free[e], 0, 0,
-        root, True, pause)
+        no_deals, no_deals, no_categories, no_deals, codes, s, hands[e], hlen[e], widow[e],
+        stock[e], order[e], flags[e], final[e], moved[e], fresh[e], tokens[e], balances[e],
+        out_in[e], won[e], offers[e], ranks[e], scoring[e], gives[e], takes[e], rest[e],
+        buf[e], free[e], 0, 0, root, True, pause)
     streams[e, 0] = state
     streams[e, 1] = cs
     if rec.shape[1] > 0:
