@@ -22,7 +22,7 @@ agree statistically, not game for game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from commerce import engine
@@ -230,27 +230,11 @@ def _advantage_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: 
     widow family's token games) a game that played more deals than the per-deal arrays hold
     is played again alone with room for all of them, as :func:`_variants_kernel` does (the
     arrays' *room*: by default :data:`_KERNEL_ROOM`, or the kernel's ``deals`` if more)."""
-    from commerce.fast import build_kernel, run_batch
-
-    kern = build_kernel(rules, players)
-    varies = getattr(kern, "deal_counts", False)
-    if varies and room is None:
-        room = max(kern.deals, _KERNEL_ROOM)
     out: list[tuple[list[float], list[int]]] = []
-    for first in range(0, games, _KERNEL_PIECE):
-        n = min(_KERNEL_PIECE, games - first)
-        result = run_batch(rules, players=players, games=n, seed=seed, bots=specs,
-                           details=True, kernel=kern, first_game=first, deal_room=room)
+    for result, again in _kernel_pieces(rules, players, specs, seed, games, room):
         rows = _kernel_places(rules, players, result)
-        if varies:
-            width = result.deal_payoffs.shape[1]
-            for g in (g for g, k in enumerate(result.deal_counts) if k > width):
-                again = run_batch(rules, players=players, games=1, seed=seed, bots=specs,
-                                  details=True, kernel=kern, first_game=first + g,
-                                  threads=1, deal_room=int(result.deal_counts[g]))
-                if again.deal_counts[0] != result.deal_counts[g]:  # the same game, or a bug
-                    raise AssertionError(f"game {first + g} played again is another game")
-                rows[g] = _kernel_places(rules, players, again)[0]
+        for g, alone in again.items():
+            rows[g] = _kernel_places(rules, players, alone)[0]
         out.extend(rows)
     return out
 
@@ -529,37 +513,52 @@ def _variants_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: i
     game, so every deal of every game is read and the samples are exact, at the cost of
     replaying the few long games.
     """
+    out = _VariantSamples([], [], [], {})
+    for result, again in _kernel_pieces(rules, players, specs, seed, games, room):
+        per_deal, wins = _kernel_deals(result, players)
+        if result.deal_counts.shape[0]:  # the sessions vary in length
+            out.deals.extend(result.deal_counts.astype(float).tolist())
+            for g, alone in again.items():
+                (per_deal[g],), more = _kernel_deals(alone, players)
+                for cat, share in more.items():
+                    wins[cat] = wins.get(cat, 0.0) + share
+        else:  # every game plays the kernel's deals
+            out.deals.extend([float(result.deal_decisions.shape[1])] * len(per_deal))
+        out.decisions.extend(result.decisions.astype(float).tolist())
+        out.per_deal.extend(per_deal)
+        for cat, share in wins.items():
+            out.wins[cat] = out.wins.get(cat, 0.0) + share
+    return out
+
+
+def _kernel_pieces(rules: Ruleset, players: int, specs: Sequence[str], seed: int, games: int,
+                   room: int | None) -> Iterator[tuple[Any, dict[int, Any]]]:
+    """*games* games on the compiled kernel with their per-deal results, in pieces of
+    :data:`_KERNEL_PIECE` games: each piece's batch, and the games of it played again alone
+    (by their row in the piece). Where the kernel's sessions vary in length (its
+    ``deal_counts``) the per-deal arrays keep each game's first *room* deals (default
+    :data:`_KERNEL_ROOM`, or the kernel's ``deals`` if more), and a game that played more is
+    played again alone with room for every deal: its own random streams (game *g* of the
+    seed's run) make it the same game, so every deal of every game is read."""
     from commerce.fast import build_kernel, run_batch
 
     kern = build_kernel(rules, players)
     varies = getattr(kern, "deal_counts", False)
     if varies and room is None:
         room = max(kern.deals, _KERNEL_ROOM)
-    out = _VariantSamples([], [], [], {})
     for first in range(0, games, _KERNEL_PIECE):
         n = min(_KERNEL_PIECE, games - first)
         result = run_batch(rules, players=players, games=n, seed=seed, bots=specs,
                            details=True, kernel=kern, first_game=first, deal_room=room)
-        per_deal, wins = _kernel_deals(result, players)
-        width = result.deal_decisions.shape[1]
-        if varies:
-            out.deals.extend(result.deal_counts.astype(float).tolist())
-            for g in (g for g, k in enumerate(result.deal_counts) if k > width):
-                again = run_batch(rules, players=players, games=1, seed=seed, bots=specs,
-                                  details=True, kernel=kern, first_game=first + g,
-                                  threads=1, deal_room=int(result.deal_counts[g]))
-                if again.deal_counts[0] != result.deal_counts[g]:  # the same game, or a bug
-                    raise AssertionError(f"game {first + g} played again is another game")
-                (per_deal[g],), more = _kernel_deals(again, players)
-                for cat, share in more.items():
-                    wins[cat] = wins.get(cat, 0.0) + share
-        else:  # every game plays the kernel's deals
-            out.deals.extend([float(width)] * n)
-        out.decisions.extend(result.decisions.astype(float).tolist())
-        out.per_deal.extend(per_deal)
-        for cat, share in wins.items():
-            out.wins[cat] = out.wins.get(cat, 0.0) + share
-    return out
+        again: dict[int, Any] = {}
+        for g in (g for g, k in enumerate(result.deal_counts) if varies and k > (room or 0)):
+            alone = run_batch(rules, players=players, games=1, seed=seed, bots=specs,
+                              details=True, kernel=kern, first_game=first + g, threads=1,
+                              deal_room=int(result.deal_counts[g]))
+            if alone.deal_counts[0] != result.deal_counts[g]:  # the same game, or a bug
+                raise AssertionError(f"game {first + g} played again is another game")
+            again[g] = alone
+        yield result, again
 
 
 def _kernel_deals(result: Any, players: int) -> tuple[list[float], dict[str, float]]:
