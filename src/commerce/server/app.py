@@ -242,13 +242,16 @@ class Server:
         """The bots' actions one at a time, each after the table's offer window (the same
         wait at every point, offer or none); every connection sees each step. Each step
         takes the table's copy as it is then (a takeover reads it again), and stops where
-        this process no longer owns it; a failure is logged, not lost."""
+        this process no longer owns it; a failure is logged, not lost, and the copy dropped
+        (the next request reads the table as it was last stored)."""
         try:
             await self._pace(table_id)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - a task's failure would otherwise go unseen
             _log.exception("table %s: the bots' pace stopped", table_id)
+            # as after a failed change: the next request reads the table as stored
+            self.tables.pop(table_id, None)
 
     async def _pace(self, table_id: str) -> None:
         while True:
