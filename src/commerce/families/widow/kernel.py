@@ -10,15 +10,18 @@ tables (:mod:`commerce.hands`), copied once per ruleset.
 Policies: ``random`` (uniform over the legal actions, enumerated as
 :func:`.rules.legal_actions` does) and ``heuristic`` (:mod:`.compiled_heuristic`). Every game
 draws from its own stream (:mod:`commerce.kernelkit`). :func:`.compiled_playouts.playouts`
-plays the search bot's playouts, from a drawn state to the end of its deal.
+plays the search bot's playouts, from a drawn state to the end of its deal. The turn loop
+itself is :func:`.compiled_turns._advance`, which this module's rows, the playouts and the
+steppable kernel (:mod:`.kernel_env`) share.
 
 Every option of the family is played except: an unlimited deal with no round limit
 (``max_rounds_per_deal=0``), and ``pounce`` with ``no_qualifier_rule='fallback_full_ranking'``
 (the reference's fallback ranking has no four of a kind); :func:`build` refuses those with a
 message naming them. A session the options leave uncapped (tokens, ``deals=0``) records the
 results of its first :data:`DEAL_CAP` deals per row (or as many as the deal axis of the
-result arrays holds: ``run_batch``'s *deal_room*); its payoffs, decisions and count of deals
-(``deal_counts``) are always whole.
+result arrays holds: ``run_batch``'s *deal_room*: each deal's stander, turns, categories,
+winners, decisions, dealer and what its settlement paid each seat); its payoffs, decisions
+and count of deals (``deal_counts``) are always whole.
 
 Actions are recorded as ``kind * 2**18 + c1 * 2**12 + c2 * 2**6 + c3`` (:data:`KINDS`,
 :data:`NO_CARD` for an unused card), decoded by :func:`decode_action`.
