@@ -100,6 +100,10 @@ def replay(rules: Ruleset, players: int, result: Any, row: int,
     assert [b - a for a, b in zip([0, *ends[:-1]], ends, strict=True)] == \
         result.deal_decisions[row].tolist()
     assert [sum(1 << w for w in d.winners) for d in deals] == result.deal_winners[row].tolist()
+    # each seat's points for each hand, and the hand's Retailer (the analyses' dealer)
+    assert [list(d.payoffs) for d in deals] == \
+        result.deal_payoffs[row].astype(float).tolist(), f"game {row}"
+    assert [d.dealer for d in deals] == result.deal_dealers[row].tolist()
     return hand
 
 

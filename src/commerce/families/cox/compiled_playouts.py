@@ -252,7 +252,7 @@ def _playout_rows(cfg: Any, policies: Any, g0: Any, roots: Any, key: Any, action
             g[i] = g0[i]
         _, pos, _ = _advance(k, g, cfg, w, policies, key, 0, stream_start(key, 0), actions, 0,
                              0, no_hands, no_categories, no_hands, no_hands, no_hands,
-                             roots[k], True)
+                             no_categories, no_hands, roots[k], True)
         lengths[k] = pos
         for s in range(cfg[_P]):
             scores[k, s] = g[_HSC + s]

@@ -147,11 +147,17 @@ def _start_hand(g: Any, cfg: Any, w: Any, cs: Any, row: Any, actions: Any, pos: 
 @uncounted()
 def _hand_results(g: Any, cfg: Any, w: Any, row: Any, h: Any, count: Any, standers: Any,
                   categories: Any, deal_turns: Any, deal_decisions: Any,
-                  deal_winners: Any) -> None:
+                  deal_winners: Any, deal_payoffs: Any, deal_dealers: Any) -> None:
     """The per-hand results of hand *h* (from 0) just counted, *count* decisions into the
     game (``deal_decisions`` keeps that count; :func:`_play_game` takes the differences), and
-    the hands won."""
+    the hands won; each seat's points for the hand (``deal_payoffs``) and its Retailer
+    (``deal_dealers``: the analyses' dealer of a hand), as the deal reader reads them."""
     p = cfg[_P]
+    if h < deal_payoffs.shape[1]:
+        for s in range(p):
+            deal_payoffs[row, h, s] = g[_HSC + s]
+    if h < deal_dealers.shape[1]:
+        deal_dealers[row, h] = g[_RETAILER]
     top = g[_HSC]
     for s in range(1, p):
         top = max(top, g[_HSC + s])
@@ -182,8 +188,8 @@ def _hand_results(g: Any, cfg: Any, w: Any, row: Any, h: Any, count: Any, stande
 @uncounted()
 def _advance(row: Any, g: Any, cfg: Any, w: Any, policies: Any, key: Any, group: Any,
              state: Any, actions: Any, pos: Any, count: Any, standers: Any, categories: Any,
-             deal_turns: Any, deal_decisions: Any, deal_winners: Any, root: Any,
-             one_hand: Any) -> Any:
+             deal_turns: Any, deal_decisions: Any, deal_winners: Any, deal_payoffs: Any,
+             deal_dealers: Any, root: Any, one_hand: Any) -> Any:
     """Play on from the state *g* until the game ends (with *one_hand*, until the hand in
     progress is counted): a new hand's cards from the group's stream of that hand, the seats
     by their *policies* (drawing from *state*), the first decision by the action code *root*
@@ -209,7 +215,7 @@ def _advance(row: Any, g: Any, cfg: Any, w: Any, policies: Any, key: Any, group:
             h = g[_HAND] - 1
             end_hand(g, cfg, w)
             _hand_results(g, cfg, w, row, h, count, standers, categories, deal_turns,
-                          deal_decisions, deal_winners)
+                          deal_decisions, deal_winners, deal_payoffs, deal_dealers)
             if one_hand:
                 break
     return state, pos, count
@@ -219,7 +225,8 @@ def _advance(row: Any, g: Any, cfg: Any, w: Any, policies: Any, key: Any, group:
 def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, policies: Any,
                payoffs: Any, deals_won: Any, decisions: Any, dealers: Any, standers: Any,
                categories: Any, deal_turns: Any, actions: Any, action_counts: Any,
-               deal_decisions: Any, deal_winners: Any, g: Any, w: Any) -> None:
+               deal_decisions: Any, deal_winners: Any, deal_payoffs: Any,
+               deal_dealers: Any, g: Any, w: Any) -> None:
     p = cfg[_P]
     for i in range(g.shape[0]):
         g[i] = 0
@@ -232,7 +239,7 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, policies: Any
     g[_PHASE] = _START
     _, pos, count = _advance(row, g, cfg, w, policies, key, group, rng, actions, 0, 0,
                              standers, categories, deal_turns, deal_decisions, deal_winners,
-                             -1, False)
+                             deal_payoffs, deal_dealers, -1, False)
     for h in range(deal_decisions.shape[1] - 1, 0, -1):  # each hand's own decisions
         deal_decisions[row, h] -= deal_decisions[row, h - 1]
     for s in range(p):
@@ -247,8 +254,8 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, policies: Any
 def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, policies: Any,
                share: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
                standers: Any, categories: Any, deal_turns: Any, actions: Any,
-               action_counts: Any, deal_decisions: Any, deal_winners: Any, g: Any, w: Any,
-               pol: Any) -> None:
+               action_counts: Any, deal_decisions: Any, deal_winners: Any,
+               deal_payoffs: Any, deal_dealers: Any, g: Any, w: Any, pol: Any) -> None:
     """The rows of :func:`play_games` on its working arrays, without reference counting (a
     counted call per game counts every array argument)."""
     p = cfg[_P]
@@ -258,7 +265,8 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, policies:
             pol[s] = policies[line_up, s]
         _play_game(row, stream_start(key, index0 + row), key, (index0 + row) // share, cfg,
                    pol, payoffs, deals_won, decisions, dealers, standers, categories,
-                   deal_turns, actions, action_counts, deal_decisions, deal_winners, g, w)
+                   deal_turns, actions, action_counts, deal_decisions, deal_winners,
+                   deal_payoffs, deal_dealers, g, w)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -266,14 +274,15 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, policies:
                boldness: Any, share: Any, payoffs: Any, deals_won: Any, decisions: Any,
                dealers: Any, standers: Any, categories: Any, deal_turns: Any, actions: Any,
                action_counts: Any, deal_payoffs: Any, session: Any, deal_decisions: Any,
-               deal_winners: Any) -> None:
+               deal_winners: Any, deal_counts: Any, deal_dealers: Any) -> None:
     """Play the games of rows *first* to *stop* (game ``index0 + row`` of the run's streams),
     each seat played by the policy of line-up ``row % len(policies)`` (the heuristic has no
-    boldness), writing each row of the result arrays (not *deal_payoffs* nor *session*: Cox's
-    game tracks no tokens)."""
+    boldness), writing each row of the result arrays (not *session*: Cox's game tracks no
+    tokens; nor *deal_counts*: every game plays each hand)."""
     _play_rows(key, index0, first, stop, cfg, policies, share, payoffs, deals_won, decisions,
                dealers, standers, categories, deal_turns, actions, action_counts,
-               deal_decisions, deal_winners, np.zeros(STATE_SIZE, np.int64),
+               deal_decisions, deal_winners, deal_payoffs, deal_dealers,
+               np.zeros(STATE_SIZE, np.int64),
                np.zeros(SCRATCH_SIZE, np.int64), np.zeros(cfg[_P], policies.dtype))
 
 
@@ -321,9 +330,12 @@ class CoxKernel:
     """Category names by code (:data:`CATEGORIES`)."""
     policies: tuple[int, ...] = (RANDOM, HEURISTIC)
     """The policy codes it plays."""
-    deal_payoffs: bool = False
-    """Whether it fills :attr:`commerce.fast.BatchResult.deal_payoffs` (no: the dealer-advantage
-    analysis reads rotating dealers, and in Cox's game the Directors decide the places)."""
+    deal_payoffs: bool = True
+    """It fills :attr:`commerce.fast.BatchResult.deal_payoffs` with each seat's points for
+    each hand (the ``hand_scored`` event's scores, which the deal reader reads)."""
+    deal_dealers: bool = True
+    """It fills :attr:`commerce.fast.BatchResult.deal_dealers` with each hand's Retailer: the
+    Directors drawn at each hand decide the places, so they do not pass round the table."""
     deal_results: bool = True
     """It fills :attr:`commerce.fast.BatchResult.deal_decisions` and ``deal_winners`` (what
     :func:`commerce.analysis.variants` reads): every game plays all its hands."""
@@ -339,7 +351,7 @@ class CoxKernel:
         arrays, in its order), row *r*'s seats by line-up ``r % len(policies)``, in chance
         groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg, policies,
-                   boldness, share, *out[:13])  # no deal_counts: every game plays each hand
+                   boldness, share, *out)
 
     @staticmethod
     def decode_action(code: int) -> Action:
