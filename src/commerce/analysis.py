@@ -550,8 +550,8 @@ def _kernel_pieces(rules: Ruleset, players: int, specs: Sequence[str], seed: int
         n = min(_KERNEL_PIECE, games - first)
         result = run_batch(rules, players=players, games=n, seed=seed, bots=specs,
                            details=True, kernel=kern, first_game=first, deal_room=room)
-        again: dict[int, Any] = {}
-        for g in (g for g, k in enumerate(result.deal_counts) if varies and k > (room or 0)):
+        again: dict[int, Any] = {}  # deal_counts is empty where every game is whole
+        for g in (g for g, k in enumerate(result.deal_counts) if k > (room or 0)):
             alone = run_batch(rules, players=players, games=1, seed=seed, bots=specs,
                               details=True, kernel=kern, first_game=first + g, threads=1,
                               deal_room=int(result.deal_counts[g]))

@@ -10,12 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import logging
 import secrets
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -35,13 +33,13 @@ from commerce.rules import (
     option_doc,
     rulesets,
 )
-from commerce.server.cluster import Cluster, NoAnswer, RelayError
+from commerce.server.cluster import Cluster
 from commerce.server.db import Player, Store
-from commerce.server.hub import Connection, Hub, RateLimit
+from commerce.server.hub import Connection, RateLimit
+from commerce.server.live import ApiError, Server
 from commerce.server.protocol import (
     ActIntent,
     ChatIntent,
-    ChatMessage,
     CreatePlayer,
     CreateTable,
     ErrorMessage,
@@ -63,277 +61,12 @@ from commerce.server.protocol import (
 )
 from commerce.server.tables import Table, TableConfig, TableError
 
-__all__ = ["ApiError", "Server", "create_app"]
+__all__ = ["create_app"]
 
-T = TypeVar("T")
-_log = logging.getLogger(__name__)
 HELLO_TIMEOUT_S = 30.0
 """How long a new websocket may take to say hello."""
 DEFAULT_OFFER_WINDOW_S = 0.0
 """The out-of-turn offer window of a networked table when the host sets none."""
-
-
-class ApiError(Exception):
-    """A refused REST call: a status and one sentence."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-class Server:
-    """What one app holds: the database, the live tables, their locks and connections."""
-
-    def __init__(self, store: Store, rate: tuple[float, int] = (20.0, 40)) -> None:
-        self.store = store
-        self.rate = rate
-        self.cluster: Cluster | None = None
-        """Set where several processes share a PostgreSQL database (:mod:`.cluster`)."""
-        self.hub = Hub()
-        self.tables: dict[str, Table] = {}
-        self.locks: dict[str, asyncio.Lock] = {}
-        self.away_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
-        self.pacers: dict[str, asyncio.Task[None]] = {}
-        self.timers: dict[str, asyncio.Task[None]] = {}
-
-    async def table(self, key: str) -> Table:
-        """The live table with this id or invite code (loaded and resumed from the database
-        when first asked for).
-
-        :raises ApiError: 404 if there is none.
-        """
-        if len(key) > 40:
-            raise ApiError(404, "no such table")
-        for t in self.tables.values():
-            if t.invite == key:
-                return t
-        table = self.tables.get(key)
-        if table is None:
-            loaded = await run_in_threadpool(self.store.load_table, key)
-            if loaded is None:
-                raise ApiError(404, "no such table")
-            table = self.tables.setdefault(loaded.table_id, loaded)
-            if table is loaded and (self.cluster is None
-                                    or await self.cluster.claim(table.table_id)):
-                await self._own(table)
-        return table
-
-    async def _own(self, table: Table) -> None:
-        """This process owns a table it has just read: resuming may have played on (chance,
-        or bots at an unpaced table), which is stored before anyone sees it; at a paced table
-        the bots go on at its pace."""
-        async with self.lock(table.table_id):
-            await run_in_threadpool(self.store.save_table, table)
-        self._resume_pace(table)
-
-    def _resume_pace(self, table: Table) -> None:
-        if self.paced(table) and table.status == "playing":
-            self.spawn(table)
-
-    def owns(self, table: Table) -> bool:
-        """Whether this process changes *table* (always, but for a table another process of
-        a cluster owns)."""
-        return self.cluster is None or self.cluster.owns(table.table_id)
-
-    async def perform(self, key: str, op: dict[str, Any]) -> None:
-        """Run an operation (:func:`operation`) on a table: here if this process owns it,
-        else relayed to its owner; a refusal is raised as a 400 error and changes nothing."""
-        table = await self.table(key)
-        if self.owns(table):
-            await self.perform_here(table.table_id, op)
-            return
-        assert self.cluster is not None
-        try:
-            await self.cluster.relay(table.table_id, op)
-        except NoAnswer:
-            # the owner may be gone: take the table over if its lock is free, and do it here
-            _log.warning("table %s: its owner did not answer a relayed %s", table.table_id,
-                         op.get("op"))
-            if not await self.cluster.claim(table.table_id):
-                raise ApiError(400, "the table's server did not answer: try again") from None
-            await self.took_over(table.table_id)
-            await self.perform_here(table.table_id, op)
-            return
-        except RelayError as exc:
-            raise ApiError(400, str(exc)) from None
-        await self.refresh(table.table_id)
-
-    async def perform_here(self, table_id: str, op: dict[str, Any]) -> None:
-        """Run an operation on a table this process owns."""
-        table = await self.table(table_id)
-        await self.change(table_id, operation(op, paced=self.paced(table)))
-        if self.paced(table) and op["op"] in ("act", "start", "again", "seat", "away"):
-            self.spawn(table)
-
-    async def refresh(self, table_id: str) -> None:
-        """Read a table another process owns again from the database; send the views. A
-        table this process has taken over in the meantime is not read again: its copy here
-        is the one that changes."""
-        async with self.lock(table_id):
-            if self.cluster is not None and self.cluster.owns(table_id):
-                return
-            loaded = await self._reload(table_id)
-        if loaded is not None:
-            await self.broadcast(loaded)
-
-    async def took_over(self, table_id: str) -> None:
-        """The owner of a followed table is gone and this process holds it now: go on from
-        the database (read and stored under the table's lock, so that no change made here
-        meanwhile is lost)."""
-        async with self.lock(table_id):
-            loaded = await self._reload(table_id)
-            if loaded is not None:
-                await run_in_threadpool(self.store.save_table, loaded)
-        if loaded is not None:
-            _log.warning("table %s: taken over at version %d", table_id, loaded.version)
-            self._resume_pace(loaded)
-            await self.broadcast(loaded)
-
-    async def _reload(self, table_id: str) -> Table | None:
-        """The table as the database holds it now, in place of this process's copy (its
-        chat lines kept: they are not stored)."""
-        loaded = await run_in_threadpool(self.store.load_table, table_id)
-        if loaded is None:
-            return None
-        old = self.tables.get(table_id)
-        if old is not None:
-            loaded.chat = old.chat
-        self.tables[table_id] = loaded
-        return loaded
-
-    async def chat_from_elsewhere(self, table_id: str, speaker: str, text: str) -> None:
-        """A chat line said at another process of the cluster."""
-        table = self.tables.get(table_id)
-        if table is None:
-            return
-        line = ChatMessage(from_=speaker, text=text)
-        table.chat.append(line)
-        await self.hub.send_all(table_id, line)
-
-    def lock(self, table_id: str) -> asyncio.Lock:
-        """The lock that orders every change of one table."""
-        return self.locks.setdefault(table_id, asyncio.Lock())
-
-    async def change(self, key: str, fn: Callable[[Table], T]) -> T:
-        """Run *fn* on a table under its lock, store the table, and send every connection
-        its view; a :class:`TableError` changes nothing and is raised as a 400 error."""
-        table = await self.table(key)
-        async with self.lock(table.table_id):
-            # the copy as it is now: a takeover may have read the table again meanwhile
-            table = self.tables.get(table.table_id, table)
-
-            def work() -> T:
-                result = fn(table)
-                self.store.save_table(table)
-                return result
-            try:
-                result = await run_in_threadpool(work)
-            except TableError as exc:
-                raise ApiError(400, str(exc)) from None
-            except Exception:
-                # not stored: the next request reloads the table as the database holds it
-                self.tables.pop(table.table_id, None)
-                raise
-        await self.broadcast(table)
-        return result
-
-    async def pace(self, table_id: str) -> None:
-        """The bots' actions one at a time, each after the table's offer window (the same
-        wait at every point, offer or none); every connection sees each step. Each step
-        takes the table's copy as it is then (a takeover reads it again), and stops where
-        this process no longer owns it; a failure is logged, not lost, and the copy dropped
-        (the next request reads the table as it was last stored)."""
-        try:
-            await self._pace(table_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # noqa: BLE001 - a task's failure would otherwise go unseen
-            _log.exception("table %s: the bots' pace stopped", table_id)
-            # as after a failed change: the next request reads the table as stored
-            self.tables.pop(table_id, None)
-
-    async def _pace(self, table_id: str) -> None:
-        while True:
-            table = self.tables.get(table_id)
-            if table is None:
-                return
-            await asyncio.sleep(table.config.offer_window_s)
-            async with self.lock(table_id):
-                now = self.tables.get(table_id)
-                if now is None or not self.owns(now):
-                    return
-                before = now.version
-                stepped = await run_in_threadpool(self._step_bot, now)
-            if now.version != before:  # a bot's action, or chance's (a new deal)
-                await self.broadcast(now)
-            if not stepped:
-                break
-
-    def _step_bot(self, table: Table) -> bool:
-        """One step of :meth:`Table.step_bot`, stored (run in a worker thread)."""
-        stepped = table.step_bot()
-        self.store.save_table(table)
-        return stepped
-
-    def spawn(self, table: Table) -> None:
-        """Start :meth:`pace` for *table* (one task a table at a time)."""
-        task = self.pacers.get(table.table_id)
-        if task is None or task.done():
-            self.pacers[table.table_id] = asyncio.get_running_loop().create_task(
-                self.pace(table.table_id))
-
-    def paced(self, table: Table) -> bool:
-        """Whether the table's bots wait an offer window before each action."""
-        return table.config.offer_window_s > 0
-
-    def arm_timer(self, table: Table) -> None:
-        """Start the turn timer of the person to act, where the table has turn timers and
-        none runs for this turn yet; when it runs out the table's bot plays the turn
-        (:meth:`Table.time_out`)."""
-        due = table.timer_for()
-        if due is None:
-            table.turn_clock = None
-            return
-        clock = table.turn_clock
-        if clock is not None and clock[:2] == due:
-            return
-        version, seat = due
-        seconds = float(table.config.turn_timer_s or 0.0)
-        table.turn_clock = (version, seat, time.time() + seconds)
-        old = self.timers.pop(table.table_id, None)
-        if old is not None:
-            old.cancel()
-
-        async def ring() -> None:
-            await asyncio.sleep(seconds)
-            paced = self.paced(table)
-            played = await self.change(
-                table.table_id, lambda t: t.time_out(seat, version, advance=not paced))
-            if played and paced:
-                self.spawn(table)
-
-        with contextlib.suppress(RuntimeError):
-            self.timers[table.table_id] = asyncio.get_running_loop().create_task(ring())
-
-    async def broadcast(self, table: Table) -> None:
-        """Every connection its seat's view and the lobby (a turn timer started first, so
-        that the views show it); in a cluster, the other processes are told."""
-        if self.owns(table):
-            self.arm_timer(table)
-            if self.cluster is not None:
-                with contextlib.suppress(Exception):
-                    await self.cluster.announce(table.table_id, table.version)
-        for conn in self.hub.connections(table.table_id):
-            if conn.player_id is not None:
-                conn.seat = table.seat_of(conn.player_id)
-        info = table.info(self.hub.connected_seats(table.table_id))
-        await self.hub.send_all(table.table_id, LobbyMessage(table=info))
-        await self.hub.send_views(table)
-
-    def info(self, table: Table) -> TableInfo:
-        """The table for the lobby, with who is connected."""
-        return table.info(self.hub.connected_seats(table.table_id))
 
 
 def _ruleset_infos() -> list[RulesetInfo]:
@@ -539,45 +272,6 @@ def create_app(db_url: str = "sqlite://", *,
             return FileResponse(static / "index.html")
 
     return app
-
-
-def operation(op: dict[str, Any], *, paced: bool) -> Callable[[Table], None]:
-    """The change an operation names, as a function of the table: what every change of a
-    table is, so that a process of a cluster can ask the table's owner for it by name.
-
-    ``{"op": "join", "player", "name", "seat"}``, ``{"op": "start", "player"}``,
-    ``{"op": "again", "player"}``, ``{"op": "seat", "player", "seat", "kind", "level"}``,
-    ``{"op": "remove", "player", "seat"}``, ``{"op": "act", "player", "action", "version"}``,
-    ``{"op": "away", "seat", "away"}``.
-
-    :raises ApiError: for an operation of no known kind.
-    """
-    kind = op.get("op")
-    player = op.get("player")
-
-    def join(t: Table) -> None:
-        if t.status != "lobby" and t.seat_of(player) is None:
-            raise TableError("the game has started: watch it, or join the next one")
-        t.join(str(player), str(op.get("name", "")), op.get("seat"))
-
-    def again(t: Table) -> None:
-        if t.status != "over":
-            raise TableError("the game is not over yet")
-        t.start(str(player), secrets.token_hex(8), advance=not paced)
-
-    changes: dict[str, Callable[[Table], None]] = {
-        "join": join,
-        "start": lambda t: t.start(str(player), secrets.token_hex(8), advance=not paced),
-        "again": again,
-        "seat": lambda t: t.set_seat(str(player), int(op["seat"]), op["kind"], op.get("level")),
-        "remove": lambda t: t.remove(str(player), int(op["seat"])),
-        "act": lambda t: t.act(player, str(op["action"]), int(op["version"]),
-                               advance=not paced),
-        "away": lambda t: t.set_away(int(op["seat"]), bool(op["away"])),
-    }
-    if kind not in changes:
-        raise ApiError(400, f"unknown operation {str(kind)[:20]!r}")
-    return changes[str(kind)]
 
 
 def _replay(record: Any) -> dict[str, Any]:

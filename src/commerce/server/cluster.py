@@ -6,7 +6,7 @@ one process at a time: the one holding the table's PostgreSQL advisory lock
 (a crash included). The owner alone changes the table: it applies every change, steps the bots
 at the table's pace, runs the turn timers, stores the result, and then announces the table's new
 version. The other processes *follow* it: a change asked of them (a player's action over their
-websocket, a REST call) is relayed to the owner as an operation (:func:`operation`) over
+websocket, a REST call) is relayed to the owner as an operation (:func:`.live.operation`) over
 PostgreSQL's ``LISTEN``/``NOTIFY``, and the owner's answer comes back the same way; on each
 announcement they read the table again from the database and send their own connections their
 own seats' views, so every view is still built per seat, and only from the engine's
