@@ -147,6 +147,38 @@ def test_a_terminal_gets_line_editing_and_history() -> None:
         assert read("Your move> ") == "trade 7h"
 
 
+def test_a_signal_while_the_prompt_starts_or_ends_waits_for_a_safe_place() -> None:
+    """A signal inside prompt_toolkit's start or end would be raised inside its half-built
+    event loop: it ends the prompt once it waits, or at the session's next check."""
+    import signal
+
+    import pytest
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from commerce.cli.play import _Closed, _Stop, prompt_reader
+
+    stop = _Stop()
+    with create_pipe_input() as pipe:
+        read = prompt_reader("trading", stop, pt_input=pipe, pt_output=DummyOutput())
+        pipe.send_text("trade 7h\r")  # a line is there: only the signal can stop the read
+        with pytest.raises(_Closed) as info, stop.waiting():
+            stop.handler(signal.SIGHUP, None)  # the prompt is not running yet: kept
+            read("Your move> ")
+        assert info.value.signum == signal.SIGHUP
+
+    stop = _Stop()
+    with create_pipe_input() as pipe:
+        read = prompt_reader("trading", stop, pt_input=pipe, pt_output=DummyOutput())
+        pipe.send_text("trade 7h\r")
+        with stop.waiting():
+            assert read("Your move> ") == "trade 7h"
+            stop.handler(signal.SIGTERM, None)  # the prompt has ended: kept for the check
+        with pytest.raises(_Closed) as info:
+            stop.check()
+        assert info.value.signum == signal.SIGTERM
+
+
 def test_rules_that_are_not_on_a_terminal_read_with_input() -> None:
     from commerce.cli.play import line_reader
 

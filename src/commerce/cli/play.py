@@ -133,9 +133,10 @@ class _Stop:
         self.signum: int | None = None
         self._waiting = False
         self.interrupt: Callable[[_Closed], bool] | None = None
-        """Set by a reader that runs its own event loop (prompt_toolkit): asked to end its
-        wait with the exception, instead of raising it inside that loop; False if not
-        waiting."""
+        """Set by a reader that runs its own event loop (prompt_toolkit): takes the signal
+        instead of having it raised inside that loop, which may be half built or half torn
+        down. True: the reader ends its wait with the exception, or the signal waits for the
+        reader's loop to start or for the next :meth:`check`."""
 
     def handler(self, signum: int, frame: FrameType | None) -> None:
         """The signal handler."""
@@ -434,10 +435,9 @@ def prompt_reader(family: str, stop: _Stop | None = None, *, pt_input: Any = Non
         history=InMemoryHistory(), completer=WordCompleter(words, ignore_case=True),
         input=pt_input, output=pt_output)
 
-    def interrupt(exc: _Closed) -> bool:
+    def end_wait(exc: _Closed) -> bool:
+        """End the prompt's wait with *exc*; False if it is not waiting."""
         app = session.app
-        # the prompt may be still starting (no result to set yet) or already ending (the
-        # terminal went away: its result is set); then the signal is raised where it came
         if not app.is_running or app.future is None or app.future.done():
             return False
         try:
@@ -446,12 +446,24 @@ def prompt_reader(family: str, stop: _Stop | None = None, *, pt_input: Any = Non
             return False
         return True
 
+    def interrupt(exc: _Closed) -> bool:
+        # While the prompt starts (its event loop is being built) or ends (its result is
+        # set, the loop torn down), raising here would leave the loop half made; the signal
+        # is kept instead (the stop's signum), for started() or the session's next check.
+        end_wait(exc)
+        return True
+
+    def started() -> None:
+        """Called by the prompt once it waits: a signal that came while it started ends it."""
+        if stop is not None and stop.signum is not None:
+            end_wait(_Closed(stop.signum))
+
     if stop is not None:
         stop.interrupt = interrupt
 
     def read(prompt: str) -> str:
         try:
-            return session.prompt(prompt, set_exception_handler=False)
+            return session.prompt(prompt, set_exception_handler=False, pre_run=started)
         except KeyboardInterrupt:
             raise _Closed(signal.SIGINT) from None
 
