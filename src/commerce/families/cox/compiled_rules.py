@@ -349,9 +349,14 @@ def _complete(w: Any, at: Any, cap4: Any) -> Any:
     """:func:`.scoring.is_complete` of the holding at *at* (counts kept)."""
     mask = w[at + 18]
     total = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
+    kinds = 0
     for k in range(18):
-        total += w[at + k]
-    if total < 8 or total > 10:
+        n = w[at + k]
+        total += n
+        kinds += n > 0
+    # a wild card joins a kind already held, never starts one: two combinations and a pair
+    # are three kinds before the wild cards are placed as after
+    if total < 8 or total > 10 or kinds != 3:
         return False
     if mask == 0:
         return _shape(w, at)
