@@ -246,16 +246,25 @@ def _add(w: Any, at: Any, f: Any, d: Any) -> None:
             w[at + 18] &= ~(1 << (f - 15))
 
 
-@uncounted()
+@uncounted(inline="always")
 def _may_complete_less_one(w: Any, at: Any) -> Any:
-    """:func:`.scoring.may_complete_less_one` of the holding at *at*."""
+    """:func:`.scoring.may_complete_less_one` of the holding at *at*, and what a holding
+    that is complete (:func:`_complete`) once one card is let go must hold besides: 9 to 11
+    cards, and three kinds, or four with one of them a lone card (letting go a card takes
+    away one kind at most). False where none of its cards can be let go to complete it."""
     singles = 0
+    kinds = 0
+    total = 0
     for k in range(18):
-        if w[at + k] == 1:
-            singles += 1
+        n = w[at + k]
+        singles += n == 1
+        kinds += n > 0
+        total += n
     mask = w[at + 18]
     wilds = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
-    return singles <= wilds + 1
+    total += wilds
+    return (singles <= wilds + 1 and 9 <= total <= 11
+            and (kinds == 3 or (kinds == 4 and singles >= 1)))
 
 
 @uncounted(inline="always")
