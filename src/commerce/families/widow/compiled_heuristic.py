@@ -412,8 +412,11 @@ def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_hel
         nf = 0
         fixed0, fixed1 = -1, -1
         n_fixed = 0
+        may_go = np.int64(0)  # the gives as bits (cards below 52)
+        for i in range(ng):
+            may_go |= np.int64(1) << gives[i]
         for c in (h0, h1, h2):
-            if _in(gives, 0, ng, c):
+            if (may_go >> c) & 1 != 0:
                 free[nf] = c
                 nf += 1
             else:

@@ -233,15 +233,19 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
                         nt = st[_WLEN]
                         for i in range(nt):
                             takes[i] = widow[i]
-                    else:
+                    else:  # the cards moved this turn as bits (cards below 52)
+                        gone = np.int64(0)
+                        for i in range(n_moved):
+                            gone |= np.int64(1) << moved[i]
                         for i in range(hlen[actor]):
                             c = hands[ub + np.uint64(i)]
-                            if not _in(moved, 0, n_moved, c):
+                            if (gone >> c) & 1 == 0:
                                 gives[ng] = c
                                 ng += 1
                         for i in range(st[_WLEN]):
-                            if not _in(moved, 0, n_moved, widow[i]):
-                                takes[nt] = widow[i]
+                            c = widow[i]
+                            if (gone >> c) & 1 == 0:
+                                takes[nt] = c
                                 nt += 1
                 if heuristic:
                     # the gives sorted, as the heuristic reads them from the legal actions
