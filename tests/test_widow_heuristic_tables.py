@@ -8,18 +8,21 @@ combination, and the error bound the sums' choice relies on.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
 import pytest
 
 from commerce.families.widow.compiled_heuristic import (
+    _CUBE,
     _HANDS,
     _MODEL_ERR,
     _beats,
     _blind_choice,
     _blind_estimate,
     _blind_value,
+    _ranks,
     _slot,
 )
 from commerce.families.widow.compiled_rules import _DEALER, _NMOVED, _SWAPS, _WLEN
@@ -52,6 +55,41 @@ def test_the_table_holds_each_hands_worth_and_strength(rid: str,
         assert at == _slot(c, a, b) == _slot(b, c, a)
         assert kern.vtab[at] == hand_value(rules, (a, b, c), True)
         assert kern.vtab[_HANDS + at] == kern.strength[kern.rank3[a, b, c]]
+
+
+@pytest.mark.parametrize("rid,options", RULESETS, ids=[r for r, _ in RULESETS])
+def test_the_ranks_compare_hands_as_the_heuristic_does(rid: str,
+                                                      options: dict[str, object]) -> None:
+    """The turn choice compares ranks (:func:`rank_cubes`): a higher rank exactly where the
+    heuristic's comparison with its margin prefers the hand, whatever the cards' order."""
+    rules = _rules(rid, options)
+    kern = build_kernel(rules, 4)
+    cards = [int(c) for c in kern.pack_cards]
+    rng = random.Random(8)
+    hands = [tuple(rng.sample(cards, 3)) for _ in range(200)]
+    worth = [hand_value(rules, h, True) for h in hands]
+    strong = [float(kern.strength[kern.rank3[h]]) for h in hands]
+
+    def rank(at: int, h: tuple[int, ...]) -> int:
+        a, b, c = h
+        return int(kern.rtab[at * _CUBE + a * 2704 + b * 52 + c])
+
+    for h in hands:
+        assert len({rank(0, q) for q in itertools.permutations(h)}) == 1
+    for i, hi in enumerate(hands):
+        for j in range(i + 1, i + 30):
+            hj = hands[j % len(hands)]
+            for at, values in ((0, worth), (1, strong)):
+                vi, vj = values[i], values[j % len(hands)]
+                assert (rank(at, hi) > rank(at, hj)) == (vi > vj + 1e-9), (hi, hj)
+                assert (rank(at, hi) == rank(at, hj)) == (abs(vi - vj) <= 1e-9), (hi, hj)
+    assert kern.rtab[0 * 2704 + 0 * 52 + 0] == -1  # not a hand
+
+
+def test_values_too_close_to_tell_apart_do_not_rank() -> None:
+    assert list(_ranks(np.array([0.5, 0.25, 0.5 + 1e-15, 0.75]))) == [1, 0, 1, 2]
+    assert _ranks(np.array([0.5, 0.5 + 1.5e-9])) is None  # neither alike nor apart
+    assert _ranks(np.array([0.5, 0.5 + 4e-10, 0.5 + 8e-10])) is None  # a chain too wide
 
 
 def _blind_state(kern: object, rng: random.Random, n_taken: int) -> tuple[object, ...]:

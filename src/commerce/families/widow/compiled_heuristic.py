@@ -129,6 +129,55 @@ def _values(pack_cards: Any, rank3: Any, strength: Any) -> Any:
     return v
 
 
+_CUBE: Final = 52 * 52 * 52
+"""Entries of one run of :func:`rank_cubes`' table: one for each ordered triple of cards."""
+_NEAR: Final = 1e-9
+"""The heuristic's margin: a hand worth more than another by no more than this is not
+preferred to it (:func:`.heuristic.best_target`)."""
+
+
+def _ranks(values: Any) -> Any:
+    """Each of *values*' rank (0 the lowest) as the heuristic compares them: values within
+    :data:`_NEAR` of each other share a rank, and a higher rank is worth more by more than
+    the margin. ``None`` if the values do not fall into such groups (two groups closer than
+    twice the margin, or a group wider than half of it)."""
+    levels = np.unique(values)
+    gaps = np.diff(levels)
+    if np.any((gaps > _NEAR / 2) & (gaps <= 2 * _NEAR)):
+        return None
+    group = np.concatenate(([0], np.cumsum(gaps > _NEAR)))
+    lowest = np.full(group[-1] + 1, np.inf)
+    np.minimum.at(lowest, group, levels)
+    highest = np.full(group[-1] + 1, -np.inf)
+    np.maximum.at(highest, group, levels)
+    if np.any(highest - lowest > _NEAR / 2):
+        return None
+    return group[np.searchsorted(levels, values)]
+
+
+def rank_cubes(pack_cards: Any, vtab: Any) -> Any:
+    """The turn choice's table (``int16``): at ``a * 2704 + b * 52 + c``, for the cards
+    *a*, *b*, *c* of the pack in any order, the rank (:func:`_ranks`) of the hand's worth
+    while more turns may follow (:func:`_values`), and :data:`_CUBE` further the rank of its
+    strength; -1 elsewhere. A candidate beats the best so far (``v > best + 1e-9``) exactly
+    when its rank is higher, so the choice compares small whole numbers, found without
+    sorting the cards. ``None`` where the values do not rank (no ruleset's)."""
+    import itertools
+
+    combos = np.array(list(itertools.combinations(sorted(int(c) for c in pack_cards), 3)),
+                      np.int64)
+    a, b, c = combos[:, 0], combos[:, 1], combos[:, 2]
+    slots = _CHOOSE3[c] + _CHOOSE2[b] + a
+    out = np.full(2 * _CUBE, -1, np.int16)
+    for at, values in enumerate((vtab[slots], vtab[_HANDS + slots])):
+        rank = _ranks(values)
+        if rank is None:
+            return None
+        for x, y, z in itertools.permutations((a, b, c)):
+            out[at * _CUBE + x * 2704 + y * 52 + z] = rank
+    return out
+
+
 @uncounted()
 def _blind_value(taken: Any, k: Any, rest: Any, n_rest: Any, rank3: Any,
                  strength: Any) -> Any:
@@ -387,13 +436,15 @@ def _worth(a: Any, b: Any, c: Any, at: Any, vtab: Any) -> Any:
 
 @uncounted()
 def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_held: Any,
-                 h0: Any, h1: Any, h2: Any, vtab: Any, boldness: Any, head1: Any, gives: Any,
-                 ng: Any, takes: Any, nt: Any, free: Any) -> Any:
+                 h0: Any, h1: Any, h2: Any, vtab: Any, rtab: Any, boldness: Any, head1: Any,
+                 gives: Any, ng: Any, takes: Any, nt: Any, free: Any) -> Any:
     """The heuristic's choice in a turn, a final turn or after an exchange
     (:func:`.heuristic.widow_action`), as an action code, for a seat holding *n_held* cards,
     *h0*, *h1*, *h2* as held (when three), *swaps* exchanges made this turn, *in_final* 1
     in the final round, *max_exchange* the rules' limit. *gives* and *takes* are the cards
-    the seat may exchange (sorted), *head1* the knock or stand it may make (-1: none).
+    the seat may exchange (sorted), *head1* the knock or stand it may make (-1: none);
+    *vtab* the strengths (:func:`_values`), *rtab* the ranks of the worths
+    (:func:`rank_cubes`).
     Scalars and four arrays: the call is made at every heuristic decision, and each array
     argument is passed as several words."""
     first = _code(_K_DONE if phase == _MORE else _K_PASS, 63, 63, 63)
@@ -426,7 +477,8 @@ def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_hel
                     fixed1 = c
                 n_fixed += 1
         t0, t1, t2 = h0, h1, h2
-        best_value = _worth(h0, h1, h2, at, vtab) + 1e-9
+        off = np.uint64(at * _CUBE)
+        best = rtab[off + np.uint64(h0 * 2704 + h1 * 52 + h2)]
         for j in range(1, min(limit, nf, nt) + 1):
             r = nf - j  # cards of free kept, in combinations' order
             n_kept = 1 if r == 0 or r == nf else (nf if r == 1 or r == nf - 1 else 3)
@@ -452,27 +504,39 @@ def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_hel
                 if r == 2:
                     base1 = k1
                     n_base += 1
+                # a higher rank is worth more by more than the margin (rank_cubes)
                 if j == 1:
+                    ab = off + np.uint64(base0 * 2704 + base1 * 52)
                     for x in range(nt):
-                        v = _worth(base0, base1, takes[x], at, vtab)
-                        if v > best_value:
-                            t0, t1, t2 = base0, base1, takes[x]
-                            best_value = v + 1e-9
+                        tx = takes[x]
+                        v = rtab[ab + np.uint64(tx)]
+                        if v > best:
+                            t0, t1, t2 = base0, base1, tx
+                            best = v
                 elif j == 2:
+                    a0 = off + np.uint64(base0 * 2704)
                     for x in range(nt):
+                        tx = takes[x]
+                        ax = a0 + np.uint64(tx * 52)
                         for y in range(x + 1, nt):
-                            v = _worth(base0, takes[x], takes[y], at, vtab)
-                            if v > best_value:
-                                t0, t1, t2 = base0, takes[x], takes[y]
-                                best_value = v + 1e-9
+                            ty = takes[y]
+                            v = rtab[ax + np.uint64(ty)]
+                            if v > best:
+                                t0, t1, t2 = base0, tx, ty
+                                best = v
                 else:
                     for x in range(nt):
+                        tx = takes[x]
+                        ax = off + np.uint64(tx * 2704)
                         for y in range(x + 1, nt):
+                            ty = takes[y]
+                            ay = ax + np.uint64(ty * 52)
                             for z in range(y + 1, nt):
-                                v = _worth(takes[x], takes[y], takes[z], at, vtab)
-                                if v > best_value:
-                                    t0, t1, t2 = takes[x], takes[y], takes[z]
-                                    best_value = v + 1e-9
+                                tz = takes[z]
+                                v = rtab[ay + np.uint64(tz)]
+                                if v > best:
+                                    t0, t1, t2 = tx, ty, tz
+                                    best = v
         give, take = -1, -1
         for c in (h0, h1, h2):
             if give < 0 and c != t0 and c != t1 and c != t2:

@@ -225,7 +225,8 @@ class Runner:
         (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens0, balances0,
          out_in, offers) = self._arrays
         playouts(kern.cfg, kern.pack_cards, kern.rank3, kern.rank4, kern.cat_code,
-                 kern.frank3, kern.strength, kern.vtab, self.policies, self.boldness, st,
+                 kern.frank3, kern.strength, kern.vtab, kern.rtab, self.policies, self.boldness,
+                 st,
                  hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens0,
                  balances0, out_in, offers, roots, seat, np.uint64(key & 0xFFFFFFFFFFFFFFFF),
                  moves, lengths, tokens, balances, pool, horse_open, over, wins)
@@ -290,7 +291,8 @@ def _copy(dst: Any, src: Any) -> None:
 
 @uncounted()
 def _playout_rows(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any,
-                  frank3: Any, strength: Any, vtab: Any, policies: Any, boldness: Any,
+                  frank3: Any, strength: Any, vtab: Any, rtab: Any, policies: Any,
+                  boldness: Any,
                   st0: Any, hands0: Any, hlen0: Any, widow0: Any, stock0: Any, order0: Any,
                   flags0: Any, final0: Any, moved0: Any, fresh0: Any, tokens0: Any,
                   balances0: Any, out_in0: Any, offers0: Any, roots: Any, who: Any, key: Any,
@@ -321,7 +323,7 @@ def _playout_rows(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: A
             won[i] = 0
         _, _, pos, _ = _advance(
             k, stream_start(key, 0), stream_start(key, 1), key, 0, cfg, pack_cards, rank3,
-            rank4, cat_code, frank3, strength, vtab, policies, boldness, no_deals,
+            rank4, cat_code, frank3, strength, vtab, rtab, policies, boldness, no_deals,
             no_categories, no_deals, no_deals, no_deals, no_categories, no_deals, actions, st,
             hands, hlen, widow,
             stock, order, flags, final, moved, fresh, tokens, balances, out_in, won, offers,
@@ -338,7 +340,8 @@ def _playout_rows(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: A
 
 @numba.njit(cache=True, nogil=True)
 def playouts(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any, frank3: Any,
-             strength: Any, vtab: Any, policies: Any, boldness: Any, st0: Any, hands0: Any,
+             strength: Any, vtab: Any, rtab: Any, policies: Any, boldness: Any, st0: Any,
+             hands0: Any,
              hlen0: Any, widow0: Any, stock0: Any, order0: Any, flags0: Any, final0: Any,
              moved0: Any, fresh0: Any, tokens0: Any, balances0: Any, out_in0: Any,
              offers0: Any, roots: Any, who: Any, key: Any, actions: Any, lengths: Any,
@@ -355,7 +358,8 @@ def playouts(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any, f
     (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
      won, offers, ranks, scoring, gives, takes, rest, buf, free) = _scratch(
         cfg[_P], pack_cards.shape[0])
-    _playout_rows(cfg, pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, policies,
+    _playout_rows(cfg, pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, rtab,
+                  policies,
                   boldness, st0, hands0, hlen0, widow0, stock0, order0, flags0, final0,
                   moved0, fresh0, tokens0, balances0, out_in0, offers0, roots, who, key,
                   actions, lengths, end_tokens, end_balances, end_pool, end_open, end_over,

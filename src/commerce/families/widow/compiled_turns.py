@@ -100,6 +100,7 @@ __all__ = ["_advance", "_scratch"]
 @uncounted()
 def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
              rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
+             rtab: Any,
              policies: Any, boldness: Any, standers: Any, categories: Any, deal_turns: Any,
              deal_decisions: Any, deal_winners: Any, deal_payoffs: Any, deal_dealers: Any,
              actions: Any, st: Any, hands: Any, hlen: Any, widow: Any, stock: Any, order: Any,
@@ -259,7 +260,8 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
                     b0 = actor * 4
                     code = _turn_choice(phase, st[_SWAPS], st[_INFINAL], cfg[_MAXEX],
                                         hlen[actor], hands[b0], hands[b0 + 1], hands[b0 + 2],
-                                        vtab, boldness[actor], head1, gives, ng, takes, nt,
+                                        vtab, rtab, boldness[actor], head1, gives, ng, takes,
+                                        nt,
                                         free)
                 else:
                     state, j = next_below(state, nh + ng * nt)

@@ -42,6 +42,7 @@ from commerce.core import Action, Seat
 from commerce.errors import RulesetError
 from commerce.families.widow.compiled_heuristic import (
     _values,
+    rank_cubes,
 )
 from commerce.families.widow.compiled_rules import (
     _DEALNO,
@@ -84,7 +85,7 @@ __all__ = ["DEAL_CAP", "KINDS", "SUPPORTED", "WidowKernel", "build", "decode_act
 @uncounted()
 def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
                rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any,
-               vtab: Any, policies: Any,
+               vtab: Any, rtab: Any, policies: Any,
                boldness: Any, payoffs: Any, deals_won: Any,
                decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
                actions: Any, action_counts: Any, st: Any, hands: Any, hlen: Any,
@@ -119,7 +120,7 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
     _start_deal(st, cfg, dealer, order, flags, hlen, out_in, stock, pack_cards)
     state, cs, pos, count = _advance(
         row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code, frank3, strength,
-        vtab, policies, boldness, standers, categories, deal_turns, deal_decisions,
+        vtab, rtab, policies, boldness, standers, categories, deal_turns, deal_decisions,
         deal_winners, deal_payoffs, deal_dealers, actions, st, hands, hlen, widow, stock,
         order, flags, final, moved, fresh, tokens, balances, out_in, won, offers, ranks,
         scoring, gives, takes, rest, buf, free, pos, count, -1, False, -1)
@@ -142,7 +143,7 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
 @uncounted()
 def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
                rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
-               policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
+               rtab: Any, policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
                decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
                actions: Any, action_counts: Any, st: Any, hands: Any, hlen: Any, widow: Any,
                stock: Any, order: Any, flags: Any, final: Any, moved: Any, fresh: Any,
@@ -160,7 +161,7 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
             pol[s] = policies[line_up, s]
             bold[s] = boldness[line_up, s]
         _play_game(row, stream_start(key, index0 + row), key, (index0 + row) // share, cfg,
-                   pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, pol, bold,
+                   pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, rtab, pol, bold,
                    payoffs, deals_won, decisions, dealers, standers, categories, deal_turns,
                    actions, action_counts, st, hands, hlen, widow, stock, order, flags, final,
                    moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives,
@@ -171,7 +172,7 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
 @numba.njit(cache=True, nogil=True)
 def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
                rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
-               policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
+               rtab: Any, policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
                decisions: Any, dealers: Any, standers: Any, categories: Any, deal_turns: Any,
                actions: Any, action_counts: Any, deal_payoffs: Any, session: Any,
                deal_decisions: Any, deal_winners: Any, deal_counts: Any,
@@ -186,7 +187,7 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
      won, offers, ranks, scoring, gives, takes, rest, buf, free) = _scratch(
         p, pack_cards.shape[0])
     _play_rows(key, index0, first, stop, cfg, pack_cards, rank3, rank4, cat_code, frank3,
-               strength, vtab, policies, boldness, share, payoffs, deals_won, decisions,
+               strength, vtab, rtab, policies, boldness, share, payoffs, deals_won, decisions,
                dealers, standers, categories, deal_turns, actions, action_counts, st, hands,
                hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in,
                won, offers, ranks, scoring, gives, takes, rest, buf, free,
@@ -244,6 +245,7 @@ class WidowKernel:
     frank3: Any
     strength: Any
     vtab: Any
+    rtab: Any
     category_names: tuple[str, ...]
     policies: tuple[int, ...] = (RANDOM, HEURISTIC)
     """The policy codes it plays."""
@@ -281,7 +283,7 @@ class WidowKernel:
         chance groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.rank4, self.cat_code, self.frank3,
-                   self.strength, self.vtab, policies, boldness, share, *out)
+                   self.strength, self.vtab, self.rtab, policies, boldness, share, *out)
 
     @staticmethod
     def decode_action(code: int) -> Action:
@@ -342,8 +344,13 @@ def build(rules: Ruleset, players: int) -> WidowKernel:
         rules.max_rounds_per_deal, every.index(Category.NONE),
     ], np.int64)
     deals = rules.deals or (players * rules.deals_each if flow == 2 else DEAL_CAP)
+    vtab = _values(pack_cards, rank3, strength)
+    rtab = rank_cubes(pack_cards, vtab)
+    if rtab is None:
+        raise RulesetError(f"the widow kernel does not play {rules.name}: its hands' worths "
+                           "do not fall into ranks the heuristic's margin keeps apart")
     return WidowKernel(rules=rules, players=players, deals=deals, max_actions=200_000,
                        cfg=cfg, pack_cards=pack_cards, rank3=rank3,
                        rank4=rank4, cat_code=cat_code, frank3=frank3, strength=strength,
-                       vtab=_values(pack_cards, rank3, strength), category_names=names,
+                       vtab=vtab, rtab=rtab, category_names=names,
                        tracks_tokens=flow != 2)

@@ -221,7 +221,8 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
     the seat to decide plays (*root*, or its policy's choice where *root* is negative), then
     chance until the next decision. The loop stops where the deal ends. Then the learner's
     history, the deal's payoff and the episode's end are brought up to date."""
-    cfg, pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, pol, bold, ec, _ = tables
+    (cfg, pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, rtab, pol, bold, ec,
+     _) = tables
     (est, st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
      out_in, won, offers, streams, keys, _, rec, codes) = arrays
     ranks, scoring, gives, takes, rest, buf, free, no_deals, no_categories, saved = work
@@ -237,7 +238,8 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
             saved[e, 3 + i] = widow[e, i]
     state, cs, pos, _ = _advance(
         e, streams[e, 0], streams[e, 1], keys[e], est[e, S_GROUP], cfg, pack_cards, rank3,
-        rank4, cat_code, frank3, strength, vtab, pol, bold, no_deals, no_categories, no_deals,
+        rank4, cat_code, frank3, strength, vtab, rtab, pol, bold, no_deals, no_categories,
+        no_deals,
         no_deals, no_deals, no_categories, no_deals, codes, s, hands[e], hlen[e], widow[e],
         stock[e], order[e], flags[e], final[e], moved[e], fresh[e], tokens[e], balances[e],
         out_in[e], won[e], offers[e], ranks[e], scoring[e], gives[e], takes[e], rest[e],
@@ -581,6 +583,7 @@ class WidowEnvBatch(EnvBatch):
         self.num_envs, self.seat, self.players = num_envs, seat, p
         self.tables = (kernel.cfg, kernel.pack_cards, kernel.rank3, kernel.rank4,
                        kernel.cat_code, kernel.frank3, kernel.strength, kernel.vtab,
+                       kernel.rtab,
                        np.array(policies, np.int64), np.array(boldness, np.float64), ec,
                        _phase_slots())
 
