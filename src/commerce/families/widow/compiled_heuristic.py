@@ -437,14 +437,19 @@ def _worth(a: Any, b: Any, c: Any, at: Any, vtab: Any) -> Any:
 @uncounted()
 def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_held: Any,
                  h0: Any, h1: Any, h2: Any, vtab: Any, rtab: Any, boldness: Any, head1: Any,
-                 gives: Any, ng: Any, takes: Any, nt: Any, free: Any) -> Any:
+                 gives: Any, ng: Any, takes: Any, nt: Any, free: Any, follow: Any) -> Any:
     """The heuristic's choice in a turn, a final turn or after an exchange
     (:func:`.heuristic.widow_action`), as an action code, for a seat holding *n_held* cards,
     *h0*, *h1*, *h2* as held (when three), *swaps* exchanges made this turn, *in_final* 1
     in the final round, *max_exchange* the rules' limit. *gives* and *takes* are the cards
     the seat may exchange (sorted), *head1* the knock or stand it may make (-1: none);
     *vtab* the strengths (:func:`_values`), *rtab* the ranks of the worths
-    (:func:`rank_cubes`).
+    (:func:`rank_cubes`). *free* is scratch (:data:`.compiled_turns.FREE` long): its
+    first three hold the cards that may go, and where the choice is an exchange towards a
+    target that beat every other by a rank, ``free[3]`` is set to 1 and the target kept in
+    ``free[4:7]``; *follow* 1 says the call before was that (the seat's last decision, in
+    the same turn), so a decision after the exchange takes the same target without the
+    search (the caller clears ``free[3]`` at every other step).
     Scalars and four arrays: the call is made at every heuristic decision, and each array
     argument is passed as several words."""
     first = _code(_K_DONE if phase == _MORE else _K_PASS, 63, 63, 63)
@@ -454,89 +459,100 @@ def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_hel
     if head1 >= 0 and vtab[_HANDS + _slot(h0, h1, h2)] >= 1.0 - 0.04 * (1.0 - boldness):
         return stop
     if ng * nt > 0:
-        limit = min(max_exchange, 3)
-        if phase == _MORE:
-            limit -= swaps
-        limit = max(limit, 1)
-        at = 0 if in_final == 0 and phase != _FINAL else 1  # worth, or strength
-        # best_target: the hand as held, the cards that may go (free) in its order
-        nf = 0
-        fixed0, fixed1 = -1, -1
-        n_fixed = 0
-        may_go = np.int64(0)  # the gives as bits (cards below 52)
-        for i in range(ng):
-            may_go |= np.int64(1) << gives[i]
-        for c in (h0, h1, h2):
-            if (may_go >> c) & 1 != 0:
-                free[nf] = c
-                nf += 1
-            else:
-                if n_fixed == 0:
-                    fixed0 = c
+        if follow == 1 and phase == _MORE:
+            # after an exchange towards a target that beat every other hand by a rank: the
+            # hands within reach now are some of those, the target among them, so it is the
+            # best again (free[3:7]: the target, set below)
+            t0, t1, t2 = free[4], free[5], free[6]
+            best, second = 1, 0
+        else:
+            limit = min(max_exchange, 3)
+            if phase == _MORE:
+                limit -= swaps
+            limit = max(limit, 1)
+            at = 0 if in_final == 0 and phase != _FINAL else 1  # worth, or strength
+            # best_target: the hand as held, the cards that may go (free) in its order
+            nf = 0
+            fixed0, fixed1 = -1, -1
+            n_fixed = 0
+            may_go = np.int64(0)  # the gives as bits (cards below 52)
+            for i in range(ng):
+                may_go |= np.int64(1) << gives[i]
+            for c in (h0, h1, h2):
+                if (may_go >> c) & 1 != 0:
+                    free[nf] = c
+                    nf += 1
                 else:
-                    fixed1 = c
-                n_fixed += 1
-        t0, t1, t2 = h0, h1, h2
-        off = np.uint64(at * _CUBE)
-        best = rtab[off + np.uint64(h0 * 2704 + h1 * 52 + h2)]
-        for j in range(1, min(limit, nf, nt) + 1):
-            r = nf - j  # cards of free kept, in combinations' order
-            n_kept = 1 if r == 0 or r == nf else (nf if r == 1 or r == nf - 1 else 3)
-            for q in range(n_kept):
-                # base = fixed + kept (three cards at most, two here with j >= 1)
-                k0, k1 = -1, -1
-                if r == 1:
-                    k0 = free[q]
-                elif r == 2:
-                    if nf == 2:
-                        k0, k1 = free[0], free[1]
-                    else:  # (0, 1), (0, 2), (1, 2)
-                        k0 = free[0] if q < 2 else free[1]
-                        k1 = free[1] if q == 0 else free[2]
-                base0, base1 = fixed0, fixed1
-                n_base = n_fixed
-                if r >= 1:
-                    if n_base == 0:
-                        base0 = k0
+                    if n_fixed == 0:
+                        fixed0 = c
                     else:
-                        base1 = k0
-                    n_base += 1
-                if r == 2:
-                    base1 = k1
-                    n_base += 1
-                # a higher rank is worth more by more than the margin (rank_cubes)
-                if j == 1:
-                    ab = off + np.uint64(base0 * 2704 + base1 * 52)
-                    for x in range(nt):
-                        tx = takes[x]
-                        v = rtab[ab + np.uint64(tx)]
-                        if v > best:
-                            t0, t1, t2 = base0, base1, tx
-                            best = v
-                elif j == 2:
-                    a0 = off + np.uint64(base0 * 2704)
-                    for x in range(nt):
-                        tx = takes[x]
-                        ax = a0 + np.uint64(tx * 52)
-                        for y in range(x + 1, nt):
-                            ty = takes[y]
-                            v = rtab[ax + np.uint64(ty)]
+                        fixed1 = c
+                    n_fixed += 1
+            t0, t1, t2 = h0, h1, h2
+            off = np.uint64(at * _CUBE)
+            best = rtab[off + np.uint64(h0 * 2704 + h1 * 52 + h2)]
+            second = -1  # the best rank of the others (a unique best: above it)
+            for j in range(1, min(limit, nf, nt) + 1):
+                r = nf - j  # cards of free kept, in combinations' order
+                n_kept = 1 if r == 0 or r == nf else (nf if r == 1 or r == nf - 1 else 3)
+                for q in range(n_kept):
+                    # base = fixed + kept (three cards at most, two here with j >= 1)
+                    k0, k1 = -1, -1
+                    if r == 1:
+                        k0 = free[q]
+                    elif r == 2:
+                        if nf == 2:
+                            k0, k1 = free[0], free[1]
+                        else:  # (0, 1), (0, 2), (1, 2)
+                            k0 = free[0] if q < 2 else free[1]
+                            k1 = free[1] if q == 0 else free[2]
+                    base0, base1 = fixed0, fixed1
+                    n_base = n_fixed
+                    if r >= 1:
+                        if n_base == 0:
+                            base0 = k0
+                        else:
+                            base1 = k0
+                        n_base += 1
+                    if r == 2:
+                        base1 = k1
+                        n_base += 1
+                    # a higher rank is worth more by more than the margin (rank_cubes)
+                    if j == 1:
+                        ab = off + np.uint64(base0 * 2704 + base1 * 52)
+                        for x in range(nt):
+                            tx = takes[x]
+                            v = rtab[ab + np.uint64(tx)]
+                            second = max(second, min(v, best))
                             if v > best:
-                                t0, t1, t2 = base0, tx, ty
+                                t0, t1, t2 = base0, base1, tx
                                 best = v
-                else:
-                    for x in range(nt):
-                        tx = takes[x]
-                        ax = off + np.uint64(tx * 2704)
-                        for y in range(x + 1, nt):
-                            ty = takes[y]
-                            ay = ax + np.uint64(ty * 52)
-                            for z in range(y + 1, nt):
-                                tz = takes[z]
-                                v = rtab[ay + np.uint64(tz)]
+                    elif j == 2:
+                        a0 = off + np.uint64(base0 * 2704)
+                        for x in range(nt):
+                            tx = takes[x]
+                            ax = a0 + np.uint64(tx * 52)
+                            for y in range(x + 1, nt):
+                                ty = takes[y]
+                                v = rtab[ax + np.uint64(ty)]
+                                second = max(second, min(v, best))
                                 if v > best:
-                                    t0, t1, t2 = tx, ty, tz
+                                    t0, t1, t2 = base0, tx, ty
                                     best = v
+                    else:
+                        for x in range(nt):
+                            tx = takes[x]
+                            ax = off + np.uint64(tx * 2704)
+                            for y in range(x + 1, nt):
+                                ty = takes[y]
+                                ay = ax + np.uint64(ty * 52)
+                                for z in range(y + 1, nt):
+                                    tz = takes[z]
+                                    v = rtab[ay + np.uint64(tz)]
+                                    second = max(second, min(v, best))
+                                    if v > best:
+                                        t0, t1, t2 = tx, ty, tz
+                                        best = v
         give, take = -1, -1
         for c in (h0, h1, h2):
             if give < 0 and c != t0 and c != t1 and c != t2:
@@ -545,6 +561,8 @@ def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_hel
             if take < 0 and c != h0 and c != h1 and c != h2:
                 take = c
         if give >= 0 and take >= 0:
+            if best > second:  # a unique target: the follow-up decision need not search
+                free[3], free[4], free[5], free[6] = 1, t0, t1, t2
             return _code(_K_EXCH, give, take, 63)
     return stop
 

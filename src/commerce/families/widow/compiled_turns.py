@@ -8,7 +8,7 @@ bot's playouts (:mod:`.compiled_playouts`) and the stepped environment (:mod:`.k
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numba
 import numpy as np
@@ -94,7 +94,10 @@ from commerce.kernelkit import (
     uncounted,
 )
 
-__all__ = ["_advance", "_scratch"]
+__all__ = ["FREE", "_advance", "_scratch"]
+
+FREE: Final = 8
+"""The length of the turn choice's scratch (``free``: :func:`.compiled_heuristic._turn_choice`)."""
 
 
 @uncounted()
@@ -124,8 +127,11 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
     n_caps = standers.shape[1]
     n_results = deal_decisions.shape[1]
     deal_no = st[_DEALNO]
+    free[3] = 0  # no target kept from another call (see _turn_choice)
     while st[_PHASE] != _OVER:
         phase = st[_PHASE]
+        follow = free[3]  # the step before kept a target for this one
+        free[3] = 0
         showdown = False
         if phase == _DEAL:
             m = st[_M]
@@ -261,8 +267,7 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
                     code = _turn_choice(phase, st[_SWAPS], st[_INFINAL], cfg[_MAXEX],
                                         hlen[actor], hands[b0], hands[b0 + 1], hands[b0 + 2],
                                         vtab, rtab, boldness[actor], head1, gives, ng, takes,
-                                        nt,
-                                        free)
+                                        nt, free, follow)
                 else:
                     state, j = next_below(state, nh + ng * nt)
                     if j == 0:
@@ -432,4 +437,4 @@ def _scratch(p: Any, n_pack: Any) -> Any:
             np.zeros(p, np.int64), np.zeros(p, np.int64), np.zeros(p, np.int64),
             np.zeros(p, np.int64), np.zeros(p, np.int64), np.zeros(p, np.int64),
             np.zeros(4, np.int64), np.zeros(n_pack + 1, np.int64), np.zeros(n_pack, np.int64),
-            np.zeros(4, np.int64), np.zeros(3, np.int64))
+            np.zeros(4, np.int64), np.zeros(FREE, np.int64))

@@ -91,7 +91,7 @@ from commerce.families.widow.compiled_rules import (
     _in,
     _start_deal,
 )
-from commerce.families.widow.compiled_turns import _advance
+from commerce.families.widow.compiled_turns import FREE, _advance
 from commerce.families.widow.encode import HISTORY, KINDS, layout
 from commerce.families.widow.kernel import WidowKernel, build
 from commerce.kernelkit import (
@@ -277,7 +277,7 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
 @uncounted()
 def _to_learner(e: Any, tables: Any, arrays: Any, work: Any) -> None:
     """Chance and the other seats play until the learner must decide or the episode ends."""
-    me = tables[10][E_ME]
+    me = tables[11][E_ME]
     est, st = arrays[0], arrays[1]
     while est[e, S_DONE] == 0:
         phase = st[e, _PHASE]
@@ -345,7 +345,7 @@ def _rel(seat: Any, me: Any, p: Any) -> Any:
 @uncounted()
 def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
     """The learner's observation vector (:func:`.encode.encode`) into *row*."""
-    cfg, ec, phase_slot = tables[0], tables[10], tables[11]
+    cfg, ec, phase_slot = tables[0], tables[11], tables[12]
     (est, st, hands, hlen, widow, _, order, flags, _, _, _, tokens, balances, out_in, _, _,
      _, _, hist, _, _) = arrays
     p = cfg[_P]
@@ -418,7 +418,7 @@ def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
 @uncounted()
 def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
     """The learner's legal actions (:func:`.encode.action_to_int`) into *row* (0/1)."""
-    cfg, ec = tables[0], tables[10]
+    cfg, ec = tables[0], tables[11]
     est, st, hands, hlen, widow, flags, moved = (arrays[0], arrays[1], arrays[2], arrays[3],
                                                  arrays[4], arrays[7], arrays[9])
     for i in range(row.shape[0]):
@@ -467,7 +467,7 @@ def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
 @uncounted()
 def _code_of(e: Any, index: Any, tables: Any, arrays: Any) -> Any:
     """The kernel's action code of the action space's integer *index* in environment *e*."""
-    ec = tables[10]
+    ec = tables[11]
     widow = arrays[4]
     n, offset = ec[E_NPACK], ec[E_OFFSET]
     if index == _A_PASS:
@@ -515,7 +515,7 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
     space, the other seats and chance play on; rewards, terminations, observations and masks
     written (an environment waiting for a next-step reset is dealt anew instead, its action
     ignored)."""
-    ec = tables[10]
+    ec = tables[11]
     est = arrays[0]
     obs, mask, rewards, terminated, final_obs, final = out
     for e in range(first, stop):
@@ -601,7 +601,7 @@ class WidowEnvBatch(EnvBatch):
                       rows(HISTORY, _ROW), rows(record), rows(_SCRATCH))
         # the game loop's working rows (ranks, scoring, gives, takes, rest, buf, free), the
         # empty per-deal results, and what a blind exchange showed
-        self.work = (rows(p), rows(p), rows(4), rows(n + 1), rows(n), rows(4), rows(3),
+        self.work = (rows(p), rows(p), rows(4), rows(n + 1), rows(n), rows(4), rows(FREE),
                      np.zeros((1, 0), np.int64), np.zeros((1, 0, 1), np.int64), rows(6))
         self.status, self.wait_slot, self.record_slot, self.record_at = self.est, S_WAIT, \
             S_REC, 19
