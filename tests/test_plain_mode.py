@@ -179,6 +179,49 @@ def test_a_signal_while_the_prompt_starts_or_ends_waits_for_a_safe_place() -> No
         assert info.value.signum == signal.SIGTERM
 
 
+def test_a_terminal_that_fails_while_the_prompt_waits_ends_the_read(caplog: Any) -> None:
+    """Writing to a terminal that has gone away fails inside prompt_toolkit's event loop (a
+    redraw after a key): the read ends with that error, which the session reports, instead
+    of asyncio printing it and the prompt waiting on."""
+    import errno
+    import threading
+    import time
+
+    import pytest
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from commerce.cli.play import _Stop, prompt_reader
+
+    class Gone(DummyOutput):
+        gone = False
+
+        def flush(self) -> None:
+            if self.gone:
+                raise OSError(errno.EIO, "Input/output error")
+
+    def close_then_type(pipe: Any, out: Gone) -> None:
+        time.sleep(0.2)  # the prompt waits: keys now come to its event loop's callbacks
+        out.gone = True
+        pipe.send_text("t")  # redrawn in a callback, which fails
+        time.sleep(0.3)
+        pipe.send_text("\r")  # a prompt still waiting takes the line
+
+    out = Gone()
+    with create_pipe_input() as pipe:
+        read = prompt_reader("trading", _Stop(), pt_input=pipe, pt_output=out)
+        typist = threading.Thread(target=close_then_type, args=(pipe, out))
+        typist.start()
+        try:
+            with pytest.raises(OSError) as info:
+                read("Your move> ")
+        finally:
+            typist.join()
+    assert info.value.errno == errno.EIO
+    # asyncio logs an exception no one handled (a program without logging set up prints it)
+    assert not [r for r in caplog.records if r.name == "asyncio"], caplog.text
+
+
 def test_rules_that_are_not_on_a_terminal_read_with_input() -> None:
     from commerce.cli.play import line_reader
 

@@ -426,6 +426,8 @@ def prompt_reader(family: str, stop: _Stop | None = None, *, pt_input: Any = Non
     """A reader of lines with prompt_toolkit: line editing, history (up and down) and
     completion of the command words. Ctrl-C at the prompt stops the session as the signal
     would; a signal while it waits ends the wait (see :class:`_Stop`)."""
+    import asyncio
+
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import WordCompleter
     from prompt_toolkit.history import InMemoryHistory
@@ -435,7 +437,7 @@ def prompt_reader(family: str, stop: _Stop | None = None, *, pt_input: Any = Non
         history=InMemoryHistory(), completer=WordCompleter(words, ignore_case=True),
         input=pt_input, output=pt_output)
 
-    def end_wait(exc: _Closed) -> bool:
+    def end_wait(exc: BaseException) -> bool:
         """End the prompt's wait with *exc*; False if it is not waiting."""
         app = session.app
         if not app.is_running or app.future is None or app.future.done():
@@ -453,8 +455,20 @@ def prompt_reader(family: str, stop: _Stop | None = None, *, pt_input: Any = Non
         end_wait(exc)
         return True
 
+    def failed(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The prompt's event loop's handler of what its callbacks raise: a terminal that
+        failed (gone away) ends the wait with the error, which the session reports; once
+        the prompt has ended the error is dropped (the next read meets it). Anything else is
+        asyncio's to report."""
+        exc = context.get("exception")
+        if isinstance(exc, OSError):
+            end_wait(exc)
+        else:
+            loop.default_exception_handler(context)
+
     def started() -> None:
         """Called by the prompt once it waits: a signal that came while it started ends it."""
+        asyncio.get_running_loop().set_exception_handler(failed)
         if stop is not None and stop.signum is not None:
             end_wait(_Closed(stop.signum))
 
