@@ -131,7 +131,7 @@ def test_a_terminal_gets_line_editing_and_history() -> None:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from commerce.cli.play import prompt_reader
+    from commerce.cli.lines import prompt_reader
 
     with create_pipe_input() as pipe:
         read = prompt_reader("trading", pt_input=pipe, pt_output=DummyOutput())
@@ -156,25 +156,25 @@ def test_a_signal_while_the_prompt_starts_or_ends_waits_for_a_safe_place() -> No
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from commerce.cli.play import _Closed, _Stop, prompt_reader
+    from commerce.cli.lines import Closed, Stop, prompt_reader
 
-    stop = _Stop()
+    stop = Stop()
     with create_pipe_input() as pipe:
         read = prompt_reader("trading", stop, pt_input=pipe, pt_output=DummyOutput())
         pipe.send_text("trade 7h\r")  # a line is there: only the signal can stop the read
-        with pytest.raises(_Closed) as info, stop.waiting():
+        with pytest.raises(Closed) as info, stop.waiting():
             stop.handler(signal.SIGHUP, None)  # the prompt is not running yet: kept
             read("Your move> ")
         assert info.value.signum == signal.SIGHUP
 
-    stop = _Stop()
+    stop = Stop()
     with create_pipe_input() as pipe:
         read = prompt_reader("trading", stop, pt_input=pipe, pt_output=DummyOutput())
         pipe.send_text("trade 7h\r")
         with stop.waiting():
             assert read("Your move> ") == "trade 7h"
             stop.handler(signal.SIGTERM, None)  # the prompt has ended: kept for the check
-        with pytest.raises(_Closed) as info:
+        with pytest.raises(Closed) as info:
             stop.check()
         assert info.value.signum == signal.SIGTERM
 
@@ -191,7 +191,7 @@ def test_a_terminal_that_fails_while_the_prompt_waits_ends_the_read(caplog: Any)
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from commerce.cli.play import _Stop, prompt_reader
+    from commerce.cli.lines import Stop, prompt_reader
 
     class Gone(DummyOutput):
         gone = False
@@ -209,7 +209,7 @@ def test_a_terminal_that_fails_while_the_prompt_waits_ends_the_read(caplog: Any)
 
     out = Gone()
     with create_pipe_input() as pipe:
-        read = prompt_reader("trading", _Stop(), pt_input=pipe, pt_output=out)
+        read = prompt_reader("trading", Stop(), pt_input=pipe, pt_output=out)
         typist = threading.Thread(target=close_then_type, args=(pipe, out))
         typist.start()
         try:
@@ -223,7 +223,7 @@ def test_a_terminal_that_fails_while_the_prompt_waits_ends_the_read(caplog: Any)
 
 
 def test_rules_that_are_not_on_a_terminal_read_with_input() -> None:
-    from commerce.cli.play import line_reader
+    from commerce.cli.lines import line_reader
 
     assert line_reader("widow") is input  # under pytest, stdin is not a terminal
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NoReturn
 from commerce.errors import CommerceError
 
 if TYPE_CHECKING:
+    from commerce.presentation import Presentation
     from commerce.rules import Ruleset
 
 EXIT_USAGE = 2
@@ -290,6 +291,14 @@ def tolerant_stdio() -> Iterator[None]:
         for stream, errors in changed:  # reconfigure() flushes first, with the tolerant errors
             with contextlib.suppress(OSError, ValueError):
                 stream.reconfigure(errors=errors)
+
+
+def presentation(family: str) -> Presentation:
+    """The family's presentation hooks (:class:`commerce.presentation.Presentation`)."""
+    from commerce.family import family_spec
+    from commerce.presentation import Presentation
+
+    return family_spec(family).presentation or Presentation()
 
 
 def resolve_rules(args: argparse.Namespace) -> Ruleset:

@@ -15,13 +15,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from commerce.cli import (
@@ -31,22 +28,16 @@ from commerce.cli import (
     SEED,
     add_rules_arguments,
     file_name,
+    presentation,
     resolve_rules,
     span,
 )
+from commerce.cli.lines import Closed, Stop, line_reader
 
 _COMMON_HELP = """  hint                      the search bot's choice and how it rates each move
   help | ?                  this help;   quit | q   save and stop
 Or type the number of an action in the list."""
 
-
-
-def _present(family: str) -> Any:
-    """The family's presentation hooks (:class:`commerce.presentation.Presentation`)."""
-    from commerce.family import family_spec
-    from commerce.presentation import Presentation
-
-    return family_spec(family).presentation or Presentation()
 
 
 SEED_MAX = 2**63 - 1
@@ -109,74 +100,6 @@ def configure_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reveal", action="store_true",
                    help="show every hand of an unfinished game: spoils it for the player who "
                         "saved it (a finished game always shows every hand)")
-
-
-class _Closed(Exception):
-    """A signal asked the session to stop: Ctrl-C, SIGTERM, or the terminal went away."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
-                      if hasattr(signal, name))
-
-
-class _Stop:
-    """Turns SIGINT, SIGTERM and SIGHUP into :class:`_Closed`, raised only where the session
-    is consistent: while it waits for the user (:meth:`waiting`), or at :meth:`check`, which
-    the session calls between two moves. A signal during a move, a bot's thinking or a save
-    waits for that to finish."""
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self._waiting = False
-        self.interrupt: Callable[[_Closed], bool] | None = None
-        """Set by a reader that runs its own event loop (prompt_toolkit): takes the signal
-        instead of having it raised inside that loop, which may be half built or half torn
-        down. True: the reader ends its wait with the exception, or the signal waits for the
-        reader's loop to start or for the next :meth:`check`."""
-
-    def handler(self, signum: int, frame: FrameType | None) -> None:
-        """The signal handler."""
-        if self.signum is None:
-            self.signum = signum
-        if self._waiting:
-            self._waiting = False
-            if self.interrupt is not None and self.interrupt(_Closed(signum)):
-                return
-            raise _Closed(signum)
-
-    def check(self) -> None:
-        """Raise :class:`_Closed` if a signal came."""
-        if self.signum is not None:
-            raise _Closed(self.signum)
-
-    @contextlib.contextmanager
-    def waiting(self) -> Iterator[None]:
-        """While the user is being asked: a signal stops the session at once."""
-        self._waiting = True
-        try:
-            self.check()
-            yield
-        finally:
-            self._waiting = False
-
-    @contextlib.contextmanager
-    def installed(self) -> Iterator[None]:
-        """The handlers, in place for the session (in the main thread only: elsewhere a
-        program's own handling stays)."""
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        previous = {s: signal.signal(s, self.handler) for s in _STOP_SIGNALS}
-        try:
-            yield
-        finally:
-            for s, handler in previous.items():
-                if handler is not None:  # None: set outside Python, cannot be put back
-                    signal.signal(s, handler)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -286,7 +209,7 @@ def _session(driver: Any, human: int, path: Path) -> int:
 
     names = driver.names
     family = driver.rules.family
-    stop = _Stop()
+    stop = Stop()
 
     def show(events: tuple[Any, ...]) -> None:
         for e in engine.visible_events(events, human):
@@ -334,9 +257,9 @@ def _session(driver: Any, human: int, path: Path) -> int:
                     return 0
                 driver.act(human, action)
                 save()
-        except (_Closed, EOFError) as exc:
+        except (Closed, EOFError) as exc:
             driver.on_events = None
-            status = 128 + exc.signum if isinstance(exc, _Closed) else 0
+            status = 128 + exc.signum if isinstance(exc, Closed) else 0
             return _stopped(driver, path, status, resume_line)
         except OSError as exc:  # the terminal is unreadable or unwritable (gone)
             driver.on_events = None
@@ -413,83 +336,12 @@ def _say(text: str) -> None:
     print("\n".join(wrap_text(humanize(text))))
 
 
-def line_reader(family: str, stop: _Stop | None = None) -> Callable[[str], str]:
-    """What reads the player's lines: :func:`prompt_reader` when standard input and output
-    are terminals, else :func:`input`."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return input
-    return prompt_reader(family, stop)
-
-
-def prompt_reader(family: str, stop: _Stop | None = None, *, pt_input: Any = None,
-                  pt_output: Any = None) -> Callable[[str], str]:
-    """A reader of lines with prompt_toolkit: line editing, history (up and down) and
-    completion of the command words. Ctrl-C at the prompt stops the session as the signal
-    would; a signal while it waits ends the wait (see :class:`_Stop`)."""
-    import asyncio
-
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.completion import WordCompleter
-    from prompt_toolkit.history import InMemoryHistory
-
-    words = sorted({*_present(family).short_words.values(), "help", "hint", "quit"})
-    session: PromptSession[str] = PromptSession(
-        history=InMemoryHistory(), completer=WordCompleter(words, ignore_case=True),
-        input=pt_input, output=pt_output)
-
-    def end_wait(exc: BaseException) -> bool:
-        """End the prompt's wait with *exc*; False if it is not waiting."""
-        app = session.app
-        if not app.is_running or app.future is None or app.future.done():
-            return False
-        try:
-            app.exit(exception=exc)
-        except Exception:  # prompt_toolkit refuses: the prompt stopped in between
-            return False
-        return True
-
-    def interrupt(exc: _Closed) -> bool:
-        # While the prompt starts (its event loop is being built) or ends (its result is
-        # set, the loop torn down), raising here would leave the loop half made; the signal
-        # is kept instead (the stop's signum), for started() or the session's next check.
-        end_wait(exc)
-        return True
-
-    def failed(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        """The prompt's event loop's handler of what its callbacks raise: a terminal that
-        failed (gone away) ends the wait with the error, which the session reports; once
-        the prompt has ended the error is dropped (the next read meets it). Anything else is
-        asyncio's to report."""
-        exc = context.get("exception")
-        if isinstance(exc, OSError):
-            end_wait(exc)
-        else:
-            loop.default_exception_handler(context)
-
-    def started() -> None:
-        """Called by the prompt once it waits: a signal that came while it started ends it."""
-        asyncio.get_running_loop().set_exception_handler(failed)
-        if stop is not None and stop.signum is not None:
-            end_wait(_Closed(stop.signum))
-
-    if stop is not None:
-        stop.interrupt = interrupt
-
-    def read(prompt: str) -> str:
-        try:
-            return session.prompt(prompt, set_exception_handler=False, pre_run=started)
-        except KeyboardInterrupt:
-            raise _Closed(signal.SIGINT) from None
-
-    return read
-
-
 def _ask(driver: Any, seat: int,
          waiting: Callable[[], contextlib.AbstractContextManager[None]],
          read: Callable[[str], str] = input) -> Any:
     """Prompt until the user names a legal action; None to quit.
 
-    *waiting* is held while the prompt waits for a line (see :meth:`_Stop.waiting`); *read*
+    *waiting* is held while the prompt waits for a line (see :meth:`Stop.waiting`); *read*
     reads it (:func:`line_reader`).
     """
     from commerce import engine
@@ -511,7 +363,7 @@ def _ask(driver: Any, seat: int,
         if low in ("q", "quit", "exit"):
             return None
         if low in ("?", "h", "help"):
-            _say(_present(family).commands + _COMMON_HELP)
+            _say(presentation(family).commands + _COMMON_HELP)
             _say(_rules_at_hand(driver, seat))
             continue
         if low == "hint":
@@ -530,7 +382,7 @@ def _ask(driver: Any, seat: int,
             continue
         text = _phrase(driver, legal, text)
         words = text.split()
-        words[0] = _present(family).short_words.get(words[0].lower(), words[0])
+        words[0] = presentation(family).short_words.get(words[0].lower(), words[0])
         try:
             action = engine.parse_action(driver.state, " ".join(words))
             engine.check(driver.state, action, seat=seat)
@@ -545,7 +397,7 @@ def _rules_at_hand(driver: Any, seat: int) -> str:
     explained in words (the family's presentation hooks), for the help."""
     from commerce import engine
 
-    present = _present(driver.rules.family)
+    present = presentation(driver.rules.family)
     lines = []
     if present.rules_help is not None:
         lines.append("Hands, best first: " + "; ".join(present.rules_help(driver.rules)) + ".")

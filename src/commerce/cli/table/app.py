@@ -517,7 +517,8 @@ class TableApp(App[int]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """A typed move, read as in the plain interface."""
-        from commerce.cli.play import _phrase, _present
+        from commerce.cli import presentation
+        from commerce.cli.play import _phrase
 
         move = self.query_one("#move", Input)
         text = event.value.strip()
@@ -527,7 +528,7 @@ class TableApp(App[int]):
         if not text or self.driver.waiting_for_human() != self.human:
             return
         words = _phrase(self.driver, self.legal, text).split()
-        short = _present(self.driver.rules.family).short_words
+        short = presentation(self.driver.rules.family).short_words
         words[0] = short.get(words[0].lower(), words[0])
         if text.isdigit() and 1 <= int(text[:6]) <= len(self.legal):
             self.play(self.legal[int(text[:6]) - 1])
