@@ -247,23 +247,30 @@ def _add(w: Any, at: Any, f: Any, d: Any) -> None:
 
 
 @uncounted(inline="always")
+def _census(w: Any, at: Any) -> Any:
+    """``(cards, kinds, singles, wilds)`` of the holding at *at*: its cards (wild cards
+    included), the kinds it holds, those it holds one card of, and its wild cards."""
+    singles = 0
+    kinds = 0
+    cards = 0
+    for k in range(18):
+        n = w[at + k]
+        singles += n == 1
+        kinds += n > 0
+        cards += n
+    mask = w[at + 18]
+    wilds = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
+    return cards + wilds, kinds, singles, wilds
+
+
+@uncounted(inline="always")
 def _may_complete_less_one(w: Any, at: Any) -> Any:
     """:func:`.scoring.may_complete_less_one` of the holding at *at*, and what a holding
     that is complete (:func:`_complete`) once one card is let go must hold besides: 9 to 11
     cards, and three kinds, or four with one of them a lone card (letting go a card takes
     away one kind at most). False where none of its cards can be let go to complete it."""
-    singles = 0
-    kinds = 0
-    total = 0
-    for k in range(18):
-        n = w[at + k]
-        singles += n == 1
-        kinds += n > 0
-        total += n
-    mask = w[at + 18]
-    wilds = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
-    total += wilds
-    return (singles <= wilds + 1 and 9 <= total <= 11
+    cards, kinds, singles, wilds = _census(w, at)
+    return (singles <= wilds + 1 and 9 <= cards <= 11
             and (kinds == 3 or (kinds == 4 and singles >= 1)))
 
 
@@ -356,17 +363,12 @@ def _place(w: Any, at: Any, nw: Any, d: Any) -> None:
 @uncounted()
 def _complete(w: Any, at: Any, cap4: Any) -> Any:
     """:func:`.scoring.is_complete` of the holding at *at* (counts kept)."""
-    mask = w[at + 18]
-    total = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
-    kinds = 0
-    for k in range(18):
-        n = w[at + k]
-        total += n
-        kinds += n > 0
+    cards, kinds, _, _ = _census(w, at)
     # a wild card joins a kind already held, never starts one: two combinations and a pair
     # are three kinds before the wild cards are placed as after
-    if total < 8 or total > 10 or kinds != 3:
+    if cards < 8 or cards > 10 or kinds != 3:
         return False
+    mask = w[at + 18]
     if mask == 0:
         return _shape(w, at)
     nw = _targets(w, at, mask, cap4, False)

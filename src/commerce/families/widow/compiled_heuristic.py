@@ -129,8 +129,16 @@ def _values(pack_cards: Any, rank3: Any, strength: Any) -> Any:
     return v
 
 
-_CUBE: Final = 52 * 52 * 52
+_PLANE: Final = 52 * 52
+"""The step of a triple's first card in :func:`rank_cubes`' table (its second steps 52)."""
+_CUBE: Final = 52 * _PLANE
 """Entries of one run of :func:`rank_cubes`' table: one for each ordered triple of cards."""
+FREE: Final = 7
+"""The length of the turn choice's scratch (``free``, :func:`_turn_choice`): the cards that
+may go in its first three, then :data:`_KEPT`."""
+_KEPT: Final = 3
+"""``free[_KEPT]`` is 1 where the turn choice exchanged towards a target that beat every other
+hand by a rank, kept in the next three (see :func:`_turn_choice`)."""
 _NEAR: Final = 1e-9
 """The heuristic's margin: a hand worth more than another by no more than this is not
 preferred to it (:func:`.heuristic.best_target`)."""
@@ -156,12 +164,13 @@ def _ranks(values: Any) -> Any:
 
 
 def rank_cubes(pack_cards: Any, vtab: Any) -> Any:
-    """The turn choice's table (``int16``): at ``a * 2704 + b * 52 + c``, for the cards
-    *a*, *b*, *c* of the pack in any order, the rank (:func:`_ranks`) of the hand's worth
-    while more turns may follow (:func:`_values`), and :data:`_CUBE` further the rank of its
-    strength; -1 elsewhere. A candidate beats the best so far (``v > best + 1e-9``) exactly
-    when its rank is higher, so the choice compares small whole numbers, found without
-    sorting the cards. ``None`` where the values do not rank (no ruleset's)."""
+    """The turn choice's table (``int16``): at ``a * 2704 + b * 52 + c`` (:data:`_PLANE`),
+    for the cards *a*, *b*, *c* of the pack in any order, the rank (:func:`_ranks`) of the
+    hand's worth while more turns may follow (:func:`_values`), and :data:`_CUBE` further
+    the rank of its strength; -1 elsewhere. A candidate beats the best so far
+    (``v > best + 1e-9``) exactly when its rank is higher, so the choice compares small whole
+    numbers, found without sorting the cards. ``None`` where the values do not rank (no
+    ruleset's)."""
     import itertools
 
     combos = np.array(list(itertools.combinations(sorted(int(c) for c in pack_cards), 3)),
@@ -174,7 +183,7 @@ def rank_cubes(pack_cards: Any, vtab: Any) -> Any:
         if rank is None:
             return None
         for x, y, z in itertools.permutations((a, b, c)):
-            out[at * _CUBE + x * 2704 + y * 52 + z] = rank
+            out[at * _CUBE + x * _PLANE + y * 52 + z] = rank
     return out
 
 
@@ -434,6 +443,102 @@ def _worth(a: Any, b: Any, c: Any, at: Any, vtab: Any) -> Any:
     return vtab[np.uint64(at * _HANDS + _slot(a, b, c))]
 
 
+@uncounted(inline="always")
+def _best_target(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, h0: Any, h1: Any,
+                 h2: Any, rtab: Any, gives: Any, ng: Any, takes: Any, nt: Any,
+                 free: Any) -> Any:
+    """:func:`.heuristic.best_target` on the ranks of :func:`rank_cubes`: ``(t0, t1, t2,
+    unique)``, the hand the seat holding *h0*, *h1*, *h2* should aim for by exchanging some
+    of its *gives* for some of the widow's *takes* (the hand held where none is worth more by
+    the heuristic's margin), and whether it is worth more than every other hand within reach
+    (the cards that may go written into ``free[:3]``)."""
+    limit = min(max_exchange, 3)
+    if phase == _MORE:
+        limit -= swaps
+    limit = max(limit, 1)
+    at = 0 if in_final == 0 and phase != _FINAL else 1  # worth, or strength
+    # the hand as held, the cards that may go (free) in its order
+    nf = 0
+    fixed0, fixed1 = -1, -1
+    n_fixed = 0
+    may_go = np.int64(0)  # the gives as bits (cards below 52)
+    for i in range(ng):
+        may_go |= np.int64(1) << gives[i]
+    for c in (h0, h1, h2):
+        if (may_go >> c) & 1 != 0:
+            free[nf] = c
+            nf += 1
+        else:
+            if n_fixed == 0:
+                fixed0 = c
+            else:
+                fixed1 = c
+            n_fixed += 1
+    t0, t1, t2 = h0, h1, h2
+    off = np.uint64(at * _CUBE)
+    best = rtab[off + np.uint64(h0 * _PLANE + h1 * 52 + h2)]
+    second = -1  # the best rank of the others (a unique best: above it)
+    for j in range(1, min(limit, nf, nt) + 1):
+        r = nf - j  # cards of free kept, in combinations' order
+        n_kept = 1 if r == 0 or r == nf else (nf if r == 1 or r == nf - 1 else 3)
+        for q in range(n_kept):
+            # base = fixed + kept (three cards at most, two here with j >= 1)
+            k0, k1 = -1, -1
+            if r == 1:
+                k0 = free[q]
+            elif r == 2:
+                if nf == 2:
+                    k0, k1 = free[0], free[1]
+                else:  # (0, 1), (0, 2), (1, 2)
+                    k0 = free[0] if q < 2 else free[1]
+                    k1 = free[1] if q == 0 else free[2]
+            base0, base1 = fixed0, fixed1
+            if r >= 1:
+                if n_fixed == 0:
+                    base0 = k0
+                else:
+                    base1 = k0
+            if r == 2:
+                base1 = k1
+            # a higher rank is worth more by more than the margin (rank_cubes)
+            if j == 1:
+                ab = off + np.uint64(base0 * _PLANE + base1 * 52)
+                for x in range(nt):
+                    tx = takes[x]
+                    v = rtab[ab + np.uint64(tx)]
+                    second = max(second, min(v, best))
+                    if v > best:
+                        t0, t1, t2 = base0, base1, tx
+                        best = v
+            elif j == 2:
+                a0 = off + np.uint64(base0 * _PLANE)
+                for x in range(nt):
+                    tx = takes[x]
+                    ax = a0 + np.uint64(tx * 52)
+                    for y in range(x + 1, nt):
+                        ty = takes[y]
+                        v = rtab[ax + np.uint64(ty)]
+                        second = max(second, min(v, best))
+                        if v > best:
+                            t0, t1, t2 = base0, tx, ty
+                            best = v
+            else:
+                for x in range(nt):
+                    tx = takes[x]
+                    ax = off + np.uint64(tx * _PLANE)
+                    for y in range(x + 1, nt):
+                        ty = takes[y]
+                        ay = ax + np.uint64(ty * 52)
+                        for z in range(y + 1, nt):
+                            tz = takes[z]
+                            v = rtab[ay + np.uint64(tz)]
+                            second = max(second, min(v, best))
+                            if v > best:
+                                t0, t1, t2 = tx, ty, tz
+                                best = v
+    return t0, t1, t2, best > second
+
+
 @uncounted()
 def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_held: Any,
                  h0: Any, h1: Any, h2: Any, vtab: Any, rtab: Any, boldness: Any, head1: Any,
@@ -444,12 +549,12 @@ def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_hel
     in the final round, *max_exchange* the rules' limit. *gives* and *takes* are the cards
     the seat may exchange (sorted), *head1* the knock or stand it may make (-1: none);
     *vtab* the strengths (:func:`_values`), *rtab* the ranks of the worths
-    (:func:`rank_cubes`). *free* is scratch (:data:`.compiled_turns.FREE` long): its
-    first three hold the cards that may go, and where the choice is an exchange towards a
-    target that beat every other by a rank, ``free[3]`` is set to 1 and the target kept in
-    ``free[4:7]``; *follow* 1 says the call before was that (the seat's last decision, in
-    the same turn), so a decision after the exchange takes the same target without the
-    search (the caller clears ``free[3]`` at every other step).
+    (:func:`rank_cubes`). *free* is scratch (:data:`FREE` long): its first three hold the
+    cards that may go, and where the choice is an exchange towards a target that beat every
+    other by a rank, ``free[_KEPT]`` is set to 1 and the target kept after it; *follow* 1
+    says the call before was that (the seat's last decision, in the same turn), so a
+    decision after the exchange takes the same target without the search (the caller
+    clears ``free[_KEPT]`` at every other step).
     Scalars and four arrays: the call is made at every heuristic decision, and each array
     argument is passed as several words."""
     first = _code(_K_DONE if phase == _MORE else _K_PASS, 63, 63, 63)
@@ -462,97 +567,11 @@ def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_hel
         if follow == 1 and phase == _MORE:
             # after an exchange towards a target that beat every other hand by a rank: the
             # hands within reach now are some of those, the target among them, so it is the
-            # best again (free[3:7]: the target, set below)
-            t0, t1, t2 = free[4], free[5], free[6]
-            best, second = 1, 0
+            # best again
+            t0, t1, t2, unique = free[_KEPT + 1], free[_KEPT + 2], free[_KEPT + 3], True
         else:
-            limit = min(max_exchange, 3)
-            if phase == _MORE:
-                limit -= swaps
-            limit = max(limit, 1)
-            at = 0 if in_final == 0 and phase != _FINAL else 1  # worth, or strength
-            # best_target: the hand as held, the cards that may go (free) in its order
-            nf = 0
-            fixed0, fixed1 = -1, -1
-            n_fixed = 0
-            may_go = np.int64(0)  # the gives as bits (cards below 52)
-            for i in range(ng):
-                may_go |= np.int64(1) << gives[i]
-            for c in (h0, h1, h2):
-                if (may_go >> c) & 1 != 0:
-                    free[nf] = c
-                    nf += 1
-                else:
-                    if n_fixed == 0:
-                        fixed0 = c
-                    else:
-                        fixed1 = c
-                    n_fixed += 1
-            t0, t1, t2 = h0, h1, h2
-            off = np.uint64(at * _CUBE)
-            best = rtab[off + np.uint64(h0 * 2704 + h1 * 52 + h2)]
-            second = -1  # the best rank of the others (a unique best: above it)
-            for j in range(1, min(limit, nf, nt) + 1):
-                r = nf - j  # cards of free kept, in combinations' order
-                n_kept = 1 if r == 0 or r == nf else (nf if r == 1 or r == nf - 1 else 3)
-                for q in range(n_kept):
-                    # base = fixed + kept (three cards at most, two here with j >= 1)
-                    k0, k1 = -1, -1
-                    if r == 1:
-                        k0 = free[q]
-                    elif r == 2:
-                        if nf == 2:
-                            k0, k1 = free[0], free[1]
-                        else:  # (0, 1), (0, 2), (1, 2)
-                            k0 = free[0] if q < 2 else free[1]
-                            k1 = free[1] if q == 0 else free[2]
-                    base0, base1 = fixed0, fixed1
-                    n_base = n_fixed
-                    if r >= 1:
-                        if n_base == 0:
-                            base0 = k0
-                        else:
-                            base1 = k0
-                        n_base += 1
-                    if r == 2:
-                        base1 = k1
-                        n_base += 1
-                    # a higher rank is worth more by more than the margin (rank_cubes)
-                    if j == 1:
-                        ab = off + np.uint64(base0 * 2704 + base1 * 52)
-                        for x in range(nt):
-                            tx = takes[x]
-                            v = rtab[ab + np.uint64(tx)]
-                            second = max(second, min(v, best))
-                            if v > best:
-                                t0, t1, t2 = base0, base1, tx
-                                best = v
-                    elif j == 2:
-                        a0 = off + np.uint64(base0 * 2704)
-                        for x in range(nt):
-                            tx = takes[x]
-                            ax = a0 + np.uint64(tx * 52)
-                            for y in range(x + 1, nt):
-                                ty = takes[y]
-                                v = rtab[ax + np.uint64(ty)]
-                                second = max(second, min(v, best))
-                                if v > best:
-                                    t0, t1, t2 = base0, tx, ty
-                                    best = v
-                    else:
-                        for x in range(nt):
-                            tx = takes[x]
-                            ax = off + np.uint64(tx * 2704)
-                            for y in range(x + 1, nt):
-                                ty = takes[y]
-                                ay = ax + np.uint64(ty * 52)
-                                for z in range(y + 1, nt):
-                                    tz = takes[z]
-                                    v = rtab[ay + np.uint64(tz)]
-                                    second = max(second, min(v, best))
-                                    if v > best:
-                                        t0, t1, t2 = tx, ty, tz
-                                        best = v
+            t0, t1, t2, unique = _best_target(phase, swaps, in_final, max_exchange, h0, h1,
+                                              h2, rtab, gives, ng, takes, nt, free)
         give, take = -1, -1
         for c in (h0, h1, h2):
             if give < 0 and c != t0 and c != t1 and c != t2:
@@ -561,8 +580,8 @@ def _turn_choice(phase: Any, swaps: Any, in_final: Any, max_exchange: Any, n_hel
             if take < 0 and c != h0 and c != h1 and c != h2:
                 take = c
         if give >= 0 and take >= 0:
-            if best > second:  # a unique target: the follow-up decision need not search
-                free[3], free[4], free[5], free[6] = 1, t0, t1, t2
+            if unique:  # the follow-up decision need not search
+                free[_KEPT], free[_KEPT + 1], free[_KEPT + 2], free[_KEPT + 3] = 1, t0, t1, t2
             return _code(_K_EXCH, give, take, 63)
     return stop
 

@@ -226,8 +226,7 @@ class Runner:
          out_in, offers) = self._arrays
         playouts(kern.cfg, kern.pack_cards, kern.rank3, kern.rank4, kern.cat_code,
                  kern.frank3, kern.strength, kern.vtab, kern.rtab, self.policies, self.boldness,
-                 st,
-                 hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens0,
+                 st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens0,
                  balances0, out_in, offers, roots, seat, np.uint64(key & 0xFFFFFFFFFFFFFFFF),
                  moves, lengths, tokens, balances, pool, horse_open, over, wins)
         recorded = None
@@ -290,18 +289,17 @@ def _copy(dst: Any, src: Any) -> None:
 
 
 @uncounted()
-def _playout_rows(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any,
-                  frank3: Any, strength: Any, vtab: Any, rtab: Any, policies: Any,
-                  boldness: Any,
-                  st0: Any, hands0: Any, hlen0: Any, widow0: Any, stock0: Any, order0: Any,
-                  flags0: Any, final0: Any, moved0: Any, fresh0: Any, tokens0: Any,
-                  balances0: Any, out_in0: Any, offers0: Any, roots: Any, who: Any, key: Any,
-                  actions: Any, lengths: Any, end_tokens: Any, end_balances: Any,
-                  end_pool: Any, end_open: Any, end_over: Any, wins: Any, st: Any, hands: Any,
-                  hlen: Any, widow: Any, stock: Any, order: Any, flags: Any, final: Any,
-                  moved: Any, fresh: Any, tokens: Any, balances: Any, out_in: Any, won: Any,
-                  offers: Any, ranks: Any, scoring: Any, gives: Any, takes: Any, rest: Any,
-                  buf: Any, free: Any, no_deals: Any, no_categories: Any) -> None:
+def _playout_rows(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any, frank3: Any,
+                  strength: Any, vtab: Any, rtab: Any, policies: Any, boldness: Any, st0: Any,
+                  hands0: Any, hlen0: Any, widow0: Any, stock0: Any, order0: Any, flags0: Any,
+                  final0: Any, moved0: Any, fresh0: Any, tokens0: Any, balances0: Any, out_in0: Any,
+                  offers0: Any, roots: Any, who: Any, key: Any, actions: Any, lengths: Any,
+                  end_tokens: Any, end_balances: Any, end_pool: Any, end_open: Any, end_over: Any,
+                  wins: Any, st: Any, hands: Any, hlen: Any, widow: Any, stock: Any, order: Any,
+                  flags: Any, final: Any, moved: Any, fresh: Any, tokens: Any, balances: Any,
+                  out_in: Any, won: Any, offers: Any, ranks: Any, scoring: Any, gives: Any,
+                  takes: Any, rest: Any, buf: Any, free: Any, no_deals: Any,
+                  no_categories: Any) -> None:
     """The playouts of :func:`playouts` on its working arrays, without reference counting
     (as :func:`_play_rows`)."""
     for k in range(roots.shape[0]):
@@ -325,9 +323,9 @@ def _playout_rows(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: A
             k, stream_start(key, 0), stream_start(key, 1), key, 0, cfg, pack_cards, rank3,
             rank4, cat_code, frank3, strength, vtab, rtab, policies, boldness, no_deals,
             no_categories, no_deals, no_deals, no_deals, no_categories, no_deals, actions, st,
-            hands, hlen, widow,
-            stock, order, flags, final, moved, fresh, tokens, balances, out_in, won, offers,
-            ranks, scoring, gives, takes, rest, buf, free, 0, 0, roots[k], True, -1)
+            hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
+            out_in, won, offers, ranks, scoring, gives, takes, rest, buf, free, 0, 0, roots[k],
+            True, -1)
         lengths[k] = pos
         for i in range(tokens.shape[0]):
             end_tokens[k, i] = tokens[i]
@@ -341,9 +339,8 @@ def _playout_rows(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: A
 @numba.njit(cache=True, nogil=True)
 def playouts(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any, frank3: Any,
              strength: Any, vtab: Any, rtab: Any, policies: Any, boldness: Any, st0: Any,
-             hands0: Any,
-             hlen0: Any, widow0: Any, stock0: Any, order0: Any, flags0: Any, final0: Any,
-             moved0: Any, fresh0: Any, tokens0: Any, balances0: Any, out_in0: Any,
+             hands0: Any, hlen0: Any, widow0: Any, stock0: Any, order0: Any, flags0: Any,
+             final0: Any, moved0: Any, fresh0: Any, tokens0: Any, balances0: Any, out_in0: Any,
              offers0: Any, roots: Any, who: Any, key: Any, actions: Any, lengths: Any,
              end_tokens: Any, end_balances: Any, end_pool: Any, end_open: Any, end_over: Any,
              wins: Any) -> None:
@@ -359,10 +356,10 @@ def playouts(cfg: Any, pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any, f
      won, offers, ranks, scoring, gives, takes, rest, buf, free) = _scratch(
         cfg[_P], pack_cards.shape[0])
     _playout_rows(cfg, pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, rtab,
-                  policies,
-                  boldness, st0, hands0, hlen0, widow0, stock0, order0, flags0, final0,
-                  moved0, fresh0, tokens0, balances0, out_in0, offers0, roots, who, key,
-                  actions, lengths, end_tokens, end_balances, end_pool, end_open, end_over,
-                  wins, st, hands, hlen, widow, stock, order, flags, final, moved, fresh,
-                  tokens, balances, out_in, won, offers, ranks, scoring, gives, takes, rest,
-                  buf, free, np.zeros((1, 0), np.int64), np.zeros((1, 0, 1), np.int64))
+                  policies, boldness, st0, hands0, hlen0, widow0, stock0, order0, flags0,
+                  final0, moved0, fresh0, tokens0, balances0, out_in0, offers0, roots, who,
+                  key, actions, lengths, end_tokens, end_balances, end_pool, end_open,
+                  end_over, wins, st, hands, hlen, widow, stock, order, flags, final, moved,
+                  fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives, takes,
+                  rest, buf, free, np.zeros((1, 0), np.int64),
+                  np.zeros((1, 0, 1), np.int64))

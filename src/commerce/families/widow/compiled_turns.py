@@ -8,12 +8,14 @@ bot's playouts (:mod:`.compiled_playouts`) and the stepped environment (:mod:`.k
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 import numba
 import numpy as np
 
 from commerce.families.widow.compiled_heuristic import (
+    _KEPT,
+    FREE,
     _blind_choice,
     _turn_choice,
 )
@@ -94,23 +96,19 @@ from commerce.kernelkit import (
     uncounted,
 )
 
-__all__ = ["FREE", "_advance", "_scratch"]
-
-FREE: Final = 8
-"""The length of the turn choice's scratch (``free``: :func:`.compiled_heuristic._turn_choice`)."""
+__all__ = ["_advance", "_scratch"]
 
 
 @uncounted()
 def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack_cards: Any,
              rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
-             rtab: Any,
-             policies: Any, boldness: Any, standers: Any, categories: Any, deal_turns: Any,
-             deal_decisions: Any, deal_winners: Any, deal_payoffs: Any, deal_dealers: Any,
-             actions: Any, st: Any, hands: Any, hlen: Any, widow: Any, stock: Any, order: Any,
-             flags: Any, final: Any, moved: Any, fresh: Any, tokens: Any, balances: Any,
-             out_in: Any, won: Any, offers: Any, ranks: Any, scoring: Any, gives: Any,
-             takes: Any, rest: Any, buf: Any, free: Any, pos: Any, count: Any, root: Any,
-             one_deal: Any, pause: Any) -> Any:
+             rtab: Any, policies: Any, boldness: Any, standers: Any, categories: Any,
+             deal_turns: Any, deal_decisions: Any, deal_winners: Any, deal_payoffs: Any,
+             deal_dealers: Any, actions: Any, st: Any, hands: Any, hlen: Any, widow: Any,
+             stock: Any, order: Any, flags: Any, final: Any, moved: Any, fresh: Any, tokens: Any,
+             balances: Any, out_in: Any, won: Any, offers: Any, ranks: Any, scoring: Any,
+             gives: Any, takes: Any, rest: Any, buf: Any, free: Any, pos: Any, count: Any,
+             root: Any, one_deal: Any, pause: Any) -> Any:
     """Play on from the state in the arrays until the session ends (with *one_deal*, until
     the deal in progress ends: the next one started, or the session over): chance from the
     stream *cs* (a new deal's cards from the group's stream of that deal), the seats by their
@@ -127,11 +125,11 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
     n_caps = standers.shape[1]
     n_results = deal_decisions.shape[1]
     deal_no = st[_DEALNO]
-    free[3] = 0  # no target kept from another call (see _turn_choice)
+    free[_KEPT] = 0  # no target kept from another call (see _turn_choice)
     while st[_PHASE] != _OVER:
         phase = st[_PHASE]
-        follow = free[3]  # the step before kept a target for this one
-        free[3] = 0
+        follow = free[_KEPT]  # the step before kept a target for this one
+        free[_KEPT] = 0
         showdown = False
         if phase == _DEAL:
             m = st[_M]

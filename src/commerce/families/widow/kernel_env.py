@@ -39,6 +39,7 @@ import numpy as np
 
 from commerce.core import DecisionKind
 from commerce.encoding import DECISION_KINDS, segment_offsets
+from commerce.families.widow.compiled_heuristic import FREE
 from commerce.families.widow.compiled_rules import (
     _ACTOR,
     _BLIND,
@@ -91,7 +92,7 @@ from commerce.families.widow.compiled_rules import (
     _in,
     _start_deal,
 )
-from commerce.families.widow.compiled_turns import FREE, _advance
+from commerce.families.widow.compiled_turns import _advance
 from commerce.families.widow.encode import HISTORY, KINDS, layout
 from commerce.families.widow.kernel import WidowKernel, build
 from commerce.kernelkit import (
@@ -141,6 +142,12 @@ _ROW: Final = 8
 
 # The action space's integers without a card (:mod:`.encode`).
 _A_PASS, _A_DONE, _A_KNOCK, _A_STAND, _A_DECLINE, _A_HORSE, _A_WHOLE, _A_CARDS = range(8)
+
+_T_EC: Final = 11
+"""Where the environment's constants (``ec``) stand in the batch's *tables* (the kernel's
+tables, the line-up's policies and boldness, ``ec``, the phases' slots)."""
+_T_PHASES: Final = 12
+"""Where the phases' slots in the observation stand in the batch's *tables*."""
 
 _SCRATCH: Final = 72
 """Codes one call of the game loop records at most: one decision, then chance's cards (fewer
@@ -239,11 +246,10 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
     state, cs, pos, _ = _advance(
         e, streams[e, 0], streams[e, 1], keys[e], est[e, S_GROUP], cfg, pack_cards, rank3,
         rank4, cat_code, frank3, strength, vtab, rtab, pol, bold, no_deals, no_categories,
-        no_deals,
-        no_deals, no_deals, no_categories, no_deals, codes, s, hands[e], hlen[e], widow[e],
-        stock[e], order[e], flags[e], final[e], moved[e], fresh[e], tokens[e], balances[e],
-        out_in[e], won[e], offers[e], ranks[e], scoring[e], gives[e], takes[e], rest[e],
-        buf[e], free[e], 0, 0, root, True, pause)
+        no_deals, no_deals, no_deals, no_categories, no_deals, codes, s, hands[e], hlen[e],
+        widow[e], stock[e], order[e], flags[e], final[e], moved[e], fresh[e], tokens[e],
+        balances[e], out_in[e], won[e], offers[e], ranks[e], scoring[e], gives[e], takes[e],
+        rest[e], buf[e], free[e], 0, 0, root, True, pause)
     streams[e, 0] = state
     streams[e, 1] = cs
     if rec.shape[1] > 0:
@@ -277,7 +283,7 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
 @uncounted()
 def _to_learner(e: Any, tables: Any, arrays: Any, work: Any) -> None:
     """Chance and the other seats play until the learner must decide or the episode ends."""
-    me = tables[11][E_ME]
+    me = tables[_T_EC][E_ME]
     est, st = arrays[0], arrays[1]
     while est[e, S_DONE] == 0:
         phase = st[e, _PHASE]
@@ -345,7 +351,7 @@ def _rel(seat: Any, me: Any, p: Any) -> Any:
 @uncounted()
 def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
     """The learner's observation vector (:func:`.encode.encode`) into *row*."""
-    cfg, ec, phase_slot = tables[0], tables[11], tables[12]
+    cfg, ec, phase_slot = tables[0], tables[_T_EC], tables[_T_PHASES]
     (est, st, hands, hlen, widow, _, order, flags, _, _, _, tokens, balances, out_in, _, _,
      _, _, hist, _, _) = arrays
     p = cfg[_P]
@@ -418,7 +424,7 @@ def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
 @uncounted()
 def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
     """The learner's legal actions (:func:`.encode.action_to_int`) into *row* (0/1)."""
-    cfg, ec = tables[0], tables[11]
+    cfg, ec = tables[0], tables[_T_EC]
     est, st, hands, hlen, widow, flags, moved = (arrays[0], arrays[1], arrays[2], arrays[3],
                                                  arrays[4], arrays[7], arrays[9])
     for i in range(row.shape[0]):
@@ -467,7 +473,7 @@ def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
 @uncounted()
 def _code_of(e: Any, index: Any, tables: Any, arrays: Any) -> Any:
     """The kernel's action code of the action space's integer *index* in environment *e*."""
-    ec = tables[11]
+    ec = tables[_T_EC]
     widow = arrays[4]
     n, offset = ec[E_NPACK], ec[E_OFFSET]
     if index == _A_PASS:
@@ -515,7 +521,7 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
     space, the other seats and chance play on; rewards, terminations, observations and masks
     written (an environment waiting for a next-step reset is dealt anew instead, its action
     ignored)."""
-    ec = tables[11]
+    ec = tables[_T_EC]
     est = arrays[0]
     obs, mask, rewards, terminated, final_obs, final = out
     for e in range(first, stop):
@@ -583,9 +589,9 @@ class WidowEnvBatch(EnvBatch):
         self.num_envs, self.seat, self.players = num_envs, seat, p
         self.tables = (kernel.cfg, kernel.pack_cards, kernel.rank3, kernel.rank4,
                        kernel.cat_code, kernel.frank3, kernel.strength, kernel.vtab,
-                       kernel.rtab,
-                       np.array(policies, np.int64), np.array(boldness, np.float64), ec,
-                       _phase_slots())
+                       kernel.rtab, np.array(policies, np.int64),
+                       np.array(boldness, np.float64), ec, _phase_slots())
+        assert self.tables[_T_EC] is ec
 
         def rows(*shape: int) -> Any:
             return np.zeros((num_envs, *shape), np.int64)
