@@ -188,3 +188,46 @@ def test_what_the_kernel_does_not_play_is_refused() -> None:
     assert choose_engine(COX, 4, ["random", "heuristic"], "auto") == (
         "fast", "every bot has a compiled policy")
     assert choose_engine(COX, 4, ["heuristic"], "fast")[0] == "fast"
+
+
+@pytest.mark.parametrize("options", [{}, {"captain_can_be_fourth": True},
+                                     {"last_discard_buyable": "no"}])
+def test_each_holding_kept_as_cards_move_is_the_one_built_anew(options: dict[str, Any]) -> None:
+    """The holdings the kernel keeps as cards move (``_HOLD``: counts by kind, wild cards,
+    cards, kinds, lone cards) equal, after every action of random games, the ones built anew
+    from the racks and layouts; a state written from outside gets them built
+    (:func:`holdings`)."""
+    from commerce.families.cox.compiled_rules import (
+        _ACTOR, _HAND, _HOLD, _HW, _OVER, _PHASE, _START, _W_LEGAL, SCRATCH_SIZE, STATE_SIZE,
+        holdings,
+    )
+    from commerce.families.cox.compiled_turn import apply_code, end_hand, legal
+    from commerce.families.cox.kernel import _start_hand
+
+    rules = COX.with_options(**options) if options else COX
+    rng = np.random.default_rng(7)
+    checked = 0
+    for players in (2, 3, 4):
+        kern = build_kernel(rules, players)
+        cfg = kern.cfg
+        for game in range(6):
+            g = np.zeros(STATE_SIZE, np.int64)
+            w = np.zeros(SCRATCH_SIZE, np.int64)
+            g[_HAND], g[_PHASE] = 1, _START
+            while g[_PHASE] != _OVER:
+                if g[_PHASE] == _START:
+                    _start_hand(g, cfg, w, np.uint64(game * 31 + int(g[_HAND])), 0,
+                                np.zeros((1, 0), np.int64), 0)
+                else:
+                    n = legal(g, cfg, w)
+                    assert 0 <= g[_ACTOR] < players
+                    if apply_code(g, cfg, w, int(w[_W_LEGAL + rng.integers(n)])):
+                        end_hand(g, cfg, w)
+                built = g.copy()
+                built[_HOLD:] = -9
+                holdings(built, players, np.zeros(SCRATCH_SIZE, np.int64))
+                kept = g[_HOLD:_HOLD + players * _HW]
+                assert kept.tolist() == built[_HOLD:_HOLD + players * _HW].tolist(), (
+                    f"{players} players, game {game}: the kept holdings drifted")
+                checked += 1
+    assert checked > 1000

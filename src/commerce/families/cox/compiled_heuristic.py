@@ -17,6 +17,8 @@ from commerce.families.cox.compiled_rules import (
     _FACES,
     _GK,
     _GN,
+    _HOLD,
+    _HW,
     _K_BUY,
     _K_DECLINE,
     _K_DISCARD,
@@ -32,13 +34,12 @@ from commerce.families.cox.compiled_rules import (
     _W_CNT2,
     _W_KC,
     _W_LEGAL,
-    _W_MINE,
     _W_OUTS,
     _W_SEEN,
     _W_TIES,
     _add,
     _face,
-    _holding,
+    _hold_copy,
     _kind,
     _rack_kind,
     _score,
@@ -48,20 +49,33 @@ from commerce.families.cox.compiled_turn import legal
 from commerce.kernelkit import next_below, uncounted
 
 
+@uncounted(inline="always")
+def _rack_weight(g: Any, base: Any, s: Any, extra: Any) -> Any:
+    """The rack's part of suit *s*'s weight in :func:`choose_suit`, in half points: per
+    number held 1 (4 for two or more), 1.5 more per card of the five up to two, and 3 for
+    the suit's Captain (face *extra* counted in)."""
+    t = 0
+    for j in range(5):
+        k = s * 5 + j
+        n = g[base + k] + (extra == k)
+        t += (n > 0) * (2 + 6 * (n >= 2)) + (3 * min(n, 2) if j == 4 else 0)
+    return t + 6 * (g[base + 15 + s] > 0 or extra == 15 + s)
+
+
 @uncounted()
 def choose_suit(g: Any, seat: Any, extra: Any) -> Any:
     """:func:`.heuristic.choose_suit` of *seat*'s rack (with face *extra* added, unless -1)
     and his laid-out combinations: the suit 0-2, or -1 when the combinations are of two
-    suits."""
+    suits. Its weights are sums of halves, so they are counted exactly in half points."""
     laid = 0
-    w0 = 0.0
-    w1 = 0.0
-    w2 = 0.0
+    w0 = 0
+    w1 = 0
+    w2 = 0
     for i in range(g[_NG + seat]):
         k = g[_GK + seat * _MAXG + i]
         if k < 15:
             laid |= 1 << (k // 5)
-            add = 10.0 + (4.0 if k % 5 == 4 else 0.0)
+            add = 20 + (8 if k % 5 == 4 else 0)  # 10 a combination, 4 more of fives
             if k < 5:
                 w0 += add
             elif k < 10:
@@ -71,25 +85,9 @@ def choose_suit(g: Any, seat: Any, extra: Any) -> Any:
     if laid == 3 or laid == 5 or laid == 6 or laid == 7:
         return -1
     base = _RACK + seat * _FACES
-    for k in range(15):
-        n = g[base + k] + (1 if extra == k else 0)
-        if n == 0:
-            continue
-        add = (4.0 if n >= 2 else 1.0) + (1.5 if k % 5 == 4 else 0.0) * min(n, 2)
-        if k < 5:
-            w0 += add
-        elif k < 10:
-            w1 += add
-        else:
-            w2 += add
-    for s in range(3):
-        if g[base + 15 + s] > 0 or extra == 15 + s:
-            if s == 0:
-                w0 += 3.0
-            elif s == 1:
-                w1 += 3.0
-            else:
-                w2 += 3.0
+    w0 += _rack_weight(g, base, 0, extra)
+    w1 += _rack_weight(g, base, 1, extra)
+    w2 += _rack_weight(g, base, 2, extra)
     best = 0
     top = w0
     if w1 > top:
@@ -158,19 +156,16 @@ def _rank(g: Any, cfg: Any, w: Any, seat: Any, n: Any, state: Any) -> Any:
     suit = choose_suit(g, seat, -1)
     base = _RACK + seat * _FACES
     for k in range(18):
-        c = _rack_kind(g, seat, k)
-        w[_W_KC + k] = c
-        w[_W_MINE + k] = c
+        w[_W_KC + k] = _rack_kind(g, seat, k)
         w[_W_SEEN + k] = g[_SEEN + k]
     for q in range(cfg[_P]):
-        for i in range(g[_NG + q]):
-            at = q * _MAXG + i
-            if q == seat:
-                w[_W_MINE + g[_GK + at]] += g[_GN + at]
-            else:
+        if q != seat:
+            for i in range(g[_NG + q]):
+                at = q * _MAXG + i
                 w[_W_SEEN + g[_GK + at]] += g[_GN + at]
+    mine = _HOLD + seat * _HW  # his rack and laid-out cards by kind
     for k in range(18):
-        w[_W_OUTS + k] = max(0, 4 - w[_W_MINE + k] - w[_W_SEEN + k])
+        w[_W_OUTS + k] = max(0, 4 - g[mine + k] - w[_W_SEEN + k])
     captains = 0
     for s in range(3):
         if g[base + 15 + s] > 0:
@@ -224,7 +219,7 @@ def heuristic_choice(g: Any, cfg: Any, w: Any, state: Any) -> Any:
             discards += 1
         elif kind == _K_SELL:
             f = _face(code & 127)
-            _holding(g, seat, w, _W_CNT2)
+            _hold_copy(g, seat, w, _W_CNT2)
             _add(w, _W_CNT2, f, -1)
             pts = _score(g, cfg, w, seat, _W_CNT2)
             if best < 0 or pts > top:

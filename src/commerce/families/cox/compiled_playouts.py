@@ -65,6 +65,7 @@ from commerce.families.cox.compiled_rules import (
     SCRATCH_SIZE,
     STATE_SIZE,
     encode_action_py,
+    holdings,
 )
 from commerce.families.cox.kernel import _advance
 from commerce.families.cox.state import CoxState, Phase
@@ -166,6 +167,7 @@ def state_array(state: CoxState) -> Any:
     g = np.zeros(STATE_SIZE, np.int64)
     _table(state, g)
     _cards(state, g)
+    holdings(g, len(state.deal.racks), np.zeros(SCRATCH_SIZE, np.int64))
     return g
 
 
@@ -247,6 +249,7 @@ def _playout_rows(cfg: Any, policies: Any, g0: Any, roots: Any, key: Any, action
                   lengths: Any, scores: Any, g: Any, w: Any, no_hands: Any,
                   no_categories: Any) -> None:
     """The playouts of :func:`playouts` on its working arrays, without reference counting."""
+    holdings(g0, cfg[_P], w)
     for k in range(roots.shape[0]):
         for i in range(g0.shape[0]):
             g[i] = g0[i]

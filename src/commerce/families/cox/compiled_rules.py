@@ -96,7 +96,14 @@ _TOP: Final = _SUP + 80
 _BOT: Final = _TOP + 4
 _HSC: Final = _BOT + 4
 """The last hand's scores, by seat."""
-STATE_SIZE: Final = _HSC + _SEATS
+_HOLD: Final = _HSC + _SEATS
+"""Each seat's holding (rack and laid-out cards, Greenbacks aside), kept as cards move
+(:func:`_hold_add`): ``_HOLD + seat * _HW + k`` the cards of kind *k* (0-17), then the wild
+cards' mask (bit *i*: face ``15 + i``), the natural cards, the kinds held and the kinds held
+by one card (what :func:`_census` counts)."""
+_HW: Final = 22
+_H_MASK, _H_CARDS, _H_KINDS, _H_SINGLES = 18, 19, 20, 21
+STATE_SIZE: Final = _HOLD + _SEATS * _HW
 """Slots of a game's state array."""
 
 # Scratch slots.
@@ -113,8 +120,7 @@ _W_LEGAL: Final = _W_IDX + 4
 _W_KC: Final = _W_LEGAL + 170
 """Counts per kind (the heuristic's rack, seen and own cards)."""
 _W_SEEN: Final = _W_KC + 20
-_W_MINE: Final = _W_SEEN + 20
-_W_OUTS: Final = _W_MINE + 20
+_W_OUTS: Final = _W_SEEN + 20
 _W_FACES: Final = _W_OUTS + 20
 """A list of faces (the directors and the pack while dealing)."""
 _W_WON: Final = _W_FACES + 80
@@ -234,6 +240,82 @@ def _holding(g: Any, seat: Any, w: Any, at: Any) -> None:
 
 
 @uncounted(inline="always")
+def _hold_add(g: Any, seat: Any, f: Any, d: Any) -> None:
+    """Add *d* (1 or -1) cards of face *f* to *seat*'s holding kept in ``g[_HOLD...]`` (a
+    card that joins his rack, or leaves it for the pile; laying out moves none in or out)."""
+    k = _kind(f)
+    h = _HOLD + seat * _HW
+    if 0 <= k < 18:
+        n = g[h + k]
+        if d > 0:
+            g[h + _H_KINDS] += n == 0
+            g[h + _H_SINGLES] += (n == 0) - (n == 1)
+        else:
+            g[h + _H_KINDS] -= n == 1
+            g[h + _H_SINGLES] += (n == 2) - (n == 1)
+        g[h + _H_CARDS] += d
+        g[h + k] = n + d
+    elif k < 0:
+        if d > 0:
+            g[h + _H_MASK] |= 1 << (f - 15)
+        else:
+            g[h + _H_MASK] &= ~(1 << (f - 15))
+
+
+@uncounted()
+def holdings(g: Any, p: Any, w: Any) -> None:
+    """Every seat's holding in ``g[_HOLD...]`` built anew from the racks and the layouts (a
+    state array written from outside the kernel), in the scratch *w*."""
+    for seat in range(p):
+        _holding(g, seat, w, _W_CNT)
+        cards, kinds, singles, wilds = _census(w, _W_CNT)
+        h = _HOLD + seat * _HW
+        for k in range(19):
+            g[h + k] = w[_W_CNT + k]
+        g[h + _H_CARDS] = cards - wilds
+        g[h + _H_KINDS] = kinds
+        g[h + _H_SINGLES] = singles
+
+
+@uncounted(inline="always")
+def _hold_copy(g: Any, seat: Any, w: Any, at: Any) -> None:
+    """*seat*'s kept holding into ``w[at:at + 19]`` (as :func:`_holding` builds it)."""
+    h = _HOLD + seat * _HW
+    for k in range(19):
+        w[at + k] = g[h + k]
+
+
+@uncounted(inline="always")
+def _wilds(mask: Any) -> Any:
+    """The wild cards of a mask."""
+    return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
+
+
+@uncounted(inline="always")
+def _may_complete_held(g: Any, seat: Any, f: Any) -> Any:
+    """:func:`.scoring.may_complete_less_one` of *seat*'s kept holding with face *f* added
+    (-1: none), from its counts alone, and what a holding that is complete (:func:`_complete`)
+    once one card is let go must hold besides: 9 to 11 cards, and three kinds, or four with
+    one of them a lone card (letting go a card takes away one kind at most). False where none
+    of its cards can be let go to complete it."""
+    h = _HOLD + seat * _HW
+    cards, kinds, singles, mask = (g[h + _H_CARDS], g[h + _H_KINDS], g[h + _H_SINGLES],
+                                   g[h + _H_MASK])
+    k = _kind(f) if f >= 0 else 18
+    if 0 <= k < 18:
+        n = g[h + k]
+        kinds += n == 0
+        singles += (n == 0) - (n == 1)
+        cards += 1
+    elif k < 0:
+        mask |= 1 << (f - 15)
+    wilds = _wilds(mask)
+    cards += wilds
+    return (singles <= wilds + 1 and 9 <= cards <= 11
+            and (kinds == 3 or (kinds == 4 and singles >= 1)))
+
+
+@uncounted(inline="always")
 def _add(w: Any, at: Any, f: Any, d: Any) -> None:
     """Add *d* (1 or -1) cards of face *f* to the holding at *at*."""
     k = _kind(f)
@@ -258,20 +340,8 @@ def _census(w: Any, at: Any) -> Any:
         singles += n == 1
         kinds += n > 0
         cards += n
-    mask = w[at + 18]
-    wilds = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
+    wilds = _wilds(w[at + 18])
     return cards + wilds, kinds, singles, wilds
-
-
-@uncounted(inline="always")
-def _may_complete_less_one(w: Any, at: Any) -> Any:
-    """:func:`.scoring.may_complete_less_one` of the holding at *at*, and what a holding
-    that is complete (:func:`_complete`) once one card is let go must hold besides: 9 to 11
-    cards, and three kinds, or four with one of them a lone card (letting go a card takes
-    away one kind at most). False where none of its cards can be let go to complete it."""
-    cards, kinds, singles, wilds = _census(w, at)
-    return (singles <= wilds + 1 and 9 <= cards <= 11
-            and (kinds == 3 or (kinds == 4 and singles >= 1)))
 
 
 @uncounted(inline="always")
@@ -485,6 +555,7 @@ def _replacement(g: Any, cfg: Any, seat: Any) -> None:
     f = g[_SUP + index * 20 + g[_BOT + index]]
     g[_RACK + seat * _FACES + f] += 1
     g[_RSIZE + seat] += 1
+    _hold_add(g, seat, f, 1)
 
 
 @uncounted()
@@ -557,6 +628,24 @@ def _lay_out(g: Any, cfg: Any, seat: Any) -> None:
         _new_group(g, seat, three, 3, -1)
 
 
+@uncounted(inline="always")
+def _lay_out_gained(g: Any, cfg: Any, seat: Any, f: Any) -> None:
+    """:func:`_lay_out` once face *f* has joined *seat*'s rack, which held nothing to lay out
+    before (every gain is laid out at once): only a Greenback, a third card of a kind or a
+    fourth for a three of his can start it, so the rest of the rack is not searched."""
+    k = _kind(f)
+    if k < 0:  # a wild card is laid out only with a pair it is bought to
+        return
+    if k == 18 or _rack_kind(g, seat, k) >= 3:
+        _lay_out(g, cfg, seat)
+        return
+    for i in range(g[_NG + seat]):
+        at = seat * _MAXG + i
+        if g[_GK + at] == k and g[_GSZ + at] == 3 and (g[_GN + at] == 3 or cfg[_CAP4] == 1):
+            _lay_out(g, cfg, seat)
+            return
+
+
 # -- buying ---------------------------------------------------------------------------------
 
 
@@ -580,10 +669,10 @@ def _sells_with(g: Any, cfg: Any, w: Any, seat: Any, f: Any, at: Any) -> Any:
     """Whether face *f* added to *seat*'s holding completes it once some other face of his rack
     is let go (the waiting-hand test of :func:`.choices.buy_mode`, and the heuristic's
     :func:`.heuristic._buy_sells_out`); the holding is built at *at*."""
-    _holding(g, seat, w, at)
-    _add(w, at, f, 1)
-    if not _may_complete_less_one(w, at):
+    if not _may_complete_held(g, seat, f):
         return False
+    _hold_copy(g, seat, w, at)
+    _add(w, at, f, 1)
     cap4 = cfg[_CAP4] == 1
     base = _RACK + seat * _FACES
     for x in range(_FACES):

@@ -24,7 +24,9 @@ from commerce.families.cox.compiled_rules import (
     _GSZ,
     _HAND,
     _HANDS,
+    _HOLD,
     _HSC,
+    _HW,
     _K_BUY,
     _K_DECLINE,
     _K_DISCARD,
@@ -69,10 +71,12 @@ from commerce.families.cox.compiled_rules import (
     _complete,
     _empty,
     _face,
-    _holding,
+    _hold_add,
+    _hold_copy,
     _kind,
     _lay_out,
-    _may_complete_less_one,
+    _lay_out_gained,
+    _may_complete_held,
     _new_group,
     _pair_kind,
     _score,
@@ -151,7 +155,8 @@ def _draw(g: Any, cfg: Any, w: Any, seat: Any) -> Any:
     g[_CUR] = cur
     g[_RACK + seat * _FACES + f] += 1
     g[_RSIZE + seat] += 1
-    _lay_out(g, cfg, seat)
+    _hold_add(g, seat, f, 1)
+    _lay_out_gained(g, cfg, seat, f)
     return _after_gain(g, cfg, w, seat, -1, 0)
 
 
@@ -192,14 +197,16 @@ def _buy(g: Any, cfg: Any, w: Any) -> Any:
     mode = _buy_mode(g, cfg, w, seat)
     base = _RACK + seat * _FACES
     pair = _pair_kind(g, seat, f) if mode == 1 else -1
+    _hold_add(g, seat, f, 1)  # his holding gains it either way (a Captain with his pair too)
     if pair >= 0 and 15 <= f <= 17:
         g[base + pair] -= 2
         g[_RSIZE + seat] -= 2
         _new_group(g, seat, pair, 2, f)
+        _lay_out(g, cfg, seat)
     else:
         g[base + f] += 1
         g[_RSIZE + seat] += 1
-    _lay_out(g, cfg, seat)
+        _lay_out_gained(g, cfg, seat, f)
     g[_NPILE] -= 1
     k = _kind(f)
     if k >= 0:
@@ -215,6 +222,7 @@ def _discard(g: Any, cfg: Any, w: Any, f: Any, sell: Any) -> Any:
     seat = g[_ACTOR]
     g[_RACK + seat * _FACES + f] -= 1
     g[_RSIZE + seat] -= 1
+    _hold_add(g, seat, f, -1)
     g[_PILE + g[_NPILE]] = f
     g[_NPILE] += 1
     k = _kind(f)
@@ -301,8 +309,8 @@ def legal(g: Any, cfg: Any, w: Any) -> Any:
         for i in range(faces):
             w[out + n] = _code(_K_DISCARD, w[_W_DISC + i])
             n += 1
-    _holding(g, seat, w, _W_CNT)
-    if _may_complete_less_one(w, _W_CNT):
+    if _may_complete_held(g, seat, -1):
+        _hold_copy(g, seat, w, _W_CNT)
         cap4 = cfg[_CAP4] == 1
         for i in range(faces):
             f = w[_W_DISC + i]
@@ -327,6 +335,8 @@ def clear_hand(g: Any) -> None:
     for i in range(_RACK, _TOT):
         g[i] = 0
     for i in range(_PILE, _HSC):
+        g[i] = 0
+    for i in range(_HOLD, _HOLD + _SEATS * _HW):
         g[i] = 0
     for i in (_NPILE, _QHEAD, _QLEN, _CUR, _PENDING, _MUST, _TURNS):
         g[i] = 0
@@ -357,6 +367,7 @@ def deal_hands(g: Any, cfg: Any, w: Any) -> Any:
             g[_TOP + base] += 1
             g[_RACK + seat * _FACES + f] += 1
             g[_RSIZE + seat] += 1
+            _hold_add(g, seat, f, 1)
     g[_CUR] = base if g[_TOP + base] < g[_BOT + base] else base + 1
     for i in range(p):
         _lay_out(g, cfg, (retailer + step * i + 2 * p) % p)
@@ -379,7 +390,7 @@ def end_hand(g: Any, cfg: Any, w: Any) -> None:
     """:func:`.settle.end_hand`: every holding scored into ``_HSC`` and added to the totals;
     the next hand is to start, or the game is over."""
     for seat in range(cfg[_P]):
-        _holding(g, seat, w, _W_CNT)
+        _hold_copy(g, seat, w, _W_CNT)
         pts = _score(g, cfg, w, seat, _W_CNT)
         g[_HSC + seat] = pts
         g[_TOT + seat] += pts

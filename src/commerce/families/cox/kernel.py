@@ -64,7 +64,7 @@ from commerce.families.cox.compiled_rules import (
     _clear,
     _complete,
     _face,
-    _holding,
+    _hold_copy,
     decode_action,
     encode_action_py,
 )
@@ -177,7 +177,7 @@ def _hand_results(g: Any, cfg: Any, w: Any, row: Any, h: Any, count: Any, stande
         if s == seller:
             code = 3
         else:
-            _holding(g, s, w, _W_CNT)
+            _hold_copy(g, s, w, _W_CNT)
             code = 2 if _complete(w, _W_CNT, cap4) else 1 if _clear(w, _W_CNT, cfg) else 0
         categories[row, h, s] = code
     if h < deal_decisions.shape[1]:
