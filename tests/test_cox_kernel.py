@@ -198,7 +198,16 @@ def test_each_holding_kept_as_cards_move_is_the_one_built_anew(options: dict[str
     from the racks and layouts; a state written from outside gets them built
     (:func:`holdings`)."""
     from commerce.families.cox.compiled_rules import (
-        _ACTOR, _HAND, _HOLD, _HW, _OVER, _PHASE, _START, _W_LEGAL, SCRATCH_SIZE, STATE_SIZE,
+        _ACTOR,
+        _HAND,
+        _HOLD,
+        _HW,
+        _OVER,
+        _PHASE,
+        _START,
+        _W_LEGAL,
+        SCRATCH_SIZE,
+        STATE_SIZE,
         holdings,
     )
     from commerce.families.cox.compiled_turn import apply_code, end_hand, legal

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from commerce.families.cox.compiled_rules import (
     _ACTOR,
     _BN,
@@ -263,13 +265,13 @@ def _discardable(g: Any, w: Any, seat: Any) -> Any:
     """The faces *seat* may discard (:func:`.choices.discardable`: his rack's, but not the
     face just bought unless it is all he has), in order, into ``w[_W_DISC...]``; their
     number."""
-    base = _RACK + seat * _FACES
+    base = np.uint64(_RACK + seat * _FACES)  # unsigned: no wrap-around of a negative index
     bought = g[_BOUGHT]
     n = 0
     kept = False
     for f in range(_FACES):  # without a branch on what the rack holds
-        held = g[base + f] > 0
-        w[_W_DISC + n] = f
+        held = g[base + np.uint64(f)] > 0
+        w[np.uint64(_W_DISC + n)] = f
         n += held
         kept |= held and f != bought
     if bought < 0 or not kept:
