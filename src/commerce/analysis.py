@@ -21,6 +21,7 @@ agree statistically, not game for game.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
@@ -279,11 +280,19 @@ def hand_class(rules: Ruleset, hand: Sequence[int]) -> tuple[tuple[int, ...], st
     >>> hand_class(find_ruleset("peel"), parse_cards("AS KH 2C"))[1]
     'point 21-23'
     """
+    from commerce.hands import evaluator_for
+
+    ev = evaluator_for(rules)
+    return rank_class(rules, ev.rank_of(tuple(hand)) if len(hand) == 3 else ev.value(hand).rank)
+
+
+def rank_class(rules: Ruleset, rank: int) -> tuple[tuple[int, ...], str]:
+    """:func:`hand_class` of the hands of evaluator rank *rank* (the compiled kernels report
+    ranks)."""
     from commerce.cards import RANKS
     from commerce.hands import evaluator_for
 
     ev = evaluator_for(rules)
-    rank = ev.rank_of(tuple(hand)) if len(hand) == 3 else ev.value(hand).rank
     key = ev.keys[rank]
     level = key[0]
     category = ev.categories[rank].value
@@ -389,7 +398,8 @@ def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event
 def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
                     bots: Sequence[str] = ("heuristic",), jobs: int | Spread = 1,
                     min_samples: int = 8,
-                    progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+                    progress: Callable[[int], None] | None = None,
+                    engine: str = "reference") -> dict[str, Any]:
     """For each place relative to the dealer: the weakest hand worth standing (knocking) on.
 
     At each seat's first turn of a deal, the hand is scored twice on the same cards:
@@ -401,12 +411,24 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
     class and every stronger one (classes with fewer than *min_samples* samples are passed
     over).
 
+    *engine* (``auto``, ``reference`` or ``fast``) may play the games on the family's
+    compiled kernel where it plays these samples (the trading and widow families' kernels:
+    their ``compiled_stand`` modules, the same two ways from copies of the deal and its
+    random streams); ``engine`` and ``engine_reason`` say which played.
+
     :raises CommerceError: for Cox's game, which has no stand or knock.
     """
     stand_action(rules)
     specs = _check(rules, players, bots, games)
-    chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
-                        _stand_chunk, _init, _scaled(progress, games))
+    chosen, why = _analysis_engine(rules, players, specs, engine, "stand_samples",
+                                   "the stand samples")
+    first_call = None
+    if chosen == "fast":
+        samples, first_call = _threshold_kernel(rules, players, specs, seed, games, progress)
+        chunks = [samples]
+    else:
+        chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
+                            _stand_chunk, _init, _scaled(progress, games))
     cells: dict[tuple[int, tuple[int, ...]], list[tuple[float, float, float]]] = {}
     labels: dict[tuple[int, ...], str] = {}
     for chunk in chunks:
@@ -439,7 +461,57 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
                           "classes": classes})
     return {"analysis": "stand-threshold", "rules": rules.id, "players": players,
             "bots": specs, "games": games, "seed": seed, "positions": positions,
-            "unit": payoff_unit(rules), "min_samples": min_samples}
+            "unit": payoff_unit(rules), "min_samples": min_samples, "engine": chosen,
+            "engine_reason": why, "first_call_s": first_call}
+
+
+_STAND_PIECE = 2_000
+"""The most games of a piece of :func:`_threshold_kernel`'s run."""
+
+
+def _threshold_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: int,
+                      games: int, progress: Callable[[int], None] | None
+                      ) -> tuple[list[tuple[int, tuple[int, ...], str, float, float, float]],
+                                 float]:
+    """:func:`_stand_chunk`'s samples of *games* games played on the compiled kernel
+    (its ``stand_run``), in pieces of at most :data:`_STAND_PIECE` games, four or more for
+    each thread (a widow session is long: pieces taken as threads come free share the work
+    evenly; the results do not depend on the pieces), and the seconds its first call took
+    (building the kernel and loading, or the first time compiling, its code)."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from commerce.fast import build_kernel, policy_arrays
+    from commerce.kernelkit import S_PLACE, S_PLAY, S_RANK, S_STAND, S_WON
+
+    start = time.perf_counter()
+    kern = build_kernel(rules, players)
+    codes, boldness = policy_arrays(specs, players)
+    kern.stand_run(seed, 0, 1, codes, boldness)
+    first_call = time.perf_counter() - start
+    threads = min(os.cpu_count() or 1, 8)
+    size = max(1, min(_STAND_PIECE, games // (4 * threads)))
+    bounds = list(range(0, games, size)) + [games]
+    classes: dict[int, tuple[tuple[int, ...], str]] = {}
+    out: list[tuple[int, tuple[int, ...], str, float, float, float]] = []
+
+    def piece(i: int) -> tuple[Any, Any, Any]:
+        run = kern.stand_run(seed, bounds[i], bounds[i + 1] - bounds[i], codes, boldness)
+        return run[0], run[1], run[2]
+
+    with ThreadPoolExecutor(threads) as pool:
+        for i, (samples, counts, _) in enumerate(pool.map(piece, range(len(bounds) - 1))):
+            for g in range(samples.shape[0]):
+                for row in samples[g, :counts[g]].tolist():
+                    rank = row[S_RANK]
+                    if rank not in classes:
+                        classes[rank] = rank_class(rules, rank)
+                    key, label = classes[rank]
+                    out.append((row[S_PLACE], key, label, float(row[S_STAND]),
+                                float(row[S_PLAY]), float(row[S_WON])))
+            if progress is not None:
+                progress(bounds[i + 1] - bounds[i])
+    return out, round(first_call, 3)
 
 
 # -- variants -------------------------------------------------------------------------------

@@ -126,6 +126,14 @@ def stream_start(key: Any, index: Any) -> Any:
     return mix(key + (np.uint64(index) + _ONE) * _GAMMA)
 
 
+# The columns of a stand sample (a kernel's ``stand_run``, read by ``analyze
+# stand-threshold``): the seat's place from the dealer, its hand's evaluator rank, what
+# standing and playing on paid it in the deal, 1 where standing won the deal, the player
+# decisions the game made before, and the actions recorded of each way (standing, playing on).
+(S_PLACE, S_RANK, S_STAND, S_PLAY, S_WON, S_DECISION, S_STOOD, S_PLAYED) = range(8)
+SAMPLE_WIDTH: Final = 8
+"""Columns of a stand sample (``S_PLACE`` ...)."""
+
 CHANCE_SALT: Final = 0x5851F42D4C957F2D
 """Mixed into a run's key for the chance streams (:func:`chance_start`)."""
 _SALT = np.uint64(CHANCE_SALT)

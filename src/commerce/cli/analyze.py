@@ -46,6 +46,12 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
                                  "compiled policy (random, heuristic) and the family's kernel "
                                  "plays the rules and reports each deal; reference: the "
                                  "driver; fast: the kernel or an error")
+        elif name == "stand-threshold":
+            sp.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
+                            help="auto (default): the compiled kernel when every bot has a "
+                                 "compiled policy (random, heuristic) and the family's kernel "
+                                 "plays the samples (the trading family's does); reference: "
+                                 "the driver; fast: the kernel or an error")
         elif name == "variants":
             sp.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
                             help="auto (default): each preset on its family's compiled kernel "
@@ -92,7 +98,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         else:
             result = _with_progress(args.games, lambda progress: analysis.stand_threshold(
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
-                jobs=workers(args), progress=progress))
+                jobs=workers(args), progress=progress, engine=args.engine))
         if kind == "dealer-advantage":
             header, rows = _advantage_rows(result)
             title = (f"{result['rules']}, {result['players']} players: payoff per deal by "
@@ -145,7 +151,10 @@ def run_analyze(args: argparse.Namespace) -> int:
         for line in [*threshold_lines(result), (
                 f"Gain: stand minus play on, in {result['unit']}; '—': fewer than "
                 f"{result['min_samples']} samples. The full grid ({classes} rows, hand by "
-                f"hand): --csv FILE.")]:
+                f"hand): --csv FILE."),
+                f"engine: {result['engine']} ({result['engine_reason']})"
+                + (f"; kernel first call {result['first_call_s']:.2f} s (compile or load)"
+                   if result.get("first_call_s") is not None else "")]:
             print(textwrap.fill(line, 80, subsequent_indent="  "))
     for s in result.get("skipped", []):
         print(f"skipped {s['rules']}: {s['reason']}")

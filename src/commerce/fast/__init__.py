@@ -42,8 +42,8 @@ def policy_code(bot_spec: str) -> int | None:
     without loading numba."""
     return _POLICIES.get(bot_spec.strip().lower().partition(":")[0])
 
-__all__ = ["BatchResult", "build_kernel", "kernel_reason", "policy_code", "policy_missing",
-           "run_batch"]
+__all__ = ["BatchResult", "build_kernel", "kernel_reason", "policy_arrays", "policy_code",
+           "policy_missing", "run_batch"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -171,6 +171,15 @@ def _policies(bots: Sequence[str], players: int, rotate: bool) -> tuple[Any, Any
     period = k if rotate else 1
     which = (np.arange(players)[None, :] + np.arange(period)[:, None]) % k
     return codes[which], bold[which]
+
+
+def policy_arrays(bots: Sequence[str], players: int) -> tuple[Any, Any]:
+    """The one line-up of an unrotated batch: a row of policy codes and a row of boldness,
+    *bots* cycled over the seats (as :func:`run_batch` passes them to a kernel).
+
+    :raises CommerceError: for a bot without a compiled policy.
+    """
+    return _policies(bots, players, False)
 
 
 def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequence[str],

@@ -58,6 +58,7 @@ from commerce.kernelkit import (
     DEALS_PER_GROUP,
     HEURISTIC,
     RANDOM,
+    SAMPLE_WIDTH,
     chance_start,
     encode_action_py,
     master_key,
@@ -76,6 +77,8 @@ from commerce.strength import strength_table
 (_NU, _BH, _BL, _POOL, _STANDER, _TAKEN, _POS, _COUNT, _SEAT, _PHASE, _OFFERED,
  _N_SC) = range(12)
 
+PAUSED: Final = -2
+"""``sc[_STANDER]`` of a deal :func:`_rest_of_deal` stopped before a turn (its *pause*)."""
 CATEGORY_NAMES: Final = ("none", "point", "pair", "flush", "sequence", "tricon", "four")
 """Category names by the code in the ``categories`` results (the evaluator's levels)."""
 
@@ -111,14 +114,15 @@ def _turn(seat: Any, step: Any, p: Any) -> Any:
 def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strength: Any,
                   pwin: Any, give_value: Any, after_win: Any, combo: Any, policies: Any,
                   boldness: Any, hands: Any, unseen: Any, bottom: Any, balances: Any,
-                  dealer: Any, root: Any, actions: Any) -> None:
+                  dealer: Any, root: Any, actions: Any, pause: Any) -> None:
     """Play a deal on from a decision to its showdown: the decision of phase ``sc[_PHASE]``
     (:data:`TURN`, :data:`BARTER_REPLY` or :data:`AFTER_TRADE`) in the turn of seat
     ``sc[_SEAT]``, taken with action code *root* (or by the seat's policy when *root* is
     negative), then every later decision by the policies (the turn rules of :mod:`.turn`).
     ``streams`` holds the players' stream and chance's; ``sc`` the deal's scalars, updated
     (the stander in ``sc[_STANDER]``, -1 for none); *actions* (a row of codes, or empty)
-    records the actions from ``sc[_POS]``."""
+    records the actions from ``sc[_POS]``. It stops before the turn numbered *pause* of the
+    deal (``sc[_TAKEN]``; -1: never) begins, ``sc[_STANDER]`` then -2 (:data:`PAUSED`)."""
     p = cfg[_P]
     step = cfg[_STEP]
     n_pack = unseen.shape[0]
@@ -255,6 +259,9 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
         seat = _turn(seat, step, p)
         taken += 1
         phase = TURN
+        if taken == pause:
+            stander = PAUSED
+            break
     streams[0], streams[1] = state, cs
     sc[_NU], sc[_BH], sc[_BL] = n_unseen, b_head, b_len
     sc[_POOL], sc[_TAKEN], sc[_POS], sc[_COUNT] = pool, taken, pos, count
@@ -345,6 +352,33 @@ def _lowest_combination(cat_code: Any) -> Any:
     return combo
 
 
+@uncounted(inline="always")
+def _deal_cards(cs: Any, eldest: Any, step: Any, p: Any, pack_cards: Any, unseen: Any,
+                hands: Any, moves: Any, pos: Any) -> Any:
+    """Three cards each, one at a time from the *eldest* hand round, drawn from chance's
+    stream *cs* out of the whole pack (``unseen`` refilled, the rest left in its first
+    ``len(pack) - 3 * p``), each recorded into *moves* (unless empty) from *pos*:
+    ``(cs, pos)``."""
+    n_unseen = pack_cards.shape[0]
+    record = moves.shape[0] > 0
+    for i in range(n_unseen):
+        unseen[i] = pack_cards[i]
+    for col in range(3):
+        to = eldest
+        for _ in range(p):
+            cs, j = next_below(cs, n_unseen)
+            uj = np.uint64(j)
+            card = unseen[uj]
+            n_unseen -= 1
+            unseen[uj] = unseen[np.uint64(n_unseen)]
+            hands[np.uint64(to), col] = card
+            to = _turn(to, step, p)
+            if record:
+                moves[pos] = _DEAL + card
+                pos += 1
+    return cs, pos
+
+
 @uncounted()
 def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
                rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
@@ -389,24 +423,10 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                 balances[s] -= cfg[_ANTE]
             balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
             pool = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
-            n_unseen = n_pack
-            for i in range(n_pack):
-                unseen[i] = pack_cards[i]
             cs = chance_start(key, group, deal)  # chance's cards: the group's stream of this deal
             seat = _turn(dealer, step, p)  # the eldest hand
-            for col in range(3):
-                to = seat
-                for _ in range(p):
-                    cs, j = next_below(cs, n_unseen)
-                    uj = np.uint64(j)
-                    card = unseen[uj]
-                    n_unseen -= 1
-                    unseen[uj] = unseen[np.uint64(n_unseen)]
-                    hands[np.uint64(to), col] = card
-                    to = _turn(to, step, p)
-                    if record:
-                        moves[pos] = _DEAL + card
-                        pos += 1
+            cs, pos = _deal_cards(cs, seat, step, p, pack_cards, unseen, hands, moves, pos)
+            n_unseen = n_pack - 3 * p
             # -- the turns, from the eldest hand's
             streams[0], streams[1] = state, cs
             sc[_NU], sc[_BH], sc[_BL], sc[_POOL] = n_unseen, 0, 0, pool
@@ -414,7 +434,7 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
             sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, TURN, -1
             _rest_of_deal(row, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
                           combo, pol, bold, hands, unseen, bottom, balances, dealer, -1,
-                          moves)
+                          moves, -1)
             state = streams[0]
             if details:  # the deal's decisions (read here: no value kept across the deal)
                 deal_decisions[row, deal] = sc[_COUNT] - count
@@ -498,7 +518,7 @@ def _playout_rows(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: An
         sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, phase, offered
         _rest_of_deal(k, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
                       combo, policies, boldness, hands, unseen, bottom, balances, dealer,
-                      roots[k], actions[k] if record else actions[0, :0])
+                      roots[k], actions[k] if record else actions[0, :0], -1)
         _showdown(cfg, hands, rank3, balances, won, dealer, sc[_STANDER], sc[_POOL], ranks,
                   order)
         gains[k] = balances[who] - balances0[who]
@@ -588,6 +608,32 @@ class TradingKernel:
                    self.pack_cards, self.rank3, self.cat_code, self.strength, self.pwin,
                    self.give_value, self.after_win, policies, boldness, share,
                    *out[:13])  # up to deal_winners: no deal_counts (every session is whole)
+
+    stand_samples: bool = True
+    """It plays the samples of ``analyze stand-threshold`` (:meth:`stand_run`)."""
+
+    def stand_run(self, seed: int, index0: int, games: int, policies: Any, boldness: Any,
+                  record: bool = False) -> tuple[Any, Any, Any, Any]:
+        """Games ``index0`` to ``index0 + games`` of the run of *seed* (the games
+        :meth:`run` plays, seats by the line-up rows of *policies* and *boldness*), each
+        seat's first decision of a deal where it may stand played both ways
+        (:mod:`.compiled_stand`): the samples (``(games, room, SAMPLE_WIDTH)``, columns
+        :data:`commerce.kernelkit.S_PLACE` ...), how many each game took, each game's
+        payoffs and, with *record*, each sample's two ways as action codes (standing, then
+        playing on: two ``(games, room, width)`` arrays; else None). It releases the GIL."""
+        from commerce.families.trading.compiled_stand import stand_games
+
+        room = self.deals * self.players
+        samples = np.zeros((games, room, SAMPLE_WIDTH), np.int64)
+        counts = np.zeros(games, np.int64)
+        payoffs = np.zeros((games, self.players), np.int64)
+        width = 3 * self.rules.max_rounds_per_deal * self.players + 1 if record else 0
+        stands = np.zeros((games, room if record else 1, width), np.int64)
+        plays = np.zeros((games, room if record else 1, width), np.int64)
+        stand_games(np.uint64(master_key(seed)), index0, 0, games, self.cfg, self.pack_cards,
+                    self.rank3, self.cat_code, self.strength, self.pwin, self.give_value,
+                    self.after_win, policies, boldness, samples, counts, payoffs, stands, plays)
+        return samples, counts, payoffs, (stands, plays) if record else None
 
     def heuristic(self, kind: int, hand: tuple[int, ...], offered: int | None,
                   may_stand: bool, may_trade: bool, may_barter: bool, boldness: float,

@@ -96,7 +96,12 @@ from commerce.kernelkit import (
     uncounted,
 )
 
-__all__ = ["_advance", "_scratch"]
+__all__ = ["PLAY_ON", "_advance", "_scratch"]
+
+PLAY_ON = -2
+"""The *root* of :func:`_advance` that has the first decision's seat choose by its policy
+among its actions other than knocking or standing (``analyze stand-threshold``'s other
+way)."""
 
 
 @uncounted()
@@ -113,7 +118,8 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
     the deal in progress ends: the next one started, or the session over): chance from the
     stream *cs* (a new deal's cards from the group's stream of that deal), the seats by their
     *policies* (the random ones drawing from *state*), the first decision by the action code
-    *root* where it is not negative. Each action is recorded into ``actions[row]`` (while it
+    *root* where it is not negative (:data:`PLAY_ON`: by the policy, without the knock or
+    stand). Each action is recorded into ``actions[row]`` (while it
     has room), *pos* counting them and *count* the decisions, stopping at a decision once
     *count* is *pause* (-1: never). Each deal that ends writes, where its row has room, who
     took its pool (``deal_winners``), its dealer and what it paid each seat (``deal_dealers``,
@@ -186,6 +192,9 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
             actor = st[_ACTOR]
             code = -1
             heuristic = policies[actor] == HEURISTIC
+            plain = root == PLAY_ON  # the policy's choice, the knock or stand left out
+            if plain:
+                root = -1
             if root >= 0:  # the action a playout starts with
                 code = root
                 root = -1
@@ -221,7 +230,7 @@ def _advance(row: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any, pack
             else:
                 head0 = _K_DONE if phase == _MORE else _K_PASS
                 head1 = -1
-                if phase == _TURN:
+                if phase == _TURN and not plain:
                     if cfg[_END] == 1 and st[_KNOCKER] < 0:
                         head1 = _K_KNOCK
                     elif cfg[_END] == 2:

@@ -69,6 +69,9 @@ from commerce.kernelkit import (
     DEALS_PER_GROUP,
     HEURISTIC,
     RANDOM,
+    S_PLAYED,
+    S_STOOD,
+    SAMPLE_WIDTH,
     chance_start,
     master_key,
     next_below,
@@ -80,6 +83,33 @@ from commerce.strength import strength_table
 
 __all__ = ["DEAL_CAP", "KINDS", "SUPPORTED", "WidowKernel", "build", "decode_action",
            "encode_action_py", "play_games"]
+
+
+@uncounted(inline="always")
+def _new_session(key: Any, group: Any, cfg: Any, pack_cards: Any, st: Any, order: Any,
+                 flags: Any, hlen: Any, stock: Any, tokens: Any, balances: Any, out_in: Any,
+                 won: Any) -> Any:
+    """A session begun (:mod:`.start`): each seat's tokens and entry, the pool, the first
+    dealer drawn from the group's stream, and the first deal to deal: ``(cs, dealer)``."""
+    p = cfg[_P]
+    flow = cfg[_FLOW]
+    tracked = flow != 2
+    entry = cfg[_ENTRY] if flow == 1 else 0
+    for s in range(p):
+        tokens[s] = cfg[_TOKENS] if tracked else 0
+        balances[s] = -entry
+        out_in[s] = 0
+        won[s] = 0
+    st[_DEALNO] = 0
+    st[_POOL] = entry * p
+    st[_PCOUNT] = 0
+    st[_HORSES] = 0
+    st[_HOPEN] = 1
+    st[_OLEN] = 0
+    st[_OHEAD] = 0
+    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
+    _start_deal(st, cfg, dealer, order, flags, hlen, out_in, stock, pack_cards)
+    return cs, dealer
 
 
 @uncounted()
@@ -100,24 +130,9 @@ def _play_game(row: Any, rng: Any, key: Any, group: Any, cfg: Any, pack_cards: A
     pos = 0
     count = 0
     state = rng
-    flow = cfg[_FLOW]
-    tracked = flow != 2
-    entry = cfg[_ENTRY] if flow == 1 else 0
-    for s in range(p):
-        tokens[s] = cfg[_TOKENS] if tracked else 0
-        balances[s] = -entry
-        out_in[s] = 0
-        won[s] = 0
-    st[_DEALNO] = 0
-    st[_POOL] = entry * p
-    st[_PCOUNT] = 0
-    st[_HORSES] = 0
-    st[_HOPEN] = 1
-    st[_OLEN] = 0
-    st[_OHEAD] = 0
-    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
+    cs, dealer = _new_session(key, group, cfg, pack_cards, st, order, flags, hlen, stock,
+                              tokens, balances, out_in, won)
     dealers[row] = dealer
-    _start_deal(st, cfg, dealer, order, flags, hlen, out_in, stock, pack_cards)
     state, cs, pos, count = _advance(
         row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code, frank3, strength,
         vtab, rtab, policies, boldness, standers, categories, deal_turns, deal_decisions,
@@ -215,6 +230,29 @@ def check_supported(rules: Ruleset) -> None:
                            "'fallback_full_ranking'; use --engine reference")
 
 
+_PLAY_WIDTH = 2048
+"""Actions a recorded deal of :meth:`WidowKernel.stand_run` holds."""
+
+
+def _widened(out: tuple[Any, Any, Any, Any], g: int,
+             alone: tuple[Any, Any, Any, Any]) -> tuple[Any, Any, Any, Any]:
+    """*out* with row *g* replaced by the single row of *alone*, the sample axis widened to
+    hold it."""
+    samples, counts, payoffs, ways = out
+    arrays = [samples, *(ways or ())]
+    width = max(samples.shape[1], alone[0].shape[1])
+    for i, (x, y) in enumerate(zip(arrays, [alone[0], *(alone[3] or ())], strict=True)):
+        if width > x.shape[1]:
+            x = np.concatenate([x, np.zeros((x.shape[0], width - x.shape[1], x.shape[2]),
+                                            np.int64)], axis=1)
+        x[g] = 0
+        x[g, :y.shape[1]] = y[0]
+        arrays[i] = x
+    counts[g] = alone[1][0]
+    payoffs[g] = alone[2][0]
+    return arrays[0], counts, payoffs, (arrays[1], arrays[2]) if ways else None
+
+
 def _rank3(ev: Any) -> Any:
     table = np.full((52, 52, 52), -1, np.int16 if len(ev.keys) < 2 ** 15 else np.int64)
     for hand, rank in ev.sorted_ranks.items():
@@ -284,6 +322,55 @@ class WidowKernel:
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg,
                    self.pack_cards, self.rank3, self.rank4, self.cat_code, self.frank3,
                    self.strength, self.vtab, self.rtab, policies, boldness, share, *out)
+
+    @property
+    def stand_samples(self) -> bool:
+        """It plays the samples of ``analyze stand-threshold`` (:meth:`stand_run`): where
+        its rules end a deal on a knock, or on stands (the Old Game)."""
+        return self.rules.end_condition in ("knock_final_round", "two_stand")
+
+    def stand_run(self, seed: int, index0: int, games: int, policies: Any, boldness: Any,
+                  record: bool = False, room: int | None = None) -> tuple[Any, Any, Any, Any]:
+        """Sessions ``index0`` to ``index0 + games`` of the run of *seed* (the sessions
+        :meth:`run` plays, seats by the line-up rows of *policies* and *boldness*), each
+        seat's first decision of a deal where it may knock (stand) played both ways
+        (:mod:`.compiled_stand`): the samples (``(games, room, SAMPLE_WIDTH)``, columns
+        :data:`commerce.kernelkit.S_PLACE` ...; *room* by default a sample per seat for each
+        of :attr:`deals` deals), how many each session took (a session may take more than
+        its row holds: it is then played again alone with room for all), each session's
+        payoffs and, with *record*, each kept sample's two ways as action codes (standing,
+        then playing on: two ``(games, room, width)`` arrays; else None). It releases the
+        GIL.
+
+        :raises RulesetError: where the rules have neither a knock nor a stand that ends
+            the deal.
+        """
+        from commerce.families.widow.compiled_stand import stand_games
+
+        if not self.stand_samples:
+            raise RulesetError(f"{self.rules.id} ends a deal on neither a knock nor stands")
+        room = self.deals * self.players if room is None else room
+        out = self._stand(seed, index0, games, policies, boldness, record, room, stand_games)
+        for g in np.flatnonzero(out[1] > room).tolist():  # a long session, again alone
+            alone = self._stand(seed, index0 + g, 1, policies, boldness, record,
+                                int(out[1][g]), stand_games)
+            out = _widened(out, g, alone)
+        return out
+
+    def _stand(self, seed: int, index0: int, games: int, policies: Any, boldness: Any,
+               record: bool, room: int, run: Any) -> tuple[Any, Any, Any, Any]:
+        samples = np.zeros((games, room, SAMPLE_WIDTH), np.int64)
+        counts = np.zeros(games, np.int64)
+        payoffs = np.zeros((games, self.players), np.int64)
+        stands = np.zeros((games, room, _PLAY_WIDTH if record else 0), np.int64)
+        plays = np.zeros((games, room, _PLAY_WIDTH if record else 0), np.int64)
+        run(np.uint64(master_key(seed)), index0, 0, games, self.cfg, self.pack_cards,
+            self.rank3, self.rank4, self.cat_code, self.frank3, self.strength, self.vtab,
+            self.rtab, policies, boldness, samples, counts, payoffs, stands, plays)
+        longest = int(samples[:, :, [S_STOOD, S_PLAYED]].max(initial=0))
+        if record and longest > _PLAY_WIDTH:  # pragma: no cover - a deal is shorter
+            raise RulesetError(f"a deal ran past {_PLAY_WIDTH} actions")
+        return samples, counts, payoffs, (stands, plays) if record else None
 
     @staticmethod
     def decode_action(code: int) -> Action:
