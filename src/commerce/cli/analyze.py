@@ -40,18 +40,15 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
                         help="comma list of bots cycled over the seats (default heuristic); "
                              "options of one bot with ';', e.g. search:iterations=100;  "
                              + BOTS_HELP)
-        if name == "dealer-advantage":
+        kernel_does = {"dealer-advantage": "plays the rules and reports each deal",
+                       "stand-threshold": "plays the samples (the trading and widow "
+                                          "families' do)"}
+        if name in kernel_does:
             sp.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
                             help="auto (default): the compiled kernel when every bot has a "
                                  "compiled policy (random, heuristic) and the family's kernel "
-                                 "plays the rules and reports each deal; reference: the "
-                                 "driver; fast: the kernel or an error")
-        elif name == "stand-threshold":
-            sp.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
-                            help="auto (default): the compiled kernel when every bot has a "
-                                 "compiled policy (random, heuristic) and the family's kernel "
-                                 "plays the samples (the trading family's does); reference: "
-                                 "the driver; fast: the kernel or an error")
+                                 f"{kernel_does[name]}; reference: the driver; fast: the "
+                                 "kernel or an error")
         elif name == "variants":
             sp.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
                             help="auto (default): each preset on its family's compiled kernel "

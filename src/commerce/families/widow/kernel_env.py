@@ -49,12 +49,9 @@ from commerce.families.widow.compiled_rules import (
     _DEALER,
     _DEALNO,
     _END,
-    _ENTRY,
     _FINAL,
     _FLOW,
-    _HOPEN,
     _HORSE,
-    _HORSES,
     _INFINAL,
     _K_DECLINE,
     _K_DONE,
@@ -70,8 +67,6 @@ from commerce.families.widow.compiled_rules import (
     _MORE,
     _NMOVED,
     _OFFER,
-    _OHEAD,
-    _OLEN,
     _OVER,
     _P,
     _PASSED,
@@ -85,25 +80,20 @@ from commerce.families.widow.compiled_rules import (
     _SLEN,
     _STOOD,
     _SWAPS,
-    _TOKENS,
     _TURN,
     _WLEN,
     _code,
     _in,
-    _start_deal,
 )
 from commerce.families.widow.compiled_turns import _advance
 from commerce.families.widow.encode import HISTORY, KINDS, layout
-from commerce.families.widow.kernel import WidowKernel, build
+from commerce.families.widow.kernel import WidowKernel, _new_session, build
 from commerce.kernelkit import (
-    DEALS_PER_GROUP,
     GAMMA,
     EnvBatch,
     EnvKernel,
-    chance_start,
     master_key,
     mix64,
-    next_below,
     uncounted,
 )
 from commerce.rules import Ruleset
@@ -303,28 +293,12 @@ def _new_game(e: Any, tables: Any, arrays: Any) -> None:
     cfg, pack_cards = tables[0], tables[1]
     (est, st, _, hlen, _, stock, order, flags, _, _, _, tokens, balances, out_in, won, _,
      streams, keys, _, rec, _) = arrays
-    p = cfg[_P]
-    flow = cfg[_FLOW]
-    entry = cfg[_ENTRY] if flow == 1 else 0
-    for x in range(p):
-        tokens[e, x] = cfg[_TOKENS] if flow != 2 else 0
-        balances[e, x] = -entry
-        out_in[e, x] = 0
-        won[e, x] = 0
-    s = st[e]
-    s[_DEALNO] = 0
-    s[_POOL] = entry * p
-    s[_PCOUNT] = 0
-    s[_HORSES] = 0
-    s[_HOPEN] = 1
-    s[_OLEN] = 0
-    s[_OHEAD] = 0
     group = est[e, S_GROUP] + 1
     est[e, S_GROUP] = group
-    cs, dealer = next_below(chance_start(keys[e], group, DEALS_PER_GROUP - 1), p)
+    cs, dealer = _new_session(keys[e], group, cfg, pack_cards, st[e], order[e], flags[e],
+                              hlen[e], stock[e], tokens[e], balances[e], out_in[e], won[e])
     streams[e, 1] = cs
     _record(est, rec, e, -1 - dealer)
-    _start_deal(s, cfg, dealer, order[e], flags[e], hlen[e], out_in[e], stock[e], pack_cards)
     est[e, S_ACTS], est[e, S_REWARD], est[e, S_GIVEN], est[e, S_DEALPAY] = 0, 0, 0, 0
     est[e, S_DONE] = 0
 
