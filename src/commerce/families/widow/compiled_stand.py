@@ -24,6 +24,7 @@ import numpy as np
 
 from commerce.families.widow.compiled_rules import (
     _ACTOR,
+    _DEAL,
     _DEALER,
     _DEALNO,
     _END,
@@ -64,21 +65,23 @@ def _copy(a: Any, b: Any) -> None:
 
 
 @uncounted(inline="always")
-def _one_way(root: Any, seat: Any, state: Any, cs: Any, key: Any, group: Any, cfg: Any,
-             pack_cards: Any, rank3: Any, rank4: Any, cat_code: Any, frank3: Any,
-             strength: Any, vtab: Any, rtab: Any, pol: Any, bold: Any, b: Any, res: Any,
-             at: Any, played: Any) -> Any:
+def _one_way(root: Any, seat: Any, state: Any, cs: Any, key: Any, cfg: Any, pack_cards: Any,
+             rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any,
+             rtab: Any, pol: Any, bold: Any, b: Any, res: Any, at: Any, played: Any) -> Any:
     """The deal in the copy *b* played on from its decision with *root* to its end, its
     results in row *at* of *res* and its actions recorded into row *at* of *played* (where
     it has columns): ``(payoff, won, actions)``, what its settlement paid *seat*, 1 where
-    *seat* took the pool, and how many actions it played."""
+    *seat* took the pool, and how many actions it played. The turn loop is called as the
+    search bot's playouts call it (:func:`.compiled_playouts.playouts`: the same types and
+    constants, so the same compiled code; no chance group, since the next deal is not
+    dealt)."""
     (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
      out_in, won, offers, ranks, scoring, gives, takes, rest, buf, free) = b
     standers, categories, deal_turns, deal_decisions, deal_winners, deal_payoffs, \
         deal_dealers = res
     st[_DEALNO] = 1  # the deal's results in the first column of *res*
     _, _, pos, _ = _advance(
-        at, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code, frank3, strength,
+        at, state, cs, key, 0, cfg, pack_cards, rank3, rank4, cat_code, frank3, strength,
         vtab, rtab, pol, bold, standers, categories, deal_turns, deal_decisions, deal_winners,
         deal_payoffs, deal_dealers, played, st, hands, hlen, widow, stock, order, flags, final,
         moved, fresh, tokens, balances, out_in, won, offers, ranks, scoring, gives, takes,
@@ -91,17 +94,20 @@ def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
                 rank3: Any, rank4: Any, cat_code: Any, frank3: Any, strength: Any,
                 vtab: Any, rtab: Any, policies: Any, boldness: Any, samples: Any,
                 counts: Any, payoffs: Any, stands: Any, plays: Any, a: Any, b: Any, res: Any,
-                none: Any, pol: Any, bold: Any) -> None:
+                none: Any, unrecorded: Any, roots: Any, pol: Any, bold: Any) -> None:
     """The sessions of :func:`stand_games` on the working arrays *a* (the copies in *b*, a
-    deal's results in *res*), without reference counting."""
+    deal's results in *res*, *unrecorded* the actions of a way not recorded; *roots*: the
+    stand's action code, :data:`.compiled_turns.PLAY_ON` and -1), without reference
+    counting. The game's own steps call the turn loop as the vector environment does
+    (:mod:`.kernel_env`: a decision at a time, to the deal's end at most, with the same
+    types and constants: numba compiles a function again for each constant passed to it),
+    so that its compiled code serves here too."""
     p = cfg[_P]
     step = cfg[_STEP]
-    head = _K_KNOCK if cfg[_END] == 1 else _K_STAND
-    stand_code = _code(head, 63, 63, 63)
+    knock = cfg[_END] == 1
     (st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
      out_in, won, offers, ranks, scoring, gives, takes, rest, buf, free) = a
-    (no_standers, no_categories, no_turns, no_decisions, no_winners, no_payoffs,
-     no_dealers) = none
+    no_deals, no_categories, actions = none
     room = samples.shape[1]
     for row in range(first, stop):
         line_up = row % policies.shape[0]
@@ -113,41 +119,52 @@ def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
         cs, _ = _new_session(key, group, cfg, pack_cards, st, order, flags, hlen, stock,
                              tokens, balances, out_in, won)
         n = 0
-        pos = 0
-        count = 0
-        pause = 0  # to the first decision
+        count = 0  # the decisions played
         deal_no = -1
         sampled = 0  # the seats sampled this deal, as bits
         moves = plays[row - first]  # the samples' other ways, a row each
         stood = stands[row - first]  # and their ways of standing
         while True:
-            state, cs, pos, count = _advance(
-                row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code, frank3,
-                strength, vtab, rtab, pol, bold, no_standers, no_categories, no_turns,
-                no_decisions, no_winners, no_payoffs, no_dealers, moves[:, :0], st, hands, hlen,
-                widow, stock, order, flags, final, moved, fresh, tokens, balances, out_in, won,
-                offers, ranks, scoring, gives, takes, rest, buf, free, pos, count, -1, False,
-                pause)
-            if st[_PHASE] == _OVER:
+            if st[_PHASE] == _DEAL:  # chance deals, to the first decision (or the end)
+                state, cs, _, played = _advance(
+                    row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code,
+                    frank3, strength, vtab, rtab, pol, bold, no_deals, no_categories,
+                    no_deals, no_deals, no_deals, no_categories, no_deals, actions, st, hands,
+                    hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
+                    out_in, won, offers, ranks, scoring, gives, takes, rest, buf, free, 0, 0,
+                    np.int64(-1), True, np.int64(0))
+            else:  # the decision played, then chance to the next one (or the deal's end)
+                state, cs, _, played = _advance(
+                    row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code,
+                    frank3, strength, vtab, rtab, pol, bold, no_deals, no_categories,
+                    no_deals, no_deals, no_deals, no_categories, no_deals, actions, st, hands,
+                    hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
+                    out_in, won, offers, ranks, scoring, gives, takes, rest, buf, free, 0, 0,
+                    roots[2], True, np.int64(1))
+            count += played
+            phase = st[_PHASE]
+            if phase == _OVER:
                 break
+            if phase == _DEAL:  # the deal ended: the next one to deal
+                continue
             if st[_DEALNO] != deal_no:
                 deal_no = st[_DEALNO]
                 sampled = 0
             seat = st[_ACTOR]
-            if (st[_PHASE] == _TURN and (head == _K_STAND or st[_KNOCKER] < 0)
+            if (phase == _TURN and (not knock or st[_KNOCKER] < 0)
                     and (sampled >> seat) & 1 == 0):
                 sampled |= 1 << seat
                 at = min(n, room - 1)  # past the row's room the sample is counted, not kept
                 _copy(a, b)
                 stand, stand_won, stood_length = _one_way(
-                    stand_code, seat, state, cs, key, group, cfg, pack_cards, rank3, rank4,
-                    cat_code, frank3, strength, vtab, rtab, pol, bold, b, res, at,
-                    stood if n < room else stood[:, :0])
+                    roots[0], seat, state, cs, key, cfg, pack_cards, rank3, rank4, cat_code,
+                    frank3, strength, vtab, rtab, pol, bold, b, res, at,
+                    stood if n < room else unrecorded)
                 _copy(a, b)
                 play, _, length = _one_way(
-                    PLAY_ON, seat, state, cs, key, group, cfg, pack_cards, rank3, rank4,
-                    cat_code, frank3, strength, vtab, rtab, pol, bold, b, res, at,
-                    moves if n < room else moves[:, :0])
+                    roots[1], seat, state, cs, key, cfg, pack_cards, rank3, rank4, cat_code,
+                    frank3, strength, vtab, rtab, pol, bold, b, res, at,
+                    moves if n < room else unrecorded)
                 if n < room:
                     samples[row - first, n, S_PLACE] = ((seat - st[_DEALER]) * step) % p
                     samples[row - first, n, S_RANK] = _rank(hands, hlen, seat, rank3, rank4)
@@ -158,7 +175,6 @@ def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
                     samples[row - first, n, S_STOOD] = stood_length
                     samples[row - first, n, S_PLAYED] = length
                 n += 1
-            pause = count + 1  # the decision played, to the next
         counts[row - first] = n
         for s in range(p):
             payoffs[row - first, s] = balances[s]
@@ -180,15 +196,18 @@ def stand_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
     n_pack = pack_cards.shape[0]
     a = _scratch(p, n_pack)
     b = _scratch(p, n_pack)
+    # the turn loop's arguments in the types its other callers give them (a deal's results
+    # and none: int64; the policies int64), so that its compiled code serves every caller
     room = samples.shape[1]
     res = (np.zeros((room, 1), np.int64), np.zeros((room, 1, p), np.int64),
            np.zeros((room, 1), np.int64), np.zeros((room, 1), np.int64),
            np.zeros((room, 1), np.int64), np.zeros((room, 1, p), np.int64),
            np.zeros((room, 1), np.int64))
-    none = (np.zeros((1, 0), np.int64), np.zeros((1, 0, p), np.int64),
-            np.zeros((1, 0), np.int64), np.zeros((1, 0), np.int64),
-            np.zeros((1, 0), np.int64), np.zeros((1, 0, p), np.int64),
+    none = (np.zeros((1, 0), np.int64), np.zeros((1, 0, 1), np.int64),
             np.zeros((1, 0), np.int64))
+    head = _K_KNOCK if cfg[_END] == 1 else _K_STAND
+    roots = np.array([_code(head, 63, 63, 63), PLAY_ON, -1], np.int64)
     _stand_rows(key, index0, first, stop, cfg, pack_cards, rank3, rank4, cat_code, frank3,
                 strength, vtab, rtab, policies, boldness, samples, counts, payoffs, stands,
-                plays, a, b, res, none, np.empty(p, policies.dtype), np.empty(p, np.float64))
+                plays, a, b, res, none, np.zeros((room, 0), plays.dtype), roots,
+                np.empty(p, np.int64), np.empty(p, np.float64))

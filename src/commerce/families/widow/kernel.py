@@ -244,7 +244,7 @@ def _widened(out: tuple[Any, Any, Any, Any], g: int,
     for i, (x, y) in enumerate(zip(arrays, [alone[0], *(alone[3] or ())], strict=True)):
         if width > x.shape[1]:
             x = np.concatenate([x, np.zeros((x.shape[0], width - x.shape[1], x.shape[2]),
-                                            np.int64)], axis=1)
+                                            x.dtype)], axis=1)
         x[g] = 0
         x[g, :y.shape[1]] = y[0]
         arrays[i] = x
@@ -362,8 +362,8 @@ class WidowKernel:
         samples = np.zeros((games, room, SAMPLE_WIDTH), np.int64)
         counts = np.zeros(games, np.int64)
         payoffs = np.zeros((games, self.players), np.int64)
-        stands = np.zeros((games, room, _PLAY_WIDTH if record else 0), np.int64)
-        plays = np.zeros((games, room, _PLAY_WIDTH if record else 0), np.int64)
+        stands = np.zeros((games, room, _PLAY_WIDTH if record else 0), self.action_dtype)
+        plays = np.zeros((games, room, _PLAY_WIDTH if record else 0), self.action_dtype)
         run(np.uint64(master_key(seed)), index0, 0, games, self.cfg, self.pack_cards,
             self.rank3, self.rank4, self.cat_code, self.frank3, self.strength, self.vtab,
             self.rtab, policies, boldness, samples, counts, payoffs, stands, plays)

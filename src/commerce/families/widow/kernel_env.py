@@ -239,7 +239,7 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
         no_deals, no_deals, no_deals, no_categories, no_deals, codes, s, hands[e], hlen[e],
         widow[e], stock[e], order[e], flags[e], final[e], moved[e], fresh[e], tokens[e],
         balances[e], out_in[e], won[e], offers[e], ranks[e], scoring[e], gives[e], takes[e],
-        rest[e], buf[e], free[e], 0, 0, root, True, pause)
+        rest[e], buf[e], free[e], 0, 0, np.int64(root), True, np.int64(pause))
     streams[e, 0] = state
     streams[e, 1] = cs
     if rec.shape[1] > 0:
