@@ -125,22 +125,15 @@ def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
         moves = plays[row - first]  # the samples' other ways, a row each
         stood = stands[row - first]  # and their ways of standing
         while True:
-            if st[_PHASE] == _DEAL:  # chance deals, to the first decision (or the end)
-                state, cs, _, played = _advance(
-                    row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code,
-                    frank3, strength, vtab, rtab, pol, bold, no_deals, no_categories,
-                    no_deals, no_deals, no_deals, no_categories, no_deals, actions, st, hands,
-                    hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
-                    out_in, won, offers, ranks, scoring, gives, takes, rest, buf, free, 0, 0,
-                    np.int64(-1), True, np.int64(0))
-            else:  # the decision played, then chance to the next one (or the deal's end)
-                state, cs, _, played = _advance(
-                    row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code,
-                    frank3, strength, vtab, rtab, pol, bold, no_deals, no_categories,
-                    no_deals, no_deals, no_deals, no_categories, no_deals, actions, st, hands,
-                    hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
-                    out_in, won, offers, ranks, scoring, gives, takes, rest, buf, free, 0, 0,
-                    roots[2], True, np.int64(1))
+            # chance to the next decision (dealing first where a deal is to deal), or the
+            # decision there played and then chance to the next one, to the deal's end at most
+            pause = np.int64(0 if st[_PHASE] == _DEAL else 1)
+            state, cs, _, played = _advance(
+                row, state, cs, key, group, cfg, pack_cards, rank3, rank4, cat_code, frank3,
+                strength, vtab, rtab, pol, bold, no_deals, no_categories, no_deals, no_deals,
+                no_deals, no_categories, no_deals, actions, st, hands, hlen, widow, stock,
+                order, flags, final, moved, fresh, tokens, balances, out_in, won, offers,
+                ranks, scoring, gives, takes, rest, buf, free, 0, 0, roots[2], True, pause)
             count += played
             phase = st[_PHASE]
             if phase == _OVER:
