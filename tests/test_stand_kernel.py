@@ -86,8 +86,9 @@ def check_game(rules: Ruleset, players: int, result: Any, row: int, samples: Any
         action = decode(int(code))
         d = engine.decision(state)
         assert d is not None
+        legal = engine.legal_actions(state) if d.seat is not None else ()
         if (d.seat is not None and d.kind is DecisionKind.TURN and d.seat not in sampled
-                and standing in engine.legal_actions(state)):
+                and standing in legal and len(legal) > 1):
             sampled.add(d.seat)
             assert taken < len(samples), f"game {row}: a sample missing at decision {decisions}"
             x = samples[taken]
@@ -203,3 +204,16 @@ def test_the_engines_agree_on_the_worth_of_standing(rid: str, games: int) -> Non
     fast = _mean_gain(stand_threshold(rules, players=4, games=100 * games, seed=5,
                                       engine="fast"))
     assert abs(ref[0] - fast[0]) < 4 * (ref[1] ** 2 + fast[1] ** 2) ** 0.5, (ref, fast)
+
+
+def test_a_seat_that_may_only_stand_is_not_sampled() -> None:
+    """Where the dealer may neither trade nor barter and may stand at any time, standing is
+    all he can do: there is no other way to compare, and neither engine samples him."""
+    rules = find_ruleset("peel").with_options(dealer_may_trade=False, may_barter=False,
+                                              stand_allowed="any_time")
+    for engine_name, games in (("reference", 6), ("fast", 200)):
+        r = stand_threshold(rules, players=3, games=games, seed=1, engine=engine_name)
+        assert r["engine"] == engine_name
+        places = {p["position"]: sum(c["samples"] for c in p["classes"])
+                  for p in r["positions"]}
+        assert places[0] == 0 and places[1] > 0 and places[2] > 0

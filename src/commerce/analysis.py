@@ -339,8 +339,10 @@ def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, flo
             d = engine.decision(state)
             if d is None:
                 break
+            legal = engine.legal_actions(state) if d.seat is not None else ()
+            # a seat that may only stand has no other way to compare (the kernels skip it too)
             if (d.seat is not None and d.kind is DecisionKind.TURN and d.seat not in first_turn_done
-                    and stand in engine.legal_actions(state)):
+                    and stand in legal and len(legal) > 1):
                 seat = d.seat
                 first_turn_done.add(seat)
                 prefix = driver.events[deal_start:]
@@ -402,7 +404,8 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
                     engine: str = "reference") -> dict[str, Any]:
     """For each place relative to the dealer: the weakest hand worth standing (knocking) on.
 
-    At each seat's first turn of a deal, the hand is scored twice on the same cards:
+    At each seat's first turn of a deal at which it may stand (knock), the hand is scored
+    twice on the same cards:
     standing (in the widow games that end on a knock: knocking) now, and playing on as its
     bot would without standing (with the other seats' bots and the same chance RNG) to the
     end of the deal; standing plays on too where the others still have turns after it.
