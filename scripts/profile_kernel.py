@@ -41,9 +41,11 @@ def child(rules_id: str, bot: str, seconds: float, out: Path) -> None:
     from commerce.families.cox import compiled_heuristic as cox_heuristic
     from commerce.families.cox import compiled_playouts as cox_playouts
     from commerce.families.cox import compiled_rules as cox_rules
+    from commerce.families.cox import compiled_supply as cox_supply
     from commerce.families.cox import compiled_turn as cox_turn
     from commerce.families.cox import kernel as cox_kernel
     from commerce.families.trading import compiled_heuristic as trading_heuristic
+    from commerce.families.trading import compiled_playouts as trading_playouts
     from commerce.families.trading import kernel as trading_kernel
     from commerce.families.widow import compiled_heuristic as widow_heuristic
     from commerce.families.widow import compiled_playouts as widow_playouts
@@ -53,10 +55,11 @@ def child(rules_id: str, bot: str, seconds: float, out: Path) -> None:
     from commerce.fast import build_kernel, run_batch
     from commerce.rules import find_ruleset
 
-    modules = {"trading": (trading_kernel, trading_heuristic),
+    modules = {"trading": (trading_kernel, trading_heuristic, trading_playouts),
                "widow": (widow_kernel, widow_heuristic, widow_rules, widow_turns,
                          widow_playouts),
-               "cox": (cox_kernel, cox_heuristic, cox_rules, cox_turn, cox_playouts)}
+               "cox": (cox_kernel, cox_heuristic, cox_rules, cox_supply, cox_turn,
+                       cox_playouts)}
     rules = find_ruleset(rules_id)
     kern = build_kernel(rules, 4)
     run_batch(rules, players=4, games=10, seed=0, bots=[bot], kernel=kern, threads=1)

@@ -8,9 +8,7 @@ import pytest
 
 from commerce.analysis import (
     dealer_advantage,
-    hand_class,
     play_and_read,
-    stand_threshold,
     variants,
 )
 from commerce.bots import make_bot
@@ -18,6 +16,7 @@ from commerce.cards import parse_cards
 from commerce.cli import main
 from commerce.errors import CommerceError
 from commerce.rules import find_ruleset
+from commerce.threshold import hand_class, stand_threshold
 
 PEEL = find_ruleset("peel")
 

@@ -15,6 +15,7 @@ from commerce import analysis
 from commerce.cli import main
 from commerce.cli.analyze import advantage_figure, threshold_figure, variants_figure
 from commerce.rules import find_ruleset
+from commerce.threshold import stand_threshold
 
 
 def _run(capsys: Any, *argv: str) -> str:
@@ -82,7 +83,7 @@ def test_dealer_advantage_is_plotted_in_the_rulesets_unit(rules_id: str, unit: s
 
 
 def test_stand_threshold_is_plotted_with_bands_and_the_legend_outside() -> None:
-    result = analysis.stand_threshold(find_ruleset("pool"), players=3, games=6, seed=1)
+    result = stand_threshold(find_ruleset("pool"), players=3, games=6, seed=1)
     fig = threshold_figure(result)
     assert "stand minus play on (counters)" in _labels(fig)
     assert len(_legends_beside_the_data(fig)) == 2

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from commerce import engine
-from commerce.analysis import deal_reader, dealer_advantage, stand_threshold, variants
+from commerce.analysis import deal_reader, dealer_advantage, variants
 from commerce.bots import make_bot
 from commerce.bots.search import default_iterations, playout_for, search_hint
 from commerce.determinize import sample_state, state_sampler
@@ -18,6 +18,7 @@ from commerce.errors import CommerceError
 from commerce.families.cox.cards import face_card, is_greenback, is_wild, kind_of, pack
 from commerce.families.cox.state import CoxState, Phase
 from commerce.rules import find_ruleset
+from commerce.threshold import stand_threshold
 from tests.invariants import random_game
 
 COX = find_ruleset("cox")

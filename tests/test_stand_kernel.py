@@ -20,7 +20,6 @@ import numpy as np
 import pytest
 
 from commerce import engine
-from commerce.analysis import stand_action, stand_threshold
 from commerce.core import ActionKind, DecisionKind
 from commerce.errors import CommerceError
 from commerce.family import family_spec
@@ -39,6 +38,7 @@ from commerce.kernelkit import (
 )
 from commerce.kernelkit import decode_action as decode_trading
 from commerce.rules import Ruleset, find_ruleset
+from commerce.threshold import stand_action, stand_threshold
 
 
 def one_way(rules: Ruleset, players: int, state: Any, events: list[Any], codes: Any,

@@ -1,4 +1,5 @@
-"""Analyses by simulation: dealer advantage, stand thresholds, the variants side by side.
+"""Analyses by simulation: dealer advantage and the variants side by side (stand
+thresholds are in :mod:`commerce.threshold`, on the plumbing here).
 
 Games are played by :class:`commerce.driver.Driver` and read back from their public events;
 what a deal paid each seat, who won it and with what is read by a per-family **deal reader**
@@ -6,7 +7,7 @@ what a deal paid each seat, who won it and with what is read by a per-family **d
 game a "deal" is a hand, its "dealer" the Retailer (Base No. 1, who plays first), its payoffs
 the points each seat scored in it (not zero-sum) and the hand categories ``sold out``,
 ``complete``, ``clear`` and ``not clear``; standing has no counterpart there, so
-:func:`stand_threshold` refuses it. Work is split into chunks of
+:func:`commerce.threshold.stand_threshold` refuses it. Work is split into chunks of
 games whose seeds come from the master seed (``game_seed(seed, i)``), so results are the
 same for any number of processes. :func:`dealer_advantage` and :func:`variants` may play on
 the family's compiled kernel instead (*engine*), where it reports what they read of each
@@ -21,18 +22,15 @@ agree statistically, not game for game.
 
 from __future__ import annotations
 
-import os
-import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from commerce import engine
-from commerce.core import Action, ActionKind, DecisionKind, Event, Seat
+from commerce.core import Event, Seat
 from commerce.errors import CommerceError
 from commerce.family import DealReader, DealSummary, family_spec, payoff_unit
 from commerce.rules import Ruleset, rulesets
 from commerce.simulate import game_seed
-from commerce.stats import mean_ci, proportion_ci
+from commerce.stats import mean_ci
 from commerce.tournament import Spread, run_blocks
 
 CHUNK = 10
@@ -262,259 +260,6 @@ def _kernel_places(rules: Ruleset, players: int,
     for pos in range(players):
         sums[:, pos] = np.where((position == pos) & played[:, :, None], pay, 0).sum(axis=(1, 2))
     return [([float(x) for x in sums[g]], [int(counts[g])] * players) for g in range(games)]
-
-
-# -- stand threshold ------------------------------------------------------------------------
-
-
-def hand_class(rules: Ruleset, hand: Sequence[int]) -> tuple[tuple[int, ...], str]:
-    """A readable class of *hand* and a key that orders classes weakest first.
-
-    Tricons and sequences are one class each; pairs by the pair's rank; flushes and points
-    by their pip total in steps of three.
-
-    >>> from commerce.rules import find_ruleset
-    >>> from commerce.cards import parse_cards
-    >>> hand_class(find_ruleset("peel"), parse_cards("9S 9H 2C"))[1]
-    'pair of 9s'
-    >>> hand_class(find_ruleset("peel"), parse_cards("AS KH 2C"))[1]
-    'point 21-23'
-    """
-    from commerce.hands import evaluator_for
-
-    ev = evaluator_for(rules)
-    return rank_class(rules, ev.rank_of(tuple(hand)) if len(hand) == 3 else ev.value(hand).rank)
-
-
-def rank_class(rules: Ruleset, rank: int) -> tuple[tuple[int, ...], str]:
-    """:func:`hand_class` of the hands of evaluator rank *rank* (the compiled kernels report
-    ranks)."""
-    from commerce.cards import RANKS
-    from commerce.hands import evaluator_for
-
-    ev = evaluator_for(rules)
-    key = ev.keys[rank]
-    level = key[0]
-    category = ev.categories[rank].value
-    if category == "pair":
-        return (level, key[1]), f"pair of {RANKS[key[1] - 2]}s"
-    if category in ("flush", "point") and len(key) > 1:
-        if category == "flush" and rules.flush_compare != "points":
-            return (level, key[1]), f"flush, {RANKS[key[1] - 2]} high"
-        low = (key[1] // 3) * 3
-        return (level, low), f"{category} {low}-{low + 2}"
-    return (level,), category
-
-
-def stand_action(rules: Ruleset) -> Action:
-    """The action whose threshold ``stand-threshold`` measures: ``stand`` in the trading
-    games and the Old Game, ``knock`` in the widow games that end on a knock.
-
-    :raises CommerceError: for a ruleset with neither.
-    """
-    hook = family_spec(rules.family).stand_action
-    action = hook(rules) if hook is not None else None
-    if action is not None:
-        return action
-    why = family_spec(rules.family).extras.get("no_stand_reason")
-    raise CommerceError(str(why).format(id=rules.id) if why else
-                        f"stand-threshold needs a ruleset with a stand or a knock "
-                        f"({rules.id} has neither)")
-
-
-def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, float, float]]:
-    """Samples (position, class key, class label, stand payoff, play-on payoff, stand won)."""
-    from commerce.driver import Driver
-
-    rules, players, bots = _WORKER["rules"], _WORKER["players"], _WORKER["bots"]
-    reader = deal_reader(rules)
-    stand = stand_action(rules)
-    out = []
-    for g in _games_of(chunk):
-        driver = Driver(rules, bots, seed=game_seed(_WORKER["seed"], g))
-        deal_start = 0
-        first_turn_done: set[Seat] = set()
-        while True:
-            state = driver.state
-            d = engine.decision(state)
-            if d is None:
-                break
-            legal = engine.legal_actions(state) if d.seat is not None else ()
-            # a seat that may only stand has no other way to compare (the kernels skip it too)
-            if (d.seat is not None and d.kind is DecisionKind.TURN and d.seat not in first_turn_done
-                    and stand in legal and len(legal) > 1):
-                seat = d.seat
-                first_turn_done.add(seat)
-                prefix = driver.events[deal_start:]
-                deal = _play_on(driver, seat, reader, prefix, stand)
-                played = _play_on(driver, seat, reader, prefix, None).payoffs[seat]
-                view: Any = engine.observe(state, seat)  # a three-card family's view
-                hand = view.hand
-                key, label = hand_class(rules, hand)
-                pos = _position(seat, deal.dealer, players, rules)
-                out.append((pos, key, label, deal.payoffs[seat], played,
-                            float(seat in deal.winners)))
-            before = len(driver.events)
-            driver.step()
-            if any(e.kind == "deal_ended" for e in driver.events[before:]):
-                deal_start = next(i for i in range(before, len(driver.events))
-                                  if driver.events[i].kind == "deal_ended") + 1
-                first_turn_done = set()
-    return out
-
-
-def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event],
-             first: Action | None) -> DealSummary:
-    """The deal as it ends if *seat* plays *first* now (None: what its bot would play other
-    than standing or knocking) and everyone plays on, with copies of the game's RNGs."""
-    state = driver.state
-    chance = random.Random()
-    chance.setstate(driver.chance_rng.getstate())
-    rngs = []
-    for r in driver.seat_rngs:
-        c = random.Random()
-        c.setstate(r.getstate())
-        rngs.append(c)
-    if first is None:
-        legal = [a for a in engine.legal_actions(state)
-                 if a.kind is not ActionKind.STAND and a.kind is not ActionKind.KNOCK]
-        action = driver.agents[seat].act(engine.observe(state, seat), legal, rngs[seat])
-    else:
-        action = first
-    events = list(prefix)
-    while True:
-        t = engine.apply(state, action)
-        events.extend(t.events)
-        if any(e.kind == "deal_ended" for e in t.events):
-            return reader(driver.rules, driver.players, events)[0]
-        state = t.state
-        d = engine.decision(state)
-        assert d is not None
-        if d.seat is None:
-            action = engine.sample_chance(state, chance)
-        else:
-            action = driver.agents[d.seat].act(engine.observe(state, d.seat),
-                                               engine.legal_actions(state), rngs[d.seat])
-
-
-def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
-                    bots: Sequence[str] = ("heuristic",), jobs: int | Spread = 1,
-                    min_samples: int = 8,
-                    progress: Callable[[int], None] | None = None,
-                    engine: str = "reference") -> dict[str, Any]:
-    """For each place relative to the dealer: the weakest hand worth standing (knocking) on.
-
-    At each seat's first turn of a deal at which it may stand (knock), the hand is scored
-    twice on the same cards:
-    standing (in the widow games that end on a knock: knocking) now, and playing on as its
-    bot would without standing (with the other seats' bots and the same chance RNG) to the
-    end of the deal; standing plays on too where the others still have turns after it.
-    ``gain`` is the mean of stand minus play on; ``win`` the chance that standing wins the
-    deal. The threshold is the weakest class from which standing gains on average for that
-    class and every stronger one (classes with fewer than *min_samples* samples are passed
-    over).
-
-    *engine* (``auto``, ``reference`` or ``fast``) may play the games on the family's
-    compiled kernel where it plays these samples (the trading and widow families' kernels:
-    their ``compiled_stand`` modules, the same two ways from copies of the deal and its
-    random streams); ``engine`` and ``engine_reason`` say which played.
-
-    :raises CommerceError: for Cox's game, which has no stand or knock.
-    """
-    stand_action(rules)
-    specs = _check(rules, players, bots, games)
-    chosen, why = _analysis_engine(rules, players, specs, engine, "stand_samples",
-                                   "the stand samples")
-    first_call = None
-    if chosen == "fast":
-        samples, first_call = _threshold_kernel(rules, players, specs, seed, games, progress)
-        chunks = [samples]
-    else:
-        chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
-                            _stand_chunk, _init, _scaled(progress, games))
-    cells: dict[tuple[int, tuple[int, ...]], list[tuple[float, float, float]]] = {}
-    labels: dict[tuple[int, ...], str] = {}
-    for chunk in chunks:
-        for pos, key, label, s, p, won in chunk:
-            cells.setdefault((pos, key), []).append((s, p, won))
-            labels[key] = label
-    order = {key: i for i, key in enumerate(sorted({k for _, k in cells}))}
-    positions = []
-    for pos in range(players):
-        classes: list[dict[str, Any]] = []
-        for key in sorted(k for (q, k) in cells if q == pos):
-            rows = cells[pos, key]
-            gain = mean_ci([s - p for s, p, _ in rows])
-            share, lo, hi = proportion_ci(sum(w for _, _, w in rows), len(rows))
-            classes.append({
-                "class": labels[key], "order": order[key], "samples": len(rows),
-                "win": _r(share), "win_ci95": [_r(lo), _r(hi)],
-                "stand": _r(sum(s for s, _, _ in rows) / len(rows)),
-                "play_on": _r(sum(p for _, p, _ in rows) / len(rows)),
-                "gain": _r(gain.mean), "gain_ci95": [_r(gain.lo), _r(gain.hi)],
-            })
-        threshold = None
-        for c in reversed(classes):
-            if c["samples"] < min_samples:
-                continue
-            if (c["gain"] or 0.0) < 0:
-                break
-            threshold = c["class"]
-        positions.append({"position": pos, "role": role_name(pos), "threshold": threshold,
-                          "classes": classes})
-    return {"analysis": "stand-threshold", "rules": rules.id, "players": players,
-            "bots": specs, "games": games, "seed": seed, "positions": positions,
-            "unit": payoff_unit(rules), "min_samples": min_samples, "engine": chosen,
-            "engine_reason": why, "first_call_s": first_call}
-
-
-_STAND_PIECE = 2_000
-"""The most games of a piece of :func:`_threshold_kernel`'s run."""
-
-
-def _threshold_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: int,
-                      games: int, progress: Callable[[int], None] | None
-                      ) -> tuple[list[tuple[int, tuple[int, ...], str, float, float, float]],
-                                 float]:
-    """:func:`_stand_chunk`'s samples of *games* games played on the compiled kernel
-    (its ``stand_run``), in pieces of at most :data:`_STAND_PIECE` games, four or more for
-    each thread (a widow session is long: pieces taken as threads come free share the work
-    evenly; the results do not depend on the pieces), and the seconds its first call took
-    (building the kernel and loading, or the first time compiling, its code)."""
-    import time
-    from concurrent.futures import ThreadPoolExecutor
-
-    from commerce.fast import build_kernel, policy_arrays
-    from commerce.kernelkit import S_PLACE, S_PLAY, S_RANK, S_STAND, S_WON
-
-    start = time.perf_counter()
-    kern = build_kernel(rules, players)
-    codes, boldness = policy_arrays(specs, players)
-    kern.stand_run(seed, 0, 1, codes, boldness)
-    first_call = time.perf_counter() - start
-    threads = min(os.cpu_count() or 1, 8)
-    size = max(1, min(_STAND_PIECE, games // (4 * threads)))
-    bounds = list(range(0, games, size)) + [games]
-    classes: dict[int, tuple[tuple[int, ...], str]] = {}
-    out: list[tuple[int, tuple[int, ...], str, float, float, float]] = []
-
-    def piece(i: int) -> tuple[Any, Any, Any]:
-        run = kern.stand_run(seed, bounds[i], bounds[i + 1] - bounds[i], codes, boldness)
-        return run[0], run[1], run[2]
-
-    with ThreadPoolExecutor(threads) as pool:
-        for i, (samples, counts, _) in enumerate(pool.map(piece, range(len(bounds) - 1))):
-            for g in range(samples.shape[0]):
-                for row in samples[g, :counts[g]].tolist():
-                    rank = row[S_RANK]
-                    if rank not in classes:
-                        classes[rank] = rank_class(rules, rank)
-                    key, label = classes[rank]
-                    out.append((row[S_PLACE], key, label, float(row[S_STAND]),
-                                float(row[S_PLAY]), float(row[S_WON])))
-            if progress is not None:
-                progress(bounds[i + 1] - bounds[i])
-    return out, round(first_call, 3)
 
 
 # -- variants -------------------------------------------------------------------------------

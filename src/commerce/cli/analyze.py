@@ -93,7 +93,9 @@ def run_analyze(args: argparse.Namespace) -> int:
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
                 jobs=workers(args), progress=progress, engine=args.engine))
         else:
-            result = _with_progress(args.games, lambda progress: analysis.stand_threshold(
+            from commerce.threshold import stand_threshold
+
+            result = _with_progress(args.games, lambda progress: stand_threshold(
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
                 jobs=workers(args), progress=progress, engine=args.engine))
         if kind == "dealer-advantage":

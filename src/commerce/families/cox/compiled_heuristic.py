@@ -43,6 +43,8 @@ from commerce.families.cox.compiled_rules import (
     _kind,
     _rack_kind,
     _score,
+)
+from commerce.families.cox.compiled_supply import (
     _sells_with,
 )
 from commerce.families.cox.compiled_turn import legal

@@ -1,8 +1,8 @@
 """Cox's compiled rules, continued: the turn's steps (:mod:`.turn`: drawing, the "I buy"
 offers, buying, discarding and selling out), the legal actions in the reference's order
 (:func:`.choices.legal_actions`) and a hand's deal and count (:mod:`.deal`, :mod:`.settle`),
-over the state laid out by :mod:`.compiled_rules`, whose holdings, supply and buying steps
-they call.
+over the state laid out by :mod:`.compiled_rules`, whose holdings they call, and the
+supply and buying steps of :mod:`.compiled_supply`.
 """
 
 from __future__ import annotations
@@ -68,20 +68,23 @@ from commerce.families.cox.compiled_rules import (
     _W_DISC,
     _W_LEGAL,
     _add,
-    _buy_mode,
     _code,
     _complete,
-    _empty,
     _face,
     _hold_add,
     _hold_copy,
     _kind,
+    _may_complete_held,
+    _score,
+    _to_rack,
+)
+from commerce.families.cox.compiled_supply import (
+    _buy_mode,
+    _empty,
     _lay_out,
     _lay_out_gained,
-    _may_complete_held,
     _new_group,
     _pair_kind,
-    _score,
 )
 from commerce.kernelkit import uncounted
 
@@ -155,9 +158,7 @@ def _draw(g: Any, cfg: Any, w: Any, seat: Any) -> Any:
     f = g[_SUP + cur * 20 + g[_TOP + cur]]
     g[_TOP + cur] += 1
     g[_CUR] = cur
-    g[_RACK + seat * _FACES + f] += 1
-    g[_RSIZE + seat] += 1
-    _hold_add(g, seat, f, 1)
+    _to_rack(g, seat, f, 1)
     _lay_out_gained(g, cfg, seat, f)
     return _after_gain(g, cfg, w, seat, -1, 0)
 
@@ -199,15 +200,14 @@ def _buy(g: Any, cfg: Any, w: Any) -> Any:
     mode = _buy_mode(g, cfg, w, seat)
     base = _RACK + seat * _FACES
     pair = _pair_kind(g, seat, f) if mode == 1 else -1
-    _hold_add(g, seat, f, 1)  # his holding gains it either way (a Captain with his pair too)
-    if pair >= 0 and 15 <= f <= 17:
+    if pair >= 0 and 15 <= f <= 17:  # the Captain laid out with his pair: held all the same
         g[base + pair] -= 2
         g[_RSIZE + seat] -= 2
+        _hold_add(g, seat, f, 1)
         _new_group(g, seat, pair, 2, f)
         _lay_out(g, cfg, seat)
     else:
-        g[base + f] += 1
-        g[_RSIZE + seat] += 1
+        _to_rack(g, seat, f, 1)
         _lay_out_gained(g, cfg, seat, f)
     g[_NPILE] -= 1
     k = _kind(f)
@@ -222,9 +222,7 @@ def _discard(g: Any, cfg: Any, w: Any, f: Any, sell: Any) -> Any:
     """:func:`.turn.discard`: the actor discards face *f*, or sells out; True when the hand
     ends."""
     seat = g[_ACTOR]
-    g[_RACK + seat * _FACES + f] -= 1
-    g[_RSIZE + seat] -= 1
-    _hold_add(g, seat, f, -1)
+    _to_rack(g, seat, f, -1)
     g[_PILE + g[_NPILE]] = f
     g[_NPILE] += 1
     k = _kind(f)
@@ -367,9 +365,7 @@ def deal_hands(g: Any, cfg: Any, w: Any) -> Any:
                 base += 1
             f = g[_SUP + base * 20 + g[_TOP + base]]
             g[_TOP + base] += 1
-            g[_RACK + seat * _FACES + f] += 1
-            g[_RSIZE + seat] += 1
-            _hold_add(g, seat, f, 1)
+            _to_rack(g, seat, f, 1)
     g[_CUR] = base if g[_TOP + base] < g[_BOT + base] else base + 1
     for i in range(p):
         _lay_out(g, cfg, (retailer + step * i + 2 * p) % p)

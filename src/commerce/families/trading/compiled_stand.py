@@ -3,7 +3,7 @@ deal where it may stand played twice on copies of the deal.
 
 The games are the kernel's own (:func:`.kernel.play_games` plays the same ones from the same
 seed: the samples are taken on copies and change nothing). At a seat's first decision of a
-deal at which it may stand (:func:`commerce.analysis.stand_threshold` asks the same of the
+deal at which it may stand (:func:`commerce.threshold.stand_threshold` asks the same of the
 reference engine), the deal is copied with its two streams and played to its showdown twice:
 standing now, and the seat's policy choosing among its other actions (the random policy
 uniformly, the heuristic as it would with standing not allowed) with every later decision by
@@ -74,8 +74,6 @@ from commerce.kernelkit import (
     uncounted,
 )
 
-"""Columns of a sample."""
-
 
 @uncounted(inline="always")
 def _copy_deal(hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any, streams: Any,
@@ -94,6 +92,22 @@ def _copy_deal(hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any, st
         sc2[i] = sc[i]
 
 
+@uncounted(inline="always")
+def _one_way(row: Any, code: Any, recorded: Any, cfg: Any, rank3: Any, strength: Any,
+             pwin: Any, give_value: Any, after_win: Any, combo: Any, pol: Any, bold: Any,
+             dealer: Any, hands2: Any, unseen2: Any, bottom2: Any, balances2: Any, won2: Any,
+             streams2: Any, sc2: Any, ranks: Any, order: Any) -> Any:
+    """The copied deal played on from its decision with action *code* to its showdown, its
+    actions recorded into *recorded* (unless empty): how many it played."""
+    sc2[_POS] = 0
+    _rest_of_deal(row, streams2, sc2, cfg, rank3, strength, pwin, give_value, after_win,
+                  combo, pol, bold, hands2, unseen2, bottom2, balances2, dealer, code, recorded,
+                  -1)
+    _showdown(cfg, hands2, rank3, balances2, won2, dealer, sc2[_STANDER], sc2[_POOL], ranks,
+              order)
+    return sc2[_POS]
+
+
 @uncounted()
 def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_cards: Any,
                 rank3: Any, cat_code: Any, strength: Any, pwin: Any, give_value: Any,
@@ -101,8 +115,7 @@ def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
                 payoffs: Any, stands: Any, plays: Any, hands: Any, unseen: Any, bottom: Any,
                 balances: Any, won: Any, ranks: Any, order: Any, streams: Any, sc: Any,
                 hands2: Any, unseen2: Any, bottom2: Any, balances2: Any, won2: Any,
-                streams2: Any, sc2: Any,
-                at_start: Any, pol: Any, bold: Any) -> None:
+                streams2: Any, sc2: Any, at_start: Any, pol: Any, bold: Any) -> None:
     """The games of :func:`stand_games` on its working arrays (the second set holds the
     copies the samples are played on), without reference counting."""
     p = cfg[_P]
@@ -152,14 +165,11 @@ def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
                     # standing now, on a copy of the deal
                     _copy_deal(hands, unseen, bottom, balances, won, streams, sc, hands2,
                                unseen2, bottom2, balances2, won2, streams2, sc2)
-                    sc2[_POS] = 0
-                    stood = stands[row, n] if n < stands.shape[1] else stands[0, 0, :0]
-                    _rest_of_deal(row, streams2, sc2, cfg, rank3, strength, pwin, give_value,
-                                  after_win, combo, pol, bold, hands2, unseen2, bottom2,
-                                  balances2, dealer, _STAND + _NONE, stood, -1)
-                    stood_length = sc2[_POS]
-                    _showdown(cfg, hands2, rank3, balances2, won2, dealer, sc2[_STANDER],
-                              sc2[_POOL], ranks, order)
+                    stood_length = _one_way(
+                        row, _STAND + _NONE,
+                        stands[row, n] if n < stands.shape[1] else stands[0, 0, :0], cfg,
+                        rank3, strength, pwin, give_value, after_win, combo, pol, bold, dealer,
+                        hands2, unseen2, bottom2, balances2, won2, streams2, sc2, ranks, order)
                     stand_pay = balances2[us] - at_start[us]
                     stand_won = won2[us] - won[us]
                     # playing on: the policy's choice among the other actions, on a new copy
@@ -175,13 +185,11 @@ def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
                     if code < 0:  # the random policy, or the heuristic's random legal action
                         streams2[0], code = random_turn(streams2[0], a, b, c, False, may_trade,
                                                         n_barter)
-                    sc2[_POS] = 0
-                    played = plays[row, n] if n < plays.shape[1] else plays[0, 0, :0]
-                    _rest_of_deal(row, streams2, sc2, cfg, rank3, strength, pwin, give_value,
-                                  after_win, combo, pol, bold, hands2, unseen2, bottom2,
-                                  balances2, dealer, code, played, -1)
-                    _showdown(cfg, hands2, rank3, balances2, won2, dealer, sc2[_STANDER],
-                              sc2[_POOL], ranks, order)
+                    played_length = _one_way(
+                        row, code, plays[row, n] if n < plays.shape[1] else plays[0, 0, :0],
+                        cfg, rank3, strength, pwin, give_value, after_win, combo, pol, bold,
+                        dealer, hands2, unseen2, bottom2, balances2, won2, streams2, sc2, ranks,
+                        order)
                     if n < samples.shape[1]:
                         samples[row, n, S_PLACE] = ((seat - dealer) * step) % p
                         samples[row, n, S_RANK] = r
@@ -190,7 +198,7 @@ def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
                         samples[row, n, S_WON] = stand_won
                         samples[row, n, S_DECISION] = sc[_COUNT]
                         samples[row, n, S_STOOD] = stood_length
-                        samples[row, n, S_PLAYED] = sc2[_POS]
+                        samples[row, n, S_PLAYED] = played_length
                     n += 1
                 # the game's own turn, stopping before the next one
                 _rest_of_deal(row, streams, sc, cfg, rank3, strength, pwin, give_value,
@@ -227,7 +235,6 @@ def stand_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
     hands2, unseen2, bottom2, balances2, won2, _, _, streams2, sc2 = _scratch(p, n_pack)
     _stand_rows(key, index0, first, stop, cfg, pack_cards, rank3, cat_code, strength, pwin,
                 give_value, after_win, policies, boldness, samples, counts, payoffs, stands,
-                plays, hands,
-                unseen, bottom, balances, won, ranks, order, streams, sc, hands2, unseen2,
-                bottom2, balances2, won2, streams2, sc2, np.empty(p, np.int64),
+                plays, hands, unseen, bottom, balances, won, ranks, order, streams, sc, hands2,
+                unseen2, bottom2, balances2, won2, streams2, sc2, np.empty(p, np.int64),
                 np.empty(p, policies.dtype), np.empty(p, np.float64))

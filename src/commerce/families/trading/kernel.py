@@ -491,61 +491,6 @@ def play_games(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
                np.empty(p, policies.dtype), np.empty(p, np.float64))
 
 
-@uncounted()
-def _playout_rows(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: Any,
-                  after_win: Any, cat_code: Any, policies: Any, boldness: Any, hands0: Any,
-                  unseen0: Any, n_unseen: Any, bottom0: Any, b_len: Any, balances0: Any,
-                  pool: Any, dealer: Any, seat: Any, taken: Any, phase: Any, offered: Any,
-                  roots: Any, who: Any, key: Any, gains: Any, wins: Any, actions: Any,
-                  lengths: Any, hands: Any, unseen: Any, bottom: Any, balances: Any, won: Any,
-                  ranks: Any, order: Any, streams: Any, sc: Any) -> None:
-    """The playouts of :func:`playouts` on its working arrays, without reference counting (as
-    :func:`_play_rows`: the heuristic's calls would count their array arguments)."""
-    combo = _lowest_combination(cat_code)
-    record = actions.shape[1] > 0
-    for k in range(roots.shape[0]):
-        for i in range(hands.shape[0]):
-            hands[i, 0], hands[i, 1], hands[i, 2] = hands0[i, 0], hands0[i, 1], hands0[i, 2]
-            balances[i] = balances0[i]
-            won[i] = 0
-        for i in range(unseen.shape[0]):
-            unseen[i] = unseen0[i]
-            bottom[i] = bottom0[i]
-        streams[0] = stream_start(key, 0)
-        streams[1] = stream_start(key, 1)
-        sc[_NU], sc[_BH], sc[_BL], sc[_POOL] = n_unseen, 0, b_len, pool
-        sc[_TAKEN], sc[_POS], sc[_COUNT] = taken, 0, 0
-        sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, phase, offered
-        _rest_of_deal(k, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
-                      combo, policies, boldness, hands, unseen, bottom, balances, dealer,
-                      roots[k], actions[k] if record else actions[0, :0], -1)
-        _showdown(cfg, hands, rank3, balances, won, dealer, sc[_STANDER], sc[_POOL], ranks,
-                  order)
-        gains[k] = balances[who] - balances0[who]
-        wins[k] = 1.0 if won[who] > 0 else 0.0
-        lengths[k] = sc[_POS]
-
-
-@numba.njit(cache=True, nogil=True)
-def playouts(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: Any, after_win: Any,
-             cat_code: Any, policies: Any, boldness: Any, hands0: Any, unseen0: Any,
-             n_unseen: Any, bottom0: Any, b_len: Any, balances0: Any, pool: Any, dealer: Any,
-             seat: Any, taken: Any, phase: Any, offered: Any, roots: Any, who: Any, key: Any,
-             gains: Any, wins: Any, actions: Any, lengths: Any) -> None:
-    """The search bot's playouts from one drawn state: for each action code of *roots*, play
-    it at the decision (phase *phase* of seat *seat*'s turn, *offered* the card of a pending
-    barter), then every seat by its policy to the showdown; *who*'s change in stakes into
-    *gains*, 1.0 into *wins* where it won the deal. Every root is played with the same
-    streams (from *key*: common random numbers). *actions* (``(len(roots), n)``, or with no
-    columns) records each playout's actions, its root first, and *lengths* how many."""
-    hands, unseen, bottom, balances, won, ranks, order, streams, sc = _scratch(
-        cfg[_P], unseen0.shape[0])
-    _playout_rows(cfg, rank3, strength, pwin, give_value, after_win, cat_code, policies,
-                  boldness, hands0, unseen0, n_unseen, bottom0, b_len, balances0, pool, dealer,
-                  seat, taken, phase, offered, roots, who, key, gains, wins, actions, lengths,
-                  hands, unseen, bottom, balances, won, ranks, order, streams, sc)
-
-
 def check_supported(rules: Ruleset) -> None:
     """Refuse a ruleset the kernel would not play exactly.
 
@@ -674,6 +619,8 @@ class TradingKernel:
         width = 3 * self.rules.max_rounds_per_deal * self.players + 1 if record else 0
         moves = np.zeros((max(1, len(actions)), width), np.int64)
         lengths = np.zeros(max(1, len(actions)), np.int64)
+        from commerce.families.trading.compiled_playouts import playouts
+
         playouts(self.cfg, self.rank3, self.strength, self.pwin, self.give_value,
                  self.after_win, self.cat_code, policies, np.full(self.players, 0.5),
                  np.array(state.hands, np.int64), unseen, len(state.unseen), bottom,

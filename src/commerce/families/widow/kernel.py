@@ -345,28 +345,29 @@ class WidowKernel:
         :raises RulesetError: where the rules have neither a knock nor a stand that ends
             the deal.
         """
-        from commerce.families.widow.compiled_stand import stand_games
-
         if not self.stand_samples:
             raise RulesetError(f"{self.rules.id} ends a deal on neither a knock nor stands")
         room = self.deals * self.players if room is None else room
-        out = self._stand(seed, index0, games, policies, boldness, record, room, stand_games)
+        out = self._stand(seed, index0, games, policies, boldness, record, room)
         for g in np.flatnonzero(out[1] > room).tolist():  # a long session, again alone
             alone = self._stand(seed, index0 + g, 1, policies, boldness, record,
-                                int(out[1][g]), stand_games)
+                                int(out[1][g]))
             out = _widened(out, g, alone)
         return out
 
     def _stand(self, seed: int, index0: int, games: int, policies: Any, boldness: Any,
-               record: bool, room: int, run: Any) -> tuple[Any, Any, Any, Any]:
+               record: bool, room: int) -> tuple[Any, Any, Any, Any]:
+        from commerce.families.widow.compiled_stand import stand_games
+
         samples = np.zeros((games, room, SAMPLE_WIDTH), np.int64)
         counts = np.zeros(games, np.int64)
         payoffs = np.zeros((games, self.players), np.int64)
         stands = np.zeros((games, room, _PLAY_WIDTH if record else 0), self.action_dtype)
         plays = np.zeros((games, room, _PLAY_WIDTH if record else 0), self.action_dtype)
-        run(np.uint64(master_key(seed)), index0, 0, games, self.cfg, self.pack_cards,
-            self.rank3, self.rank4, self.cat_code, self.frank3, self.strength, self.vtab,
-            self.rtab, policies, boldness, samples, counts, payoffs, stands, plays)
+        stand_games(np.uint64(master_key(seed)), index0, 0, games, self.cfg, self.pack_cards,
+                    self.rank3, self.rank4, self.cat_code, self.frank3, self.strength,
+                    self.vtab, self.rtab, policies, boldness, samples, counts, payoffs, stands,
+                    plays)
         longest = int(samples[:, :, [S_STOOD, S_PLAYED]].max(initial=0))
         if record and longest > _PLAY_WIDTH:  # pragma: no cover - a deal is shorter
             raise RulesetError(f"a deal ran past {_PLAY_WIDTH} actions")
