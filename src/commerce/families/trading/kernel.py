@@ -287,49 +287,50 @@ def _showdown(cfg: Any, hands: Any, rank3: Any, balances: Any, won: Any, dealer:
         r = rank3[np.uint64(hands[us, 0]), np.uint64(hands[us, 1]), np.uint64(hands[us, 2])]
         ranks[us] = r
         order[i] = s
-        if r > best:
-            best, first = r, s
+        first = s if r > best else first
+        best = max(best, r)
         s = _turn(s, step, p)
+    # a stander, or seat 0 standing in for none (every payment below then 0)
+    st = np.uint64(max(stander, 0))
+    r_st = ranks[st]
     if tie == 2:  # split_pool: every hand equal to the best shares, the first takes the odd
         n_won = 0
         for i in range(p):
-            if ranks[order[i]] == best:
-                n_won += 1
-        share, rest = (pool, 0) if n_won == 1 else (pool // n_won, pool % n_won)
+            n_won += ranks[order[i]] == best
+        share, rest = pool // n_won, pool % n_won
+        for i in range(p):
+            w = np.uint64(order[i])
+            shares = ranks[w] == best
+            paid = cfg[_DPAYS] * (shares and w != dealer)
+            balances[w] += shares * share + (rest if w == first else 0) + paid
+            balances[np.uint64(dealer)] -= paid
+            won[w] += shares
+        beaten = stander >= 0 and r_st < best
+    else:
+        uf = np.uint64(first)
+        paid = cfg[_DPAYS] * (first != dealer)
+        balances[uf] += pool + paid
+        balances[np.uint64(dealer)] -= paid
+        won[uf] += 1
+        beaten = stander >= 0 and stander != first
+    # a beaten stander's penalty: stores made whatever the outcome, the amounts 0 where none
+    # is due (the outcome is as random as the cards: a branch would be mispredicted)
+    equal_too = cfg[_PAYEQ] == 1
+    if cfg[_PENALTY] == 1:  # best_hand_only
+        d = beaten and (equal_too or best > r_st)
+        balances[np.uint64(first)] += d
+        balances[st] -= d
+    elif cfg[_PENALTY] == 0:  # each_better_hand: every seat ranked ahead of him (equal:
+        ahead = True  # before him in priority)
+        total = 0
         for i in range(p):
             w = order[i]
-            if ranks[w] == best:
-                balances[w] += share + (rest if w == first else 0)
-                won[w] += 1
-                if w != dealer:
-                    balances[w] += cfg[_DPAYS]
-                    balances[dealer] -= cfg[_DPAYS]
-        beaten = stander >= 0 and ranks[stander] < best
-    else:
-        balances[first] += pool
-        won[first] += 1
-        if first != dealer:
-            balances[first] += cfg[_DPAYS]
-            balances[dealer] -= cfg[_DPAYS]
-        beaten = stander >= 0 and stander != first
-    if beaten and cfg[_PENALTY] != 2:
-        r_st = ranks[stander]
-        equal_too = cfg[_PAYEQ] == 1
-        if cfg[_PENALTY] == 1:  # best_hand_only
-            if equal_too or best > r_st:
-                balances[first] += 1
-                balances[stander] -= 1
-        else:  # each_better_hand: every seat ranked ahead of him (equal: before him in priority)
-            ahead = True
-            for i in range(p):
-                w = order[i]
-                if w == stander:
-                    ahead = False
-                else:
-                    rw = ranks[w]
-                    d = 1 if rw > r_st or (equal_too and ahead and rw == r_st) else 0
-                    balances[w] += d
-                    balances[stander] -= d
+            ahead = ahead and w != stander
+            rw = ranks[np.uint64(w)]
+            d = beaten and (rw > r_st or (equal_too and ahead and rw == r_st))
+            balances[np.uint64(w)] += d
+            total += d
+        balances[st] -= total
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
