@@ -31,13 +31,16 @@ from commerce.families.cox.compiled_rules import (
     _PHASE,
     _RACK,
     _SEEN,
+    _TURN,
     _W_CNT2,
+    _W_DISC,
     _W_KC,
     _W_LEGAL,
     _W_OUTS,
     _W_SEEN,
     _W_TIES,
     _add,
+    _code,
     _face,
     _hold_copy,
     _kind,
@@ -45,6 +48,8 @@ from commerce.families.cox.compiled_rules import (
     _score,
 )
 from commerce.families.cox.compiled_supply import (
+    _buy_mode,
+    _empty,
     _sells_with,
 )
 from commerce.families.cox.compiled_turn import legal
@@ -153,8 +158,10 @@ def _value(f: Any, w: Any, suit: Any, captains: Any) -> Any:
 
 @uncounted(inline="always")
 def _rank(g: Any, cfg: Any, w: Any, seat: Any, n: Any, state: Any) -> Any:
-    """The discard :func:`.heuristic.rank_discards` puts first among the *n* legal actions
-    (``discard`` ones among them), equal ones drawn from *state*: ``(state, code)``."""
+    """The discard :func:`.heuristic.rank_discards` puts first among the *n* discards of the
+    legal actions (those of the faces at ``w[_W_DISC...]``, in that order, as
+    :func:`.compiled_turn.legal` lists them), equal ones drawn from *state*: ``(state,
+    code)``."""
     suit = choose_suit(g, seat, -1)
     base = _RACK + seat * _FACES
     for k in range(18):
@@ -175,42 +182,36 @@ def _rank(g: Any, cfg: Any, w: Any, seat: Any, n: Any, state: Any) -> Any:
     low = 0.0
     ties = 0
     for i in range(n):
-        code = w[_W_LEGAL + i]
-        if code >> 7 != _K_DISCARD:
-            continue
-        v = _value(_face(code & 127), w, suit, captains)
+        f = w[_W_DISC + i]
+        v = _value(f, w, suit, captains)
         if ties == 0 or v < low:
             low = v
             ties = 0
         elif v != low:
             continue
-        w[_W_TIES + ties] = code
+        w[_W_TIES + ties] = f
         ties += 1
     pick = 0
     if ties > 1:
         state, pick = next_below(state, ties)
-    return state, w[_W_TIES + pick]
+    return state, _code(_K_DISCARD, w[_W_TIES + pick])
 
 
 @uncounted()
 def heuristic_choice(g: Any, cfg: Any, w: Any, state: Any) -> Any:
     """:func:`.heuristic.cox_heuristic`'s choice for the seat to act: ``(state, code)``, the
     random *state* drawn from only to break a tie among discards."""
-    n = legal(g, cfg, w)
     seat = g[_ACTOR]
     if g[_PHASE] != _DISCARD:
-        buy = False
-        for i in range(n):
-            if w[_W_LEGAL + i] >> 7 == _K_BUY:
-                buy = True
-        if buy and g[_LIVE] >= 0 and wants_to_buy(g, cfg, w, seat, g[_LIVE]):
+        # buy where it wants the live discard and may buy it (the wish asked first: it is
+        # the rarer and the cheaper to refuse); else draw, or decline, whichever
+        # :func:`.compiled_turn.legal` lists (a turn lists one of the two, an offer declines)
+        if (g[_LIVE] >= 0 and wants_to_buy(g, cfg, w, seat, g[_LIVE])
+                and _buy_mode(g, cfg, w, seat) > 0):
             return state, _K_BUY * 128 + 127
-        for want in (_K_DRAW, _K_DECLINE):
-            for i in range(n):
-                if w[_W_LEGAL + i] >> 7 == want:
-                    return state, w[_W_LEGAL + i]
-        state, j = next_below(state, n)  # pragma: no cover - draw or decline is legal
-        return state, w[_W_LEGAL + j]
+        draws = g[_PHASE] == _TURN and not _empty(g)
+        return state, (_K_DRAW if draws else _K_DECLINE) * 128 + 127
+    n = legal(g, cfg, w)
     best = -1
     top = 0
     discards = 0
@@ -232,4 +233,4 @@ def heuristic_choice(g: Any, cfg: Any, w: Any, state: Any) -> Any:
     if discards == 0:
         state, j = next_below(state, n)
         return state, w[_W_LEGAL + j]
-    return _rank(g, cfg, w, seat, n, state)
+    return _rank(g, cfg, w, seat, discards, state)

@@ -130,7 +130,7 @@ _W_WON: Final = _W_FACES + 80
 _W_DISC: Final = _W_WON + _SEATS
 """The faces the actor may discard."""
 _W_TIES: Final = _W_DISC + _FACES
-"""The discards the heuristic values alike."""
+"""The faces of the discards the heuristic values alike."""
 SCRATCH_SIZE: Final = _W_TIES + _FACES
 """Slots of the scratch array."""
 
