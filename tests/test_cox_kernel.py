@@ -14,10 +14,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from commerce import engine
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.errors import CommerceError, RulesetError
+from commerce.families.cox import scoring
+from commerce.families.cox.cards import BANK, CAPTAINS, face_of
+from commerce.families.cox.compiled_rules import _W_CNT, SCRATCH_SIZE, _best, _complete
 from commerce.families.cox.deals import read_cox_deals
 from commerce.families.cox.kernel import CATEGORIES, decode_action
 from commerce.family import family_spec
@@ -240,3 +245,30 @@ def test_each_holding_kept_as_cards_move_is_the_one_built_anew(options: dict[str
                     f"{players} players, game {game}: the kept holdings drifted")
                 checked += 1
     assert checked > 1000
+
+
+@settings(max_examples=400, deadline=None)
+@example(kinds=[(0, 3), (1, 2), (2, 2)], wilds={CAPTAINS[0]}, cap4=False)  # a pair made three
+@example(kinds=[(0, 3), (1, 3), (2, 1)], wilds={CAPTAINS[0]}, cap4=False)  # a lone card paired
+@example(kinds=[(0, 3), (15, 2), (16, 3)], wilds={BANK}, cap4=True)
+@example(kinds=[(0, 3), (1, 3), (4, 1)], wilds={CAPTAINS[0], BANK}, cap4=True)
+@given(kinds=st.lists(st.tuples(st.sampled_from((0, 1, 2, 4, 5, 9, 15, 16)), st.integers(1, 4)),
+                      min_size=1, max_size=5, unique_by=lambda t: t[0]),
+       wilds=st.sets(st.sampled_from(CAPTAINS + (BANK,))), cap4=st.booleans())
+def test_compiled_completeness_and_best_points_are_the_scorings(
+        kinds: list[tuple[int, int]], wilds: set[int], cap4: bool) -> None:
+    # the compiled tests count a placement of the wild cards from the counts without them;
+    # the scoring places each wild card and counts the whole holding again (kinds of the
+    # first suit mostly, where its Captain may go, and two of the honours, where the Bank)
+    counts = [0] * 18
+    for k, n in kinds:
+        counts[k] = n
+    placed = tuple(sorted(wilds))
+    w = np.zeros(SCRATCH_SIZE, np.int64)
+    w[_W_CNT:_W_CNT + 18] = counts
+    w[_W_CNT + 18] = sum(1 << (face_of(c) - 15) for c in placed)
+    complete = sum(counts) + len(placed) in (8, 9, 10) and scoring._complete(
+        tuple(counts), placed, cap4)
+    assert _complete(w, _W_CNT, cap4) == complete
+    assert _best(w, _W_CNT, cap4) == scoring._best(tuple(counts), placed, cap4)[0]
+    assert list(w[_W_CNT:_W_CNT + 18]) == counts  # the counts are left as they were

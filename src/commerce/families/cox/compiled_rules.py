@@ -432,15 +432,6 @@ def _distinct(w: Any, nw: Any) -> Any:
     return True
 
 
-@uncounted(inline="always")
-def _place(w: Any, at: Any, nw: Any, d: Any) -> None:
-    """Add (*d* = 1) or take back (-1) the wild cards at their chosen targets."""
-    for a in range(nw):
-        k = w[_W_OPT + a * 19 + w[_W_IDX + a]]
-        if k >= 0:
-            w[at + k] += d
-
-
 @uncounted()
 def _complete(w: Any, at: Any, cap4: Any) -> Any:
     """:func:`.scoring.is_complete` of the holding at *at* (counts kept)."""
@@ -455,14 +446,25 @@ def _complete(w: Any, at: Any, cap4: Any) -> Any:
     nw = _targets(w, at, mask, cap4, False)
     if nw < 0:
         return False
+    # the kinds held by how many: lone cards, pairs, three or more; each placement moves
+    # its kinds on by one card (distinct kinds), so only they are counted again
+    lone, pairs, combos = 0, 0, 0
+    for k in range(18):
+        n = w[at + k]
+        lone += n == 1
+        pairs += n == 2
+        combos += n >= 3
     for a in range(nw):
         w[_W_IDX + a] = 0
     while True:
         if _distinct(w, nw):
-            _place(w, at, nw, 1)
-            ok = _shape(w, at)
-            _place(w, at, nw, -1)
-            if ok:
+            lo, pa, co = lone, pairs, combos
+            for a in range(nw):
+                n = w[at + w[_W_OPT + a * 19 + w[_W_IDX + a]]]  # no unused one here
+                lo -= n == 1
+                pa += (n == 1) - (n == 2)
+                co += n == 2
+            if lo == 0 and pa == 1 and co == 2:
                 return True
         if not _next_index(w, nw):
             return False
@@ -474,16 +476,20 @@ def _best(w: Any, at: Any, cap4: Any) -> Any:
     (:func:`.scoring._best`)."""
     mask = w[at + 18]
     nw = _targets(w, at, mask, cap4, True)
+    held = 0  # the points without the wild cards; each placement adds what its kinds gain
+    for k in range(18):
+        held += _points(k, w[at + k])
     best = -1
     for a in range(nw):
         w[_W_IDX + a] = 0
     while True:
-        if _distinct(w, nw):
-            _place(w, at, nw, 1)
-            pts = 0
-            for k in range(18):
-                pts += _points(k, w[at + k])
-            _place(w, at, nw, -1)
+        if _distinct(w, nw):  # every kind then gains one card at most
+            pts = held
+            for a in range(nw):
+                k = w[_W_OPT + a * 19 + w[_W_IDX + a]]
+                if k >= 0:
+                    n = w[at + k]
+                    pts += _points(k, n + 1) - _points(k, n)
             if pts > best:
                 best = pts
         if not _next_index(w, nw):
