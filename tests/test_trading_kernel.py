@@ -248,6 +248,16 @@ def test_bench_fast_prints_kernel_and_reference_rates(capsys: pytest.CaptureFixt
     assert 0 < row["random_cores_used"] <= 2.5
 
 
+def test_kernel_rates_take_batches_for_at_least_the_seconds_asked() -> None:
+    from commerce.simulate import kernel_decisions_per_s
+
+    rules = find_ruleset("hoyle")
+    few = kernel_decisions_per_s(rules, 4, games=20, repeats=3)
+    assert few["batches"] == 3 and few["decisions_per_s"] > 0
+    more = kernel_decisions_per_s(rules, 4, games=20, repeats=3, seconds=0.05)
+    assert 3 < more["batches"] <= 100  # a batch of 20 short games is far below 0.05 s
+
+
 def test_per_deal_results_only_when_asked() -> None:
     rules = find_ruleset("hoyle")
     plain = run_batch(rules, players=4, games=50, seed=2, bots=["random", "heuristic"])

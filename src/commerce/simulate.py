@@ -239,14 +239,17 @@ def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
 
 
 def kernel_decisions_per_s(rules: Ruleset, players: int = 4, *, bot: str = "random",
-                           games: int = 200_000, repeats: int = 5,
+                           games: int = 200_000, repeats: int = 5, seconds: float = 0.0,
                            threads: int = 2) -> dict[str, float]:
     """Whole games on the compiled kernel, every seat played by *bot*, on *threads* threads:
-    ``decisions_per_s`` (the median over *repeats* batches of player decisions per wall-clock
+    ``decisions_per_s`` (the median over the batches of player decisions per wall-clock
     second), ``decisions_per_cpu_s`` (per CPU second of the process: what one core does,
     whatever else runs on the machine), ``cpu_per_wall`` (the cores the batch had, on
-    average) and ``first_call_s`` (building the kernel and loading or compiling its code,
-    timed apart and not counted in the rates)."""
+    average), ``first_call_s`` (building the kernel and loading or compiling its code,
+    timed apart and not counted in the rates) and ``batches``. It plays *repeats* batches
+    at least, and more while they have taken less than *seconds* of the clock (at most 100):
+    a batch of Peel's short games takes a tenth of a second, and five of them alone fall
+    within half a second of a machine whose speed wanders."""
     from commerce.fast import build_kernel, run_batch
 
     start = time.perf_counter()
@@ -254,15 +257,20 @@ def kernel_decisions_per_s(rules: Ruleset, players: int = 4, *, bot: str = "rand
     run_batch(rules, players=players, games=2, seed=0, bots=[bot], kernel=kernel, threads=1)
     first = time.perf_counter() - start
     rates, cpu_rates, shares = [], [], []
-    for seed in range(repeats):
+    spent = 0.0
+    seed = 0
+    while seed < repeats or (spent < seconds and seed < 100):
         cpu, start = time.process_time(), time.perf_counter()
         result = run_batch(rules, players=players, games=games, seed=seed, bots=[bot],
                            kernel=kernel, threads=threads)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        spent += wall
+        seed += 1
         decisions = int(result.decisions.sum())
         rates.append(decisions / wall)
         cpu_rates.append(decisions / cpu)
         shares.append(cpu / wall)
     return {"decisions_per_s": statistics.median(rates),
             "decisions_per_cpu_s": statistics.median(cpu_rates),
-            "cpu_per_wall": statistics.median(shares), "first_call_s": first}
+            "cpu_per_wall": statistics.median(shares), "first_call_s": first,
+            "batches": len(rates)}
