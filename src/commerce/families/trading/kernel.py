@@ -299,12 +299,13 @@ def _showdown(cfg: Any, hands: Any, rank3: Any, balances: Any, won: Any, dealer:
             n_won += ranks[order[i]] == best
         share, rest = pool // n_won, pool % n_won
         for i in range(p):
-            w = np.uint64(order[i])
-            shares = ranks[w] == best
+            w = order[i]
+            uw = np.uint64(w)
+            shares = ranks[uw] == best
             paid = cfg[_DPAYS] * (shares and w != dealer)
-            balances[w] += shares * share + (rest if w == first else 0) + paid
+            balances[uw] += shares * share + (rest if w == first else 0) + paid
             balances[np.uint64(dealer)] -= paid
-            won[w] += shares
+            won[uw] += shares
         beaten = stander >= 0 and r_st < best
     else:
         uf = np.uint64(first)
