@@ -208,9 +208,9 @@ def heuristic_choice(g: Any, cfg: Any, w: Any, state: Any) -> Any:
         # :func:`.compiled_turn.legal` lists (a turn lists one of the two, an offer declines)
         if (g[_LIVE] >= 0 and wants_to_buy(g, cfg, w, seat, g[_LIVE])
                 and _buy_mode(g, cfg, w, seat) > 0):
-            return state, _K_BUY * 128 + 127
+            return state, _code(_K_BUY, -1)
         draws = g[_PHASE] == _TURN and not _empty(g)
-        return state, (_K_DRAW if draws else _K_DECLINE) * 128 + 127
+        return state, _code(_K_DRAW if draws else _K_DECLINE, -1)
     n = legal(g, cfg, w)
     best = -1
     top = 0

@@ -435,7 +435,7 @@ def _distinct(w: Any, nw: Any) -> Any:
 @uncounted()
 def _complete(w: Any, at: Any, cap4: Any) -> Any:
     """:func:`.scoring.is_complete` of the holding at *at* (counts kept)."""
-    cards, kinds, _, _ = _census(w, at)
+    cards, kinds, lone, _ = _census(w, at)
     # a wild card joins a kind already held, never starts one: two combinations and a pair
     # are three kinds before the wild cards are placed as after
     if cards < 8 or cards > 10 or kinds != 3:
@@ -446,14 +446,12 @@ def _complete(w: Any, at: Any, cap4: Any) -> Any:
     nw = _targets(w, at, mask, cap4, False)
     if nw < 0:
         return False
-    # the kinds held by how many: lone cards, pairs, three or more; each placement moves
-    # its kinds on by one card (distinct kinds), so only they are counted again
-    lone, pairs, combos = 0, 0, 0
+    # the three kinds held by how many: lone cards, pairs, three or more; each placement
+    # moves its kinds on by one card (distinct kinds), so only they are counted again
+    pairs = 0
     for k in range(18):
-        n = w[at + k]
-        lone += n == 1
-        pairs += n == 2
-        combos += n >= 3
+        pairs += w[at + k] == 2
+    combos = kinds - lone - pairs
     for a in range(nw):
         w[_W_IDX + a] = 0
     while True:

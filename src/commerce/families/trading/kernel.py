@@ -559,6 +559,11 @@ class TradingKernel:
     stand_samples: bool = True
     """It plays the samples of ``analyze stand-threshold`` (:meth:`stand_run`)."""
 
+    def _deal_width(self) -> int:
+        """The most actions a deal records from a decision on: three a turn (a trade, the
+        card drawn, standing after it) for every turn its rounds allow, and one more."""
+        return 3 * int(self.rules.max_rounds_per_deal) * self.players + 1
+
     def stand_run(self, seed: int, index0: int, games: int, policies: Any, boldness: Any,
                   record: bool = False) -> tuple[Any, Any, Any, Any]:
         """Games ``index0`` to ``index0 + games`` of the run of *seed* (the games
@@ -574,7 +579,7 @@ class TradingKernel:
         samples = np.zeros((games, room, SAMPLE_WIDTH), np.int64)
         counts = np.zeros(games, np.int64)
         payoffs = np.zeros((games, self.players), np.int64)
-        width = 3 * self.rules.max_rounds_per_deal * self.players + 1 if record else 0
+        width = self._deal_width() if record else 0
         stands = np.zeros((games, room if record else 1, width), np.int64)
         plays = np.zeros((games, room if record else 1, width), np.int64)
         stand_games(np.uint64(master_key(seed)), index0, 0, games, self.cfg, self.pack_cards,
@@ -618,7 +623,7 @@ class TradingKernel:
                           for a in actions], np.int64)
         gains = np.zeros(len(actions), np.float64)
         wins = np.zeros(len(actions), np.float64)
-        width = 3 * self.rules.max_rounds_per_deal * self.players + 1 if record else 0
+        width = self._deal_width() if record else 0
         moves = np.zeros((max(1, len(actions)), width), np.int64)
         lengths = np.zeros(max(1, len(actions)), np.int64)
         from commerce.families.trading.compiled_playouts import playouts
