@@ -30,6 +30,7 @@ Action(kind=<ActionKind.TRADE: 'trade'>, cards=(7,))
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar, cast
 
@@ -159,6 +160,32 @@ def next_below(state: Any, m: Any) -> Any:
     state = state + _GAMMA
     x = mix(state) >> _S32
     return state, np.int64((x * np.uint64(m)) >> _S32)
+
+
+def cuda_twin(dispatcher: Any, twins: dict[Any, Any] | None = None) -> Any:
+    """The CUDA device function compiled from the Python source of the compiled (CPU)
+    function *dispatcher*: its Python function over a copy of its module's globals in which
+    every compiled function it calls is replaced by that function's own twin (recursively;
+    *twins* holds those made so far), given to ``numba.cuda.jit(device=True)``. A kernel's
+    steps thus run on a GPU as the same source, not as a second copy of the rules to keep
+    equal. Only for code that allocates no arrays (the GPU thread's arrays are made by the
+    caller, in its local memory). Needs numba's CUDA target (the ``numba-cuda`` package, or
+    its simulator with ``NUMBA_ENABLE_CUDASIM=1``)."""
+    from numba import cuda
+
+    made = {} if twins is None else twins
+    if dispatcher in made:
+        return made[dispatcher]
+    source = dispatcher.py_func
+    names = dict(source.__globals__)
+    for name in source.__code__.co_names:
+        called = names.get(name)
+        if isinstance(called, numba.core.registry.CPUDispatcher):
+            names[name] = cuda_twin(called, made)
+    twin = types.FunctionType(source.__code__, names, source.__name__, source.__defaults__,
+                              source.__closure__)
+    made[dispatcher] = device = cast(Any, cuda).jit(device=True)(twin)
+    return device
 
 
 class EnvBatch:
