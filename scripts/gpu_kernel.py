@@ -1,17 +1,18 @@
-"""The trading kernel on a GPU (numba's CUDA target): checked game for game, then timed.
+"""The compiled kernels on a GPU (numba's CUDA target): checked game for game, then timed.
 
-    PYTHONPATH=src python scripts/gpu_kernel.py [--rules peel,hoyle,trade-and-barter]
-        [--sizes 10000,100000,1000000] [--repeats 5] [--check 100000] [--json FILE]
+    PYTHONPATH=src python scripts/gpu_kernel.py [--rules peel,widow,cox,...]
+        [--sizes 10000,100000,1000000] [--repeats 3] [--json FILE]
 
-For each ruleset and policy (random, heuristic; 4 players), it plays ``--check`` games on the
-GPU (:mod:`commerce.families.trading.kernel_cuda`: one thread a game, the CPU kernel's own
-source compiled for CUDA) and the same games on the CPU kernel (:func:`commerce.fast.run_batch`,
-every core), and counts the games whose payoffs, deals won, decisions or first dealer differ
-(there should be none). It then times batches of each size in ``--sizes`` on the GPU (the
-kernel alone, launched and waited for: the results stay on the device), and batches of
-200,000 games on the CPU kernel on every core of the same machine, each the median of
-``--repeats``. Player decisions per second, as ``commerce bench --fast`` counts them. The first
-call's time (compiling for the device) is reported apart. Needs a GPU with numba-cuda.
+For each ruleset (every preset with a kernel by default) and policy (random, heuristic; 4
+players), it plays ``--check`` games on the GPU (the family's ``kernel_cuda`` module: one thread
+a game, the CPU kernel's own source compiled for CUDA) and the same games on the CPU kernel
+(:func:`commerce.fast.run_batch`, every core), and counts the games whose payoffs, deals won,
+decisions or first dealer differ (there should be none). It then times batches of each size
+in ``--sizes`` on the GPU (the kernel alone, launched and waited for: the results stay on the
+device), and batches on the CPU kernel on every core of the same machine (200,000 trading
+games, 20,000 sessions or games of the others), each the median of ``--repeats``. Player
+decisions per second, as ``commerce bench --fast`` counts them. The first call's time
+(compiling for the device) is reported apart. Needs a GPU with numba-cuda.
 """
 
 from __future__ import annotations
@@ -23,23 +24,37 @@ import statistics
 import sys
 import time
 import warnings
+from typing import Any
+
+PRESETS = ("peel,hoyle,trade-and-barter,peel-old,pool,widow,pounce,no-pair-or-point,cox")
+
+
+def gpu_kernel(kernel: Any, family: str) -> Any:
+    """The family's GPU kernel over *kernel*'s tables."""
+    if family == "trading":
+        from commerce.families.trading.kernel_cuda import CudaTradingKernel
+        return CudaTradingKernel(kernel)
+    if family == "widow":
+        from commerce.families.widow.kernel_cuda import CudaWidowKernel
+        return CudaWidowKernel(kernel)
+    from commerce.families.cox.kernel_cuda import CudaCoxKernel
+    return CudaCoxKernel(kernel)
 
 
 def main() -> int:
     """Check, time and print (and with ``--json``, write the figures)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rules", default="peel,hoyle,trade-and-barter")
+    parser.add_argument("--rules", default=PRESETS)
     parser.add_argument("--sizes", default="10000,100000,1000000")
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--check", type=int, default=100_000)
-    parser.add_argument("--block", type=int, default=128)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--check", type=int, default=0,
+                        help="games checked (0: 100,000 trading games, 10,000 of the others)")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args()
     warnings.simplefilter("ignore", category=Warning)  # numba's notes on occupancy
     from numba import cuda
 
-    from commerce.families.trading.kernel_cuda import CudaTradingKernel
-    from commerce.fast import build_kernel, policy_arrays, run_batch
+    from commerce.fast import build_kernel, new_result, policy_arrays, run_batch
     from commerce.rules import find_ruleset
 
     if cuda.is_available() and hasattr(cuda, "get_current_device"):
@@ -53,46 +68,57 @@ def main() -> int:
     for rid in args.rules.split(","):
         rules = find_ruleset(rid)
         kernel = build_kernel(rules, 4)
-        gpu = CudaTradingKernel(kernel, block=args.block)
+        gpu = gpu_kernel(kernel, rules.family)
+        trading = rules.family == "trading"
+        check = args.check or (100_000 if trading else 10_000)
+        cpu_games = 200_000 if trading else 20_000
+
+        def on_device(games: int, kernel: Any = kernel) -> list[Any]:
+            return [cuda.to_device(a) for a in new_result(kernel, 4, games).arrays()]
+
         for bot in ("random", "heuristic"):
             codes, bold = policy_arrays([bot], 4)
             start = time.perf_counter()
-            gpu.play(0, args.block, codes, bold)
+            gpu.run(0, 0, 128, codes, bold, 1, on_device(128))
             cuda.synchronize()
             first = time.perf_counter() - start
-            out = gpu.play(1, args.check, codes, bold)
-            cpu = run_batch(rules, players=4, games=args.check, seed=1, bots=[bot],
+            out = on_device(check)
+            gpu.run(1, 0, check, codes, bold, 1, out)
+            cpu = run_batch(rules, players=4, games=check, seed=1, bots=[bot],
                             kernel=kernel, threads=cores)
-            differ = ((out.payoffs.copy_to_host() != cpu.payoffs).any(axis=1)
-                      | (out.deals_won.copy_to_host() != cpu.deals_won).any(axis=1)
-                      | (out.decisions.copy_to_host() != cpu.decisions)
-                      | (out.dealers.copy_to_host() != cpu.dealers))
-            row = {"rules": rid, "bot": bot, "device": name, "first_call_s": round(first, 2),
-                   "checked": args.check, "differ": int(differ.sum()), "gpu": {}}
+            mine = [a.copy_to_host() for a in out[:4]]
+            differ = ((mine[0] != cpu.payoffs).any(axis=1)
+                      | (mine[1] != cpu.deals_won).any(axis=1)
+                      | (mine[2] != cpu.decisions) | (mine[3] != cpu.dealers))
+            row: dict[str, Any] = {"rules": rid, "bot": bot, "device": name,
+                                   "first_call_s": round(first, 2), "checked": check,
+                                   "differ": int(differ.sum()), "gpu": {}}
             for size in (int(s) for s in args.sizes.split(",")):
+                out = on_device(size)
                 rates = []
                 for seed in range(args.repeats):
                     start = time.perf_counter()
-                    out = gpu.play(seed, size, codes, bold)
+                    gpu.run(seed, 0, size, codes, bold, 1, out)
                     cuda.synchronize()
                     wall = time.perf_counter() - start
-                    rates.append(int(out.decisions.copy_to_host().sum()) / wall)
+                    rates.append(int(out[2].copy_to_host().sum()) / wall)
                 row["gpu"][size] = statistics.median(rates)
             rates = []
             for seed in range(args.repeats):
                 start = time.perf_counter()
-                result = run_batch(rules, players=4, games=200_000, seed=seed, bots=[bot],
+                result = run_batch(rules, players=4, games=cpu_games, seed=seed, bots=[bot],
                                    kernel=kernel, threads=cores)
                 rates.append(int(result.decisions.sum()) / (time.perf_counter() - start))
             row["cpu"] = statistics.median(rates)
+            row["cpu_games"] = cpu_games
             rows.append(row)
             sizes = ", ".join(f"{s:,}: {r / 1e6:,.0f}M" for s, r in row["gpu"].items())
-            print(f"{rid} {bot}: first call {first:.1f} s; {row['differ']} of {args.check:,} "
+            print(f"{rid} {bot}: first call {first:.1f} s; {row['differ']} of {check:,} "
                   f"games differ from the CPU kernel; GPU {sizes}; CPU ({cores} cores, "
-                  f"200,000 games) {row['cpu'] / 1e6:,.0f}M decisions/s", flush=True)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
+                  f"{cpu_games:,} games) {row['cpu'] / 1e6:,.0f}M decisions/s", flush=True)
+            if args.json:
+                with open(args.json, "w") as f:
+                    json.dump(rows, f, indent=1)
     return 0 if all(r["differ"] == 0 for r in rows) else 1
 
 

@@ -188,6 +188,53 @@ def cuda_twin(dispatcher: Any, twins: dict[Any, Any] | None = None) -> Any:
     return device
 
 
+@numba.njit(cache=True, inline="always")
+def zeroed(a: Any) -> Any:
+    """*a* (one axis) filled with zeros, as ``np.zeros`` makes a CPU kernel's working arrays
+    (a GPU thread's local arrays, through :func:`cuda_twin`, start with whatever was there)."""
+    for i in range(a.shape[0]):
+        a[i] = 0
+    return a
+
+
+class CudaBatch:
+    """A family kernel's tables on a GPU, ready to play batches there, one CUDA thread a game
+    (a family's ``kernel_cuda`` module subclasses it with the CUDA kernel, built by
+    :meth:`compiled`, that runs the CPU kernel's own steps through :func:`cuda_twin`).
+
+    :meth:`run` takes what the CPU kernel's ``run`` takes, the result arrays as device arrays
+    (``numba.cuda.to_device`` of :func:`commerce.fast.new_result`'s, in
+    :meth:`commerce.fast.BatchResult.arrays`' order): game *i* draws from the same streams,
+    so the GPU plays the games the CPU kernel plays for the same seed."""
+
+    outputs: int = 15
+    """How many of the result arrays the CUDA kernel takes (the first ones)."""
+
+    def __init__(self, tables: Sequence[Any], block: int = 128) -> None:
+        from numba import cuda
+
+        self.block = block
+        self._tables = tuple(cast(Any, cuda).to_device(np.ascontiguousarray(t))
+                             for t in tables)
+
+    def compiled(self) -> Any:
+        """The CUDA kernel: ``(key, index0, games, *tables, policies, boldness, share,
+        *outputs)``, thread *i* playing row *i* (game ``index0 + i``)."""
+        raise NotImplementedError
+
+    def run(self, seed: int, index0: int, games: int, policies: Any, boldness: Any,
+            share: int, out: Sequence[Any]) -> None:
+        """Launch games ``index0`` to ``index0 + games`` of the run of *seed* into the
+        device arrays *out*; returns once launched (``numba.cuda.synchronize()`` waits)."""
+        from numba import cuda
+
+        gpu = cast(Any, cuda)
+        grid = (games + self.block - 1) // self.block
+        self.compiled()[grid, self.block](
+            np.uint64(master_key(seed)), index0, games, *self._tables,
+            gpu.to_device(policies), gpu.to_device(boldness), share, *out[:self.outputs])
+
+
 class EnvBatch:
     """The Python side of a family's steppable kernel (its ``env_kernel`` hook's batches):
     *num_envs* games stepped together, the learner at one seat.

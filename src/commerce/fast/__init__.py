@@ -182,6 +182,39 @@ def policy_arrays(bots: Sequence[str], players: int) -> tuple[Any, Any]:
     return _policies(bots, players, False)
 
 
+def new_result(kern: Any, players: int, games: int, *, details: bool = False,
+               record: bool = False, deal_room: int | None = None) -> BatchResult:
+    """The zeroed arrays of a batch of *games* on the kernel *kern* at *players* seats, as
+    :func:`run_batch` hands them to the kernel (*details*, *record* and *deal_room* as
+    there): a GPU kernel (``scripts/gpu_kernel.py``) is handed copies of the same arrays."""
+    import numpy as np
+
+    deals = (kern.deals if deal_room is None else deal_room) if details or record else 0
+    per_deal = deals if getattr(kern, "deal_results", False) else 0
+    return BatchResult(
+        payoffs=np.zeros((games, players), np.int64),
+        deals_won=np.zeros((games, players), np.int32),
+        decisions=np.zeros(games, np.int32),
+        dealers=np.zeros(games, np.int8),
+        standers=np.zeros((games, deals), np.int8),
+        categories=np.zeros((games, deals, players), np.int8),
+        deal_turns=np.zeros((games, deals), np.int32),
+        actions=np.zeros((games, kern.max_actions if record else 0),
+                         getattr(kern, "action_dtype", np.int16)),
+        action_counts=np.zeros(games, np.int64),
+        deal_payoffs=np.zeros((games, deals if getattr(kern, "deal_payoffs", False) else 0,
+                                players), np.int32),
+        category_names=tuple(kern.category_names),
+        session=np.zeros((games, 2 if getattr(kern, "tracks_tokens", False) else 0, players),
+                         np.int32),
+        deal_decisions=np.zeros((games, per_deal), np.int32),
+        deal_winners=np.zeros((games, per_deal), np.int16),  # at most 12 seats
+        deal_counts=np.zeros(games if getattr(kern, "deal_counts", False) else 0, np.int32),
+        deal_dealers=np.zeros((games, deals if getattr(kern, "deal_dealers", False) else 0),
+                              np.int8),
+    )
+
+
 def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequence[str],
               record: bool = False, threads: int | None = None, kernel: Any = None,
               first_game: int = 0, rotate: bool = False, details: bool = False,
@@ -214,8 +247,6 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     """
     if games < 1:
         raise CommerceError("a batch has at least one game")
-    import numpy as np
-
     kern = kernel if kernel is not None else build_kernel(rules, players)
     share = len(bots) if rotate else 1
     if first_game % share:
@@ -226,30 +257,8 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
         raise CommerceError(f"{missing}; use --engine reference")
     if deal_room is not None and not getattr(kern, "deal_counts", False):
         raise CommerceError(f"{rules.id}'s sessions all play {kern.deals} deals: no deal_room")
-    deals = (kern.deals if deal_room is None else deal_room) if details or record else 0
-    per_deal = deals if getattr(kern, "deal_results", False) else 0
-    result = BatchResult(
-        payoffs=np.zeros((games, players), np.int64),
-        deals_won=np.zeros((games, players), np.int32),
-        decisions=np.zeros(games, np.int32),
-        dealers=np.zeros(games, np.int8),
-        standers=np.zeros((games, deals), np.int8),
-        categories=np.zeros((games, deals, players), np.int8),
-        deal_turns=np.zeros((games, deals), np.int32),
-        actions=np.zeros((games, kern.max_actions if record else 0),
-                         getattr(kern, "action_dtype", np.int16)),
-        action_counts=np.zeros(games, np.int64),
-        deal_payoffs=np.zeros((games, deals if getattr(kern, "deal_payoffs", False) else 0,
-                                players), np.int32),
-        category_names=tuple(kern.category_names),
-        session=np.zeros((games, 2 if getattr(kern, "tracks_tokens", False) else 0, players),
-                         np.int32),
-        deal_decisions=np.zeros((games, per_deal), np.int32),
-        deal_winners=np.zeros((games, per_deal), np.int16),  # at most 12 seats
-        deal_counts=np.zeros(games if getattr(kern, "deal_counts", False) else 0, np.int32),
-        deal_dealers=np.zeros((games, deals if getattr(kern, "deal_dealers", False) else 0),
-                              np.int8),
-    )
+    result = new_result(kern, players, games, details=details, record=record,
+                        deal_room=deal_room)
     out = result.arrays()
     n_threads = max(1, min(threads or min(os.cpu_count() or 1, 8), games))
     if n_threads == 1:

@@ -251,10 +251,10 @@ def _hold_add(g: Any, seat: Any, f: Any, d: Any) -> None:
         n = g[h + k]
         if d > 0:
             g[h + _H_KINDS] += n == 0
-            g[h + _H_SINGLES] += (n == 0) - (n == 1)
+            g[h + _H_SINGLES] += int(n == 0) - int(n == 1)
         else:
             g[h + _H_KINDS] -= n == 1
-            g[h + _H_SINGLES] += (n == 2) - (n == 1)
+            g[h + _H_SINGLES] += int(n == 2) - int(n == 1)
         g[h + _H_CARDS] += d
         g[h + k] = n + d
     elif k < 0:
@@ -316,7 +316,7 @@ def _may_complete_held(g: Any, seat: Any, f: Any) -> Any:
     if 0 <= k < 18:
         n = g[h + k]
         kinds += n == 0
-        singles += (n == 0) - (n == 1)
+        singles += int(n == 0) - int(n == 1)
         cards += 1
     elif k < 0:
         mask |= 1 << (f - 15)
@@ -460,7 +460,7 @@ def _complete(w: Any, at: Any, cap4: Any) -> Any:
             for a in range(nw):
                 n = w[at + w[_W_OPT + a * 19 + w[_W_IDX + a]]]  # no unused one here
                 lo -= n == 1
-                pa += (n == 1) - (n == 2)
+                pa += int(n == 1) - int(n == 2)
                 co += n == 2
             if lo == 0 and pa == 1 and co == 2:
                 return True

@@ -6,30 +6,28 @@ Python source as the CPU kernel (:func:`commerce.kernelkit.cuda_twin`); its work
 (hands, stock, bottom queue, balances, streams) are made in the thread's local memory, the
 tables (ranks, strengths) are read from the device's memory. Game *i* of a run draws from the
 same streams as on the CPU, so the GPU plays the very games :func:`commerce.fast.run_batch`
-plays for the same seed: ``tests/test_trading_kernel_cuda.py`` holds the two equal game for
-game (in numba's CUDA simulator, where no GPU is at hand), and
-``scripts/gpu_kernel.py`` measures and checks it on a GPU.
+plays for the same seed: ``tests/test_kernel_cuda.py`` holds the two equal game for game (in
+numba's CUDA simulator, where no GPU is at hand), and ``scripts/gpu_kernel.py`` measures and
+checks it on a GPU.
 
 Needs numba's CUDA target (the ``numba-cuda`` package and a GPU, or the simulator with
-``NUMBA_ENABLE_CUDASIM=1``, which must see ``numba.cuda`` imported at this module's top): it
-is imported by that script and test alone, never by ``import commerce``; the project builds
-and tests without a GPU.
+``NUMBA_ENABLE_CUDASIM=1``, which must see ``numba.cuda`` as a global of this module): it is
+imported by that script and test alone, never by ``import commerce``; the project builds and
+tests without a GPU.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
 import numba
-import numpy as np
 from numba import cuda as _cuda
 
 from commerce.errors import RulesetError
 from commerce.families.trading.kernel import _N_SC, TradingKernel, _play_rows
-from commerce.kernelkit import cuda_twin, master_key
+from commerce.kernelkit import CudaBatch, cuda_twin
 
 cuda: Any = _cuda
 """numba's CUDA target (as a module global of this name, which the simulator swaps)."""
@@ -44,7 +42,7 @@ PACK: Final = 52
 
 @lru_cache(maxsize=1)
 def _games() -> Any:
-    """The CUDA kernel: thread *row* plays game ``index0 + row`` (made once a process)."""
+    """The CUDA kernel (:meth:`CudaBatch.compiled`; made once a process)."""
     play = cuda_twin(_play_rows)
     seats, cards, n_sc = SEATS, PACK, _N_SC
     i64, u64, i8, f64 = numba.int64, numba.uint64, numba.int8, numba.float64
@@ -55,7 +53,7 @@ def _games() -> Any:
               policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
               decisions: Any, dealers: Any, standers: Any, categories: Any,
               deal_turns: Any, actions: Any, action_counts: Any, deal_payoffs: Any,
-              deal_decisions: Any, deal_winners: Any) -> None:
+              session: Any, deal_decisions: Any, deal_winners: Any) -> None:
         row = cuda.grid(1)
         if row < n:
             play(key, index0, row, row + 1, cfg, pack_cards, rank3, cat_code, strength,
@@ -72,53 +70,18 @@ def _games() -> Any:
     return games
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class GpuGames:
-    """The results of :meth:`CudaTradingKernel.play`, still on the device (``numba.cuda``
-    device arrays; ``copy_to_host()`` brings one back): each game's payoffs and deals won by
-    seat, its player decisions and its first dealer, as :class:`commerce.fast.BatchResult`'s
-    arrays of the same names."""
+class CudaTradingKernel(CudaBatch):
+    """A :class:`.kernel.TradingKernel`'s tables on the device (:class:`CudaBatch`)."""
 
-    payoffs: Any
-    deals_won: Any
-    decisions: Any
-    dealers: Any
-
-
-class CudaTradingKernel:
-    """A :class:`.kernel.TradingKernel`'s tables on the device, ready to play batches there."""
+    outputs = 13  # up to deal_winners, as the CPU kernel's run
 
     def __init__(self, kernel: TradingKernel, block: int = 128) -> None:
         if kernel.players > SEATS or kernel.pack_cards.shape[0] > PACK:
             raise RulesetError(f"the GPU kernel holds {SEATS} seats and {PACK} cards")
-        self.kernel = kernel
-        self.block = block
-        self._tables = tuple(cuda.to_device(np.ascontiguousarray(t)) for t in (
-            kernel.cfg, kernel.pack_cards, kernel.rank3, kernel.cat_code, kernel.strength,
-            kernel.pwin, kernel.give_value, kernel.after_win))
+        super().__init__((kernel.cfg, kernel.pack_cards, kernel.rank3, kernel.cat_code,
+                          kernel.strength, kernel.pwin, kernel.give_value, kernel.after_win),
+                         block)
 
-    def play(self, seed: int, games: int, policies: Any, boldness: Any,
-             first_game: int = 0) -> GpuGames:
-        """Games ``first_game`` to ``first_game + games`` of the run of *seed*, each seat
-        by the line-up rows of *policies* and *boldness* (:func:`commerce.fast.policy_arrays`),
-        one thread a game; returns once they are launched (``numba.cuda.synchronize()``
-        waits for them)."""
-        if games < 1:
-            raise ValueError("a batch has at least one game")
-        p = self.kernel.players
-        out = GpuGames(payoffs=cuda.device_array((games, p), np.int64),
-                       deals_won=cuda.device_array((games, p), np.int32),
-                       decisions=cuda.device_array(games, np.int32),
-                       dealers=cuda.device_array(games, np.int8))
-        empty = cuda.device_array((games, 0), np.int8)  # no per-deal results, no record
-        cfg, pack_cards, rank3, cat_code, strength, pwin, give_value, after_win = self._tables
-        grid = (games + self.block - 1) // self.block
-        _games()[grid, self.block](
-            np.uint64(master_key(seed)), first_game, games, cfg, pack_cards, rank3, cat_code,
-            strength, pwin, give_value, after_win, cuda.to_device(policies),
-            cuda.to_device(boldness), 1, out.payoffs, out.deals_won, out.decisions,
-            out.dealers, empty, cuda.device_array((games, 0, p), np.int8),
-            cuda.device_array((games, 0), np.int32), cuda.device_array((games, 0), np.int16),
-            cuda.device_array(games, np.int64), cuda.device_array((games, 0, p), np.int32),
-            cuda.device_array((games, 0), np.int32), cuda.device_array((games, 0), np.int16))
-        return out
+    def compiled(self) -> Any:
+        """The CUDA kernel of the trading family."""
+        return _games()
