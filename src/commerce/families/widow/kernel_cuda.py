@@ -39,7 +39,8 @@ def _games() -> Any:
     """The CUDA kernel (:meth:`CudaBatch.compiled`; made once a process)."""
     play = cuda_twin(_play_rows)
     zero = cuda_twin(zeroed)
-    s, n, free = SEATS, PACK, FREE
+    # sizes as constants of the closure (CUDA's local arrays take constant sizes only)
+    s, s4, n, n1, n4, free = SEATS, 4 * SEATS, PACK, PACK + 1, 4 * PACK, FREE
     i64, i8, f64 = numba.int64, numba.int8, numba.float64
 
     @_kernel
@@ -56,13 +57,13 @@ def _games() -> Any:
             play(key, index0, row, row + 1, cfg, pack_cards, rank3, rank4, cat_code, frank3,
                  strength, vtab, rtab, policies, boldness, share, payoffs, deals_won,
                  decisions, dealers, standers, categories, deal_turns, actions,
-                 action_counts, zero(local(32, i64)), zero(local(4 * s, i64)),
-                 zero(local(s, i64)), zero(local(n + 1, i64)), zero(local(n, i64)),
+                 action_counts, zero(local(32, i64)), zero(local(s4, i64)),
+                 zero(local(s, i64)), zero(local(n1, i64)), zero(local(n, i64)),
                  zero(local(s, i64)), zero(local(s, i64)), zero(local(s, i64)),
-                 zero(local(8, i64)), zero(local(4 * n, i64)), zero(local(s, i64)),
+                 zero(local(8, i64)), zero(local(n4, i64)), zero(local(s, i64)),
                  zero(local(s, i64)), zero(local(s, i64)), zero(local(s, i64)),
                  zero(local(s, i64)), zero(local(s, i64)), zero(local(s, i64)),
-                 zero(local(4, i64)), zero(local(n + 1, i64)), zero(local(n, i64)),
+                 zero(local(4, i64)), zero(local(n1, i64)), zero(local(n, i64)),
                  zero(local(4, i64)), zero(local(free, i64)), local(s, i8), local(s, f64),
                  session, deal_decisions, deal_winners, deal_counts, deal_payoffs,
                  deal_dealers)
