@@ -188,6 +188,14 @@ def cuda_twin(dispatcher: Any, twins: dict[Any, Any] | None = None) -> Any:
     return device
 
 
+def cuda_kernel(function: Callable[..., None]) -> Any:
+    """``numba.cuda.jit(function)``: a CUDA kernel (whose module must hold ``numba.cuda`` as
+    its global ``cuda``, which numba's simulator swaps for its own while it runs)."""
+    from numba import cuda
+
+    return cast(Any, cuda).jit(function)
+
+
 @numba.njit(cache=True, inline="always")
 def zeroed(a: Any) -> Any:
     """*a* (one axis) filled with zeros, as ``np.zeros`` makes a CPU kernel's working arrays

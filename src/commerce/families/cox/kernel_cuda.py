@@ -11,7 +11,6 @@ alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -20,12 +19,10 @@ from numba import cuda as _cuda
 
 from commerce.families.cox.compiled_rules import _SEATS, SCRATCH_SIZE, STATE_SIZE
 from commerce.families.cox.kernel import CoxKernel, _play_rows
-from commerce.kernelkit import CudaBatch, cuda_twin, zeroed
+from commerce.kernelkit import CudaBatch, cuda_kernel, cuda_twin, zeroed
 
 cuda: Any = _cuda
 """numba's CUDA target (as a module global of this name, which the simulator swaps)."""
-_kernel: Callable[[Callable[..., None]], Any] = cuda.jit
-"""``cuda.jit`` for a kernel."""
 
 
 @lru_cache(maxsize=1)
@@ -36,14 +33,14 @@ def _games() -> Any:
     state, scratch, seats = STATE_SIZE, SCRATCH_SIZE, _SEATS
     i64, i8 = numba.int64, numba.int8
 
-    @_kernel
-    def games(key: Any, index0: Any, games: Any, cfg: Any, policies: Any, boldness: Any,
+    @cuda_kernel
+    def games(key: Any, index0: Any, n: Any, cfg: Any, policies: Any, boldness: Any,
               share: Any, payoffs: Any, deals_won: Any, decisions: Any, dealers: Any,
               standers: Any, categories: Any, deal_turns: Any, actions: Any,
               action_counts: Any, deal_payoffs: Any, session: Any, deal_decisions: Any,
               deal_winners: Any, deal_counts: Any, deal_dealers: Any) -> None:
         row = cuda.grid(1)
-        if row < games:
+        if row < n:
             play(key, index0, row, row + 1, cfg, policies, share, payoffs, deals_won,
                  decisions, dealers, standers, categories, deal_turns, actions,
                  action_counts, deal_decisions, deal_winners, deal_payoffs, deal_dealers,

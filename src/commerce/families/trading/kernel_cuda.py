@@ -18,7 +18,6 @@ tests without a GPU.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Final
 
@@ -27,12 +26,10 @@ from numba import cuda as _cuda
 
 from commerce.errors import RulesetError
 from commerce.families.trading.kernel import _N_SC, TradingKernel, _play_rows
-from commerce.kernelkit import CudaBatch, cuda_twin
+from commerce.kernelkit import CudaBatch, cuda_kernel, cuda_twin
 
 cuda: Any = _cuda
 """numba's CUDA target (as a module global of this name, which the simulator swaps)."""
-_kernel: Callable[[Callable[..., None]], Any] = cuda.jit
-"""``cuda.jit`` for a kernel."""
 
 SEATS: Final = 12
 """Seats a GPU thread's arrays hold (the most any trading preset seats)."""
@@ -47,7 +44,7 @@ def _games() -> Any:
     seats, cards, n_sc = SEATS, PACK, _N_SC
     i64, u64, i8, f64 = numba.int64, numba.uint64, numba.int8, numba.float64
 
-    @_kernel
+    @cuda_kernel
     def games(key: Any, index0: Any, n: Any, cfg: Any, pack_cards: Any, rank3: Any,
               cat_code: Any, strength: Any, pwin: Any, give_value: Any, after_win: Any,
               policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,

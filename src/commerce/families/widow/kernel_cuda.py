@@ -11,7 +11,6 @@ alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Final
 
@@ -21,12 +20,10 @@ from numba import cuda as _cuda
 from commerce.errors import RulesetError
 from commerce.families.widow.compiled_heuristic import FREE
 from commerce.families.widow.kernel import WidowKernel, _play_rows
-from commerce.kernelkit import CudaBatch, cuda_twin, zeroed
+from commerce.kernelkit import CudaBatch, cuda_kernel, cuda_twin, zeroed
 
 cuda: Any = _cuda
 """numba's CUDA target (as a module global of this name, which the simulator swaps)."""
-_kernel: Callable[[Callable[..., None]], Any] = cuda.jit
-"""``cuda.jit`` for a kernel."""
 
 SEATS: Final = 10
 """Seats a GPU thread's arrays hold (the most any widow preset seats)."""
@@ -40,11 +37,11 @@ def _games() -> Any:
     play = cuda_twin(_play_rows)
     zero = cuda_twin(zeroed)
     # sizes as constants of the closure (CUDA's local arrays take constant sizes only)
-    s, s4, n, n1, n4, free = SEATS, 4 * SEATS, PACK, PACK + 1, 4 * PACK, FREE
+    s, s4, c, c1, c4, free = SEATS, 4 * SEATS, PACK, PACK + 1, 4 * PACK, FREE
     i64, i8, f64 = numba.int64, numba.int8, numba.float64
 
-    @_kernel
-    def games(key: Any, index0: Any, games: Any, cfg: Any, pack_cards: Any, rank3: Any,
+    @cuda_kernel
+    def games(key: Any, index0: Any, n: Any, cfg: Any, pack_cards: Any, rank3: Any,
               rank4: Any, cat_code: Any, frank3: Any, strength: Any, vtab: Any, rtab: Any,
               policies: Any, boldness: Any, share: Any, payoffs: Any, deals_won: Any,
               decisions: Any, dealers: Any, standers: Any, categories: Any,
@@ -52,18 +49,18 @@ def _games() -> Any:
               session: Any, deal_decisions: Any, deal_winners: Any, deal_counts: Any,
               deal_dealers: Any) -> None:
         row = cuda.grid(1)
-        if row < games:
+        if row < n:
             local = cuda.local.array
             play(key, index0, row, row + 1, cfg, pack_cards, rank3, rank4, cat_code, frank3,
                  strength, vtab, rtab, policies, boldness, share, payoffs, deals_won,
                  decisions, dealers, standers, categories, deal_turns, actions,
                  action_counts, zero(local(32, i64)), zero(local(s4, i64)),
-                 zero(local(s, i64)), zero(local(n1, i64)), zero(local(n, i64)),
+                 zero(local(s, i64)), zero(local(c1, i64)), zero(local(c, i64)),
                  zero(local(s, i64)), zero(local(s, i64)), zero(local(s, i64)),
-                 zero(local(8, i64)), zero(local(n4, i64)), zero(local(s, i64)),
+                 zero(local(8, i64)), zero(local(c4, i64)), zero(local(s, i64)),
                  zero(local(s, i64)), zero(local(s, i64)), zero(local(s, i64)),
                  zero(local(s, i64)), zero(local(s, i64)), zero(local(s, i64)),
-                 zero(local(4, i64)), zero(local(n1, i64)), zero(local(n, i64)),
+                 zero(local(4, i64)), zero(local(c1, i64)), zero(local(c, i64)),
                  zero(local(4, i64)), zero(local(free, i64)), local(s, i8), local(s, f64),
                  session, deal_decisions, deal_winners, deal_counts, deal_payoffs,
                  deal_dealers)
