@@ -4,30 +4,29 @@
     PYTHONPATH=src python scripts/ladder.py --rules peel    # only some (comma list)
     PYTHONPATH=src python scripts/ladder.py --mixed --rules trade-and-barter --jobs 1
 
-For each preset: a tournament of random against heuristic and one of heuristic against
-search (default budget), each with seat rotation over replayed deals (commerce.tournament).
-A rung holds when the 95% interval of (stronger - weaker) payoff per game excludes 0.
-With ``--mixed``, instead the mixed table: random, heuristic and search seated together
-(:func:`mixed_table`). Rulesets not given with --rules keep their rows from the existing file.
-The page's prose is written in docs/ladder.md itself: the script rewrites only the rows of its
-two tables (:func:`with_rows`).
+Every figure comes from the command people use, ``commerce tournament ... --json``, run as a
+process: for each preset a tournament of random against heuristic and one of heuristic
+against search (default budget). A rung holds when the 95% interval of (stronger - weaker)
+payoff per game excludes 0. With ``--mixed``, instead the mixed table: random, heuristic and
+search seated together, whose blocks seat every bot on each side of the others alike
+(:func:`commerce.tournament.block_lineups`). Rulesets not given with --rules keep their rows
+from the existing file. The page's prose is written in docs/ladder.md itself: the script
+rewrites only the rows of its two tables (:func:`with_rows`).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import json
+import os
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from commerce.bots import make_bot
-from commerce.driver import play_game
-from commerce.rules import Ruleset, find_ruleset, rulesets
-from commerce.simulate import game_seed
-from commerce.tournament import BlockResult, block_lineups, run_blocks, summarize, tournament
+from commerce.rules import find_ruleset, rulesets
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "ladder.md"
 RUNGS = (("random", "heuristic"), ("heuristic", "search"))
@@ -35,16 +34,9 @@ HEADER = ("| ruleset | players | rung | games | stronger − weaker per game | 9
           "| ratings (weaker, stronger) | holds |\n"
           "|---|---|---|---|---|---|---|---|\n")
 MIXED = ("random", "heuristic", "search")
-ORDERS = ((0, 1, 2), (0, 2, 1))
-"""The two seating orders of the mixed table's bots (every other order is one of these,
-rotated): with three bots at four seats, seat rotation alone seats each bot beside the others
-in different places, and a seat's neighbours decide much of its payoff (in Trade and Barter,
-one heuristic listed after another earned +1.69 a game and the same bot listed third +0.49
-over 600 games); the second order mirrors the first, so every bot sits in the same places."""
 MIXED_HEADER = ("| ruleset | players | games | random | heuristic | search "
                 "| search − heuristic | search first |\n"
                 "|---|---|---|---|---|---|---|---|\n")
-_MIXED_WORKER: dict[str, object] = {}
 SKELETON = ("# The bot ladder\n\nRegenerate with `PYTHONPATH=src python scripts/ladder.py`.\n\n"
             + HEADER + "\n## The mixed table\n\n" + MIXED_HEADER)
 """The page before its first measurement (the prose is written in the page itself, which
@@ -68,40 +60,34 @@ def with_rows(page: str, header: str, rows: list[str]) -> str:
     return page[:end] + "".join(row + "\n" for row in rows) + "\n".join(rest[kept:])
 
 
-def _mixed_init(rules: Ruleset, players: int, seed: int, specs: tuple[str, ...]) -> None:
-    _MIXED_WORKER.update(rules=rules, players=players, seed=seed,
-                         bots=[make_bot(b) for b in specs])
+def command(rules_id: str, players: int, bots: tuple[str, ...], games: int, seed: int,
+            jobs: int, engine: str = "auto") -> dict[str, Any]:
+    """What ``commerce tournament ... --json`` prints, run as its own process."""
+    argv = [sys.executable, "-m", "commerce", "tournament", "--rules", rules_id,
+            "--players", str(players), "--bots", ",".join(bots), "--games", str(games),
+            "--seed", str(seed), "--jobs", str(jobs), "--engine", engine, "--json"]
+    done = subprocess.run(argv, capture_output=True, text=True, env=os.environ.copy(),
+                          check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv[2:])}: {done.stderr.strip()}")
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
 
 
-def _mixed_block(block: int) -> BlockResult:
-    """One block of the mixed table: both seating orders, each rotated, on the same deals."""
-    w = _MIXED_WORKER
-    rules, players, seed, bots = w["rules"], w["players"], w["seed"], w["bots"]
-    assert isinstance(rules, Ruleset) and isinstance(players, int) and isinstance(seed, int)
-    assert isinstance(bots, list)
-    out: BlockResult = []
-    for order in ORDERS:
-        for lineup in block_lineups(len(order), players):
-            seats = tuple(order[k] for k in lineup)
-            record = play_game(rules, [bots[k] for k in seats], seed=game_seed(seed, block),
-                               fast=True)
-            assert record.payoffs is not None
-            out.append((seats, tuple(record.payoffs)))
-    return out
+def pair(result: dict[str, Any], a: str, b: str) -> tuple[float, float, float]:
+    """The difference ``a - b`` per game and its 95% interval, from a tournament's pairs
+    (each listed with the bot that scored more first).
 
-
-def mixed_table(rules: Ruleset, players: int, games: int, seed: int, jobs: int,
-                bots: tuple[str, ...] = MIXED) -> dict[str, Any]:
-    """Three *bots* (random, heuristic and search) at one table of *players*: about *games*
-    games in blocks of six on the same deals (both :data:`ORDERS`, each with seat rotation);
-    the figures of :func:`commerce.tournament.summarize`, each block one sample, and
-    ``"blocks_played"``: each block's games as (bot index of each seat, payoffs)."""
-    blocks = max(1, math.ceil(games / (len(ORDERS) * len(bots))))
-    results = run_blocks((rules, players, seed, bots), blocks, jobs, _mixed_block, _mixed_init)
-    summary = summarize(rules, players, bots, seed, results)
-    summary["games"] = blocks * len(ORDERS) * len(bots)
-    summary["blocks_played"] = results
-    return summary
+    >>> pair({"pairs": [{"a": "x", "b": "y", "diff": 1.5, "ci95": [0.5, 2.5]}]}, "y", "x")
+    (-1.5, -2.5, -0.5)
+    """
+    for p in result["pairs"]:
+        lo, hi = p["ci95"]
+        if (p["a"], p["b"]) == (a, b):
+            return p["diff"], lo, hi
+        if (p["a"], p["b"]) == (b, a):
+            return -p["diff"], -hi, -lo
+    raise KeyError((a, b))
 
 
 def mixed_row(rules_id: str, players: int, games: int, seed: int, jobs: int) -> str:
@@ -109,16 +95,15 @@ def mixed_row(rules_id: str, players: int, games: int, seed: int, jobs: int) -> 
     rules = find_ruleset(rules_id)
     n = min(max(players, rules.min_players), rules.max_players)
     start = time.perf_counter()
-    r = mixed_table(rules, n, games, seed, jobs)
+    r = command(rules.id, n, MIXED, games, seed, jobs)
     cells = []
     for b in MIXED:
         lo, hi = r["ci95"][b]
         cells.append(f"{r['payoff'][b]:+.2f} [{lo:+.2f}, {hi:+.2f}]")
-    pair = next(p for p in r["pairs"] if (p["a"], p["b"]) == ("search", "heuristic"))
-    plo, phi = pair["ci95"]
+    diff, plo, phi = pair(r, "search", "heuristic")
     first = r["ci95"]["search"][0] > max(r["ci95"]["random"][1], r["ci95"]["heuristic"][1])
     row = (f"| {rules.id} | {n} | {r['games']} | {' | '.join(cells)} | "
-           f"{pair['diff']:+.2f} [{plo:+.2f}, {phi:+.2f}] | {'yes' if first else '**no**'} |")
+           f"{diff:+.2f} [{plo:+.2f}, {phi:+.2f}] | {'yes' if first else '**no**'} |")
     print(row, f"({time.perf_counter() - start:.0f} s)", file=sys.stderr)
     return row
 
@@ -132,13 +117,11 @@ def rows_for(rules_id: str, players: int, games: dict[str, int], seed: int,
         if strong not in rungs:
             continue
         start = time.perf_counter()
-        r = tournament(rules, players=n, bots=[weak, strong], games=games[strong], seed=seed,
-                       jobs=jobs)
-        pair = r["pairs"][0]
-        lo, hi = pair["ci95"]
+        r = command(rules.id, n, (weak, strong), games[strong], seed, jobs)
+        diff, lo, hi = pair(r, strong, weak)
         holds = "yes" if lo is not None and lo > 0 else "**no**"
         out.append(f"| {rules.id} | {n} | {weak} → {strong} | {r['games']} | "
-                   f"{pair['diff']:+.2f} | [{lo:+.2f}, {hi:+.2f}] | "
+                   f"{diff:+.2f} | [{lo:+.2f}, {hi:+.2f}] | "
                    f"{r['ratings'][weak]:.0f}, {r['ratings'][strong]:.0f} | {holds} |")
         print(out[-1], f"({time.perf_counter() - start:.0f} s)", file=sys.stderr)
     return out
@@ -164,7 +147,8 @@ def main() -> int:
     p.add_argument("--rewrite", action="store_true",
                    help="measure nothing: write the page again from its rows")
     p.add_argument("--mixed-games", type=int, default=120,
-                   help="games of the mixed table (default 120; rounded up to blocks of 6)")
+                   help="games of the mixed table (default 120; rounded up to whole blocks "
+                        "of 6)")
     args = p.parse_args()
     rungs = {r.strip() for r in args.rungs.split(",") if r.strip()}
     chosen = ([find_ruleset(x).id for x in args.rules.split(",")] if args.rules

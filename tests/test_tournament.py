@@ -16,12 +16,53 @@ from commerce.tournament import block_lineups, tournament
 PEEL = find_ruleset("peel")
 
 
-def test_every_bot_plays_every_seat_once_per_block():
-    for bots, players in ((2, 4), (3, 4), (3, 3), (4, 6)):
+def test_every_bot_plays_every_seat_equally_often_per_block():
+    for bots, players in ((2, 4), (3, 4), (3, 3), (4, 6), (5, 3)):
         lineups = block_lineups(bots, players)
-        assert len(lineups) == bots
+        assert len(lineups) == (bots if bots == 2 else 2 * bots)
+        assert len(set(lineups)) == len(lineups)
+        times = len(lineups) // bots
         for seat in range(players):
-            assert sorted(lineup[seat] for lineup in lineups) == list(range(bots))
+            assert sorted(lineup[seat] for lineup in lineups) == sorted(list(range(bots)) * times)
+
+
+def test_every_bot_sits_on_each_side_of_every_other_equally_often():
+    for bots, players in ((3, 4), (3, 3), (4, 4), (4, 6)):
+        left: dict[tuple[int, int], int] = {}
+        for lineup in block_lineups(bots, players):
+            for seat in range(players):
+                pair = (lineup[seat], lineup[(seat + 1) % players])
+                left[pair] = left.get(pair, 0) + 1
+        for a in range(bots):
+            for b in range(bots):
+                if a != b:
+                    assert left.get((a, b), 0) == left.get((b, a), 0), (bots, players, a, b)
+
+
+@pytest.mark.parametrize("engine", ["reference", "auto"])
+def test_the_verdict_does_not_depend_on_how_the_bots_are_listed(engine, capsys):
+    import itertools
+
+    outputs = set()
+    for order in itertools.permutations(["random", "heuristic", "search:iterations=4"]):
+        bots = ",".join(order) if engine == "reference" else ",".join(
+            b for b in order if not b.startswith("search")) + ",heuristic:boldness=0.8"
+        assert main(["tournament", "--rules", "trade-and-barter", "--players", "4",
+                     "--bots", bots, "--games", "6", "--seed", "5", "--engine", engine,
+                     "--json"]) == 0
+        outputs.add(capsys.readouterr().out)
+    assert len(outputs) == 1, outputs
+    result = json.loads(outputs.pop())
+    assert result["games"] == 6 and result["blocks"] == 1 and result["block_size"] == 6
+
+
+def test_games_round_up_to_whole_blocks_and_say_so(capsys):
+    assert main(["tournament", "--rules", "peel", "--players", "4",
+                 "--bots", "random,heuristic,heuristic:boldness=0.9", "--games", "7",
+                 "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "--games 7 was rounded up to 12 (2 whole blocks)" in out
+    assert "12 games (2 blocks of replayed deals)" in out
 
 
 def test_same_deals_are_replayed_within_a_block():
@@ -66,7 +107,7 @@ def test_every_deal_starts_with_the_same_cards_however_the_last_was_played(rid):
 
 
 def test_results_are_identical_for_any_number_of_jobs(capsys):
-    argv = ["tournament", "--bots", "random,heuristic,search:iterations=12", "--games", "6",
+    argv = ["tournament", "--bots", "random,heuristic,search:iterations=12", "--games", "12",
             "--players", "3", "--seed", "5", "--json"]
     outs = []
     for jobs in ("1", "2"):
@@ -75,7 +116,7 @@ def test_results_are_identical_for_any_number_of_jobs(capsys):
     assert outs[0] == outs[1]
     data = json.loads(outs[0])
     assert set(data) >= {"ratings", "payoff", "ci95", "games"}
-    assert data["games"] == 6
+    assert data["games"] == 12
     assert set(data["payoff"]) == {"random", "heuristic", "search:iterations=12"}
     for bot, (lo, hi) in data["ci95"].items():
         assert lo <= data["payoff"][bot] <= hi
@@ -94,7 +135,7 @@ def test_heuristic_beats_random_with_an_interval_excluding_parity():
 def test_games_round_up_to_whole_blocks():
     r = tournament(PEEL, players=3, bots=["random", "heuristic", "search:iterations=6"],
                    games=4, seed=0)
-    assert r["games"] == 6 and r["blocks"] == 2
+    assert r["games"] == 6 and r["blocks"] == 1
 
 
 @pytest.mark.parametrize("bots", [["random"], ["random", "random"], ["random", "nobody"]])
@@ -111,7 +152,7 @@ def test_csv_and_plot(tmp_path, capsys):
     assert code == 0 and "heuristic" in out and "95% interval" in out
     with csv_path.open() as f:
         rows = list(csv.DictReader(f))
-    assert [r["bot"] for r in rows] == ["random", "heuristic"]
+    assert [r["bot"] for r in rows] == ["heuristic", "random"]
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 

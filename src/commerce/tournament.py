@@ -1,27 +1,32 @@
 """Tournaments between bots: seat rotation over replayed deals, payoffs with 95% intervals,
 Bradley-Terry ratings.
 
-With *B* bots at *N* seats, a tournament is made of **blocks** of *B* games that share one
-seed (the same first dealer, and the driver's fresh chance RNG for each deal deals the same
-cards at the start of every deal, however the deals before were played): in game *j* of a
-block, seat *i* is played by bot ``(i + j) mod B``. Over a block every bot plays every seat
-exactly once, on the same deals: the luck of the cards is shared out equally. Block *b* uses
-the seed ``game_seed(seed, b)``, so results depend only on the arguments and not on how many
-processes play them.
+A tournament's verdict must not depend on how its bots were listed. The bots are put in one
+order first (sorted by name), and with *B* bots at *N* seats a tournament is made of
+**blocks** that share one seed (the same first dealer, and the driver's fresh chance RNG for
+each deal deals the same cards at the start of every deal, however the deals before were
+played). A block is every rotation of the sorted bot order, cycled over the seats, and every
+rotation of its mirror (the order reversed), each distinct line-up once
+(:func:`block_lineups`): ``2 * B`` games for three bots or more, ``B`` for two (whose mirror
+is a rotation). Over a block every bot plays every seat equally often on the same deals, and
+sits on each side of every other bot equally often: the luck of the cards and of the
+neighbours is shared out equally (with three bots at four seats, who sits beside whom decides
+much of a seat's payoff). Block *b* uses the seed ``game_seed(seed, b)``, so results depend
+only on the arguments and not on how many processes play them.
 
 - ``payoff[bot]``: the bot's mean payoff per game for one seat (stakes, tokens or points won
   minus lost over the game), and ``ci95`` its 95% t-interval, taking each block (the mean over
   the bot's seats in the block) as one sample, which respects the pairing of the replayed deals.
-- ``pairs``: for every two bots *a* (listed later) and *b* (listed earlier), the mean
-  per-block difference ``a - b`` of their payoffs with its 95% interval; it excludes 0 when
-  one is shown to beat the other.
+- ``pairs``: for every two bots, *a* the one that scored more and *b* the other (the later
+  in the sorted order where they scored the same), the mean per-block difference ``a - b``
+  of their payoffs with its 95% interval; it excludes 0 when *a* is shown to beat *b*.
 - ``ratings``: Bradley-Terry strengths on the Elo scale (mean 1500) fitted to every comparison
   of two seats of different bots in the same game (the higher payoff wins, equal is a tie).
 
 >>> from commerce.rules import find_ruleset
 >>> r = tournament(find_ruleset("peel"), players=3, bots=["random", "heuristic"], games=4,
 ...                seed=1)
->>> r["games"], sorted(r["payoff"]), r["ratings"]["heuristic"] > r["ratings"]["random"]
+>>> r["games"], r["bots"], r["ratings"]["heuristic"] > r["ratings"]["random"]
 (4, ['heuristic', 'random'], True)
 """
 
@@ -41,12 +46,42 @@ BlockResult = list[tuple[tuple[int, ...], tuple[int, ...]]]
 
 
 def block_lineups(bots: int, players: int) -> list[tuple[int, ...]]:
-    """The seat -> bot assignment of each game of a block.
+    """The seat -> bot assignment of each game of a block: every rotation of the bot order
+    ``0 .. bots - 1`` cycled over the seats, then every rotation of its mirror, each distinct
+    line-up once.
 
     >>> block_lineups(3, 4)
-    [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2)]
+    [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2), (2, 1, 0, 2), (1, 0, 2, 1), (0, 2, 1, 0)]
+    >>> block_lineups(2, 4)
+    [(0, 1, 0, 1), (1, 0, 1, 0)]
     """
-    return [tuple((i + j) % bots for i in range(players)) for j in range(bots)]
+    out: list[tuple[int, ...]] = []
+    order = list(range(bots))
+    for seq in (order, order[::-1]):
+        for j in range(bots):
+            lineup = tuple(seq[(i + j) % bots] for i in range(players))
+            if lineup not in out:
+                out.append(lineup)
+    return out
+
+
+def block_size(bots: int, players: int) -> int:
+    """Games in one block of a tournament of *bots* bots at *players* seats.
+
+    >>> block_size(3, 4), block_size(2, 4), block_size(4, 4)
+    (6, 2, 8)
+    """
+    return len(block_lineups(bots, players))
+
+
+def bot_order(bots: Sequence[str]) -> list[str]:
+    """The order a tournament seats *bots* in, whatever order they were listed in: sorted by
+    name, blanks dropped.
+
+    >>> bot_order(["search", " random", "heuristic"])
+    ['heuristic', 'random', 'search']
+    """
+    return sorted(b.strip() for b in bots if b.strip())
 
 
 _WORKER: dict[str, Any] = {}
@@ -181,7 +216,8 @@ def tournament(
     progress: Callable[[int], None] | None = None,
     engine: str = "reference",
 ) -> dict[str, Any]:
-    """Play about *games* games (rounded up to whole blocks of ``len(bots)`` games).
+    """Play about *games* games (rounded up to whole blocks, :func:`block_size`), the bots in
+    :func:`bot_order` whatever order *bots* lists them in.
 
     *engine* (:data:`commerce.simulate.ENGINES`): ``auto`` plays on the family's compiled
     kernel when every bot has a compiled policy there (:func:`commerce.simulate.choose_engine`),
@@ -198,7 +234,7 @@ def tournament(
     from commerce.bots import make_bot
     from commerce.simulate import choose_engine
 
-    names = [b.strip() for b in bots if b.strip()]
+    names = bot_order(bots)
     if len(names) < 2:
         raise CommerceError("a tournament needs at least two bots, e.g. --bots random,heuristic")
     if len(set(names)) != len(names):
@@ -210,7 +246,7 @@ def tournament(
         raise CommerceError("--games must be at least 1")
     for spec in names:
         make_bot(spec)  # validate before playing
-    k = len(names)
+    k = block_size(len(names), players)
     blocks = math.ceil(games / k)
     chosen, why = choose_engine(rules, players, names, engine)
     if chosen == "fast":
@@ -233,9 +269,9 @@ def _kernel_blocks(rules: Ruleset, players: int, names: Sequence[str], seed: int
     ``rotate``), in batches of at most 4,096 blocks so that progress can be shown."""
     from commerce.fast import build_kernel
 
-    k = len(names)
+    lineups = block_lineups(len(names), players)
+    k = len(lineups)
     kernel = build_kernel(rules, players)
-    lineups = block_lineups(k, players)
     out: list[BlockResult] = []
     step = 4096
     try:
@@ -251,11 +287,11 @@ def _kernel_batches(rules: Ruleset, players: int, names: Sequence[str], seed: in
                     lineups: list[tuple[int, ...]], out: list[BlockResult], step: int) -> None:
     from commerce.fast import run_batch
 
-    k = len(names)
+    k = len(lineups)
     for first in range(0, blocks, step):
         n = min(step, blocks - first)
         batch = run_batch(rules, players=players, games=n * k, seed=seed, bots=names,
-                          kernel=kernel, first_game=first * k, rotate=True)
+                          kernel=kernel, first_game=first * k, lineups=lineups)
         pay = batch.payoffs.tolist()
         for b in range(n):
             out.append([(lineups[j], tuple(pay[b * k + j])) for j in range(k)])
@@ -267,6 +303,7 @@ def summarize(rules: Ruleset, players: int, names: Sequence[str], seed: int,
               results: Sequence[BlockResult]) -> dict[str, Any]:
     """The tournament's figures from its blocks (see the module's text)."""
     k = len(names)
+    size = len(results[0]) if results else 0
     per_block: list[list[float]] = [[] for _ in range(k)]
     wins = [[0.0] * k for _ in range(k)]
     for block in results:
@@ -294,8 +331,14 @@ def summarize(rules: Ruleset, players: int, names: Sequence[str], seed: int,
     ratings = bradley_terry(wins)
     pairs = []
     for b in range(k):
-        for a in range(b + 1, k):  # the later bot minus the earlier (ladders list weakest first)
+        for a in range(b + 1, k):  # the one that scored more minus the other
             diff = mean_ci([x - y for x, y in zip(per_block[a], per_block[b], strict=True)])
+            if diff.mean < 0:
+                diff = mean_ci([y - x for x, y in zip(per_block[a], per_block[b],
+                                                      strict=True)])
+                pairs.append({"a": names[b], "b": names[a], "diff": _r(diff.mean),
+                              "ci95": [_r(diff.lo), _r(diff.hi)]})
+                continue
             pairs.append({"a": names[a], "b": names[b], "diff": _r(diff.mean),
                           "ci95": [_r(diff.lo), _r(diff.hi)]})
     return {
@@ -303,7 +346,7 @@ def summarize(rules: Ruleset, players: int, names: Sequence[str], seed: int,
         "players": players,
         "seed": seed,
         "bots": list(names),
-        "games": len(results) * k,
+        "games": len(results) * size,
         "blocks": len(results),
         "ratings": {n: _r(r, 1) for n, r in zip(names, ratings, strict=True)},
         "payoff": {n: _r(c.mean) for n, c in zip(names, cis, strict=True)},

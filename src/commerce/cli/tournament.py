@@ -40,7 +40,7 @@ def configure_tournament(p: argparse.ArgumentParser) -> None:
 def run_tournament(args: argparse.Namespace) -> int:
     """Play the tournament and report it."""
     from commerce.cli.simulate import _with_progress
-    from commerce.tournament import tournament
+    from commerce.tournament import block_size, bot_order, tournament
 
     check_output_arguments(args)
     rules = resolve_rules(args)
@@ -52,10 +52,11 @@ def run_tournament(args: argparse.Namespace) -> int:
             raise CommerceError("--agent: an outside agent plays in this process; leave "
                                 "--jobs at 1")
         bots += [name for name in register_agents(args) if name not in bots]
-    blocks = -(-max(args.games, 1) // max(len(bots), 1))
+    size = block_size(len(bot_order(bots)), args.players)
+    blocks = -(-max(args.games, 1) // max(size, 1))
     spread = workers(args)
     result = _with_progress(
-        blocks * max(len(bots), 1),
+        blocks * max(size, 1),
         lambda progress: tournament(rules, players=args.players, bots=bots, games=args.games,
                                     seed=args.seed, jobs=spread, progress=progress,
                                     engine=args.engine),
@@ -67,11 +68,13 @@ def run_tournament(args: argparse.Namespace) -> int:
     if args.plot:
         _plot(result, args.plot)
     if args.json:
-        print(json.dumps({k: result[k] for k in ("ratings", "payoff", "ci95", "games", "pairs",
-                                                 "rules", "players", "seed", "bots",
-                                                 "blocks", "engine", "engine_reason")}))
+        print(json.dumps({**{k: result[k] for k in ("ratings", "payoff", "ci95", "games",
+                                                    "pairs", "rules", "players", "seed",
+                                                    "bots", "blocks", "engine",
+                                                    "engine_reason")},
+                          "games_asked": args.games, "block_size": size}))
         return 0
-    _print(result)
+    _print(result, args.games, size)
     return 0
 
 
@@ -89,11 +92,27 @@ def _rows(result: dict[str, Any], *, raw: bool) -> tuple[list[str], list[list[An
     return header, rows
 
 
-def _print(result: dict[str, Any]) -> None:
+def block_note(asked: int, played: int, size: int) -> str:
+    """What a tournament's block is, and why it played more games than asked where it did.
+
+    >>> block_note(120, 120, 6).split(":")[0]
+    'A block is 6 games on the same deals'
+    >>> block_note(100, 102, 6).split(": ")[0]
+    '--games 100 was rounded up to 102 (17 whole blocks)'
+    """
+    what = (f"A block is {size} games on the same deals: every rotation of the bots in sorted "
+            "order, and of that order reversed.")
+    if played == asked:
+        return what
+    return f"--games {asked} was rounded up to {played} ({played // size} whole blocks): {what}"
+
+
+def _print(result: dict[str, Any], asked: int, size: int) -> None:
     from commerce.cli.report import fmt, interval, print_table
 
     title = (f"{result['rules']}, {result['players']} players: {result['games']} games "
              f"({result['blocks']} blocks of replayed deals), seed {result['seed']}")
+    print(block_note(asked, result["games"], size))
     print_table(title, *_rows(result, raw=False))
     rows = []
     for p in result["pairs"]:

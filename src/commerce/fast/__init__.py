@@ -147,10 +147,12 @@ def build_kernel(rules: Ruleset, players: int) -> Any:
     return hook(rules, players)
 
 
-def _policies(bots: Sequence[str], players: int, rotate: bool) -> tuple[Any, Any]:
+def _policies(bots: Sequence[str], players: int, rotate: bool,
+              lineups: Sequence[Sequence[int]] | None = None) -> tuple[Any, Any]:
     """The line-ups of a batch, policy codes and boldness by seat: *bots* cycled over the
     seats; without *rotate* one line-up for every row, with it ``len(bots)`` of them, row *r*
-    playing line-up ``r % len(bots)`` (seat *i* played by ``bots[(i + r) % len(bots)]``). A
+    playing line-up ``r % len(bots)`` (seat *i* played by ``bots[(i + r) % len(bots)]``);
+    *lineups*, where given, are the line-ups themselves (each a bot index by seat). A
     kernel plays row *r* with line-up ``r % len(policies)``."""
     import numpy as np
 
@@ -168,6 +170,11 @@ def _policies(bots: Sequence[str], players: int, rotate: bool) -> tuple[Any, Any
         codes[b] = code
         if code == _POLICIES["heuristic"]:
             bold[b] = float(getattr(bot, "boldness", 0.5))
+    if lineups is not None:
+        which = np.array([list(lineup) for lineup in lineups], np.int64).reshape(-1, players)
+        if which.shape[0] == 0 or which.min() < 0 or which.max() >= k:
+            raise CommerceError("each line-up names a bot of the batch at every seat")
+        return codes[which], bold[which]
     period = k if rotate else 1
     which = (np.arange(players)[None, :] + np.arange(period)[:, None]) % k
     return codes[which], bold[which]
@@ -218,7 +225,8 @@ def new_result(kern: Any, players: int, games: int, *, details: bool = False,
 def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequence[str],
               record: bool = False, threads: int | None = None, kernel: Any = None,
               first_game: int = 0, rotate: bool = False, details: bool = False,
-              deal_room: int | None = None) -> BatchResult:
+              deal_room: int | None = None,
+              lineups: Sequence[Sequence[int]] | None = None) -> BatchResult:
     """Play *games* games of *rules* on the family's kernel, bots cycled over the seats.
 
     With *rotate*, the games come in blocks of ``len(bots)`` (game *g* in block
@@ -234,6 +242,10 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     :param first_game: the index of the first game in the run's streams (a batch may be the
         continuation of another).
     :param rotate: rotate the bots over the seats by blocks (see above).
+    :param lineups: instead of *rotate*'s, the games' line-ups themselves (each a bot index
+        by seat): the games come in blocks of ``len(lineups)``, game *j* of a block played by
+        line-up *j*, the games of a block sharing their deals as with *rotate*
+        (:func:`commerce.tournament.block_lineups` gives a tournament's).
     :param details: keep the per-deal results (:attr:`BatchResult.standers`, ``categories``,
         ``deal_turns``, ``deal_payoffs``, ``deal_decisions``, ``deal_winners``; always with
         *record*); without it their deal axis is
@@ -248,10 +260,10 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     if games < 1:
         raise CommerceError("a batch has at least one game")
     kern = kernel if kernel is not None else build_kernel(rules, players)
-    share = len(bots) if rotate else 1
+    share = len(lineups) if lineups is not None else len(bots) if rotate else 1
     if first_game % share:
         raise CommerceError("a rotated batch starts at the first game of a block")
-    codes, boldness = _policies(bots, players, rotate)
+    codes, boldness = _policies(bots, players, rotate, lineups)
     missing = policy_missing(kern, bots)
     if missing is not None:
         raise CommerceError(f"{missing}; use --engine reference")
