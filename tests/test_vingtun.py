@@ -28,10 +28,13 @@ def table(players: int = 3, **options: object) -> Table:
 
 
 def hand(t: Table, first: str, stakes: tuple[int, ...], second: str,
-         double: bool = False) -> Table:
-    """Deal the first round, stake, (not) double, deal the second round."""
+         double: bool = False, keep: bool = True) -> Table:
+    """Deal the first round, stake, (not) double, deal the second round; then (*keep*) every
+    player keeps his two cards as one hand when asked before the drawing."""
     t.act(f"deal {first}", *(f"stake {k}" for k in stakes),
           "double" if double else "decline", f"deal {second}")
+    while keep and t.state.phase is Phase.DIVIDE:
+        t.act("decline")
     return t
 
 
@@ -81,7 +84,7 @@ def test_the_deal_can_go_to_the_naturals_holder_the_first_from_the_dealers_left(
 
 
 def test_divided_pairs_are_settled_one_after_the_other():
-    t = hand(table(), "8S 5H 9H", (2, 1), "8H 9C 8D")
+    t = hand(table(divide_when="own_turn"), "8S 5H 9H", (2, 1), "8H 9C 8D")
     assert "divide" in t.legal()
     t.act("divide", "deal 3C", "deal 2D")
     own = t.state.round.hands[1]
@@ -101,7 +104,7 @@ def test_divided_pairs_are_settled_one_after_the_other():
 
 
 def test_a_natural_on_a_divided_half_is_a_drawn_21_and_does_not_put_the_dealer_out():
-    t = hand(table(), "AS 5H 9H", (1, 1), "AH 9C 8D")
+    t = hand(table(), "AS 5H 9H", (1, 1), "AH 9C 8D", keep=False)
     t.act("divide", "deal KC", "deal 2D")
     assert t.state.round.put_out is None
     assert not t.kinds("natural")
@@ -264,3 +267,54 @@ def test_an_empty_stock_is_made_of_the_used_cards_when_a_card_is_asked_for():
     t.act("card")
     assert engine.legal_actions(t.state) and t.state.round.stock == rest
     assert t.kinds("renewed")[-1].seat == 2
+
+
+def test_divided_pairs_are_dealt_their_second_cards_before_anyone_draws():
+    """Peel, "Drawing": "The whole of the hands having been dealt--that is, two cards given to
+    each player, and also to cases of divided pairs, the drawing of further cards commences.
+    The dealer begins with the player on his left-hand side"."""
+    t = table().act("deal 8S 9H 5D", "stake 1", "stake 2", "decline", "deal 8H 9C 7D")
+    assert t.decision.seat == 1 and "divide" in t.legal() and "card" not in t.legal()
+    t.act("divide", "deal 3C", "deal 2D")  # seat 1 (8-8): each half's second card
+    assert t.decision.seat == 2 and "divide" in t.legal() and "card" not in t.legal()
+    t.act("divide", "deal 4C", "deal 5S")  # seat 2 (9-9), before seat 1 has drawn
+    assert not t.kinds("asked") and not t.kinds("drew")
+    assert [e.seat for e in t.kinds("divided")] == [1, 2]
+    assert [len(h.cards) for own in t.state.round.hands[1:] for h in own] == [2, 2, 2, 2]
+    assert (t.decision.seat, t.state.current.part) == (1, 0)  # the drawing: the dealer's left
+    assert t.legal() == ["content", "card"]
+
+
+def test_every_player_is_asked_before_the_drawing_pair_or_not_and_the_dealer_never():
+    t = hand(table(4), "8S 5H 9H 8D", (1, 1, 1), "8H 9C 9D 8C", keep=False)
+    asked = []
+    while t.state.phase is Phase.DIVIDE:
+        asked.append((t.decision.seat, t.legal()))
+        t.act("decline")
+    # seat 1 holds 8-8, seat 2 5-9, seat 3 9-9; the dealer's 8-8 is never offered
+    assert asked == [(1, ["divide", "decline"]), (2, ["decline"]), (3, ["divide", "decline"])]
+    assert t.decision.seat == 1 and t.legal() == ["content", "card"]
+    assert not t.kinds("divided")
+
+
+def test_a_pair_may_not_be_divided_once_the_drawing_has_begun():
+    t = hand(table(), "8S 5H 9H", (1, 1), "8H 9C 8D")
+    _refused(t, "divide", IllegalReason.NOT_ALLOWED_BY_RULES)
+    t = hand(table(), "8S 5H 9H", (1, 1), "8H 9C 8D", keep=False)
+    _refused(t, "card", IllegalReason.WRONG_KIND)  # nobody draws before the declarations
+
+
+def test_version_1_divided_on_the_players_own_turn_and_its_records_replay_as_before():
+    from pathlib import Path
+
+    from commerce.family import older_version
+    from commerce.record import GameRecord, replay
+
+    rules = find_ruleset("vingt-un")
+    assert rules.version == 2 and rules.divide_when == "before_drawing"
+    old = older_version(rules, 1)
+    assert old is not None and old.version == 1 and old.divide_when == "own_turn"
+    record = GameRecord.load(Path(__file__).parent / "records" / "vingt-un-v1-4p-seed1.json")
+    assert record.rules.version == 1 and record.rules.divide_when == "own_turn"
+    state = replay(record)
+    assert tuple(engine.outcome(state).payoffs) == record.payoffs == (50, -71, 10, 11)

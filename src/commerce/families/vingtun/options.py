@@ -51,6 +51,12 @@ class VingtUnOptions(FamilyOptions):
         "same_rank", "Which two first cards may be divided into two hands: of the same rank, "
                      "of the same value (ten and king), or never.",
         ("same_rank", "same_value", "never"))
+    divide_when: str = option(
+        "before_drawing", "When pairs are divided: each player in turn from the dealer's left "
+                          "says whether he divides, and the halves get their second cards, "
+                          "before anyone draws ('before_drawing', Peel); or on the player's own "
+                          "drawing turn ('own_turn', version 1).",
+        ("before_drawing", "own_turn"))
     deal_limit: str = option(
         "natural", "What ends a deal: a player's natural ('natural', Peel), a number of hands "
                    "('hands', see deal_hands) or the pack gone through twice ('twice_through').",

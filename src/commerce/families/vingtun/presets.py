@@ -15,7 +15,7 @@ VINGT_UN = preset(
     make_ruleset(
         VingtUnOptions,
         id="vingt-un",
-        version=1,
+        version=2,
         name="Vingt-un, Peel's rules",
         family="vingtun",
         sources=(
@@ -40,7 +40,12 @@ VINGT_UN = preset(
             ("deal_passes_to", "Peel: the deal passes to the next in order"),
             ("natural_bonus", "Peel: the old privileges are an agreed option"),
             ("divide", "Peel: two first cards of the same denomination"),
+            ("divide_when", "Peel: two cards given to each player 'and also to cases of divided "
+                            "pairs', then the drawing commences (version 1 divided on the "
+                            "player's own turn)"),
             ("deal_limit", "Peel: a natural throws the dealer out"),
+            ("deal_hands", "house rule: Peel says 'a certain number of hands' and names none "
+                           "(five)"),
             ("max_hands_per_deal", "house rule: a bound on one dealer's turn"),
             ("deals_each", "house rule: every player deals once"),
             ("first_dealer", "Peel: cards dealt face up as in Nap, the first ace deals"),
@@ -54,6 +59,7 @@ VINGT_UN = preset(
     ),
     "vingtun",
     "vingt-et-un",
+    history={1: {"divide_when": "own_turn"}},
 )
 
 PRESETS: tuple[Preset, ...] = (VINGT_UN,)

@@ -90,6 +90,26 @@ def advance(s: VingtUnState, events: tuple[Event, ...], *, start: bool = False) 
     return end_hand(s, events)
 
 
+def declarations(s: VingtUnState, events: tuple[Event, ...],
+                 after: Seat | None = None) -> Transition:
+    """Before the drawing (``divide_when="before_drawing"``): each player from the dealer's
+    left (after *after*) whose hand is still whole says whether he divides a pair, and a
+    divided pair's halves get their second cards, before anyone draws (Peel, "Drawing": "two
+    cards given to each player, and also to cases of divided pairs, the drawing of further
+    cards commences"). Every such player is asked, pair or not, so that nobody learns who holds
+    one; then the drawing begins at the dealer's left."""
+    rules = s.ruleset
+    if rules.divide_when == "before_drawing" and rules.divide != "never":
+        order = players_in_order(s)
+        if after is not None:
+            order = order[order.index(after) + 1:]
+        for seat in order:
+            own = s.round.hands[seat]
+            if len(own) == 1 and own[0].status is Status.OPEN:
+                return Transition(replace(s, current=Turn(Phase.DIVIDE, seat, 0)), events)
+    return advance(s, events, start=True)
+
+
 def resolve_naturals(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     """After the second card: the dealer's natural collects from every player but another
     natural (void); else each player's natural is paid at once and, but in the first hand of a
@@ -126,7 +146,7 @@ def resolve_naturals(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     s = led.session(s)
     if naturals and not excepted and rules.deal_limit == "natural":
         s = replace(s, round=replace(s.round, put_out=naturals[0]))
-    return advance(s, tuple(out), start=True)
+    return declarations(s, tuple(out))
 
 
 def _privilege(s: VingtUnState, led: Ledger, p: Seat, naturals: list[Seat]) -> None:
