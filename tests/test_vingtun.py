@@ -314,7 +314,8 @@ def test_version_1_divided_on_the_players_own_turn_and_its_records_replay_as_bef
     assert rules.version == 2 and rules.divide_when == "before_drawing"
     old = older_version(rules, 1)
     assert old is not None and old.version == 1 and old.divide_when == "own_turn"
-    record = GameRecord.load(Path(__file__).parent / "records" / "vingt-un-v1-4p-seed1.json")
-    assert record.rules.version == 1 and record.rules.divide_when == "own_turn"
-    state = replay(record)
-    assert tuple(engine.outcome(state).payoffs) == record.payoffs == (50, -71, 10, 11)
+    for name in ("vingt-un-v1-4p-seed1.json", "vingt-un-v1-3p-divided.json"):
+        record = GameRecord.load(Path(__file__).parent / "records" / name)
+        assert record.rules.version == 1 and record.rules.divide_when == "own_turn"
+        assert tuple(engine.outcome(replay(record)).payoffs) == record.payoffs
+    assert record.actions.count("divide") == 2  # divided on the player's own turn
