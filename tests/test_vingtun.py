@@ -319,3 +319,20 @@ def test_version_1_divided_on_the_players_own_turn_and_its_records_replay_as_bef
         assert record.rules.version == 1 and record.rules.divide_when == "own_turn"
         assert tuple(engine.outcome(replay(record)).payoffs) == record.payoffs
     assert record.actions.count("divide") == 2  # divided on the player's own turn
+
+
+def test_the_encoding_says_when_the_players_are_dividing_their_pairs():
+    from commerce.encoding import decode
+    from commerce.family import family_spec
+
+    enc = family_spec("vingtun").encoding
+    assert enc is not None
+    t = hand(table(), "8S 5H 9H", (1, 1), "8H 9C 8D", keep=False)
+    rules = t.state.ruleset
+
+    def flag() -> list[float]:
+        return decode(enc, rules, 3, enc.encode(engine.observe(t.state, 2)))["dividing"]
+
+    assert flag() == [1.0]
+    t.act("decline", "decline")
+    assert flag() == [0.0] and t.legal() == ["content", "card"]
