@@ -336,3 +336,60 @@ def test_the_encoding_says_when_the_players_are_dividing_their_pairs():
     assert flag() == [1.0]
     t.act("decline", "decline")
     assert flag() == [0.0] and t.legal() == ["content", "card"]
+
+
+def _privileges(t: Table) -> list[tuple[int, int, int]]:
+    return [(e.seat, e.get("to"), e.get("amount")) for e in t.kinds("paid")
+            if e.get("why") == "privilege of a natural"]
+
+
+@pytest.mark.parametrize("stake,paid", [("staked", 3), ("doubled", 6)])
+def test_a_naturals_privilege_after_the_double_is_paid_on_the_stake_or_the_doubled_one(
+        stake, paid):
+    t = hand(table(natural_bonus="stake_from_each", first_hand_natural_exception=False,
+                   privilege_stake=stake), "AS 5H 9H", (3, 1), "KS 9C 8H", double=True)
+    natural = [(e.seat, e.get("to"), e.get("amount")) for e in t.kinds("paid")
+               if e.get("why") == "natural"]
+    assert natural == [(0, 1, 12)]  # the dealer: double the doubled stake
+    assert _privileges(t) == [(2, 1, paid)]
+
+
+@pytest.mark.parametrize("rule,taken,left", [("first", [(1, 3)], 0),
+                                             ("shared", [(1, 1), (2, 1)], 1)])
+def test_the_pool_goes_to_the_first_natural_or_is_shared_between_naturals(rule, taken, left):
+    t = table(natural_bonus="pool", first_hand_natural_exception=False, pool_ante=1,
+              pool_naturals=rule)
+    hand(t, "AS AH 9H", (1, 1), "KS KC 8H")
+    assert [(e.seat, e.get("amount")) for e in t.kinds("pool_taken")] == taken
+    assert t.state.session.pool == left + 3  # the dealer put out: the next deal's ante
+
+
+def test_a_first_hand_natural_under_the_exception_earns_no_privilege():
+    t = hand(table(natural_bonus="stake_from_each"), "AS 5H 9H", (2, 1), "KS 9C 8H")
+    assert [e.get("first_hand") for e in t.kinds("natural")] == [True]
+    assert not _privileges(t)
+    t = hand(table(natural_bonus="pool", pool_ante=1), "AS 5H 9H", (2, 1), "KS 9C 8H")
+    assert not t.kinds("pool_taken") and t.state.session.pool == 3
+
+
+@pytest.mark.parametrize("reckoned,pooled", [("hand", 1), ("tie", 0)])
+def test_the_pools_share_of_ties_is_reckoned_on_the_hands_receipts(reckoned, pooled):
+    t = table(4, pool_tie_share="third", pool_tie_share_of=reckoned)
+    hand(t, "TS TH TD TC", (1, 1, 1), "7S 7H 7D 7C")  # three 17s against the dealer's 17
+    t.act("content", "content", "content", "content")
+    assert [e.get("why") for e in t.kinds("paid")] == ["a tie"] * 3
+    assert t.state.session.pool == pooled  # a third of three counters; of one, nothing
+
+
+def test_every_vingt_un_option_names_its_source_or_reason():
+    import dataclasses
+
+    from commerce.families.vingtun.options import VingtUnOptions
+    from commerce.family import older_version
+
+    rules = find_ruleset("vingt-un")
+    missing = [f.name for f in dataclasses.fields(VingtUnOptions) if not rules.option_source(f.name)]
+    assert not missing
+    assert "house rule" in rules.option_source("deal_hands")
+    old = older_version(rules, 1)
+    assert old is not None and old.pool_tie_share_of == "tie"

@@ -151,18 +151,25 @@ def resolve_naturals(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
 
 def _privilege(s: VingtUnState, led: Ledger, p: Seat, naturals: list[Seat]) -> None:
     """The old privileges of a natural (Peel, "Additional privileges"): a stake or two from
-    each other player (other naturals and the dealer exempt), or the pool."""
-    bonus = s.ruleset.natural_bonus
+    each other player (other naturals and the dealer exempt; ``privilege_stake``), or the pool
+    (to the first natural or shared: ``pool_naturals``). A first-hand natural under the
+    exception has none (decision #53)."""
+    rules = s.ruleset
+    bonus = rules.natural_bonus
     if bonus in ("stake_from_each", "double_from_each"):
         times = 1 if bonus == "stake_from_each" else 2
         stake = s.round.hands[p][0].stake
+        if rules.privilege_stake == "doubled":
+            stake *= factor(s)
         for q in players_in_order(s):
             if q != p and q not in naturals:
                 led.pay(q, p, times * stake, "privilege of a natural")
-    elif bonus == "pool" and led.pool:
-        led.balances[p] += led.pool
-        led.events.append(Event("pool_taken", p, (("amount", led.pool),)))
-        led.pool = 0
+    elif bonus == "pool":
+        amount = led.pool if rules.pool_naturals == "first" else s.session.pool // len(naturals)
+        if amount:
+            led.balances[p] += amount
+            led.events.append(Event("pool_taken", p, (("amount", amount),)))
+            led.pool -= amount
 
 
 def over_drawn(s: VingtUnState, seat: Seat, part: int,
@@ -194,11 +201,14 @@ def dealer_over(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
 
 def dealer_content(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     """The dealer stands: he pays every higher total and takes lower totals and ties, a 21
-    paying ``drawn_21_pays`` stakes (Peel, "A hand" step 6); pool feed (c) on ties."""
+    paying ``drawn_21_pays`` stakes (Peel, "A hand" step 6); pool feed (c): a share of his
+    receipts on ties, of the hand's together (or of each tie's: ``pool_tie_share_of``)."""
     led = Ledger(s)
     mine = total(s.round.hands[s.dealer][0].cards)
     out = [*events, Event("content", s.dealer, (("dealer", True),))]
     share = {"none": 0, "quarter": 4, "third": 3}[s.ruleset.pool_tie_share]
+    per_tie = s.ruleset.pool_tie_share_of == "tie"
+    ties = 0
     for p in players_in_order(s):
         for h in s.round.hands[p]:
             if h.status is not Status.CONTENT:
@@ -212,8 +222,12 @@ def dealer_content(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
                 amount = h.stake * factor(s) * times
                 led.pay(p, s.dealer, amount, "a tie" if theirs == mine else
                         f"{mine} beats {theirs}")
-                if theirs == mine and share:
+                if theirs == mine and share and per_tie:
                     led.to_pool(s.dealer, amount // share, "share of a tie")
+                elif theirs == mine:
+                    ties += amount
+    if share and ties:
+        led.to_pool(s.dealer, ties // share, "share of the ties")
     return end_hand(led.session(s), (*out, *led.events))
 
 
