@@ -388,7 +388,8 @@ def test_every_vingt_un_option_names_its_source_or_reason():
     from commerce.family import older_version
 
     rules = find_ruleset("vingt-un")
-    missing = [f.name for f in dataclasses.fields(VingtUnOptions) if not rules.option_source(f.name)]
+    missing = [f.name for f in dataclasses.fields(VingtUnOptions)
+               if not rules.option_source(f.name)]
     assert not missing
     assert "house rule" in rules.option_source("deal_hands")
     old = older_version(rules, 1)

@@ -55,10 +55,10 @@ def rules_help(_rules: Any) -> list[str]:
 def _pair(obs: Any) -> bool:
     """Whether the seat's two cards may be divided under the ``divide`` option."""
     own = obs.hands[obs.seat]
-    cards = own[0].cards if len(own) == 1 else ()
+    cards = tuple(own[0].cards) if len(own) == 1 else ()
     if len(cards) != 2 or None in cards or obs.ruleset.divide == "never":
         return False
-    a, b = cards
+    a, b = cards[0], cards[1]
     return rank_of(a) == rank_of(b) if obs.ruleset.divide == "same_rank" \
         else value(a) == value(b)
 

@@ -97,7 +97,7 @@ def declarations(s: VingtUnState, events: tuple[Event, ...],
     divided pair's halves get their second cards, before anyone draws (Peel, "Drawing": "two
     cards given to each player, and also to cases of divided pairs, the drawing of further
     cards commences"). Every such player is asked, pair or not, so that nobody learns who holds
-    one; then the drawing begins at the dealer's left."""
+    one; then the drawing begins at the dealer's left (decision #50)."""
     rules = s.ruleset
     if rules.divide_when == "before_drawing" and rules.divide != "never":
         order = players_in_order(s)
@@ -152,8 +152,8 @@ def resolve_naturals(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
 def _privilege(s: VingtUnState, led: Ledger, p: Seat, naturals: list[Seat]) -> None:
     """The old privileges of a natural (Peel, "Additional privileges"): a stake or two from
     each other player (other naturals and the dealer exempt; ``privilege_stake``), or the pool
-    (to the first natural or shared: ``pool_naturals``). A first-hand natural under the
-    exception has none (decision #53)."""
+    (to the first natural or shared: ``pool_naturals``; decisions #51 and #52). A first-hand
+    natural under the exception has none (decision #53)."""
     rules = s.ruleset
     bonus = rules.natural_bonus
     if bonus in ("stake_from_each", "double_from_each"):
@@ -202,7 +202,8 @@ def dealer_over(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
 def dealer_content(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     """The dealer stands: he pays every higher total and takes lower totals and ties, a 21
     paying ``drawn_21_pays`` stakes (Peel, "A hand" step 6); pool feed (c): a share of his
-    receipts on ties, of the hand's together (or of each tie's: ``pool_tie_share_of``)."""
+    receipts on ties, of the hand's together (or of each tie's: ``pool_tie_share_of``;
+    decision #54)."""
     led = Ledger(s)
     mine = total(s.round.hands[s.dealer][0].cards)
     out = [*events, Event("content", s.dealer, (("dealer", True),))]
