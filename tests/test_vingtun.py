@@ -295,6 +295,8 @@ def test_every_player_is_asked_before_the_drawing_pair_or_not_and_the_dealer_nev
     assert asked == [(1, ["divide", "decline"]), (2, ["decline"]), (3, ["divide", "decline"])]
     assert t.decision.seat == 1 and t.legal() == ["content", "card"]
     assert not t.kinds("divided")
+    kept = [(e.seat, e.get("pair"), e.visible_to) for e in t.kinds("kept")]
+    assert kept == [(1, True, {1}), (2, False, {2}), (3, True, {3})]  # each to himself alone
 
 
 def test_a_pair_may_not_be_divided_once_the_drawing_has_begun():
@@ -394,3 +396,18 @@ def test_every_vingt_un_option_names_its_source_or_reason():
     assert "house rule" in rules.option_source("deal_hands")
     old = older_version(rules, 1)
     assert old is not None and old.pool_tie_share_of == "tie"
+
+
+def test_the_table_asks_a_pair_to_divide_or_keep_and_tells_a_seat_without_one():
+    from commerce.families.vingtun.present import action_label
+    from commerce.families.vingtun.present import table as table_view
+
+    t = hand(table(), "8S 5H 9H", (1, 1), "8H 9C 8D", keep=False)
+    names = ["Ann", "Bob", "Cy"]
+    obs = engine.observe(t.state, 1)
+    assert "divide your pair" in table_view(obs, names).prompt
+    labels = [action_label(a, obs) for a in engine.legal_actions(t.state)]
+    assert labels == ["divide the pair", "keep the two cards as one hand"]
+    assert "Bob to say whether to divide" in table_view(engine.observe(t.state, 2), names).prompt
+    t.act("decline")
+    assert "no pair" in table_view(engine.observe(t.state, 2), names).prompt

@@ -197,7 +197,7 @@ def apply(s: VingtUnState, action: Action) -> Transition:
         assert action.amount is not None
         return stake(s, action.amount)
     if kind is ActionKind.DECLINE and s.phase is Phase.DIVIDE:
-        return keep(s)
+        return keep(s, may_divide(s))
     if kind is ActionKind.DOUBLE or kind is ActionKind.DECLINE:
         return double(s, kind is ActionKind.DOUBLE)
     if kind is ActionKind.CONTENT:

@@ -91,11 +91,14 @@ def ask_card(s: VingtUnState) -> Transition:
     return Transition(s, (event, *renewed))
 
 
-def keep(s: VingtUnState) -> Transition:
+def keep(s: VingtUnState, pair: bool) -> Transition:
     """Before the drawing, a player keeps his two cards as one hand (no pair, or he does not
-    divide it); the next player is asked. Nothing is shown or said: a player without a pair
+    divide a *pair*); the next player is asked. Only he hears of it: a player without a pair
     answers the same."""
-    return declarations(s, (), after=s.current.actor)
+    seat = s.current.actor
+    event = Event("kept", seat, (("pair", pair),), frozenset({seat}))
+    s = replace(s, round=replace(s.round, log=s.round.log + (event,)))
+    return declarations(s, (event,), after=seat)
 
 
 def divide(s: VingtUnState) -> Transition:
