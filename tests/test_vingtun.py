@@ -409,5 +409,7 @@ def test_the_table_asks_a_pair_to_divide_or_keep_and_tells_a_seat_without_one():
     labels = [action_label(a, obs) for a in engine.legal_actions(t.state)]
     assert labels == ["divide the pair", "keep the two cards as one hand"]
     assert "Bob to say whether to divide" in table_view(engine.observe(t.state, 2), names).prompt
-    t.act("decline")
+    t.act("divide", "deal 3C", "deal 2D")
     assert "no pair" in table_view(engine.observe(t.state, 2), names).prompt
+    assert table_view(engine.observe(t.state, 2), names).seats[1].note == \
+        "divided, stake 1 on each hand"

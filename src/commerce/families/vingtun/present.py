@@ -72,7 +72,9 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
         hidden = sum(1 for h in own for c in h.cards if c is None)
         notes = [h.status for h in own if h.status != "open"]
         stakes = sum(h.stake for h in own)
-        if stakes:
+        if len(own) > 1:
+            notes.insert(0, f"divided, stake {own[0].stake} on each hand")
+        elif stakes:
             notes.insert(0, f"stake {stakes}")
         seats.append(SeatView(
             name=seat_name(names, x, obs.seat), score=f"{obs.balances[x]:+d} counters",
