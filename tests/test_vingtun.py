@@ -162,9 +162,9 @@ def _refused(t: Table, text: str, reason: IllegalReason) -> None:
 
 
 def test_a_human_dealers_irregularities_are_refused():
-    t = hand(table(), "TS 9H 9D", (1, 1), "5S 8C 8D")
+    t = hand(table(), "TS 9H 9D", (1, 1), "5S 8C 8D", keep=False)
     _refused(t, "divide", IllegalReason.NOT_ALLOWED_BY_RULES)  # T and 5 do not pair
-    t.act("card")
+    t.act("decline", "decline", "card")
     _refused(t, "deal 2C 3C", IllegalReason.NOT_ALLOWED_BY_RULES)  # two cards at once
     t.act("deal 2C", "content", "content", "card")
     _refused(t, "deal 3C 4C", IllegalReason.NOT_ALLOWED_BY_RULES)  # the dealer's two cards
