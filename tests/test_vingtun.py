@@ -28,10 +28,13 @@ def table(players: int = 3, **options: object) -> Table:
 
 
 def hand(t: Table, first: str, stakes: tuple[int, ...], second: str,
-         double: bool = False) -> Table:
-    """Deal the first round, stake, (not) double, deal the second round."""
+         double: bool = False, keep: bool = True) -> Table:
+    """Deal the first round, stake, (not) double, deal the second round; then (*keep*) every
+    player keeps his two cards as one hand when asked before the drawing."""
     t.act(f"deal {first}", *(f"stake {k}" for k in stakes),
           "double" if double else "decline", f"deal {second}")
+    while keep and t.state.phase is Phase.DIVIDE:
+        t.act("decline")
     return t
 
 
@@ -81,7 +84,7 @@ def test_the_deal_can_go_to_the_naturals_holder_the_first_from_the_dealers_left(
 
 
 def test_divided_pairs_are_settled_one_after_the_other():
-    t = hand(table(), "8S 5H 9H", (2, 1), "8H 9C 8D")
+    t = hand(table(divide_when="own_turn"), "8S 5H 9H", (2, 1), "8H 9C 8D")
     assert "divide" in t.legal()
     t.act("divide", "deal 3C", "deal 2D")
     own = t.state.round.hands[1]
@@ -101,7 +104,7 @@ def test_divided_pairs_are_settled_one_after_the_other():
 
 
 def test_a_natural_on_a_divided_half_is_a_drawn_21_and_does_not_put_the_dealer_out():
-    t = hand(table(), "AS 5H 9H", (1, 1), "AH 9C 8D")
+    t = hand(table(), "AS 5H 9H", (1, 1), "AH 9C 8D", keep=False)
     t.act("divide", "deal KC", "deal 2D")
     assert t.state.round.put_out is None
     assert not t.kinds("natural")
@@ -159,9 +162,9 @@ def _refused(t: Table, text: str, reason: IllegalReason) -> None:
 
 
 def test_a_human_dealers_irregularities_are_refused():
-    t = hand(table(), "TS 9H 9D", (1, 1), "5S 8C 8D")
+    t = hand(table(), "TS 9H 9D", (1, 1), "5S 8C 8D", keep=False)
     _refused(t, "divide", IllegalReason.NOT_ALLOWED_BY_RULES)  # T and 5 do not pair
-    t.act("card")
+    t.act("decline", "decline", "card")
     _refused(t, "deal 2C 3C", IllegalReason.NOT_ALLOWED_BY_RULES)  # two cards at once
     t.act("deal 2C", "content", "content", "card")
     _refused(t, "deal 3C 4C", IllegalReason.NOT_ALLOWED_BY_RULES)  # the dealer's two cards
@@ -264,3 +267,149 @@ def test_an_empty_stock_is_made_of_the_used_cards_when_a_card_is_asked_for():
     t.act("card")
     assert engine.legal_actions(t.state) and t.state.round.stock == rest
     assert t.kinds("renewed")[-1].seat == 2
+
+
+def test_divided_pairs_are_dealt_their_second_cards_before_anyone_draws():
+    """Peel, "Drawing": "The whole of the hands having been dealt--that is, two cards given to
+    each player, and also to cases of divided pairs, the drawing of further cards commences.
+    The dealer begins with the player on his left-hand side"."""
+    t = table().act("deal 8S 9H 5D", "stake 1", "stake 2", "decline", "deal 8H 9C 7D")
+    assert t.decision.seat == 1 and "divide" in t.legal() and "card" not in t.legal()
+    t.act("divide", "deal 3C", "deal 2D")  # seat 1 (8-8): each half's second card
+    assert t.decision.seat == 2 and "divide" in t.legal() and "card" not in t.legal()
+    t.act("divide", "deal 4C", "deal 5S")  # seat 2 (9-9), before seat 1 has drawn
+    assert not t.kinds("asked") and not t.kinds("drew")
+    assert [e.seat for e in t.kinds("divided")] == [1, 2]
+    assert [len(h.cards) for own in t.state.round.hands[1:] for h in own] == [2, 2, 2, 2]
+    assert (t.decision.seat, t.state.current.part) == (1, 0)  # the drawing: the dealer's left
+    assert t.legal() == ["content", "card"]
+
+
+def test_every_player_is_asked_before_the_drawing_pair_or_not_and_the_dealer_never():
+    t = hand(table(4), "8S 5H 9H 8D", (1, 1, 1), "8H 9C 9D 8C", keep=False)
+    asked = []
+    while t.state.phase is Phase.DIVIDE:
+        asked.append((t.decision.seat, t.legal()))
+        t.act("decline")
+    # seat 1 holds 8-8, seat 2 5-9, seat 3 9-9; the dealer's 8-8 is never offered
+    assert asked == [(1, ["divide", "decline"]), (2, ["decline"]), (3, ["divide", "decline"])]
+    assert t.decision.seat == 1 and t.legal() == ["content", "card"]
+    assert not t.kinds("divided")
+    kept = [(e.seat, e.get("pair"), e.visible_to) for e in t.kinds("kept")]
+    assert kept == [(1, True, {1}), (2, False, {2}), (3, True, {3})]  # each to himself alone
+
+
+def test_a_pair_may_not_be_divided_once_the_drawing_has_begun():
+    t = hand(table(), "8S 5H 9H", (1, 1), "8H 9C 8D")
+    _refused(t, "divide", IllegalReason.NOT_ALLOWED_BY_RULES)
+    t = hand(table(), "8S 5H 9H", (1, 1), "8H 9C 8D", keep=False)
+    _refused(t, "card", IllegalReason.WRONG_KIND)  # nobody draws before the declarations
+
+
+def test_version_1_divided_on_the_players_own_turn_and_its_records_replay_as_before():
+    from pathlib import Path
+
+    from commerce.family import older_version
+    from commerce.record import GameRecord, replay
+
+    rules = find_ruleset("vingt-un")
+    assert rules.version == 2 and rules.divide_when == "before_drawing"
+    old = older_version(rules, 1)
+    assert old is not None and old.version == 1 and old.divide_when == "own_turn"
+    for name in ("vingt-un-v1-4p-seed1.json", "vingt-un-v1-3p-divided.json"):
+        record = GameRecord.load(Path(__file__).parent / "records" / name)
+        assert record.rules.version == 1 and record.rules.divide_when == "own_turn"
+        assert tuple(engine.outcome(replay(record)).payoffs) == record.payoffs
+    assert record.actions.count("divide") == 2  # divided on the player's own turn
+
+
+def test_the_encoding_says_when_the_players_are_dividing_their_pairs():
+    from commerce.encoding import decode
+    from commerce.family import family_spec
+
+    enc = family_spec("vingtun").encoding
+    assert enc is not None
+    t = hand(table(), "8S 5H 9H", (1, 1), "8H 9C 8D", keep=False)
+    rules = t.state.ruleset
+
+    def flag() -> list[float]:
+        return decode(enc, rules, 3, enc.encode(engine.observe(t.state, 2)))["dividing"]
+
+    assert flag() == [1.0]
+    t.act("decline", "decline")
+    assert flag() == [0.0] and t.legal() == ["content", "card"]
+
+
+def _privileges(t: Table) -> list[tuple[int, int, int]]:
+    return [(e.seat, e.get("to"), e.get("amount")) for e in t.kinds("paid")
+            if e.get("why") == "privilege of a natural"]
+
+
+@pytest.mark.parametrize("stake,paid", [("staked", 3), ("doubled", 6)])
+def test_a_naturals_privilege_after_the_double_is_paid_on_the_stake_or_the_doubled_one(
+        stake, paid):
+    t = hand(table(natural_bonus="stake_from_each", first_hand_natural_exception=False,
+                   privilege_stake=stake), "AS 5H 9H", (3, 1), "KS 9C 8H", double=True)
+    natural = [(e.seat, e.get("to"), e.get("amount")) for e in t.kinds("paid")
+               if e.get("why") == "natural"]
+    assert natural == [(0, 1, 12)]  # the dealer: double the doubled stake
+    assert _privileges(t) == [(2, 1, paid)]
+
+
+@pytest.mark.parametrize("rule,taken,left", [("first", [(1, 3)], 0),
+                                             ("shared", [(1, 1), (2, 1)], 1)])
+def test_the_pool_goes_to_the_first_natural_or_is_shared_between_naturals(rule, taken, left):
+    t = table(natural_bonus="pool", first_hand_natural_exception=False, pool_ante=1,
+              pool_naturals=rule)
+    hand(t, "AS AH 9H", (1, 1), "KS KC 8H")
+    assert [(e.seat, e.get("amount")) for e in t.kinds("pool_taken")] == taken
+    assert t.state.session.pool == left + 3  # the dealer put out: the next deal's ante
+
+
+def test_a_first_hand_natural_under_the_exception_earns_no_privilege():
+    t = hand(table(natural_bonus="stake_from_each"), "AS 5H 9H", (2, 1), "KS 9C 8H")
+    assert [e.get("first_hand") for e in t.kinds("natural")] == [True]
+    assert not _privileges(t)
+    t = hand(table(natural_bonus="pool", pool_ante=1), "AS 5H 9H", (2, 1), "KS 9C 8H")
+    assert not t.kinds("pool_taken") and t.state.session.pool == 3
+
+
+@pytest.mark.parametrize("reckoned,pooled", [("hand", 1), ("tie", 0)])
+def test_the_pools_share_of_ties_is_reckoned_on_the_hands_receipts(reckoned, pooled):
+    t = table(4, pool_tie_share="third", pool_tie_share_of=reckoned)
+    hand(t, "TS TH TD TC", (1, 1, 1), "7S 7H 7D 7C")  # three 17s against the dealer's 17
+    t.act("content", "content", "content", "content")
+    assert [e.get("why") for e in t.kinds("paid")] == ["a tie"] * 3
+    assert t.state.session.pool == pooled  # a third of three counters; of one, nothing
+
+
+def test_every_vingt_un_option_names_its_source_or_reason():
+    import dataclasses
+
+    from commerce.families.vingtun.options import VingtUnOptions
+    from commerce.family import older_version
+
+    rules = find_ruleset("vingt-un")
+    missing = [f.name for f in dataclasses.fields(VingtUnOptions)
+               if not rules.option_source(f.name)]
+    assert not missing
+    assert "house rule" in rules.option_source("deal_hands")
+    old = older_version(rules, 1)
+    assert old is not None and old.pool_tie_share_of == "tie"
+
+
+def test_the_table_asks_a_pair_to_divide_or_keep_and_tells_a_seat_without_one():
+    from commerce.families.vingtun.present import action_label
+    from commerce.families.vingtun.present import table as table_view
+
+    t = hand(table(), "8S 5H 9H", (1, 1), "8H 9C 8D", keep=False)
+    names = ["Ann", "Bob", "Cy"]
+    obs = engine.observe(t.state, 1)
+    assert "divide your pair" in table_view(obs, names).prompt
+    labels = [action_label(a, obs) for a in engine.legal_actions(t.state)]
+    assert labels == ["divide the pair", "keep the two cards as one hand"]
+    assert "Bob to say whether to divide" in table_view(engine.observe(t.state, 2), names).prompt
+    t.act("divide", "deal 3C", "deal 2D")
+    assert "no pair" in table_view(engine.observe(t.state, 2), names).prompt
+    assert table_view(engine.observe(t.state, 2), names).seats[1].note == \
+        "divided, stake 1 on each hand"

@@ -177,3 +177,34 @@ def test_the_dealer_doubles_on_a_first_card_that_favours_him():
     assert gains[double][0] > 0  # an ace: the players' stakes are worth more to him doubled
     bot = make_bot("search")
     assert bot.act(obs, legal, random.Random(1)).kind.value == "double"
+
+
+def _declaring(second: str, **options: object) -> tuple[object, tuple[object, ...]]:
+    t = table(**options)
+    t.act("deal AS 9H 5D", "stake 2", "stake 1", "decline", f"deal {second}")
+    return engine.observe(t.state, 1), engine.legal_actions(t.state)
+
+
+def test_before_the_drawing_the_search_divides_aces_as_it_would_on_its_own_turn():
+    obs, legal = _declaring("AH 9C 7D")
+    assert obs.stage == "divide" and [a.kind.value for a in legal] == ["divide", "decline"]
+    gains = expect.expected_gains(obs, legal)
+    assert gains is not None and gains[0][0] > gains[1][0]  # two aces: divide
+    bot = make_bot("search")
+    assert bot.act(obs, legal, random.Random(1)).kind.value == "divide"
+    assert bot.playouts == 0
+    # the same reckoning as on the player's own turn (nobody has drawn yet in either)
+    old_obs, old_legal = _declaring("AH 9C 7D", divide_when="own_turn")
+    old = expect.expected_gains(old_obs, old_legal)
+    assert old is not None and [a.kind.value for a in old_legal] == ["content", "draw", "divide"]
+    assert old[2] == pytest.approx(gains[0])
+    assert max(old[:2]) == pytest.approx(gains[1])  # keeping: the better of content and card
+
+
+def test_the_heuristic_divides_aces_and_eights_when_asked_before_the_drawing():
+    from commerce.families.vingtun.heuristic import vingtun_action
+
+    for second, chosen in (("AH 9C 7D", "divide"), ("9S 9C 7D", "decline"),
+                           ("5S 9C 7D", "decline")):
+        obs, legal = _declaring(second)
+        assert vingtun_action(obs, legal, random.Random(0), 0.5).kind.value == chosen, second

@@ -1,7 +1,8 @@
 """Vingt-un's encoding for learning agents (:mod:`commerce.encoding`).
 
-Actions: ``content`` 0, ``card`` 1, ``divide`` 2, ``double`` 3, ``decline`` 4, then
-``stake k`` at 5 + k - min_stake for each stake allowed.
+Actions: ``content`` 0, ``card`` 1, ``divide`` 2, ``double`` 3, ``decline`` 4 (the dealer's
+"no double", or, before the drawing, keeping the two cards as one hand), then ``stake k`` at
+5 + k - min_stake for each stake allowed.
 
 >>> import commerce
 >>> from commerce.core import Action, ActionKind
@@ -76,6 +77,8 @@ def layout(rules: Ruleset, players: int) -> tuple[Segment, ...]:
         Segment("bets", players, "counters staked this hand by each seat, from the seat on"),
         Segment("total", 1, "the best total of the seat's hand now playing (or its first)"),
         Segment("doubled", 1, "1 if the dealer called 'double'"),
+        Segment("dividing", 1, "1 while the players say in turn, before the drawing, whether "
+                               "they divide a pair"),
         Segment("deal", 3, "the deal's number (from 1), the deals in the session, the hand"),
         *history_segments(KINDS, players, 52, HISTORY),
     )
@@ -112,6 +115,7 @@ def encode(obs: VingtUnObservation) -> list[float]:
     cards = tuple(c for c in own[part].cards if c is not None) if own else ()
     f.put("total", [float(total(cards))])
     f.put("doubled", [float(obs.doubled)])
+    f.put("dividing", [float(obs.stage == "divide")])
     f.put("deal", [float(obs.deal_number), float(obs.deals_total), float(obs.hand_number)])
     write_history(f, obs.events, KINDS, me, n, 52, HISTORY, _cards)
     return f.done()

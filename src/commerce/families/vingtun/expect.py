@@ -15,7 +15,11 @@ The model, stated once:
   seen from the dealer's seat is a hand that kept that rule (where no deal of its face-down
   cards fits the rule, any deal that does not pass 21 and is no natural).
 - The seat's own later choices are the best ones under this model (the same reckoning, made
-  again when they come).
+  again when they come). A pair is divided, or kept as one hand, when the rules ask
+  (``divide_when``: before anyone draws, or on the player's own turn); either way each half
+  gets its second card face down and is then played at best against the dealer alone, so the
+  reckoning is the same, made at the composition of that moment (before the drawing, without
+  the cards the players before him will draw).
 - Payments are Peel's as the options set them (:mod:`commerce.families.vingtun.settle`): the
   dealer takes ties and lower totals and pays higher ones, an over-drawn player pays at once,
   a 21 pays ``drawn_21_pays`` stakes, naturals ``natural_pays`` (the first hand's exception
@@ -355,6 +359,8 @@ def expected_gains(obs: VingtUnObservation,
         g, w = player_versus(value(cards[0]), probs, rules)
         stakes = sum(h.stake for x, hs in enumerate(obs.hands) if x != seat for h in hs)
         return [(-g * stakes if a.kind is ActionKind.DOUBLE else 0.0, 1 - w) for a in legal]
+    if obs.stage == "divide":
+        return _divide_or_keep(obs, probs, legal)
     if not kinds <= {ActionKind.CONTENT, ActionKind.DRAW, ActionKind.DIVIDE}:
         return None
     if seat == obs.dealer:
@@ -376,5 +382,29 @@ def expected_gains(obs: VingtUnObservation,
             g, w = player.draw(hard, ace)
         else:
             g, w = player.divided(worth[0])
+        out.append((g * stake, w))
+    return out
+
+
+def _divide_or_keep(obs: VingtUnObservation, probs: Sequence[float],
+                    legal: Sequence[Action]) -> list[tuple[float, float]] | None:
+    """Before the drawing (``divide_when="before_drawing"``): dividing the pair (each half
+    given its second card, then played at best) or keeping the two cards as one hand played at
+    best; the same reckoning as on the player's own turn, at the composition of the moment."""
+    seat = obs.seat
+    assert seat is not None
+    own = obs.hands[seat]
+    worth = [value(c) for c in own[0].cards if c is not None] if own else []
+    if len(own) != 1 or len(worth) != 2:
+        return None
+    stake = own[0].stake * (2 if obs.doubled else 1)
+    player = Player(probs, dealer_finals(None, probs), obs.ruleset)
+    hard, ace = sum(worth), 1 in worth
+    out = []
+    for a in legal:
+        if a.kind is ActionKind.DIVIDE:
+            g, w = player.divided(worth[0])
+        else:
+            g, w, _ = player.best(hard, ace)
         out.append((g * stake, w))
     return out

@@ -1,5 +1,6 @@
 """Vingt-un's heuristic, a plain basic strategy: stake by the first card (more on an ace or
-a ten-card), double as dealer on an ace or a ten-card, divide aces and eights, draw below 17
+a ten-card), double as dealer on an ace or a ten-card, divide aces and eights (when asked
+before the drawing, or on its own turn under ``divide_when=own_turn``), draw below 17
 (a bolder player a point higher, a timid one a point lower) and be content from there.
 """
 
@@ -41,9 +42,15 @@ def vingtun_action(obs: VingtUnObservation, legal: Sequence[Action], rng: random
         strong = first is not None and value(first) in (1, 10)
         found = _find(legal, ActionKind.DOUBLE if strong else ActionKind.DECLINE)
         return found if found is not None else legal[0]
+    divide = _find(legal, ActionKind.DIVIDE)
+    if obs.stage == "divide":  # before the drawing: divide or keep the two cards
+        pair = tuple(c for c in own[0].cards if c is not None) if own else ()
+        if divide is not None and len(pair) == 2 and rank_of(pair[0]) in (8, 14):
+            return divide
+        found = _find(legal, ActionKind.DECLINE)
+        return found if found is not None else legal[0]
     hand = own[obs.part] if obs.part < len(own) else own[0]
     cards = tuple(c for c in hand.cards if c is not None)
-    divide = _find(legal, ActionKind.DIVIDE)
     if divide is not None and len(cards) == 2 and rank_of(cards[0]) in (8, 14):
         return divide
     card = _find(legal, ActionKind.DRAW)

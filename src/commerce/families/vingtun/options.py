@@ -47,10 +47,26 @@ class VingtUnOptions(FamilyOptions):
         "none", "The old privileges of a natural: none; one stake, or two, from each other "
                 "player (other naturals exempt); or the pool.",
         ("none", "stake_from_each", "double_from_each", "pool"))
+    privilege_stake: str = option(
+        "staked", "Under natural_bonus stake_from_each or double_from_each, the stake each other "
+                  "player pays on: the counters the natural's holder staked on his card "
+                  "('staked'), or that stake doubled when the dealer called 'double' "
+                  "('doubled').", ("staked", "doubled"))
+    pool_naturals: str = option(
+        "first", "Under natural_bonus pool, naturals at several seats: the first from the "
+                 "dealer's left, the first to declare, takes the whole pool ('first'), or they "
+                 "share it, the odd counters staying in the pool ('shared').",
+        ("first", "shared"))
     divide: str = option(
         "same_rank", "Which two first cards may be divided into two hands: of the same rank, "
                      "of the same value (ten and king), or never.",
         ("same_rank", "same_value", "never"))
+    divide_when: str = option(
+        "before_drawing", "When pairs are divided: each player in turn from the dealer's left "
+                          "says whether he divides, and the halves get their second cards, "
+                          "before anyone draws ('before_drawing', Peel); or on the player's own "
+                          "drawing turn ('own_turn', version 1).",
+        ("before_drawing", "own_turn"))
     deal_limit: str = option(
         "natural", "What ends a deal: a player's natural ('natural', Peel), a number of hands "
                    "('hands', see deal_hands) or the pack gone through twice ('twice_through').",
@@ -75,6 +91,10 @@ class VingtUnOptions(FamilyOptions):
     pool_tie_share: str = option(
         "none", "Pool feed (c): the share of what the dealer receives on ties that goes to the "
                 "pool.", ("none", "quarter", "third"))
+    pool_tie_share_of: str = option(
+        "hand", "Pool feed (c) is reckoned on the dealer's receipts on ties in the whole hand, "
+                "rounded down once ('hand'), or on each tie's, rounded down each time ('tie', "
+                "version 1).", ("hand", "tie"))
     sell_deal: bool = option(
         False, "Selling the deal (Peel's option); refused: see the ruleset page.")
 

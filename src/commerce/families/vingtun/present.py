@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from commerce.cards import rank_of
 from commerce.core import Action, ActionKind
-from commerce.families.vingtun.state import total
+from commerce.families.vingtun.state import total, value
 from commerce.presentation import Pile, Presentation, SeatView, TableView, card_face, pack_symbols
 from commerce.text import seat_name
 
@@ -26,6 +27,7 @@ _WORDS = {
 _PROMPTS = {
     "stake": "Stake on your first card.",
     "double": "You deal: double every stake on your first card, or not.",
+    "divide": "Before the drawing: divide your pair into two hands, or keep it as one?",
     "play": "Content, or a card?",
     "dealer": "You deal: draw for yourself, or be content and settle.",
 }
@@ -35,6 +37,8 @@ def action_label(action: Action, obs: Any) -> str:
     """A menu entry for *action* in words."""
     if action.kind is ActionKind.STAKE:
         return f"stake {action.amount} counter{'' if action.amount == 1 else 's'}"
+    if action.kind is ActionKind.DECLINE and getattr(obs, "stage", None) == "divide":
+        return "keep the two cards as one hand"
     return _WORDS.get(action.kind, action.kind.value)
 
 
@@ -48,6 +52,17 @@ def rules_help(_rules: Any) -> list[str]:
             "over 21: lost at once, e.g. 10♠ 6♥ 8♦ (24)"]
 
 
+def _pair(obs: Any) -> bool:
+    """Whether the seat's two cards may be divided under the ``divide`` option."""
+    own = obs.hands[obs.seat]
+    cards = tuple(own[0].cards) if len(own) == 1 else ()
+    if len(cards) != 2 or None in cards or obs.ruleset.divide == "never":
+        return False
+    a, b = cards[0], cards[1]
+    return rank_of(a) == rank_of(b) if obs.ruleset.divide == "same_rank" \
+        else value(a) == value(b)
+
+
 def table(obs: Any, names: Sequence[str]) -> TableView:
     """The table as the observation's seat sees it (only what the observation holds)."""
     seats = []
@@ -57,7 +72,9 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
         hidden = sum(1 for h in own for c in h.cards if c is None)
         notes = [h.status for h in own if h.status != "open"]
         stakes = sum(h.stake for h in own)
-        if stakes:
+        if len(own) > 1:
+            notes.insert(0, f"divided, stake {own[0].stake} on each hand")
+        elif stakes:
             notes.insert(0, f"stake {stakes}")
         seats.append(SeatView(
             name=seat_name(names, x, obs.seat), score=f"{obs.balances[x]:+d} counters",
@@ -77,6 +94,12 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
     prompt = ""
     if d is not None and d.seat == obs.seat and obs.stage in _PROMPTS:
         prompt = _PROMPTS[obs.stage]
+        if obs.stage == "divide" and not _pair(obs):
+            prompt = "Before the drawing: you hold no pair to divide; keep your two cards."
+        if obs.stage == "play" and len(obs.hands[obs.seat]) > 1:
+            prompt = f"Content, or a card, on your {('first', 'second')[obs.part]} hand?"
+    elif d is not None and d.seat is not None and obs.stage == "divide":
+        prompt = f"{seat_name(names, d.seat, obs.seat)} to say whether to divide a pair."
     elif d is not None and d.seat is not None:
         prompt = f"{seat_name(names, d.seat, obs.seat)} to act."
     return TableView(title=obs.ruleset.name,

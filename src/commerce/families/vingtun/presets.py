@@ -15,7 +15,7 @@ VINGT_UN = preset(
     make_ruleset(
         VingtUnOptions,
         id="vingt-un",
-        version=1,
+        version=2,
         name="Vingt-un, Peel's rules",
         family="vingtun",
         sources=(
@@ -39,14 +39,28 @@ VINGT_UN = preset(
                                              "not put the dealer out"),
             ("deal_passes_to", "Peel: the deal passes to the next in order"),
             ("natural_bonus", "Peel: the old privileges are an agreed option"),
+            ("privilege_stake", "Peel: 'his own stake'; he names the double apart where it "
+                                "counts (a natural is paid double 'his stake, or of the "
+                                "double'), and the double is the dealer's wager with each player "
+                                "alone"),
+            ("pool_naturals", "house rule: Peel gives the pool to 'the player declaring the "
+                              "natural' and says nothing of two; naturals are declared from the "
+                              "dealer's left"),
             ("divide", "Peel: two first cards of the same denomination"),
+            ("divide_when", "Peel: two cards given to each player 'and also to cases of divided "
+                            "pairs', then the drawing commences (version 1 divided on the "
+                            "player's own turn)"),
             ("deal_limit", "Peel: a natural throws the dealer out"),
+            ("deal_hands", "house rule: Peel says 'a certain number of hands' and names none "
+                           "(five)"),
             ("max_hands_per_deal", "house rule: a bound on one dealer's turn"),
             ("deals_each", "house rule: every player deals once"),
             ("first_dealer", "Peel: cards dealt face up as in Nap, the first ace deals"),
             ("pool_ante", "Peel: the pool is optional (off)"),
             ("pool_dealer_overdraw", "Peel: the pool is optional (off)"),
             ("pool_tie_share", "Peel: the pool is optional (off)"),
+            ("pool_tie_share_of", "Peel: 'whenever the dealer receives on ties, ... a proportion "
+                                  "of his receipts' (version 1 reckoned each tie apart)"),
             ("sell_deal", "Peel: optional; not played (see the ruleset page)"),
         ),
         min_players=2,
@@ -54,6 +68,7 @@ VINGT_UN = preset(
     ),
     "vingtun",
     "vingt-et-un",
+    history={1: {"divide_when": "own_turn", "pool_tie_share_of": "tie"}},
 )
 
 PRESETS: tuple[Preset, ...] = (VINGT_UN,)

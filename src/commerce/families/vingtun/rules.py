@@ -2,7 +2,7 @@
 
 A game is a session of deals (a deal is one dealer's whole turn); each deal is a run of hands
 (:mod:`.deal`); in a hand the players stake on a first card, the dealer may double, a second
-card comes, naturals are paid, each player draws or divides, the dealer draws last and
+card comes, naturals are paid, pairs are divided, each player draws, the dealer draws last and
 settles (:mod:`.turn`, :mod:`.settle`). This module gathers the hooks the engine calls.
 
 Peel's irregularities are a human dealer's mistakes, and the engine refuses the actions they
@@ -36,6 +36,7 @@ from commerce.families.vingtun.turn import (
     divide,
     double,
     draw_card,
+    keep,
     round_card,
     stake,
 )
@@ -53,9 +54,13 @@ _DECLINE = Action(ActionKind.DECLINE)
 
 
 def may_divide(s: VingtUnState) -> bool:
-    """Whether the actor may divide: his two first cards pair under the ``divide`` option, he
-    has not divided already, and two cards can be given."""
+    """Whether the actor may divide: it is the time to (before the drawing, or on his own
+    turn: ``divide_when``), his two first cards pair under the ``divide`` option, he has not
+    divided already, and two cards can be given. The dealer never divides (decision #49)."""
     rule = s.ruleset.divide
+    when = Phase.DIVIDE if s.ruleset.divide_when == "before_drawing" else Phase.PLAY
+    if s.phase is not when:
+        return False
     own = s.round.hands[s.current.actor]
     if rule == "never" or len(own) != 1 or len(own[0].cards) != 2 or available(s) < 2:
         return False
@@ -65,7 +70,7 @@ def may_divide(s: VingtUnState) -> bool:
 
 def legal_actions(s: VingtUnState) -> tuple[Action, ...]:
     """Legal actions in a fixed order: chance's cards in card order; stakes from the least;
-    double then decline; content, card, divide."""
+    double then decline; divide then decline (before the drawing); content, card, divide."""
     phase = s.phase
     if phase in CHANCE_PHASES:
         return tuple(Action(ActionKind.DEAL, (c,)) for c in s.round.stock)
@@ -73,6 +78,8 @@ def legal_actions(s: VingtUnState) -> tuple[Action, ...]:
         return tuple(Action(ActionKind.STAKE, amount=k) for k in stakes(s.ruleset))
     if phase is Phase.DOUBLE:
         return (_DOUBLE, _DECLINE)
+    if phase is Phase.DIVIDE:
+        return (_DIVIDE, _DECLINE) if may_divide(s) else (_DECLINE,)
     if phase is Phase.PLAY or phase is Phase.DEALER:
         out = [_CONTENT]
         if available(s):
@@ -110,18 +117,29 @@ def check(s: VingtUnState, action: Action) -> None:
     if phase is Phase.DOUBLE:
         raise IllegalActionError(IllegalReason.WRONG_KIND,
                                  "as dealer, say 'double' or 'decline' on your first card")
-    if kind is ActionKind.DIVIDE and phase is Phase.PLAY:
+    if kind is ActionKind.DIVIDE and phase is Phase.PLAY and rules.divide_when != "own_turn":
+        raise IllegalActionError(
+            IllegalReason.NOT_ALLOWED_BY_RULES,
+            "pairs are divided before the drawing, each player being asked in turn "
+            "(divide_when=before_drawing)")
+    if kind is ActionKind.DIVIDE and phase in (Phase.PLAY, Phase.DIVIDE):
         raise IllegalActionError(
             IllegalReason.NOT_ALLOWED_BY_RULES,
             "only two first cards that pair may be divided (drawing separately on cards that "
             "do not pair is an irregularity)")
+    if phase is Phase.DIVIDE:
+        raise IllegalActionError(
+            IllegalReason.WRONG_KIND,
+            "before the drawing, say 'divide' to divide a pair or 'decline' to keep your two "
+            "cards as one hand")
     if kind is ActionKind.DRAW and not available(s):
         raise IllegalActionError(IllegalReason.CARD_NOT_AVAILABLE, "no card is left to give")
     if action.amount is not None:
         raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no amount")
     raise IllegalActionError(IllegalReason.WRONG_KIND,
                              "say 'content' or ask for a 'card'"
-                             + (" or 'divide'" if phase is Phase.PLAY else ""))
+                             + (" or 'divide'" if phase is Phase.PLAY
+                                and rules.divide_when == "own_turn" else ""))
 
 
 def _check_chance(s: VingtUnState, action: Action) -> None:
@@ -178,6 +196,8 @@ def apply(s: VingtUnState, action: Action) -> Transition:
     if kind is ActionKind.STAKE:
         assert action.amount is not None
         return stake(s, action.amount)
+    if kind is ActionKind.DECLINE and s.phase is Phase.DIVIDE:
+        return keep(s, may_divide(s))
     if kind is ActionKind.DOUBLE or kind is ActionKind.DECLINE:
         return double(s, kind is ActionKind.DOUBLE)
     if kind is ActionKind.CONTENT:

@@ -2,9 +2,10 @@
 
 The cards a seat cannot place are the others' face-down cards and the stock: every card that
 is neither its own, nor face up, nor with the pone. They are dealt at random to the face-down
-places, the rest making the stock; a hand past the declaration of naturals that declared none
-is redrawn if it holds one (what everyone saw rules it out). The count of hands won, which
-the rules never read, starts again from nothing in a drawn state.
+places, the rest making the stock; a hand past the declaration of naturals (while the pairs
+are divided, the drawing, the dealer's turn) that declared none is redrawn if it holds one
+(what everyone saw rules it out). The count of hands won, which the rules never read, starts
+again from nothing in a drawn state.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from commerce.families.vingtun.state import (
     is_natural,
 )
 
-_DECLARED = frozenset({Phase.PLAY, Phase.DRAW, Phase.DEALER})
+_DECLARED = frozenset({Phase.DIVIDE, Phase.PLAY, Phase.DRAW, Phase.DEALER})
 
 
 def prepare(obs: VingtUnObservation) -> Callable[[random.Random], VingtUnState]:

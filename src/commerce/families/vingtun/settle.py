@@ -90,6 +90,26 @@ def advance(s: VingtUnState, events: tuple[Event, ...], *, start: bool = False) 
     return end_hand(s, events)
 
 
+def declarations(s: VingtUnState, events: tuple[Event, ...],
+                 after: Seat | None = None) -> Transition:
+    """Before the drawing (``divide_when="before_drawing"``): each player from the dealer's
+    left (after *after*) whose hand is still whole says whether he divides a pair, and a
+    divided pair's halves get their second cards, before anyone draws (Peel, "Drawing": "two
+    cards given to each player, and also to cases of divided pairs, the drawing of further
+    cards commences"). Every such player is asked, pair or not, so that nobody learns who holds
+    one; then the drawing begins at the dealer's left (decision #50)."""
+    rules = s.ruleset
+    if rules.divide_when == "before_drawing" and rules.divide != "never":
+        order = players_in_order(s)
+        if after is not None:
+            order = order[order.index(after) + 1:]
+        for seat in order:
+            own = s.round.hands[seat]
+            if len(own) == 1 and own[0].status is Status.OPEN:
+                return Transition(replace(s, current=Turn(Phase.DIVIDE, seat, 0)), events)
+    return advance(s, events, start=True)
+
+
 def resolve_naturals(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     """After the second card: the dealer's natural collects from every player but another
     natural (void); else each player's natural is paid at once and, but in the first hand of a
@@ -126,23 +146,30 @@ def resolve_naturals(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     s = led.session(s)
     if naturals and not excepted and rules.deal_limit == "natural":
         s = replace(s, round=replace(s.round, put_out=naturals[0]))
-    return advance(s, tuple(out), start=True)
+    return declarations(s, tuple(out))
 
 
 def _privilege(s: VingtUnState, led: Ledger, p: Seat, naturals: list[Seat]) -> None:
     """The old privileges of a natural (Peel, "Additional privileges"): a stake or two from
-    each other player (other naturals and the dealer exempt), or the pool."""
-    bonus = s.ruleset.natural_bonus
+    each other player (other naturals and the dealer exempt; ``privilege_stake``), or the pool
+    (to the first natural or shared: ``pool_naturals``; decisions #51 and #52). A first-hand
+    natural under the exception has none (decision #53)."""
+    rules = s.ruleset
+    bonus = rules.natural_bonus
     if bonus in ("stake_from_each", "double_from_each"):
         times = 1 if bonus == "stake_from_each" else 2
         stake = s.round.hands[p][0].stake
+        if rules.privilege_stake == "doubled":
+            stake *= factor(s)
         for q in players_in_order(s):
             if q != p and q not in naturals:
                 led.pay(q, p, times * stake, "privilege of a natural")
-    elif bonus == "pool" and led.pool:
-        led.balances[p] += led.pool
-        led.events.append(Event("pool_taken", p, (("amount", led.pool),)))
-        led.pool = 0
+    elif bonus == "pool":
+        amount = led.pool if rules.pool_naturals == "first" else s.session.pool // len(naturals)
+        if amount:
+            led.balances[p] += amount
+            led.events.append(Event("pool_taken", p, (("amount", amount),)))
+            led.pool -= amount
 
 
 def over_drawn(s: VingtUnState, seat: Seat, part: int,
@@ -174,11 +201,15 @@ def dealer_over(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
 
 def dealer_content(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     """The dealer stands: he pays every higher total and takes lower totals and ties, a 21
-    paying ``drawn_21_pays`` stakes (Peel, "A hand" step 6); pool feed (c) on ties."""
+    paying ``drawn_21_pays`` stakes (Peel, "A hand" step 6); pool feed (c): a share of his
+    receipts on ties, of the hand's together (or of each tie's: ``pool_tie_share_of``;
+    decision #54)."""
     led = Ledger(s)
     mine = total(s.round.hands[s.dealer][0].cards)
     out = [*events, Event("content", s.dealer, (("dealer", True),))]
     share = {"none": 0, "quarter": 4, "third": 3}[s.ruleset.pool_tie_share]
+    per_tie = s.ruleset.pool_tie_share_of == "tie"
+    ties = 0
     for p in players_in_order(s):
         for h in s.round.hands[p]:
             if h.status is not Status.CONTENT:
@@ -192,8 +223,12 @@ def dealer_content(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
                 amount = h.stake * factor(s) * times
                 led.pay(p, s.dealer, amount, "a tie" if theirs == mine else
                         f"{mine} beats {theirs}")
-                if theirs == mine and share:
+                if theirs == mine and share and per_tie:
                     led.to_pool(s.dealer, amount // share, "share of a tie")
+                elif theirs == mine:
+                    ties += amount
+    if share and ties:
+        led.to_pool(s.dealer, ties // share, "share of the ties")
     return end_hand(led.session(s), (*out, *led.events))
 
 

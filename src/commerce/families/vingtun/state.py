@@ -47,6 +47,9 @@ class Phase(IntEnum):
     """The dealer draws for himself or is content."""
     OVER = 8
     """The session has ended."""
+    DIVIDE = 9
+    """Before the drawing, a player says whether he divides a pair (``divide_when=
+    "before_drawing"``; every player is asked in turn, so that nobody learns who holds one)."""
 
 
 class Status(StrEnum):

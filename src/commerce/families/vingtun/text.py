@@ -49,6 +49,8 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
         return f"{who} {'are' if you else 'is'} given {format_card(e.get('card'))}."
     if k == "content":
         return f"{who} {'are' if you else 'is'} content."
+    if k == "kept":
+        return f"{who} keep{_s(you)} the pair as one hand." if e.get("pair") else None
     if k == "divided":
         return f"{who} divide{_s(you)} {format_cards(e.get('cards'))} into two hands."
     if k == "over":

@@ -12,6 +12,7 @@ from commerce.families.vingtun.settle import (
     advance,
     dealer_content,
     dealer_over,
+    declarations,
     over_drawn,
     resolve_naturals,
     with_hand,
@@ -90,10 +91,21 @@ def ask_card(s: VingtUnState) -> Transition:
     return Transition(s, (event, *renewed))
 
 
+def keep(s: VingtUnState, pair: bool) -> Transition:
+    """Before the drawing, a player keeps his two cards as one hand (no pair, or he does not
+    divide a *pair*); the next player is asked. Only he hears of it: a player without a pair
+    answers the same."""
+    seat = s.current.actor
+    event = Event("kept", seat, (("pair", pair),), frozenset({seat}))
+    s = replace(s, round=replace(s.round, log=s.round.log + (event,)))
+    return declarations(s, (event,), after=seat)
+
+
 def divide(s: VingtUnState) -> Transition:
     """Two first cards that pair, shown and played as two hands with the same stake each;
-    each half gets a second card face down before the first is played (Peel: "two cards given
-    to each player, and also to cases of divided pairs")."""
+    each half gets a second card face down before the drawing goes on (Peel: "two cards given
+    to each player, and also to cases of divided pairs"): before anyone draws, or before the
+    player plays his first half (``divide_when``)."""
     seat = s.current.actor
     h = s.round.hands[seat][0]
     halves = tuple(Hand(cards=(c,), up=(True,), stake=h.stake, divided=True) for c in h.cards)
@@ -129,6 +141,8 @@ def draw_card(s: VingtUnState, card: Card) -> Transition:
         waiting = next((i for i, x in enumerate(halves) if len(x.cards) == 1), None)
         if waiting is not None:
             return Transition(replace(s, current=Turn(Phase.DRAW, seat, waiting)), events)
+        if s.ruleset.divide_when == "before_drawing":
+            return declarations(s, events, after=seat)
         return Transition(replace(s, current=Turn(Phase.PLAY, seat, 0)), events)
     if total(h.cards) > 21:
         return over_drawn(s, seat, part, events)
