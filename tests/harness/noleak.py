@@ -17,8 +17,12 @@ that seat must come out the same from the state and from its twin:
 ``events``
     the events the seat sees of the next action (the seat's own, by notation; chance's and
     another seat's, with the twin's cards in place of the relabelled ones), as tuples, words
-    and JSON. A transition that shows the seat a relabelled card (a deal to it, a showdown)
-    is legitimately different and is counted as *revealing*, not compared;
+    and JSON, at *every* step of every sampled game (every decision, chance's and the blind
+    dealer's included), not only at the sampled states. A transition that shows the seat a
+    relabelled card (a deal to it, a showdown) is legitimately different and is counted as
+    *revealing*, not compared, but only where the seat's next view shows it that card too:
+    an event naming a card the seat still cannot see after the action (one that
+    ``permute_hidden`` of the next state may still relabel) is a leak, whatever the views;
 ``heuristic``, ``search``
     when the seat is to act: the bots' choices (notation) with the same generator seed
     (search at a tiny budget);
@@ -315,19 +319,118 @@ class _Checker:
                            if engine.format_action(twin, a) == text), None)
         else:
             mapped = replace(action, cards=tuple(pi.get(c, c) for c in action.cards))
+        if d.seat is None:
+            self.chance_events(state, action, seat, where)
         if mapped is None or not engine.is_legal(twin, mapped):
             return
-        mine = engine.visible_events(self.surfaces.apply(state, action).events, seat)
+        after = self.surfaces.apply(state, action)
+        mine = engine.visible_events(after.events, seat)
         theirs = engine.visible_events(self.surfaces.apply(twin, mapped).events, seat)
-        if _mentions(mine, moved) or _mentions(theirs, moved):
-            self.report.revealing += 1
-            return
         what = f"{where}, next {engine.format_action(state, action)}"
+        if _mentions(mine, moved) or _mentions(theirs, moved):
+            # shown a relabelled card: legitimate only if the seat now sees it
+            self.report.checks["events"] += 1
+            named = _differing(mine, theirs, pi)
+            unseen = (named & self.hidden(after.state, seat)
+                      - _numbers(self.surfaces.observe(after.state, seat))
+                      if named else set())
+            if unseen:
+                self.report.leak("events", f"{what}: names {sorted(unseen)}, which the seat "
+                                           "still cannot see")
+            else:
+                self.report.revealing += 1
+            return
         shown = (mine, self.surfaces.event_text(self.spec, state, mine, self.names, seat),
                  [_json_event(self.spec, e) for e in mine])
         tshown = (theirs, self.surfaces.event_text(self.spec, twin, theirs, self.names, seat),
                   [_json_event(self.spec, e) for e in theirs])
         self.same("events", shown, tshown, what)
+
+
+    def chance_events(self, state: Any, action: Action, seat: Seat, where: str) -> None:
+        """Chance's *action* and the same with the cards relabelled that *seat* still cannot
+        see after it (a twin of the next state): the seat sees the same events of both.
+
+        The twin of the state before a deal relabels nothing (the pack is all hidden, kept in
+        card order); only the next state's twin tells which of the cards dealt the seat may
+        be shown (its own hand) and which not (others' hands; a blind dealer's own)."""
+        after = self.surfaces.apply(state, action)
+        if engine.decision(after.state) is None:
+            return
+        twin = self.permute(after.state, seat, self.rng)
+        pi = dict(zip(self.places(after.state), self.places(twin), strict=True))
+        mapped = replace(action, cards=tuple(pi.get(c, c) for c in action.cards))
+        if mapped == action or not engine.is_legal(state, mapped):
+            return
+        mine = engine.visible_events(after.events, seat)
+        theirs = engine.visible_events(self.surfaces.apply(state, mapped).events, seat)
+        what = f"{where}, next {engine.format_action(state, action)} (chance)"
+        shown = (mine, self.surfaces.event_text(self.spec, state, mine, self.names, seat),
+                 [_json_event(self.spec, e) for e in mine])
+        tshown = (theirs, self.surfaces.event_text(self.spec, state, theirs, self.names, seat),
+                  [_json_event(self.spec, e) for e in theirs])
+        self.same("events", shown, tshown, what)
+
+    def hidden(self, state: Any, seat: Seat) -> set[int]:
+        """The cards *seat* cannot see in *state*: those ``permute_hidden`` relabels (in any
+        of a few draws; a hidden card stays put in all of them only by a rare chance)."""
+        if engine.decision(state) is None:
+            return set()
+        out: set[int] = set()
+        places = self.places(state)
+        for _ in range(4):
+            twin = self.permute(state, seat, self.rng)
+            out |= {a for a, b in zip(places, self.places(twin), strict=True) if a != b}
+        return out
+
+
+def _numbers(value: Any) -> set[int]:
+    """Every whole number in an observation (its fields, tuples, events' details ..., not its
+    ruleset's options): the cards it may show, and more (seats, counts); a card named in it
+    counts as shown."""
+    if isinstance(value, bool | Ruleset) or value is None:
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, str | float):
+        return set()
+    if isinstance(value, dict):
+        return _numbers(tuple(value.values()))
+    if isinstance(value, tuple | list | frozenset | set):
+        return set().union(*(_numbers(v) for v in value)) if value else set()
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is not None:
+        return _numbers(tuple(getattr(value, f) for f in fields))
+    return set()
+
+
+def _differing(mine: Sequence[Event], theirs: Sequence[Event],
+               pi: dict[int, int]) -> set[int] | None:
+    """The numbers in *mine* that the relabelling *pi* turned into those in the same place of
+    *theirs* (the cards it changed; a total that differs is no card); None where the two
+    differ in shape (other events, other details), which only a card the seat is shown can
+    cause."""
+    if len(mine) != len(theirs):
+        return None
+    out: set[int] = set()
+
+    def walk(a: Any, b: Any) -> bool:
+        if isinstance(a, tuple | list) and isinstance(b, tuple | list):
+            return len(a) == len(b) and all(walk(x, y) for x, y in zip(a, b, strict=True))
+        if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool):
+            if a != b and pi.get(a) == b:
+                out.add(a)
+            return True
+        return a == b
+
+    for e, f in zip(mine, theirs, strict=True):
+        if (e.kind, e.seat, e.visible_to) != (f.kind, f.seat, f.visible_to):
+            return None
+        if [k for k, _ in e.data] != [k for k, _ in f.data]:
+            return None
+        if not walk([v for _, v in e.data], [v for _, v in f.data]):
+            return None
+    return out
 
 
 def _json_event(spec: FamilySpec[Any, Any], event: Event) -> str:
@@ -344,19 +447,23 @@ def _short(value: Any) -> str:
 
 
 def _sample(rules: Ruleset, players: int, seed: int, every: int,
-            limit: int) -> list[tuple[int, Any]]:
-    """Every *every*-th state of a random game (step, state), at most *limit* of them."""
+            limit: int) -> tuple[list[tuple[int, Any]], list[Any]]:
+    """Every *every*-th state of a random game (step, state), at most *limit* of them; and
+    every state of the game up to the last one sampled."""
     sampled: list[tuple[int, Any]] = []
+    states: list[Any] = []
     step = 0
 
     def keep(state: Any) -> None:
         nonlocal step
-        if step % every == every - 1 and len(sampled) < limit:
-            sampled.append((step, state))
+        if len(sampled) < limit:
+            states.append(state)
+            if step % every == every - 1:
+                sampled.append((step, state))
         step += 1
 
     random_game(rules, players, seed, keep)
-    return sampled
+    return sampled, states[:sampled[-1][0] + 1] if sampled else states
 
 
 def check_ruleset(rules: Ruleset, *, states: int = 40, players: int | None = None,
@@ -373,10 +480,17 @@ def check_ruleset(rules: Ruleset, *, states: int = 40, players: int | None = Non
     game = 0
     while report.states < states:
         limit = min(per_game, states - report.states)
-        for i, state in _sample(rules, players, seed * 1000 + game, every, limit):
+        sampled, every_state = _sample(rules, players, seed * 1000 + game, every, limit)
+        for i, state in sampled:
             report.states += 1
             for seat in range(players):
                 checker.check(state, seat, f"game {game} step {i} seat {seat}")
+        steps = {i for i, _ in sampled}
+        for i, state in enumerate(every_state):
+            if i not in steps and engine.decision(state) is not None:
+                for seat in range(players):
+                    checker.next_events(state, checker.permute(state, seat, rng), seat,
+                                        f"game {game} step {i} seat {seat}")
         game += 1
     return report
 
