@@ -506,3 +506,111 @@ def hidden_bit(state: Any) -> str:
     cards = family_spec(state.ruleset.family).cards_in_play
     assert cards is not None
     return "odd" if sum(i * c for i, c in enumerate(cards(state))) % 2 else "even"
+
+
+# -- generators -------------------------------------------------------------------------------
+# A bot (or an agent, or an environment's opponent) is handed a generator of its own. What it
+# holds must not give away the game's seed, another seat's stream or the deal: the attacker
+# below knows every public derivation and reads the generator's state as a bot can
+# (``rng.getstate()``) before drawing from it.
+
+_M32 = 0xFFFFFFFF
+_N = 624
+
+
+def seed_of(state: tuple[Any, ...]) -> int | None:
+    """The whole number that seeded a fresh :class:`random.Random` whose state is *state*
+    (``random.Random(n)``, n of at most 8 words), by inverting Python's Mersenne Twister
+    seeding (``init_by_array``); None where no such number fits."""
+    words = state[1]
+    if words[-1] != _N:
+        return None  # drawn from already: not the attack of a bot's first move
+    final = words[:_N]
+    init = [19650218]
+    for i in range(1, _N):
+        prev = init[i - 1]
+        init.append((1812433253 * (prev ^ (prev >> 30)) + i) & _M32)
+
+    def g(x: int) -> int:
+        return ((x ^ (x >> 30)) * 1566083941) & _M32
+
+    def h(x: int) -> int:
+        return ((x ^ (x >> 30)) * 1664525) & _M32
+
+    after_first = [0] * _N  # the array after init_by_array's first loop
+    after_first[1] = ((final[1] + 1) & _M32) ^ g(final[_N - 1])
+    after_first[2] = ((final[2] + 2) & _M32) ^ g(after_first[1])
+    for i in range(3, _N):
+        after_first[i] = ((final[i] + i) & _M32) ^ g(final[i - 1])
+    for length in range(1, 9):
+        key = [0] * length
+        for i in range(3, 3 + length):
+            j = (i - 1) % length
+            key[j] = (after_first[i] - (init[i] ^ h(after_first[i - 1])) - j) & _M32
+        n = sum(w << (32 * k) for k, w in enumerate(key))
+        if random.Random(n).getstate() == state:
+            return n
+    return None
+
+
+def _unmix64(z: int) -> int:
+    """The inverse of SplitMix64's finaliser (xor-shifts and odd multipliers)."""
+    def unshift(y: int, s: int) -> int:
+        x = y
+        for _ in range(64 // s + 1):
+            x = y ^ (x >> s)
+        return x & (1 << 64) - 1
+
+    z = unshift(z, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & (1 << 64) - 1
+    z = unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & (1 << 64) - 1
+    return unshift(z, 30)
+
+
+def seed_guesses(recovered: int, seat: Seat) -> list[int]:
+    """Game seeds an attacker tries once it holds the number that seeded *seat*'s generator:
+    that number itself, and the seed the SplitMix64 stream derivation would invert to."""
+    z = _unmix64(recovered & (1 << 64) - 1)
+    guesses = [recovered]
+    for stream in range(4):
+        base = (z - stream * 0xBF58476D1CE4E5B9 - seat - 1) & (1 << 64) - 1
+        guesses.append((base * pow(0x9E3779B97F4A7C15, -1, 1 << 64)) & (1 << 64) - 1)
+    return guesses
+
+
+def generator_leaks(rules: Ruleset, players: int, seed: int) -> list[str]:
+    """What seat 0's generator, read at its first move, gives away in a seeded game of
+    *rules*: a line for each of another seat's generator and the first deal's that the
+    attacker predicts (empty: nothing)."""
+    from commerce.driver import Driver
+
+    captured: list[tuple[Any, ...]] = []
+
+    class Spy:
+        name = "spy"
+
+        def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+            if not captured:
+                captured.append(rng.getstate())
+            return legal[0]
+
+    bots: list[Any] = [Spy(), *[make_bot("random") for _ in range(players - 1)]]
+    driver = Driver(rules, bots, seed=seed)
+    others = [driver.seat_rngs[k].getstate() for k in range(1, players)]
+    deal = Driver(rules, [make_bot("random")] * players, seed=seed).chance_rng.getstate()
+    driver.run()
+    if not captured:
+        return []
+    found = seed_of(captured[0])
+    if found is None:
+        return []
+    leaks = []
+    for guess in seed_guesses(found, 0):
+        twin = Driver(rules, [make_bot("random")] * players, seed=guess)
+        if twin.chance_rng.getstate() == deal:
+            leaks.append(f"seed {seed}: seat 0's generator gives away the deal")
+        for k, state in enumerate(others, start=1):
+            if twin.seat_rngs[k].getstate() == state:
+                leaks.append(f"seed {seed}: seat 0's generator gives away seat {k}'s")
+    return leaks
