@@ -229,6 +229,23 @@ class Driver:
         self._apply(action, seat, trusted=any(a is action for a in legal))
         return True
 
+    def step_shown(self, seat: int) -> bool:
+        """Play chance and the bots until a step changes what *seat* sees (its observation,
+        or an event it may see), a human must act or the game is over; whether something
+        changed for *seat*.
+
+        A step that shows *seat* nothing (an offer made to another seat and declined unseen,
+        such as a Pounce or Cox's "I buy") is played on at once: what a paced table shows
+        *seat*, and when, is then the same whether that offer was made or never made.
+        """
+        before = self._observe(self.state, seat)
+        seen = len(self.events)
+        while self.step():
+            if (self._observe(self.state, seat) != before
+                    or engine.visible_events(self.events[seen:], seat)):
+                return True
+        return False
+
     def run(self) -> None:
         """Play chance and bots until a human must act or the game is over."""
         while self.step():
