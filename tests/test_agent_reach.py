@@ -55,3 +55,17 @@ def test_an_agent_process_finds_neither_the_saves_nor_the_cards(tmp_path: Path) 
     assert record.actions[0].startswith("deal ")
     assert '"actions"' not in text and '"seed"' not in text and record.actions[0] not in text
     assert not Path(found["cwd"]).exists()  # its folder is gone with it
+
+
+def test_an_agent_named_by_a_path_of_the_folder_it_was_started_from_still_runs(
+        tmp_path: Path) -> None:
+    agent = Path(__file__).resolve().parent.parent / "examples" / "json_agent.py"
+    (tmp_path / "my_agent.py").write_text(agent.read_text())
+    done = subprocess.run(
+        [sys.executable, "-m", "commerce", "tournament", "--rules", "trade-and-barter-mini",
+         "--players", "2", "--bots", "random", "--agent", f"cmd:{sys.executable} my_agent.py",
+         "--games", "2", "--json"],
+        capture_output=True, text=True, check=False, cwd=tmp_path, timeout=120,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["bots"] == ["random", "agent"]

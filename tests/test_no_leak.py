@@ -146,3 +146,15 @@ def test_the_generator_attack_recovers_an_invertibly_seeded_generator():
 
     for n in (0, 7, 2**31 + 5, 2**63 - 25, 2**200 + 3):
         assert seed_of(random_.Random(n).getstate()) == n
+
+
+def test_the_search_bot_answers_an_offer_within_the_tables_pause():
+    """Cox's "I buy", every seat asked: the search bot answers one it can take (a search)
+    and one it cannot (at once) well within the normal pace's pause, which the table keeps
+    the same for both (tests/test_table_pace.py)."""
+    from commerce.cli.table.app import PACES
+    from tests.harness.noleak import answer_times
+
+    times = answer_times(find_ruleset("cox"), "search", players=4, games=1, seed=5)
+    assert times[True] and times[False], "offers of both kinds were answered"
+    assert max(times[True] + times[False]) < PACES["normal"] / 2, times

@@ -614,3 +614,40 @@ def generator_leaks(rules: Ruleset, players: int, seed: int) -> list[str]:
             if twin.seat_rngs[k].getstate() == state:
                 leaks.append(f"seed {seed}: seat 0's generator gives away seat {k}'s")
     return leaks
+
+
+# -- answer times -----------------------------------------------------------------------------
+# Where others watch the clock (the terminal table's pace, the server), a seat's answer to an
+# offer must take the same time whether or not it could take the card. The table shows each
+# computer player's move a pace after the one before, the time it took to choose inside the
+# pause (``commerce.cli.table.app``); that hides the choosing only while it is shorter than
+# the pause. The harness measures the processor time of every answer to an offer, by whether
+# the seat could act (more than one legal action) or only decline.
+
+OFFER_KINDS = frozenset({"buy_offer", "pounce_offer", "horse_offer"})
+"""The decisions that answer an offer another seat's move opened."""
+
+
+def answer_times(rules: Ruleset, bot: str, *, players: int, games: int,
+                 seed: int = 0) -> dict[bool, list[float]]:
+    """Seconds of processor time *bot* took to answer each offer in *games* seeded games of
+    *rules* (every seat played by *bot*), by whether it could take the card."""
+    import time
+
+    from commerce.driver import Driver
+
+    out: dict[bool, list[float]] = {True: [], False: []}
+    for game in range(games):
+        driver = Driver(rules, [make_bot(bot) for _ in range(players)], seed=seed + game)
+        while True:
+            d = driver.decision()
+            if d is None:
+                break
+            if d.seat is None or d.kind.value not in OFFER_KINDS:
+                driver.step()
+                continue
+            could = len(engine.legal_actions(driver.state)) > 1
+            start = time.process_time()
+            driver.step()
+            out[could].append(time.process_time() - start)
+    return out

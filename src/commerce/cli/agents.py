@@ -9,7 +9,8 @@ Two kinds of agent take a seat like a bot (see ``docs/research.md``, "Your own a
   JSON string ``"trade QH"``). Its name at the table is ``agent`` (``agent2``, ... for more).
   It runs in a fresh empty folder of its own (removed when it stops), not in the folder of
   the saved games, whose unfinished games keep their hidden sections sealed
-  (:mod:`commerce.seal`).
+  (:mod:`commerce.seal`); a word of the command naming a file of the folder it was started
+  from (``python my_agent.py``) is passed as that file's full path.
 * ``--agent entry:NAME``: a Python bot that an installed package declares in the entry-point
   group ``commerce.agents`` (``NAME = "package.module:factory"``); the factory takes the
   options dict (``{}``) and returns an object with ``act(obs, legal, rng)``, as a bot does.
@@ -75,8 +76,11 @@ class ProcessAgent:
             # to the record key in its environment (docs/research.md: what it can reach)
             self._home = tempfile.mkdtemp(prefix="commerce-agent-")
             env = {k: v for k, v in os.environ.items() if k != KEY_ENV}
+            # a word naming a file here (its script, its model) is passed as a full path
+            argv = [os.path.abspath(w) if not os.path.isabs(w) and os.path.exists(w) else w
+                    for w in self.argv]
             try:
-                self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
+                self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE,
                                               stdout=subprocess.PIPE, text=True, bufsize=1,
                                               cwd=self._home, env=env)
             except OSError as exc:
