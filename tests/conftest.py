@@ -1,5 +1,6 @@
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -14,3 +15,8 @@ settings.register_profile("commerce", deadline=None)
 settings.register_profile("ci", settings.get_profile("commerce"), derandomize=True,
                           database=None)
 settings.load_profile("ci" if os.environ.get("CI") else "commerce")
+
+# Saved unfinished games are sealed with a record key (commerce.seal): the tests keep theirs
+# in a folder of their own, never in the user's configuration.
+os.environ.setdefault("COMMERCE_KEY_FILE",
+                      str(Path(tempfile.mkdtemp(prefix="commerce-test-key-")) / "record.key"))

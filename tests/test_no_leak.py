@@ -124,3 +124,37 @@ def test_the_harness_catches_a_one_bit_leak_on_every_surface(rules: Ruleset,
                                                              surface: str) -> None:
     report = check_ruleset(rules, states=8, surfaces=_leaky(surface))
     assert surface in report.leaks, f"a leak on {surface} went unnoticed: {report.line()}"
+
+
+@pytest.mark.parametrize("rules_id", ["peel", "widow", "cox"])
+def test_a_bots_generator_gives_away_neither_the_seed_nor_another_seat(rules_id):
+    import secrets
+
+    from tests.harness.noleak import generator_leaks
+
+    rules = find_ruleset(rules_id)
+    for _ in range(3):
+        seed = secrets.randbits(63)
+        assert generator_leaks(rules, 3 if rules_id != "cox" else 4, seed) == []
+
+
+def test_the_generator_attack_recovers_an_invertibly_seeded_generator():
+    """The attack works: a generator seeded with a number is read back to that number."""
+    import random as random_
+
+    from tests.harness.noleak import seed_of
+
+    for n in (0, 7, 2**31 + 5, 2**63 - 25, 2**200 + 3):
+        assert seed_of(random_.Random(n).getstate()) == n
+
+
+def test_the_search_bot_answers_an_offer_within_the_tables_pause():
+    """Cox's "I buy", every seat asked: the search bot answers one it can take (a search)
+    and one it cannot (at once) well within the normal pace's pause, which the table keeps
+    the same for both (tests/test_table_pace.py)."""
+    from commerce.cli.table.app import PACES
+    from tests.harness.noleak import answer_times
+
+    times = answer_times(find_ruleset("cox"), "search", players=4, games=1, seed=5)
+    assert times[True] and times[False], "offers of both kinds were answered"
+    assert max(times[True] + times[False]) < PACES["normal"] / 2, times

@@ -3,12 +3,12 @@ same for every history its player cannot tell apart (tests/harness/records.py)."
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+from commerce.record import GameRecord
 from commerce.rules import find_ruleset
 from tests.harness import all_rulesets
 from tests.harness.records import RecordReport, RecordSurfaces, check_records
@@ -32,7 +32,7 @@ def test_twin_histories_are_compared_in_most_rulesets():
 
 
 def _hidden_parity(path: Path) -> str:
-    actions = json.loads(path.read_text())["hidden"]["actions"]
+    actions = GameRecord.load(path).actions
     return str(sum(map(ord, "".join(actions))) % 7)
 
 

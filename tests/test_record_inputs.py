@@ -119,9 +119,12 @@ def test_a_later_deal_of_a_card_already_dealt_is_refused(rid):
     driver = Driver(rules, [make_bot("random")] * 3, seed=5)
     driver.run()
     actions = list(driver.record().actions)
-    # The first single-card deal (a trade or a widow card) names a card held since the deal.
+    # The first single-card deal (a trade or a widow card) names a card held since the deal
+    # it is part of (the last deal of many cards before it).
     i = next(k for k, a in enumerate(actions) if a.startswith("deal ") and len(a.split()) == 2)
-    actions[i] = "deal " + actions[0].split()[1]
+    dealt = max(k for k in range(i) if actions[k].startswith("deal ")
+                and len(actions[k].split()) > 2)
+    actions[i] = "deal " + actions[dealt].split()[1]
     record = GameRecord.from_dict(dict(_flat(json.loads(driver.record().to_json())),
                                        actions=actions, complete=False, payoffs=None))
     # an unfinished game's error names no card (the actions are its hidden part)

@@ -1,9 +1,10 @@
 """Saved games keep the secrets of a game in progress.
 
-The record keeps the seed and the actions in its ``hidden`` section (version 1 files still
-load); ``commerce replay`` of an unfinished game shows only what its player saw (the oracle:
-every card it prints was printed to that player during the game), every hand once the game is
-over or with ``--reveal``; a damaged unfinished record is refused without naming a card.
+The record keeps the seed and the actions in its ``hidden`` section, sealed with a key kept
+outside the file while the game is unfinished (version 1 and 2 files still load); ``commerce
+replay`` of an unfinished game shows only what its player saw (the oracle: every card it
+prints was printed to that player during the game), every hand once the game is over or with
+``--reveal``; a damaged unfinished record is refused without naming a card.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from commerce.bots import make_bot
 from commerce.cards import format_cards
 from commerce.cli import main
 from commerce.driver import Driver
-from commerce.record import FORMAT_VERSION, GameRecord, replay
+from commerce.record import FORMAT_VERSION, SEALED_VERSION, GameRecord, replay
 from commerce.rules import find_ruleset
 
 V1_UNFINISHED = Path(__file__).parent / "records" / "peel-v1-unfinished.json"
@@ -55,15 +56,72 @@ def test_the_record_keeps_the_seed_and_the_actions_in_its_hidden_section(capsys,
     path = tmp_path / "g.json"
     run(capsys, monkeypatch, "play", "--players", "4", "--seed", "5", "--save", str(path),
         stdin="q\n")
-    data = json.loads(path.read_text())
-    assert data["format_version"] == FORMAT_VERSION == 2
-    assert data["hidden"]["seed"] == 5
+    text = path.read_text()
+    data = json.loads(text)
+    # an unfinished game: the hidden section sealed with the record key (commerce.seal)
+    assert data["format_version"] == SEALED_VERSION == 3
+    assert list(data["hidden"]) == ["sealed"]
     record = GameRecord.load(path)
-    assert data["hidden"]["actions"] == list(record.actions) and record.actions
-    public = {key: value for key, value in data.items() if key != "hidden"}
+    assert record.seed == 5 and record.actions
+    assert not cards_in(text, "peel") and "seed" not in text and "actions" not in text
+    plain = record.to_dict()
+    assert plain["format_version"] == FORMAT_VERSION == 2
+    assert plain["hidden"] == {"seed": 5, "actions": list(record.actions)}
+    public = {key: value for key, value in plain.items() if key != "hidden"}
     assert "seed" not in public and "actions" not in public
     assert not cards_in(json.dumps(public), "peel")
     assert GameRecord.from_json(record.to_json()) == record
+
+
+def test_an_unfinished_games_hidden_section_is_sealed_with_a_key_kept_elsewhere(tmp_path,
+                                                                             monkeypatch):
+    import os
+    import stat
+
+    from commerce.errors import RecordError
+    from commerce.seal import KEY_ENV
+
+    key = tmp_path / "config" / "record.key"
+    monkeypatch.setenv(KEY_ENV, str(key))
+    driver = Driver(find_ruleset("peel"), [None, make_bot("random"), make_bot("random")],
+                    seed=11)
+    driver.run()
+    path = driver.record().save(tmp_path / "g.json")
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and key.stat().st_size == 32
+    assert stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+    text = path.read_text()
+    assert driver.actions[0] not in text and not cards_in(text, "peel")
+    assert GameRecord.load(path) == driver.record()
+    # another account (another key) cannot resume it; an altered seal is refused
+    monkeypatch.setenv(KEY_ENV, str(tmp_path / "elsewhere.key"))
+    with pytest.raises(RecordError, match="sealed with a record key this account does not"):
+        GameRecord.load(path)
+    (tmp_path / "elsewhere.key").write_bytes(os.urandom(32))
+    with pytest.raises(RecordError, match="sealed with another record key, or altered"):
+        GameRecord.load(path)
+    monkeypatch.setenv(KEY_ENV, str(key))
+    data = json.loads(text)
+    sealed = data["hidden"]["sealed"]
+    middle = len(sealed) // 2
+    data["hidden"]["sealed"] = (sealed[:middle] + ("B" if sealed[middle] == "A" else "A")
+                                + sealed[middle + 1:])
+    path.write_text(json.dumps(data))
+    with pytest.raises(RecordError, match="sealed with another record key, or altered"):
+        GameRecord.load(path)
+
+
+def test_a_finished_game_and_version_2_files_stay_plain(tmp_path):
+    driver = Driver(find_ruleset("peel"), [make_bot("random")] * 3, seed=4)
+    driver.run()
+    path = driver.record().save(tmp_path / "done.json")
+    data = json.loads(path.read_text())
+    assert data["format_version"] == 2 and data["hidden"]["actions"] == driver.actions
+    unfinished = Driver(find_ruleset("peel"), [None, make_bot("random"), make_bot("random")],
+                        seed=4)
+    unfinished.run()
+    plain = tmp_path / "v2.json"
+    plain.write_text(unfinished.record().to_json())
+    assert GameRecord.load(plain) == unfinished.record()
 
 
 def test_version_1_records_still_load_replay_and_resume(capsys, monkeypatch, tmp_path):
@@ -83,8 +141,10 @@ def test_version_1_records_still_load_replay_and_resume(capsys, monkeypatch, tmp
     code, _, _ = run(capsys, monkeypatch, "play", "--resume", str(path), stdin="q\n")
     assert code == 0
     again = json.loads(path.read_text())
-    assert again["format_version"] == 2 and again["hidden"]["seed"] == data["seed"]
-    assert again["hidden"]["actions"][:len(data["actions"])] == data["actions"]
+    assert again["format_version"] == SEALED_VERSION and list(again["hidden"]) == ["sealed"]
+    resumed = GameRecord.load(path)
+    assert resumed.seed == data["seed"]
+    assert list(resumed.actions[:len(data["actions"])]) == data["actions"]
 
 
 def _unfinished(capsys, monkeypatch, tmp_path, rules: str) -> tuple[Path, str]:

@@ -2,7 +2,9 @@
 
 The CLI, the simulator and the tests all drive games through :class:`Driver`. The driver owns
 every random number generator: one for chance (a fresh one for each deal) and one per seat, all
-derived from one seed, so a seed reproduces a whole game; the record it writes holds the
+derived from one seed, so a seed reproduces a whole game (a seat's generator one-way, with a
+keyed hash: :func:`seat_seed`, so that a bot reading its generator learns nothing of the seed,
+the deal or another seat's); the record it writes holds the
 actions, which are the truth. The seed predicts every card, so a game without one draws it from
 :mod:`secrets` (not the clock), and the record keeps it in its hidden section.
 
@@ -15,6 +17,7 @@ actions, which are the truth. The seed predicts every card, so a game without on
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -31,14 +34,16 @@ _NEW_DEAL = frozenset({"deal_started", "hand_started"})
 """The events with which every family begins a deal (Cox's game: a hand)."""
 
 _MASK64 = (1 << 64) - 1
-_CHANCE, _SEAT, _DEALER = 1, 2, 3
-"""The streams derived from a game's seed: chance (one per deal), each seat, the dealer."""
+_CHANCE, _DEALER = 1, 3
+"""The streams derived from a game's seed with :func:`derive_seed`: chance (one per deal),
+the dealer (each seat's generator is derived one-way: :func:`seat_seed`)."""
 
 
 def derive_seed(seed: int, stream: int, index: int) -> int:
     """The seed of generator *index* of *stream* in a game of *seed*: a SplitMix64 mix, so
-    that every generator of a game is seeded from the game's seed directly (no generator is
-    drawn from to seed another).
+    that chance's generators and the dealer's draw are seeded from the game's seed directly
+    (no generator is drawn from to seed another). The mix is invertible: it seeds only what no
+    player is handed (a seat's generator comes from :func:`seat_seed`).
 
     >>> derive_seed(1, 1, 0) == derive_seed(1, 1, 0) != derive_seed(1, 1, 1)
     True
@@ -47,6 +52,22 @@ def derive_seed(seed: int, stream: int, index: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     return z ^ (z >> 31)
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of *seat*'s generator in a game of *seed*: a keyed hash (BLAKE2b, the game's
+    seed the key), one-way. A generator handed to a player (a bot, an agent, an
+    environment's opponent) can be read back to the number that seeded it
+    (``rng.getstate()`` inverts Python's seeding); from that number nothing leads back to the
+    game's seed, and so to the deal or another seat's generator.
+
+    >>> seat_seed(1, 0) == seat_seed(1, 0) != seat_seed(1, 1)
+    True
+    """
+    key = hashlib.blake2b(str(seed).encode(), digest_size=32, person=b"commerce/game").digest()
+    digest = hashlib.blake2b(f"seat/{seat}".encode(), key=key, digest_size=32,
+                             person=b"commerce/seat").digest()
+    return int.from_bytes(digest, "big")
 
 
 class Driver:
@@ -124,7 +145,7 @@ class Driver:
     def _seat_rng(self, seat: int) -> random.Random:
         rng = self._seat_rngs[seat]
         if rng is None:
-            rng = self._seat_rngs[seat] = random.Random(derive_seed(self.seed, _SEAT, seat))
+            rng = self._seat_rngs[seat] = random.Random(seat_seed(self.seed, seat))
         return rng
 
     @property
@@ -207,6 +228,23 @@ class Driver:
         action = bot.act(obs, legal, rng)
         self._apply(action, seat, trusted=any(a is action for a in legal))
         return True
+
+    def step_shown(self, seat: int) -> bool:
+        """Play chance and the bots until a step changes what *seat* sees (its observation,
+        or an event it may see), a human must act or the game is over; whether something
+        changed for *seat*.
+
+        A step that shows *seat* nothing (an offer made to another seat and declined unseen,
+        such as a Pounce or Cox's "I buy") is played on at once: what a paced table shows
+        *seat*, and when, is then the same whether that offer was made or never made.
+        """
+        before = self._observe(self.state, seat)
+        seen = len(self.events)
+        while self.step():
+            if (self._observe(self.state, seat) != before
+                    or engine.visible_events(self.events[seen:], seat)):
+                return True
+        return False
 
     def run(self) -> None:
         """Play chance and bots until a human must act or the game is over."""

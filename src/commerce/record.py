@@ -8,9 +8,11 @@ The file keeps what no player may see while the game runs in a section of its ow
 ``hidden``: the actions (they name every card dealt, and the cards passed face down) and the
 seed (it fixes every deal). Outside it are the table and the result: the ruleset, the seats,
 the first dealer, whether the game is over and the payoffs. No command prints the hidden
-section of an unfinished game; the program must still keep it to resume the game, so a saved
-file is not a vault (see ``docs/records.md``). Version 1 files (the actions and the seed at
-the top level) still load.
+section of an unfinished game; the program must still keep it to resume the game. A saved
+unfinished game (:meth:`GameRecord.save`, layout version 3) keeps the hidden section sealed
+with a key kept outside the file (:mod:`commerce.seal`): out of plain sight, but not a vault
+(see ``docs/records.md``). Version 1 files (the actions and the seed at the top level) and
+version 2 files (the hidden section in plain) still load.
 
 >>> from commerce.rules import find_ruleset
 >>> rec = GameRecord(rules=find_ruleset("peel"), players=3, dealer=0, seed=7)
@@ -38,6 +40,7 @@ from commerce.core import Action, Transition
 from commerce.errors import CommerceError, RecordError
 from commerce.family import GameState, older_version
 from commerce.rules import Ruleset, find_ruleset
+from commerce.seal import key_path, local_key, seal, unseal
 
 try:
     import fcntl
@@ -47,9 +50,14 @@ except ImportError:  # pragma: no cover - Windows
 FORMAT: Final = "commerce-record"
 """The value of the ``format`` key that marks a Commerce record."""
 FORMAT_VERSION: Final = 2
-"""The record layout version this code writes."""
-READ_VERSIONS: Final = (1, 2)
-"""The record layout versions this code reads (1: actions and seed at the top level)."""
+"""The record layout version of :meth:`GameRecord.to_dict` (the hidden section in plain): a
+finished game's file, and the JSON the server keeps and sends."""
+SEALED_VERSION: Final = 3
+"""The layout version of an unfinished game's file: version 2 with the hidden section sealed
+(``"hidden": {"sealed": "b2s1:..."}``, :mod:`commerce.seal`)."""
+READ_VERSIONS: Final = (1, 2, 3)
+"""The record layout versions this code reads (1: actions and seed at the top level; 3: the
+hidden section sealed)."""
 MAX_RECORD_BYTES: Final = 8 * 1024 * 1024
 """The largest record file (and JSON text) that is read: 8 MiB."""
 MAX_ACTIONS: Final = 100_000
@@ -141,7 +149,9 @@ class GameRecord:
             )
         try:
             hidden: Any = data if version == 1 else data.get("hidden")
-            if version != 1:  # version 1: the seed and the actions at the top level
+            if version == SEALED_VERSION:
+                hidden = _unsealed(hidden)
+            elif version != 1:  # version 1: the seed and the actions at the top level
                 if not isinstance(hidden, dict):
                     raise RecordError("'hidden' must be an object with 'seed' and 'actions'")
             rules = _rules(data.get("rules"))
@@ -245,11 +255,25 @@ class GameRecord:
             raise RecordError(f"{path}: could not save ({exc.strerror or exc}); {kept}") from None
         return target
 
+    def to_saved_dict(self) -> dict[str, Any]:
+        """What :meth:`save` writes: :meth:`to_dict`, except that an unfinished game's hidden
+        section is sealed with this user's record key (layout version 3, made if there is
+        none: :func:`commerce.seal.local_key`)."""
+        data = self.to_dict()
+        if self.complete:
+            return data
+        key = local_key(create=True)
+        assert key is not None
+        plain = json.dumps(data["hidden"], ensure_ascii=False).encode("utf-8", "replace")
+        data["format_version"] = SEALED_VERSION
+        data["hidden"] = {"sealed": seal(plain, key)}
+        return data
+
     def _encoded(self) -> bytes:
-        """The JSON as UTF-8; a character UTF-8 cannot hold (a lone surrogate in a name, which
-        a record may not contain: :meth:`from_json` refuses it) is written as U+FFFD, so that
-        every saved record reads back."""
-        text = self.to_json() + "\n"
+        """The JSON to save (:meth:`to_saved_dict`) as UTF-8; a character UTF-8 cannot hold (a
+        lone surrogate in a name, which a record may not contain: :meth:`from_json` refuses
+        it) is written as U+FFFD, so that every saved record reads back."""
+        text = json.dumps(self.to_saved_dict(), indent=1, ensure_ascii=False) + "\n"
         return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text).encode()
 
     @classmethod
@@ -482,6 +506,27 @@ def _nesting(text: str) -> int:
     """How deeply the JSON *text* nests (outside strings), computed without recursion."""
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     return max(itertools.accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def _unsealed(hidden: Any) -> dict[str, Any]:
+    """The hidden section of a version 3 file, unsealed with this user's record key."""
+    if not isinstance(hidden, dict) or not isinstance(hidden.get("sealed"), str):
+        raise RecordError("'hidden' must be an object with 'sealed' (format version 3)")
+    key = local_key(create=False)
+    if key is None:
+        raise RecordError(f"this game's hidden section is sealed with a record key this "
+                          f"account does not have ({key_path()}): it resumes only where it "
+                          "was saved")
+    plain = unseal(hidden["sealed"], key)
+    try:
+        data = json.loads(plain.decode("utf-8"),
+                          parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant)
+    except ValueError:  # not UTF-8, not JSON, a number out of bounds
+        raise RecordError("the sealed hidden section is damaged") from None
+    if not isinstance(data, dict):
+        raise RecordError("the sealed hidden section is damaged")
+    return data
 
 
 def _is_int(value: Any) -> bool:

@@ -17,8 +17,12 @@ that seat must come out the same from the state and from its twin:
 ``events``
     the events the seat sees of the next action (the seat's own, by notation; chance's and
     another seat's, with the twin's cards in place of the relabelled ones), as tuples, words
-    and JSON. A transition that shows the seat a relabelled card (a deal to it, a showdown)
-    is legitimately different and is counted as *revealing*, not compared;
+    and JSON, at *every* step of every sampled game (every decision, chance's and the blind
+    dealer's included), not only at the sampled states. A transition that shows the seat a
+    relabelled card (a deal to it, a showdown) is legitimately different and is counted as
+    *revealing*, not compared, but only where the seat's next view shows it that card too:
+    an event naming a card the seat still cannot see after the action (one that
+    ``permute_hidden`` of the next state may still relabel) is a leak, whatever the views;
 ``heuristic``, ``search``
     when the seat is to act: the bots' choices (notation) with the same generator seed
     (search at a tiny budget);
@@ -315,19 +319,118 @@ class _Checker:
                            if engine.format_action(twin, a) == text), None)
         else:
             mapped = replace(action, cards=tuple(pi.get(c, c) for c in action.cards))
+        if d.seat is None:
+            self.chance_events(state, action, seat, where)
         if mapped is None or not engine.is_legal(twin, mapped):
             return
-        mine = engine.visible_events(self.surfaces.apply(state, action).events, seat)
+        after = self.surfaces.apply(state, action)
+        mine = engine.visible_events(after.events, seat)
         theirs = engine.visible_events(self.surfaces.apply(twin, mapped).events, seat)
-        if _mentions(mine, moved) or _mentions(theirs, moved):
-            self.report.revealing += 1
-            return
         what = f"{where}, next {engine.format_action(state, action)}"
+        if _mentions(mine, moved) or _mentions(theirs, moved):
+            # shown a relabelled card: legitimate only if the seat now sees it
+            self.report.checks["events"] += 1
+            named = _differing(mine, theirs, pi)
+            unseen = (named & self.hidden(after.state, seat)
+                      - _numbers(self.surfaces.observe(after.state, seat))
+                      if named else set())
+            if unseen:
+                self.report.leak("events", f"{what}: names {sorted(unseen)}, which the seat "
+                                           "still cannot see")
+            else:
+                self.report.revealing += 1
+            return
         shown = (mine, self.surfaces.event_text(self.spec, state, mine, self.names, seat),
                  [_json_event(self.spec, e) for e in mine])
         tshown = (theirs, self.surfaces.event_text(self.spec, twin, theirs, self.names, seat),
                   [_json_event(self.spec, e) for e in theirs])
         self.same("events", shown, tshown, what)
+
+
+    def chance_events(self, state: Any, action: Action, seat: Seat, where: str) -> None:
+        """Chance's *action* and the same with the cards relabelled that *seat* still cannot
+        see after it (a twin of the next state): the seat sees the same events of both.
+
+        The twin of the state before a deal relabels nothing (the pack is all hidden, kept in
+        card order); only the next state's twin tells which of the cards dealt the seat may
+        be shown (its own hand) and which not (others' hands; a blind dealer's own)."""
+        after = self.surfaces.apply(state, action)
+        if engine.decision(after.state) is None:
+            return
+        twin = self.permute(after.state, seat, self.rng)
+        pi = dict(zip(self.places(after.state), self.places(twin), strict=True))
+        mapped = replace(action, cards=tuple(pi.get(c, c) for c in action.cards))
+        if mapped == action or not engine.is_legal(state, mapped):
+            return
+        mine = engine.visible_events(after.events, seat)
+        theirs = engine.visible_events(self.surfaces.apply(state, mapped).events, seat)
+        what = f"{where}, next {engine.format_action(state, action)} (chance)"
+        shown = (mine, self.surfaces.event_text(self.spec, state, mine, self.names, seat),
+                 [_json_event(self.spec, e) for e in mine])
+        tshown = (theirs, self.surfaces.event_text(self.spec, state, theirs, self.names, seat),
+                  [_json_event(self.spec, e) for e in theirs])
+        self.same("events", shown, tshown, what)
+
+    def hidden(self, state: Any, seat: Seat) -> set[int]:
+        """The cards *seat* cannot see in *state*: those ``permute_hidden`` relabels (in any
+        of a few draws; a hidden card stays put in all of them only by a rare chance)."""
+        if engine.decision(state) is None:
+            return set()
+        out: set[int] = set()
+        places = self.places(state)
+        for _ in range(4):
+            twin = self.permute(state, seat, self.rng)
+            out |= {a for a, b in zip(places, self.places(twin), strict=True) if a != b}
+        return out
+
+
+def _numbers(value: Any) -> set[int]:
+    """Every whole number in an observation (its fields, tuples, events' details ..., not its
+    ruleset's options): the cards it may show, and more (seats, counts); a card named in it
+    counts as shown."""
+    if isinstance(value, bool | Ruleset) or value is None:
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, str | float):
+        return set()
+    if isinstance(value, dict):
+        return _numbers(tuple(value.values()))
+    if isinstance(value, tuple | list | frozenset | set):
+        return set().union(*(_numbers(v) for v in value)) if value else set()
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is not None:
+        return _numbers(tuple(getattr(value, f) for f in fields))
+    return set()
+
+
+def _differing(mine: Sequence[Event], theirs: Sequence[Event],
+               pi: dict[int, int]) -> set[int] | None:
+    """The numbers in *mine* that the relabelling *pi* turned into those in the same place of
+    *theirs* (the cards it changed; a total that differs is no card); None where the two
+    differ in shape (other events, other details), which only a card the seat is shown can
+    cause."""
+    if len(mine) != len(theirs):
+        return None
+    out: set[int] = set()
+
+    def walk(a: Any, b: Any) -> bool:
+        if isinstance(a, tuple | list) and isinstance(b, tuple | list):
+            return len(a) == len(b) and all(walk(x, y) for x, y in zip(a, b, strict=True))
+        if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool):
+            if a != b and pi.get(a) == b:
+                out.add(a)
+            return True
+        return a == b
+
+    for e, f in zip(mine, theirs, strict=True):
+        if (e.kind, e.seat, e.visible_to) != (f.kind, f.seat, f.visible_to):
+            return None
+        if [k for k, _ in e.data] != [k for k, _ in f.data]:
+            return None
+        if not walk([v for _, v in e.data], [v for _, v in f.data]):
+            return None
+    return out
 
 
 def _json_event(spec: FamilySpec[Any, Any], event: Event) -> str:
@@ -344,19 +447,23 @@ def _short(value: Any) -> str:
 
 
 def _sample(rules: Ruleset, players: int, seed: int, every: int,
-            limit: int) -> list[tuple[int, Any]]:
-    """Every *every*-th state of a random game (step, state), at most *limit* of them."""
+            limit: int) -> tuple[list[tuple[int, Any]], list[Any]]:
+    """Every *every*-th state of a random game (step, state), at most *limit* of them; and
+    every state of the game up to the last one sampled."""
     sampled: list[tuple[int, Any]] = []
+    states: list[Any] = []
     step = 0
 
     def keep(state: Any) -> None:
         nonlocal step
-        if step % every == every - 1 and len(sampled) < limit:
-            sampled.append((step, state))
+        if len(sampled) < limit:
+            states.append(state)
+            if step % every == every - 1:
+                sampled.append((step, state))
         step += 1
 
     random_game(rules, players, seed, keep)
-    return sampled
+    return sampled, states[:sampled[-1][0] + 1] if sampled else states
 
 
 def check_ruleset(rules: Ruleset, *, states: int = 40, players: int | None = None,
@@ -373,10 +480,17 @@ def check_ruleset(rules: Ruleset, *, states: int = 40, players: int | None = Non
     game = 0
     while report.states < states:
         limit = min(per_game, states - report.states)
-        for i, state in _sample(rules, players, seed * 1000 + game, every, limit):
+        sampled, every_state = _sample(rules, players, seed * 1000 + game, every, limit)
+        for i, state in sampled:
             report.states += 1
             for seat in range(players):
                 checker.check(state, seat, f"game {game} step {i} seat {seat}")
+        steps = {i for i, _ in sampled}
+        for i, state in enumerate(every_state):
+            if i not in steps and engine.decision(state) is not None:
+                for seat in range(players):
+                    checker.next_events(state, checker.permute(state, seat, rng), seat,
+                                        f"game {game} step {i} seat {seat}")
         game += 1
     return report
 
@@ -392,3 +506,148 @@ def hidden_bit(state: Any) -> str:
     cards = family_spec(state.ruleset.family).cards_in_play
     assert cards is not None
     return "odd" if sum(i * c for i, c in enumerate(cards(state))) % 2 else "even"
+
+
+# -- generators -------------------------------------------------------------------------------
+# A bot (or an agent, or an environment's opponent) is handed a generator of its own. What it
+# holds must not give away the game's seed, another seat's stream or the deal: the attacker
+# below knows every public derivation and reads the generator's state as a bot can
+# (``rng.getstate()``) before drawing from it.
+
+_M32 = 0xFFFFFFFF
+_N = 624
+
+
+def seed_of(state: tuple[Any, ...]) -> int | None:
+    """The whole number that seeded a fresh :class:`random.Random` whose state is *state*
+    (``random.Random(n)``, n of at most 8 words), by inverting Python's Mersenne Twister
+    seeding (``init_by_array``); None where no such number fits."""
+    words = state[1]
+    if words[-1] != _N:
+        return None  # drawn from already: not the attack of a bot's first move
+    final = words[:_N]
+    init = [19650218]
+    for i in range(1, _N):
+        prev = init[i - 1]
+        init.append((1812433253 * (prev ^ (prev >> 30)) + i) & _M32)
+
+    def g(x: int) -> int:
+        return ((x ^ (x >> 30)) * 1566083941) & _M32
+
+    def h(x: int) -> int:
+        return ((x ^ (x >> 30)) * 1664525) & _M32
+
+    after_first = [0] * _N  # the array after init_by_array's first loop
+    after_first[1] = ((final[1] + 1) & _M32) ^ g(final[_N - 1])
+    after_first[2] = ((final[2] + 2) & _M32) ^ g(after_first[1])
+    for i in range(3, _N):
+        after_first[i] = ((final[i] + i) & _M32) ^ g(final[i - 1])
+    for length in range(1, 9):
+        key = [0] * length
+        for i in range(3, 3 + length):
+            j = (i - 1) % length
+            key[j] = (after_first[i] - (init[i] ^ h(after_first[i - 1])) - j) & _M32
+        n = sum(w << (32 * k) for k, w in enumerate(key))
+        if random.Random(n).getstate() == state:
+            return n
+    return None
+
+
+def _unmix64(z: int) -> int:
+    """The inverse of SplitMix64's finaliser (xor-shifts and odd multipliers)."""
+    def unshift(y: int, s: int) -> int:
+        x = y
+        for _ in range(64 // s + 1):
+            x = y ^ (x >> s)
+        return x & (1 << 64) - 1
+
+    z = unshift(z, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & (1 << 64) - 1
+    z = unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & (1 << 64) - 1
+    return unshift(z, 30)
+
+
+def seed_guesses(recovered: int, seat: Seat) -> list[int]:
+    """Game seeds an attacker tries once it holds the number that seeded *seat*'s generator:
+    that number itself, and the seed the SplitMix64 stream derivation would invert to."""
+    z = _unmix64(recovered & (1 << 64) - 1)
+    guesses = [recovered]
+    for stream in range(4):
+        base = (z - stream * 0xBF58476D1CE4E5B9 - seat - 1) & (1 << 64) - 1
+        guesses.append((base * pow(0x9E3779B97F4A7C15, -1, 1 << 64)) & (1 << 64) - 1)
+    return guesses
+
+
+def generator_leaks(rules: Ruleset, players: int, seed: int) -> list[str]:
+    """What seat 0's generator, read at its first move, gives away in a seeded game of
+    *rules*: a line for each of another seat's generator and the first deal's that the
+    attacker predicts (empty: nothing)."""
+    from commerce.driver import Driver
+
+    captured: list[tuple[Any, ...]] = []
+
+    class Spy:
+        name = "spy"
+
+        def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+            if not captured:
+                captured.append(rng.getstate())
+            return legal[0]
+
+    bots: list[Any] = [Spy(), *[make_bot("random") for _ in range(players - 1)]]
+    driver = Driver(rules, bots, seed=seed)
+    others = [driver.seat_rngs[k].getstate() for k in range(1, players)]
+    deal = Driver(rules, [make_bot("random")] * players, seed=seed).chance_rng.getstate()
+    driver.run()
+    if not captured:
+        return []
+    found = seed_of(captured[0])
+    if found is None:
+        return []
+    leaks = []
+    for guess in seed_guesses(found, 0):
+        twin = Driver(rules, [make_bot("random")] * players, seed=guess)
+        if twin.chance_rng.getstate() == deal:
+            leaks.append(f"seed {seed}: seat 0's generator gives away the deal")
+        for k, state in enumerate(others, start=1):
+            if twin.seat_rngs[k].getstate() == state:
+                leaks.append(f"seed {seed}: seat 0's generator gives away seat {k}'s")
+    return leaks
+
+
+# -- answer times -----------------------------------------------------------------------------
+# Where others watch the clock (the terminal table's pace, the server), a seat's answer to an
+# offer must take the same time whether or not it could take the card. The table shows each
+# computer player's move a pace after the one before, the time it took to choose inside the
+# pause (``commerce.cli.table.app``); that hides the choosing only while it is shorter than
+# the pause. The harness measures the processor time of every answer to an offer, by whether
+# the seat could act (more than one legal action) or only decline.
+
+OFFER_KINDS = frozenset({"buy_offer", "pounce_offer", "horse_offer"})
+"""The decisions that answer an offer another seat's move opened."""
+
+
+def answer_times(rules: Ruleset, bot: str, *, players: int, games: int,
+                 seed: int = 0) -> dict[bool, list[float]]:
+    """Seconds of processor time *bot* took to answer each offer in *games* seeded games of
+    *rules* (every seat played by *bot*), by whether it could take the card."""
+    import time
+
+    from commerce.driver import Driver
+
+    out: dict[bool, list[float]] = {True: [], False: []}
+    for game in range(games):
+        driver = Driver(rules, [make_bot(bot) for _ in range(players)], seed=seed + game)
+        while True:
+            d = driver.decision()
+            if d is None:
+                break
+            if d.seat is None or d.kind.value not in OFFER_KINDS:
+                driver.step()
+                continue
+            could = len(engine.legal_actions(driver.state)) > 1
+            start = time.process_time()
+            driver.step()
+            out[could].append(time.process_time() - start)
+    return out

@@ -7,6 +7,10 @@ Two kinds of agent take a seat like a bot (see ``docs/research.md``, "Your own a
   the seat has, one line ``{"observation": ..., "legal": [...], "seat": N}`` goes in and one
   line comes back, the chosen action in notation (``{"action": "trade QH"}``, or the bare
   JSON string ``"trade QH"``). Its name at the table is ``agent`` (``agent2``, ... for more).
+  It runs in a fresh empty folder of its own (removed when it stops), not in the folder of
+  the saved games, whose unfinished games keep their hidden sections sealed
+  (:mod:`commerce.seal`); a word of the command naming a file of the folder it was started
+  from (``python my_agent.py``) is passed as that file's full path.
 * ``--agent entry:NAME``: a Python bot that an installed package declares in the entry-point
   group ``commerce.agents`` (``NAME = "package.module:factory"``); the factory takes the
   options dict (``{}``) and returns an object with ``act(obs, legal, rng)``, as a bot does.
@@ -22,10 +26,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import select
 import shlex
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from importlib.metadata import entry_points
 from typing import IO, Any
@@ -34,6 +41,7 @@ from commerce import engine
 from commerce.bots import BotFactory, register_bot
 from commerce.core import Action, Bot
 from commerce.errors import CommerceError
+from commerce.seal import KEY_ENV
 
 __all__ = ["ENTRY_POINT_GROUP", "ProcessAgent", "add_agent_argument", "register_agents"]
 
@@ -49,6 +57,8 @@ class ProcessAgent:
     """A seat played by a process speaking JSON lines on its standard input and output."""
 
     reads_observation = True
+    _home: str | None = None
+    """The process's working folder while it runs."""
 
     def __init__(self, command: str, *, name: str = "agent", timeout: float = TIMEOUT) -> None:
         try:
@@ -62,13 +72,27 @@ class ProcessAgent:
 
     def _start(self) -> subprocess.Popen[str]:
         if self._proc is None:
+            # a fresh empty folder to work in (not the one holding games/), and no pointer
+            # to the record key in its environment (docs/research.md: what it can reach)
+            self._home = tempfile.mkdtemp(prefix="commerce-agent-")
+            env = {k: v for k, v in os.environ.items() if k != KEY_ENV}
+            # a word naming a file here (its script, its model) is passed as a full path
+            argv = [os.path.abspath(w) if not os.path.isabs(w) and os.path.exists(w) else w
+                    for w in self.argv]
             try:
-                self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
-                                              stdout=subprocess.PIPE, text=True, bufsize=1)
+                self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE,
+                                              stdout=subprocess.PIPE, text=True, bufsize=1,
+                                              cwd=self._home, env=env)
             except OSError as exc:
+                self._remove_home()
                 raise CommerceError(f"agent {self.name} ({self.command}): cannot start it: "
                                     f"{exc.strerror or exc}") from None
         return self._proc
+
+    def _remove_home(self) -> None:
+        home, self._home = self._home, None
+        if home is not None:
+            shutil.rmtree(home, ignore_errors=True)
 
     def _fail(self, what: str) -> CommerceError:
         self.close(wait=0.0)
@@ -113,6 +137,7 @@ class ProcessAgent:
         """Stop the process: its input closed, then terminated if it lingers *wait* s."""
         proc, self._proc = self._proc, None
         if proc is None:
+            self._remove_home()
             return
         try:
             if proc.stdin is not None:
@@ -123,6 +148,7 @@ class ProcessAgent:
             proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
+        self._remove_home()
 
     def __del__(self) -> None:
         self.close()

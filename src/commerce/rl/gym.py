@@ -20,6 +20,7 @@ from gymnasium import spaces
 
 from commerce.bots import make_bot
 from commerce.core import Bot
+from commerce.driver import seat_seed
 from commerce.errors import IllegalActionError, RulesetError
 from commerce.rl.table import OBSERVATION_BOUND, Episode, Table
 from commerce.rules import find_ruleset, rulesets
@@ -87,8 +88,10 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
         super().reset(seed=seed)
         draw = random.Random(int(self.np_random.integers(2**63)))
         while True:
-            self.table.reset(draw.getrandbits(63))
-            self._bot_rngs = [random.Random(draw.getrandbits(63)) for _ in self.bots]
+            deal = draw.getrandbits(63)
+            self.table.reset(deal)
+            # each opponent's generator one-way from the episode's seed (as the driver's)
+            self._bot_rngs = [random.Random(seat_seed(deal, k)) for k in range(len(self.bots))]
             self._pending = self._bots_play()
             if not self.table.done:
                 return self._observation(), self._info()

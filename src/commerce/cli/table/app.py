@@ -18,6 +18,7 @@ shows the final standing and offers another game (``n``).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -172,6 +173,8 @@ class TableApp(App[int]):
         self._read_from = 0
         self._noted = 0
         self._acted = False
+        self._held: list[str] | None = None  # log lines of a move computed, not yet shown
+        self._moved_at: float | None = None  # when the last computer player's move was shown
         self.again = False
         """Whether the player asked for another game at the end."""
 
@@ -212,30 +215,70 @@ class TableApp(App[int]):
         for e in engine.visible_events(events, self.human):
             self.seen.append(e)
             line = self._describe(e, self.driver.names, self.human)
-            if line:
+            if line and self._held is not None:
+                self._held.append(line)
+            elif line:
                 log.write(Text(self.words(line)))
 
     def advance(self) -> None:
         """Play chance and the computer players until the human acts or the game ends, at the
         chosen pace (instantly once the player is out of the game: the deals left are not
         shown move by move, the log keeps them). The end of a deal the player took part in
-        stops the play until a key (:meth:`show_deals`)."""
+        stops the play until a key (:meth:`show_deals`).
+
+        At a pace, each computer player's move is shown a pace after the one before, the
+        time it took to choose inside the pause; a move the player cannot see (an offer made
+        to another seat and declined unseen) is played on at once, not shown
+        (:meth:`commerce.driver.Driver.step_shown`), so that the table looks and keeps time
+        the same whether that offer was made or not."""
         driver = self.driver
         if self.pace != "instant" and self.view().seats[self.human].out:
             self.pace = "instant"
             self.say("You are out of the game: the others play it to the end.")
+        after_move = self._moved_at is not None
+        began = self._moved_at if self._moved_at is not None else time.monotonic()
+        self._moved_at = None
         while True:
             if self._acted and driver.outcome() is None and self.show_deals():
                 return
             if driver.outcome() is not None or driver.waiting_for_human() is not None:
                 break
             d = driver.decision()
+            if PACES[self.pace] and d is not None and d.seat is not None:
+                self._held = []
+                shown = driver.step_shown(self.human)
+                self.read_deals()
+                if shown:
+                    self.set_timer(self._left(began), self._show_move)
+                    return
+                self._held = None
+                continue
             driver.step()
             self.read_deals()
-            if PACES[self.pace] and d is not None and d.seat is not None:
-                self.refresh_table()
-                self.set_timer(PACES[self.pace], self.advance)
-                return
+        if after_move and PACES[self.pace]:
+            # the player's turn (or the end) comes a pace after the last move shown too
+            self.set_timer(self._left(began), self._settle)
+            return
+        self._settle()
+
+    def _left(self, began: float) -> float:
+        """What is left of the pace begun at *began* (by the clock of ``time.monotonic``)."""
+        return max(0.0, PACES[self.pace] - (time.monotonic() - began))
+
+    def _show_move(self) -> None:
+        """Show the computer player's move chosen meanwhile, and go on."""
+        held, self._held = self._held or [], None
+        log = self.query_one("#log", RichLog)
+        for line in held:
+            log.write(Text(self.words(line)))
+        self.refresh_table()
+        self._moved_at = time.monotonic()
+        self.advance()
+
+    def _settle(self) -> None:
+        """The player's turn, or the end: an offer with one answer is answered for the
+        player; the table, the end or the deals over are shown."""
+        driver = self.driver
         if driver.outcome() is None:
             legal = engine.legal_actions(driver.state)
             if len(legal) == 1 and legal[0].kind in (ActionKind.DECLINE, ActionKind.DONE):

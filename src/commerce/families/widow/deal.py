@@ -39,11 +39,15 @@ def deal_cards(s: WidowState, cards: tuple[Card, ...]) -> Transition:
     widow = list(s.deal.widow)
     k = cut + rules.widow_size - s.deal.to_deal
     events: list[Event] = []
+    unseen = s.dealer if rules.dealer_blind_exchange != "none" else -1
     for card in cards:
         if k < cut:
             seat = order[k % m]
             hands[seat] += (card,)
-            events.append(Event("dealt", seat, (("card", card),), frozenset({seat})))
+            # a dealer who may exchange blind does not see his cards dealt (decision #21):
+            # he sees them when he looks at his hand (``looked``, :func:`end_blind`)
+            events.append(Event("dealt", seat, (("card", card),),
+                                frozenset() if seat == unseen else frozenset({seat})))
         else:
             insort(widow, card)
             events.append(Event("widow_dealt", None, (("card", card),)))
@@ -141,5 +145,12 @@ def end_blind(s: WidowState, events: tuple[Event, ...]) -> Transition:
     """The dealer has looked at his hand: the widow's cards are offered for a pounce, then the
     eldest plays (decision #47: the blind exchange is an extra privilege; the dealer still
     takes his ordinary turn, last). The cards he gave stay ``moved`` until the first turn,
-    so that he cannot pounce on them himself."""
-    return turn_.proceed(with_turn(s, swaps=0, pos=-1, resume=Resume.FIRST), events)
+    so that he cannot pounce on them himself.
+
+    Looking is an event only the dealer sees (``looked``): the cards of his hand he has not
+    seen before, those he was dealt and kept (none after a whole-widow exchange)."""
+    seat = s.dealer
+    looked = Event("looked", seat, (("cards", s.deal.hands[seat][s.turn.swaps:]),),
+                   frozenset({seat}))
+    return turn_.proceed(with_turn(logged(s, looked), swaps=0, pos=-1, resume=Resume.FIRST),
+                         (*events, looked))

@@ -164,9 +164,6 @@ def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservatio
     offered = turn.phase is Phase.POUNCE and (everything or seat == turn.actor)
     if everything:
         events = deal.log
-    elif blind and seat == session.dealer:  # a blind dealer has not seen his cards dealt
-        events = tuple(e for e in deal.log if e.visible(seat)
-                       and not (e.kind == "dealt" and e.seat == seat))
     else:
         events = tuple(e for e in deal.log if e.visible(seat))
     return WidowObservation(

@@ -37,7 +37,7 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
     k = e.kind
     if k == "deal_started":
         return f"- Deal {e.get('deal')}: {who} {_s(e.seat, viewer, 'deal')}."
-    if k == "dealt":
+    if k in ("dealt", "looked"):
         return None  # the hand is on the table view; one line per card would be noise
     if k == "widow_dealt":
         return f"The widow gets {format_card(e.get('card'))}."

@@ -19,7 +19,9 @@ from commerce.families.widow.fast.state import (
     _BIT,
     _DEAL,
     _DEALT,
+    _DEALT_UNSEEN,
     _I_ACTOR,
+    _I_DEALER,
     _I_FRESH,
     _I_HANDS,
     _I_LOCKED,
@@ -35,6 +37,7 @@ from commerce.families.widow.fast.state import (
     _I_UNSEEN,
     _I_WIDOW,
     _K_DEAL,
+    _ONLY,
     _P_BLIND,
     _P_DEAL,
     _R_FIRST,
@@ -55,14 +58,17 @@ def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
     rules = s.ruleset
     to_deal = s.to_deal
     hands = list(s.hands)
+    rows = [_DEALT[seat] for seat in range(len(hands))]
+    if rules.dealer_blind_exchange != "none":
+        rows[s.dealer] = _DEALT_UNSEEN[s.dealer]
     if len(cards) == to_deal == cut + rules.widow_size:
         # the whole deal at once (what sample_chance draws): the j-th seat gets every m-th card
         for j in range(m):
             hands[order[j]] = tuple(cards[j:cut:m])
         widow = tuple(sorted(cards[cut:]))
         # the event of each card from its seat's row of _DEALT, or from _WIDOW_DEALT
-        rows = tuple([_DEALT[seat] for seat in order]) * 3 + (_WIDOW_DEALT,) * rules.widow_size
-        evs = tuple(map(_tuple_item, rows, cards))
+        dealt = tuple([rows[seat] for seat in order]) * 3 + (_WIDOW_DEALT,) * rules.widow_size
+        evs = tuple(map(_tuple_item, dealt, cards))
     else:
         widow_list = list(s.widow)
         k = cut + rules.widow_size - to_deal
@@ -71,7 +77,7 @@ def _deal(s: WidowState, cards: tuple[Card, ...]) -> Transition:
             if k < cut:
                 seat = order[k % m]
                 hands[seat] += (card,)
-                events.append(_DEALT[seat][card])
+                events.append(rows[seat][card])
             else:
                 insort(widow_list, card)
                 events.append(_WIDOW_DEALT[card])
@@ -177,7 +183,11 @@ def _blind(s: WidowState, takes: tuple[Card, ...]) -> Transition:
 def _end_blind(v: list[Any], events: tuple[Event, ...]) -> Transition:
     """The dealer has looked at his hand; play begins from the eldest (*events* are logged)."""
     # ``moved`` (the cards he gave) is kept until the first turn, so that he cannot pounce
-    # on them himself.
+    # on them himself. Looking is an event only he sees: the cards he had not seen.
+    seat = v[_I_DEALER]
+    looked = Event("looked", seat, (("cards", v[_I_HANDS][seat][v[_I_SWAPS]:]),), _ONLY[seat])
+    v[_I_LOG] = v[_I_LOG] + (looked,)
+    events = (*events, looked)
     v[_I_SWAPS] = 0
     v[_I_POS] = -1
     v[_I_RESUME] = _R_FIRST

@@ -202,6 +202,11 @@ _DEALT: Final = tuple(
     tuple(Event("dealt", s, (("card", c),), _ONLY[s]) for c in range(52)) for s in range(12)
 )
 """``_DEALT[seat][card]``: the (immutable, shared) event of a card dealt to a seat."""
+_DEALT_UNSEEN: Final = tuple(
+    tuple(Event("dealt", s, (("card", c),), frozenset()) for c in range(52)) for s in range(12)
+)
+"""``_DEALT_UNSEEN[seat][card]``: a card dealt to a dealer who may exchange blind (nobody
+sees it dealt; he sees his hand when he looks, ``looked``)."""
 _WIDOW_DEALT: Final = tuple(Event("widow_dealt", None, (("card", c),)) for c in range(52))
 _PASSED: Final = tuple(Event("passed", s) for s in range(12))
 _DONE_EVENT: Final = tuple(Event("done", s) for s in range(12))

@@ -72,18 +72,15 @@ def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservatio
         final_turns=s.in_final,
         pounce_offer=(s.offer if s.phase is _P_POUNCE and (everything or seat == s.actor)
                       else None),
-        events=s.log if everything else _visible_events(s, seat, blind),
+        events=s.log if everything else _visible_events(s, seat),
         last_deal=s.last_deal,
         over=s.phase is _P_OVER,
         ended=s.ended,
     )
 
 
-def _visible_events(s: WidowState, seat: Seat | None, blind: bool) -> tuple[Event, ...]:
-    """The events of the deal *seat* may see; a blind dealer has not seen his cards dealt."""
-    if blind and seat == s.dealer:
-        return tuple(e for e in s.log if e.visible(seat)
-                     and not (e.kind == "dealt" and e.seat == seat))
+def _visible_events(s: WidowState, seat: Seat | None) -> tuple[Event, ...]:
+    """The events of the deal *seat* may see (a blind dealer's cards are dealt unseen)."""
     return tuple(e for e in s.log if e.visible(seat))
 
 
