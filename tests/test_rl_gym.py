@@ -112,3 +112,51 @@ def test_the_documented_ids_are_the_registered_ids() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text()
     for rules in all_rulesets():
         assert f"| `{_gym().env_id(rules.id)}` | `{rules.id}` |" in doc
+
+
+def test_the_ids_are_registered_by_entry_point_and_their_specs_serialise() -> None:
+    gymnasium = need("gymnasium")
+    g = _gym()
+    for name in g.ENV_IDS:
+        spec = gymnasium.spec(name)
+        assert spec.entry_point == g.ENTRY_POINT
+        again = gymnasium.envs.registration.EnvSpec.from_json(spec.to_json())
+        assert again == spec
+    env = gymnasium.make(gymnasium.envs.registration.EnvSpec.from_json(
+        gymnasium.spec(g.env_id("widow-mini")).to_json()))
+    assert env.unwrapped.table.rules.id == "widow-mini" and env.unwrapped.table.players == 2
+
+
+def test_an_environment_pickles_and_plays_on_as_it_would_have() -> None:
+    import pickle
+
+    gymnasium = need("gymnasium")
+    g = _gym()
+    env = g.MaskedObservation(gymnasium.make(g.env_id("peel"), opponents="heuristic"))
+    obs, info = env.reset(seed=4)
+    twin = pickle.loads(pickle.dumps(env))
+    rng = random.Random(1)
+    for _ in range(30):
+        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        obs, reward, terminated, truncated, info = env.step(action)
+        other = twin.step(action)
+        assert np.array_equal(obs["observation"], other[0]["observation"])
+        assert (reward, terminated) == other[1:3]
+        if terminated:
+            seed = rng.randrange(100)
+            obs, info = env.reset(seed=seed)
+            assert np.array_equal(obs["observation"], twin.reset(seed=seed)[0]["observation"])
+
+
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped version")
+@pytest.mark.parametrize("rules_id", ["peel", "widow-mini", "cox"])
+def test_check_env_passes_under_the_masked_observation_wrapper(rules_id: str) -> None:
+    gymnasium = need("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    g = _gym()
+    env = g.MaskedObservation(gymnasium.make(g.env_id(rules_id), opponents="random"))
+    check_env(env)
+    assert env.spec is not None and env.spec.additional_wrappers[-1].name == "MaskedObservation"
+    remade = gymnasium.make(env.spec)
+    assert isinstance(remade, g.MaskedObservation)

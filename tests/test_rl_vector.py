@@ -176,3 +176,12 @@ def test_the_vector_example_runs() -> None:
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("peel: ") and "against random" in out.stdout
+
+
+def test_the_vector_ids_are_registered_by_entry_point_and_their_specs_serialise() -> None:
+    gymnasium = need("gymnasium")
+    v = harness.vector()
+    for name in v.VECTOR_ENV_IDS:
+        spec = gymnasium.spec(name)
+        assert spec.vector_entry_point == v.VECTOR_ENTRY_POINT
+        assert gymnasium.envs.registration.EnvSpec.from_json(spec.to_json()) == spec

@@ -24,7 +24,7 @@ from commerce.errors import IllegalActionError, RulesetError
 from commerce.rl.table import OBSERVATION_BOUND, Episode, Table
 from commerce.rules import find_ruleset, rulesets
 
-__all__ = ["ENV_IDS", "CommerceGym", "MaskedObservation", "env_id", "register_envs"]
+__all__ = ["ENTRY_POINT", "ENV_IDS", "CommerceGym", "MaskedObservation", "env_id", "register_envs"]
 
 Vector = npt.NDArray[np.float32]
 
@@ -139,17 +139,26 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
         return {"action_mask": self.table.mask(), "deals": self.table.deals}
 
 
-class MaskedObservation(gymnasium.ObservationWrapper[dict[str, Any], np.int64, Vector]):
+class MaskedObservation(gymnasium.ObservationWrapper[dict[str, Any], np.int64, Vector],
+                        gymnasium.utils.RecordConstructorArgs):
     """Observations as ``{"observation": vector, "action_mask": int8 mask}`` (the convention
-    of PettingZoo's classic games and of action-masking models)."""
+    of PettingZoo's classic games and of action-masking models).
 
-    def __init__(self, env: CommerceGym) -> None:
-        super().__init__(env)
+    *env* is a :class:`CommerceGym`, or one wrapped (what ``gymnasium.make`` returns). The
+    wrapper records its constructor's arguments, as Gymnasium's own do, so a wrapped
+    environment's ``spec`` can remake it (``env.spec.make()``, what ``check_env`` does)."""
+
+    def __init__(self, env: gymnasium.Env[Vector, np.int64]) -> None:
+        gymnasium.utils.RecordConstructorArgs.__init__(self)
+        gymnasium.ObservationWrapper.__init__(self, env)
+        inner = env.unwrapped
+        if not isinstance(inner, CommerceGym):
+            raise RulesetError(f"MaskedObservation wraps a CommerceGym, not {inner!r}")
         self.observation_space = spaces.Dict({
             "observation": env.observation_space,
-            "action_mask": spaces.Box(0, 1, (env.table.num_actions,), np.int8),
+            "action_mask": spaces.Box(0, 1, (inner.table.num_actions,), np.int8),
         })
-        self._table = env.table
+        self._table = inner.table
 
     def observation(self, observation: Vector) -> dict[str, Any]:
         """The vector with the legal actions' mask."""
@@ -165,20 +174,21 @@ def env_id(rules_id: str) -> str:
     return "commerce/" + "".join(w.capitalize() for w in rules_id.split("-")) + "-v0"
 
 
-def _maker(rules_id: str) -> Any:
-    def make(**kwargs: Any) -> CommerceGym:
-        return CommerceGym(rules_id, **kwargs)
-    return make
+ENTRY_POINT = "commerce.rl.gym:CommerceGym"
+"""The registered ids' entry point (a string, so that a spec serialises with
+``spec.to_json()`` and an environment made from it pickles)."""
 
 
 def register_envs() -> tuple[str, ...]:
-    """Register every preset with Gymnasium (ids already registered are kept)."""
+    """Register every preset with Gymnasium (ids already registered are kept): the entry
+    point :data:`ENTRY_POINT`, the ruleset's id and the number of players as keywords."""
     ids = []
     for rules in rulesets():
         name = env_id(rules.id)
         if name not in gymnasium.registry:
-            gymnasium.register(id=name, entry_point=_maker(rules.id),
-                               kwargs={"players": min(max(4, rules.min_players),
+            gymnasium.register(id=name, entry_point=ENTRY_POINT,
+                               kwargs={"rules": rules.id,
+                                       "players": min(max(4, rules.min_players),
                                                       rules.max_players)})
         ids.append(name)
     return tuple(ids)

@@ -55,7 +55,8 @@ from commerce.rl.gym import env_id
 from commerce.rl.table import EPISODES, OBSERVATION_BOUND
 from commerce.rules import Ruleset, find_ruleset, rulesets
 
-__all__ = ["VECTOR_ENV_IDS", "CommerceVectorEnv", "register_vector_envs", "vector_env_id"]
+__all__ = ["VECTOR_ENTRY_POINT", "VECTOR_ENV_IDS", "CommerceVectorEnv", "register_vector_envs",
+           "vector_env_id"]
 
 Array = npt.NDArray[Any]
 
@@ -314,10 +315,9 @@ def vector_env_id(rules_id: str) -> str:
     return env_id(rules_id).removesuffix("-v0") + "Vector-v0"
 
 
-def _maker(rules_id: str) -> Any:
-    def make(**kwargs: Any) -> CommerceVectorEnv:
-        return CommerceVectorEnv(rules_id, **kwargs)
-    return make
+VECTOR_ENTRY_POINT = "commerce.rl.vector:CommerceVectorEnv"
+"""The registered ids' vector entry point (a string: a spec serialises with
+``spec.to_json()``)."""
 
 
 def register_vector_envs() -> tuple[str, ...]:
@@ -329,8 +329,9 @@ def register_vector_envs() -> tuple[str, ...]:
             continue
         name = vector_env_id(rules.id)
         if name not in gymnasium.registry:
-            gymnasium.register(id=name, vector_entry_point=_maker(rules.id),
-                               kwargs={"players": min(max(4, rules.min_players),
+            gymnasium.register(id=name, vector_entry_point=VECTOR_ENTRY_POINT,
+                               kwargs={"rules": rules.id,
+                                       "players": min(max(4, rules.min_players),
                                                       rules.max_players)})
         ids.append(name)
     return tuple(ids)
