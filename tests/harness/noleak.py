@@ -56,6 +56,15 @@ SURFACES = ("observe", "json", "render", "table", "event_text", "legal", "events
             "heuristic", "search", "hint", "encoding", "server")
 """Every surface the harness compares, in report order."""
 
+EXEMPT = {
+    "pettingzoo state()": "commerce.rl.aec.CommerceAEC.state: privileged by design, every "
+                          "seat's observation at once for centralised critics, never a seat's "
+                          "input (docs/research.md)",
+}
+"""The surfaces of the research API that may show a seat what it cannot know, each named with
+why: the one is PettingZoo's ``state()``; ``tests/test_rl_pettingzoo.py`` checks that it does
+show hidden cards and that every seat's ``observe`` does not."""
+
 SEARCH_BUDGET = 8
 """Playouts per decision for the search bot and the hint (tiny: the harness compares choices,
 not their quality)."""
