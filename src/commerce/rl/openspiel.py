@@ -13,6 +13,7 @@ recall within the deal) as JSON. Needs ``open_spiel`` (``commerce[openspiel]``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -74,9 +75,27 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
         return _State(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer of the seats' views (strings and tensors)."""
-        perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return _Observer(self, perfect)
+        """The observer of an observation type (strings and tensors; see :class:`_Observer`).
+
+        :raises ValueError: for a type Commerce does not provide: every seat's private
+            information (``PrivateInfoType.ALL_PLAYERS``), or a seat's private information
+            without the public (``public_info=False`` with ``SINGLE_PLAYER``).
+        """
+        if iig_obs_type is None:
+            return _Observer(self, perfect_recall=False, view="seat")
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("Commerce's observers show one seat's private information, or "
+                             "none: PrivateInfoType.ALL_PLAYERS is not provided")
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            if not iig_obs_type.public_info:
+                raise ValueError("a seat's private information comes with the public "
+                                 "(public_info=True): public_info=False is not provided "
+                                 "with PrivateInfoType.SINGLE_PLAYER")
+            view = "seat"
+        else:
+            view = "public" if iig_obs_type.public_info else "nothing"
+        return _Observer(self, perfect_recall=bool(iig_obs_type.perfect_recall), view=view)
 
 
 class _Context:
@@ -166,37 +185,61 @@ class _State(pyspiel.State):  # type: ignore[misc]
 
 
 class _Observer:
-    """A seat's view: the encoding's vector (``tensor``) and its observation as JSON; with
-    perfect recall (the information state) the vector is followed by the seat's last
-    ``recall`` decisions, each its action (one-hot) and the vector it acted on."""
+    """A view of the deal (the encoding's vector, ``tensor``, and the observation as JSON).
 
-    def __init__(self, game: Any, perfect_recall: bool) -> None:
+    *view* ``"seat"`` (public and private information, the default type): the seat's own
+    observation; with perfect recall (the information state) the vector is followed by the
+    seat's last ``recall`` decisions, each its action (one-hot) and the vector it acted on.
+    ``"public"`` (``PrivateInfoType.NONE``): what every seat sees, the public observation
+    (``engine.observe(state, None)``: no hand, no private event) encoded from the seat's
+    place; with perfect recall the rows hold the public vector at each of the seat's
+    decisions and no action (which card a seat traded is its own). The public string is
+    the same for every seat. ``"nothing"`` (no public, no private information): an empty
+    tensor and string."""
+
+    def __init__(self, game: Any, perfect_recall: bool, view: str) -> None:
         game = _Context(game)
-        self.game, self.perfect_recall = game, perfect_recall
-        self.obs_size = observation_size(game.encoding, game.rules, game.players)
+        self.game, self.perfect_recall, self.view = game, perfect_recall, view
+        self.obs_size = observation_size(game.encoding, game.rules, game.players) \
+            if view != "nothing" else 0
         self.actions = game.encoding.num_actions(game.rules, game.players)
-        recall = game.recall if perfect_recall else 0
+        recall = game.recall if perfect_recall and view != "nothing" else 0
         self.tensor = np.zeros(self.obs_size + recall * (self.actions + self.obs_size),
                                np.float32)
-        self.dict = {"observation": self.tensor[:self.obs_size]}
-        if perfect_recall:
+        self.dict: dict[str, Any] = {}
+        if view != "nothing":
+            self.dict["observation"] = self.tensor[:self.obs_size]
+        if recall:
             self.dict["history"] = self.tensor[self.obs_size:].reshape(
                 recall, self.actions + self.obs_size)
 
+    def _vector(self, state: Any, player: int) -> Any:
+        if self.view == "public":
+            public = dataclasses.replace(engine.observe(state, None), seat=player)
+            return self.game.encoding.encode(public)
+        return self.game.encoding.encode(engine.observe(state, player))
+
     def set_from(self, state: _State, player: int) -> None:
+        """Fill :attr:`tensor` with *player*'s view of *state*."""
         g = self.game
         self.tensor[:] = 0.0
-        self.tensor[:self.obs_size] = g.encoding.encode(engine.observe(state.state, player))
-        if not self.perfect_recall or not g.recall:
+        if self.view == "nothing":
+            return
+        self.tensor[:self.obs_size] = self._vector(state.state, player)
+        if "history" not in self.dict:
             return
         mine = [(before, a) for seat, before, a in state.acted if seat == player][-g.recall:]
         history = self.dict["history"]
         for row, (before, a) in zip(history, mine, strict=False):
-            row[a] = 1.0
-            row[self.actions:] = g.encoding.encode(engine.observe(before, player))
+            if self.view == "seat":
+                row[a] = 1.0
+            row[self.actions:] = self._vector(before, player)
 
     def string_from(self, state: _State, player: int) -> str:
-        obs = engine.observe(state.state, player)
+        """*player*'s view of *state* as JSON (the public view: the same for every seat)."""
+        if self.view == "nothing":
+            return ""
+        obs = engine.observe(state.state, None if self.view == "public" else player)
         return json.dumps(obs.to_dict(), sort_keys=True, default=repr)  # type: ignore[attr-defined]
 
 
