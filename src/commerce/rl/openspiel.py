@@ -215,7 +215,8 @@ class _Observer:
 
     def _vector(self, state: Any, player: int) -> Any:
         if self.view == "public":
-            public = dataclasses.replace(engine.observe(state, None), seat=player)
+            seen: Any = engine.observe(state, None)
+            public = dataclasses.replace(seen, seat=player)
             return self.game.encoding.encode(public)
         return self.game.encoding.encode(engine.observe(state, player))
 
