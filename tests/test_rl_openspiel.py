@@ -269,3 +269,70 @@ def test_the_observer_types_commerce_does_not_provide_are_refused_by_name() -> N
     state = game.new_initial_state()
     nothing.set_from(state, 0)
     assert nothing.tensor.size == 0 and nothing.string_from(state, 0) == ""
+
+
+@pytest.mark.parametrize("rules", all_rulesets(), ids=lambda r: r.id)
+def test_each_game_declares_its_true_utility(rules: Ruleset) -> None:
+    """Zero-sum exactly where every simulated deal's payoffs add up to 0, at the fewest and
+    the most seats (and by the rules: :func:`commerce.rl.openspiel.is_zero_sum`);
+    general-sum where some deal's do not, their sums varying (so not constant-sum)."""
+    import random
+
+    from commerce.rl.table import Table
+
+    pyspiel, games = _spiel()
+    declared = pyspiel.load_game(games.game_name(rules.id)).get_type().utility
+    sums = set()
+    for players in (rules.min_players, rules.max_players):
+        table, rng = Table(rules, players), random.Random(players)
+        for deal in range(150 if rules.family == "widow" else 40):
+            table.reset(deal)
+            total = 0.0
+            while not table.done:
+                total += sum(table.play(rng.choice(table.legal())))
+            sums.add(total)
+    if sums == {0.0}:
+        assert declared == pyspiel.GameType.Utility.ZERO_SUM
+        assert pyspiel.load_game(games.game_name(rules.id)).utility_sum() == 0.0
+    else:
+        assert len(sums) > 1
+        assert declared == pyspiel.GameType.Utility.GENERAL_SUM
+    assert games.is_zero_sum(rules) == (sums == {0.0})
+
+
+def test_openspiels_own_cfr_and_exploitability_run_on_a_mini_of_one_deal() -> None:
+    """OpenSpiel's ``exploitability()`` accepts the zero-sum games, and its CFR lowers it on
+    ``widow-mini`` played from one fixed opening (``deals=1``)."""
+    pyspiel, games = _spiel()
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    game = pyspiel.load_game(games.game_name("widow-mini"), {"players": 2, "deals": 1})
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    first = game.new_initial_state()
+    assert first.chance_outcomes() == [(0, 1.0)]
+    assert first.action_to_string(pyspiel.PlayerId.CHANCE, 0).startswith("opening 0: ")
+    solver = cfr.CFRSolver(game)
+    before = exploitability.exploitability(game, solver.average_policy())
+    for _ in range(3):
+        solver.evaluate_and_update_policy()
+    after = exploitability.exploitability(game, solver.average_policy())
+    assert 0.0 <= after < before
+
+
+def test_the_deals_parameter_plays_the_drawn_openings_and_is_checked() -> None:
+    pyspiel, games = _spiel()
+    game = pyspiel.load_game(games.game_name("trade-and-barter-mini"),
+                             {"players": 2, "deals": 3, "seed": 5})
+    opened = games.openings("trade-and-barter-mini", 2, 3, 5)
+    assert len(opened) == 3 and all(len(cards) == 6 for cards in opened)
+    state = game.new_initial_state()
+    assert state.chance_outcomes() == [(i, pytest.approx(1 / 3)) for i in range(3)]
+    state.apply_action(2)
+    assert not state.is_chance_node()
+    assert state.history() == [2]
+    _, again = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    assert again.information_state_string(0) == state.information_state_string(0)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    with pytest.raises(ValueError, match="parameter deals"):
+        pyspiel.load_game(games.game_name("trade-and-barter-mini"), {"deals": 99})

@@ -14,7 +14,9 @@ recall within the deal) as JSON. Needs ``open_spiel`` (``commerce[openspiel]``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+import random
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -28,7 +30,7 @@ from commerce.encoding import Encoding, int_to_action, observation_size
 from commerce.family import DealReader, family_spec
 from commerce.rules import Ruleset, rulesets
 
-__all__ = ["GAME_NAMES", "game_name"]
+__all__ = ["GAME_NAMES", "game_name", "is_zero_sum", "openings"]
 
 UTILITY_BOUND = 1000.0
 """Returns of a deal lie within plus or minus this (the games' declared utility range)."""
@@ -58,6 +60,11 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
         if int(params.get("recall", RECALL)) < 0:
             raise ValueError("parameter recall: must not be negative")
         spec = family_spec(self.rules.family)
+        assert spec.encoding is not None
+        deals = int(params.get("deals", 0))
+        if not 0 <= deals <= spec.encoding.chance_outcomes:
+            raise ValueError(f"parameter deals: from 0 (every deal) to "
+                             f"{spec.encoding.chance_outcomes}, not {deals}")
         assert spec.encoding is not None and spec.deal_reader is not None
         encoding = spec.encoding
         info = pyspiel.GameInfo(
@@ -98,6 +105,26 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self, perfect_recall=bool(iig_obs_type.perfect_recall), view=view)
 
 
+@functools.lru_cache(maxsize=64)
+def openings(rules_id: str, players: int, deals: int, seed: int) -> tuple[tuple[int, ...], ...]:
+    """The *deals* openings of a game with the parameter ``deals``: for each, the cards chance
+    deals (in order, seat 0 dealing) until a seat first decides, drawn by ``sample_chance``
+    from a generator seeded with *seed* and the deal's index. A pure function of its
+    arguments (kept, as the games' states ask for it often)."""
+    rules = _RULES[game_name(rules_id)]
+    out = []
+    for i in range(deals):
+        rng = random.Random(seed * 1_000_003 + i)
+        state = engine.new_game(rules, players, dealer=0)
+        cards: list[int] = []
+        while (d := engine.decision(state)) is not None and d.seat is None:
+            action = engine.sample_chance(state, rng)
+            cards.extend(action.cards)
+            state, _ = engine.apply(state, action)
+        out.append(tuple(cards))
+    return tuple(out)
+
+
 class _Context:
     """What a state and an observer need of their game (pyspiel may hand them another Python
     wrapper of the game, without its attributes)."""
@@ -107,23 +134,73 @@ class _Context:
         self.players = int(game.num_players())
         params = game.get_parameters()
         self.recall = int(params.get("recall", RECALL))
+        deals = int(params.get("deals", 0))
+        self.openings = openings(self.rules.id, self.players, deals,
+                                 int(params.get("seed", 0))) if deals else ()
+        """The openings chance chooses among (empty: chance deals every card)."""
         spec = family_spec(self.rules.family)
         assert spec.encoding is not None and spec.deal_reader is not None
         self.encoding: Encoding = spec.encoding
         self.reader: DealReader = spec.deal_reader
 
 
+class _Shared:
+    """A value a state's copies share: OpenSpiel copies a Python state with ``copy.deepcopy``
+    (each ``clone()`` and ``child()``), and the engine's states and events are never changed
+    in place, so a copy keeps the same ones (a state replaces them as it moves on)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
 class _State(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self.game_ = _Context(game)
-        self.state: Any = engine.new_game(self.game_.rules, self.game_.players, dealer=0)
-        self.public: list[Event] = list(getattr(engine.observe(self.state, None), "events", ()))
+        self.state = engine.new_game(self.game_.rules, self.game_.players, dealer=0)
+        self.public = tuple(getattr(engine.observe(self.state, None), "events", ()))
         self.paid: list[float] | None = None
-        self.acted: list[tuple[int, Any, int]] = []
+        self.acted = ()
+        self.opened = not self.game_.openings
+        """Whether the opening is dealt (with the parameter ``deals``, chance chooses one)."""
+
+    @property
+    def state(self) -> Any:
+        """The engine's state of the deal."""
+        return self._state.value
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state = _Shared(value)
+
+    @property
+    def public(self) -> tuple[Event, ...]:
+        """The public events of the deal so far (what the deal reader reads)."""
+        events: tuple[Event, ...] = self._public.value
+        return events
+
+    @public.setter
+    def public(self, value: tuple[Event, ...]) -> None:
+        self._public = _Shared(tuple(value))
+
+    @property
+    def acted(self) -> tuple[tuple[int, Any, int], ...]:
         """The seats' decisions so far: (seat, the state it acted in, its action's integer)."""
+        decisions: tuple[tuple[int, Any, int], ...] = self._acted.value
+        return decisions
+
+    @acted.setter
+    def acted(self, value: Any) -> None:
+        self._acted = _Shared(tuple(value))
 
     def current_player(self) -> int:
+        if not self.opened:
+            return int(pyspiel.PlayerId.CHANCE)
         if self.paid is not None:
             return int(pyspiel.PlayerId.TERMINAL)
         d = engine.decision(self.state)
@@ -137,6 +214,9 @@ class _State(pyspiel.State):  # type: ignore[misc]
                       for a in engine.legal_actions(self.state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.opened:
+            n = len(self.game_.openings)
+            return [(i, 1.0 / n) for i in range(n)]
         legal = engine.legal_actions(self.state)
         weigh = self.game_.encoding.chance_weights
         weights = [1.0] * len(legal) if weigh is None else list(weigh(self.state, legal))
@@ -146,6 +226,13 @@ class _State(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         g = self.game_
+        if not self.opened:
+            if not 0 <= action < len(g.openings):
+                raise ValueError(f"action {action} is not legal")
+            self.opened = True
+            for card in g.openings[action]:
+                self._apply_action(card)
+            return
         if self.is_chance_node():
             found: Action | None = Action(ActionKind.DEAL, (int(action),))
         else:
@@ -154,9 +241,9 @@ class _State(pyspiel.State):  # type: ignore[misc]
         if found is None:
             raise ValueError(f"action {action} is not legal")
         if not self.is_chance_node():
-            self.acted.append((self.current_player(), self.state, int(action)))
+            self.acted = (*self.acted, (self.current_player(), self.state, int(action)))
         self.state, events = engine.apply(self.state, found)
-        self.public.extend(e for e in events if e.visible_to is None)
+        self.public = (*self.public, *(e for e in events if e.visible_to is None))
         deals = g.reader(g.rules, g.players, self.public)
         if deals:
             self.paid = [float(x) for x in deals[0].payoffs]
@@ -165,6 +252,10 @@ class _State(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         g = self.game_
+        if player == pyspiel.PlayerId.CHANCE and not self.opened:
+            return f"opening {action}: " + " ".join(
+                engine.format_action(g.rules, Action(ActionKind.DEAL, (c,)))[5:]
+                for c in g.openings[int(action)])
         if player == pyspiel.PlayerId.CHANCE:
             return "deal " + engine.format_action(g.rules, Action(ActionKind.DEAL,
                                                                   (int(action),)))[5:]
@@ -260,7 +351,27 @@ def _game_type(rules: Ruleset, zero_sum: bool) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": _default_players(rules), "recall": RECALL})
+        parameter_specification={"players": _default_players(rules), "recall": RECALL,
+                                 "deals": 0, "seed": 0})
+
+
+def is_zero_sum(rules: Ruleset) -> bool:
+    """Whether every deal of *rules* pays the seats amounts that add up to 0, by its rules:
+    stakes, tokens or counters only move from seat to seat. Not so where a deal pays into a
+    pool that a later deal shares out (the widow games' counters paid into the pool,
+    ``token_flow="lowest_to_pool"``, and a horse's price; Vingt-un's pool antes and
+    overdraws) or where a hand scores points rather than moving them (Cox's game): such
+    games are general-sum (their sums vary from deal to deal, so they are not constant-sum
+    either). ``tests/test_rl_openspiel.py`` checks each preset's declaration over simulated
+    deals."""
+    options: Any = rules.options
+    if rules.family == "cox":
+        return False
+    if rules.family == "widow":
+        return bool(options.token_flow != "lowest_to_pool" and not options.buy_a_horse)
+    if rules.family == "vingtun":
+        return bool(options.pool_ante == 0 and options.pool_dealer_overdraw == 0)
+    return True
 
 
 _RULES: Mapping[str, Ruleset] = MappingProxyType({game_name(r.id): r for r in rulesets()})
@@ -275,7 +386,7 @@ def _register() -> tuple[str, ...]:
         names.append(name)
         if name in registered:
             continue
-        zero_sum = False  # Pool Commerce, Cox: deals need not sum to 0
+        zero_sum = is_zero_sum(rules)
         game_class = type(f"CommerceGame_{rules.id.replace('-', '_')}", (_Game,),
                           {"rules": rules, "zero_sum": zero_sum})
         pyspiel.register_game(_game_type(rules, zero_sum), game_class)
