@@ -160,3 +160,61 @@ def test_check_env_passes_under_the_masked_observation_wrapper(rules_id: str) ->
     assert env.spec is not None and env.spec.additional_wrappers[-1].name == "MaskedObservation"
     remade = gymnasium.make(env.spec)
     assert isinstance(remade, g.MaskedObservation)
+
+
+def _heuristic_index(env: Any, bot: Any, rng: random.Random) -> int:
+    table = env.unwrapped.table
+    action = bot.act(table.raw_observation(table.seat), table.legal(), rng)
+    return int(table.encoding.action_to_int(table.rules, table.players, action))
+
+
+def test_the_per_deal_return_counts_the_deals_that_end_before_the_learner_acts() -> None:
+    """Four heuristic bots in Peel, the learner's seat played by the heuristic too: seat 0's
+    mean over every deal is about 0, but about +0.8 over the deals where it acts (the others
+    end first: someone stands at once). The environment's rewards over its ``deals`` must be
+    the former."""
+    from commerce.bots import make_bot
+    from commerce.rl.table import Table
+    from commerce.rules import find_ruleset
+
+    g = _gym()
+    bot, rng = make_bot("heuristic"), random.Random(0)
+    table, every = Table(find_ruleset("peel"), 4), []
+    for deal in range(1500):
+        table.reset(10_000 + deal)
+        paid = 0.0
+        while not table.done:
+            paid += table.play(bot.act(table.raw_observation(table.seat), table.legal(),
+                                       rng))[0]
+        every.append(paid)
+    env = g.CommerceGym("peel", 4, seat=0, opponents="heuristic")
+    total, deals, episodes = 0.0, 0, 0
+    _, info = env.reset(seed=1)
+    while deals < 1500:
+        _, reward, terminated, _, info = env.step(_heuristic_index(env, bot, rng))
+        total += float(reward)
+        if terminated:
+            deals += info["deals"]
+            episodes += 1
+            _, info = env.reset()
+    assert deals > episodes * 1.3  # many deals ended before the learner's first decision
+    assert abs(total / deals - sum(every) / len(every)) < 0.3
+
+
+def test_a_skipped_deals_payoff_comes_with_the_next_reward() -> None:
+    g = _gym()
+    from commerce.bots import make_bot
+
+    bot, rng = make_bot("heuristic"), random.Random(2)
+    for seed in range(40):
+        env = g.CommerceGym("peel", 4, seat=0, opponents="heuristic")
+        _, info = env.reset(seed=seed)
+        if info["deals"] == 0:
+            continue
+        skipped = env._pending
+        _, reward, terminated, _, after = env.step(_heuristic_index(env, bot, rng))
+        assert after["deals"] == info["deals"] + env.table.deals
+        if not terminated and skipped:
+            assert reward == skipped
+            return
+    raise AssertionError("no reset skipped a deal whose payoff was not 0")

@@ -76,28 +76,37 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
         self.action_space = spaces.Discrete(self.table.num_actions)
         self._bot_rngs = [random.Random(0) for _ in range(players)]
         self._pending = 0.0
+        self._skipped = 0
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Vector, dict[str, Any]]:
         """A new episode, dealt from *seed*; the bots play until the learner must decide.
 
         An episode that ends before the learner's first decision (another seat stood at
-        once) is not shown: the next one is dealt, from the same generator.
+        once) is not shown: the next one is dealt, from the same generator. What a skipped
+        episode's deals paid the learner is not lost: it comes with the learner's first
+        reward, and its deals are counted in ``info["deals"]``, so that returns per deal
+        are the seat's over every deal.
         """
         super().reset(seed=seed)
         draw = random.Random(int(self.np_random.integers(2**63)))
+        pending, skipped = 0.0, 0
         while True:
             self.table.reset(draw.getrandbits(63))
             self._bot_rngs = [random.Random(draw.getrandbits(63)) for _ in self.bots]
-            self._pending = self._bots_play()
+            pending += self._bots_play()
             if not self.table.done:
+                self._pending, self._skipped = pending, skipped
                 return self._observation(), self._info()
+            skipped += self.table.deals
 
     def step(self, action: Any) -> tuple[Vector, SupportsFloat, bool, bool, dict[str, Any]]:
         """The learner plays *action*; the bots play until its next decision or the end.
 
         The reward is what the learner was paid meanwhile (deals that ended), with, on the
-        first step, what deals that ended before its first decision paid it.
+        first step, what deals that ended before its first decision paid it (those of the
+        episode, and those of the episodes the reset skipped); an illegal action's penalty
+        (``illegal="penalty"``) comes with that too.
         """
         table = self.table
         try:
@@ -107,7 +116,8 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
                 raise
             table.done = True
             info = {**self._info(), "illegal_action": int(action)}
-            return self._observation(), self.penalty, True, False, info
+            penalty, self._pending = self.penalty + self._pending, 0.0
+            return self._observation(), penalty, True, False, info
         paid += self._bots_play() + self._pending
         self._pending = 0.0
         return self._observation(), paid, table.done, False, self._info()
@@ -136,7 +146,9 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
         return self.table.observation(self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.table.mask(), "deals": self.table.deals}
+        """The mask, and ``deals``: the deals the episode's rewards so far cover (those
+        finished in it, and those of the episodes its reset skipped)."""
+        return {"action_mask": self.table.mask(), "deals": self.table.deals + self._skipped}
 
 
 class MaskedObservation(gymnasium.ObservationWrapper[dict[str, Any], np.int64, Vector],
