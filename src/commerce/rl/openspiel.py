@@ -2,11 +2,14 @@
 
 Importing this module registers, with :func:`pyspiel.register_game`, one Python game per
 preset: ``python_commerce_peel``, ``python_commerce_trade_and_barter`` ... (see
-:data:`GAME_NAMES`), with the parameter ``players`` (4 by default, or the nearest count the
-ruleset allows). A game is one deal from a fixed dealer (seat 0): chance deals the cards one
-at a time (each chance action is a card, with its probability), the seats act with the
-integers of :mod:`commerce.encoding`, and the returns are what the deal paid each seat in the
-ruleset's unit. Observation tensors are the encoding's vectors; information-state and
+:data:`GAME_NAMES`), with the parameters ``players`` (4 by default, or the nearest count the
+ruleset allows), ``recall`` (the information-state tensor's decisions), and ``deals`` and
+``seed`` (chance picks one of that many drawn openings: :func:`openings`). A game is one deal
+from a fixed dealer (seat 0): chance deals the cards one at a time (each chance action is a
+card, with its probability), the seats act with the integers of :mod:`commerce.encoding`, and
+the returns are what the deal paid each seat in the ruleset's unit; a game is zero-sum where
+its rules make every deal's payoffs add up to 0 (:func:`is_zero_sum`), general-sum
+otherwise. Observation tensors are the encoding's vectors; information-state and
 observation strings are the seat's observation (its events of the deal from the start: perfect
 recall within the deal) as JSON. Needs ``open_spiel`` (``commerce[openspiel]``).
 """
