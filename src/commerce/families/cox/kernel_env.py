@@ -33,9 +33,10 @@ Rewards are :class:`commerce.rl.gym.CommerceGym`'s: each hand's score for the le
 deal reader's points), credited when the hand is counted; a whole-game episode's rewards add
 up to the learner's total, its payoff. An episode is a hand (the first of a fresh game) or a
 whole game; one that would end before the learner's first decision is not shown (a fresh
-game is dealt). ``tests/test_cox_kernel_env.py`` replays every recorded action through the
-reference engine and compares every observation, mask and reward. Every option of the family
-is played (:func:`.kernel.check_supported`).
+game is dealt), but what it paid the learner comes with the next reward and its hands are
+counted in the batch's ``deals``. ``tests/test_cox_kernel_env.py`` replays every recorded
+action through the reference engine and compares every observation, mask and reward. Every
+option of the family is played (:func:`.kernel.check_supported`).
 """
 
 from __future__ import annotations

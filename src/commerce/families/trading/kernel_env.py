@@ -19,7 +19,8 @@ kernel's ``_rest_of_deal``, one decision at a time); ``tests/test_rl_vector.py``
 recorded action through the reference engine and compares every observation, mask and reward.
 An episode is a deal (the first of a fresh game) or a whole game; one that ends before the
 learner's first decision is not shown (a fresh game is dealt), as :class:`commerce.rl.gym.
-CommerceGym` does. The rulesets and options played are the whole-game kernel's
+CommerceGym` does, but what it paid the learner comes with the next reward and its deals are
+counted in the batch's ``deals``. The rulesets and options played are the whole-game kernel's
 (:func:`.kernel.check_supported`).
 """
 

@@ -24,10 +24,11 @@ family's deal reader counts it (stakes, tokens moved, counters to the pool and a
 credited when the deal ends (after any horse is offered); a whole-game episode's last reward
 makes its sum the learner's final balance (the pool shared out, a horse's price). An episode
 is a deal (the first of a fresh game) or a whole game; one that would end before the
-learner's first decision is not shown (a fresh game is dealt). ``tests/test_rl_vector_widow.py``
-replays every recorded action through the reference engine and compares every observation,
-mask and reward. The rulesets and options played are the whole-game kernel's
-(:func:`.kernel.check_supported`).
+learner's first decision is not shown (a fresh game is dealt), but what it paid the learner
+comes with the next reward and its deals are counted in the batch's ``deals``.
+``tests/test_rl_vector_widow.py`` replays every recorded action through the reference engine
+and compares every observation, mask and reward. The rulesets and options played are the
+whole-game kernel's (:func:`.kernel.check_supported`).
 """
 
 from __future__ import annotations
