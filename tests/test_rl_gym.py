@@ -112,3 +112,125 @@ def test_the_documented_ids_are_the_registered_ids() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text()
     for rules in all_rulesets():
         assert f"| `{_gym().env_id(rules.id)}` | `{rules.id}` |" in doc
+
+
+def test_the_ids_are_registered_by_entry_point_and_their_specs_serialise() -> None:
+    gymnasium = need("gymnasium")
+    g = _gym()
+    for name in g.ENV_IDS:
+        spec = gymnasium.spec(name)
+        assert spec.entry_point == g.ENTRY_POINT
+        again = gymnasium.envs.registration.EnvSpec.from_json(spec.to_json())
+        assert again == spec
+    env = gymnasium.make(gymnasium.envs.registration.EnvSpec.from_json(
+        gymnasium.spec(g.env_id("widow-mini")).to_json()))
+    assert env.unwrapped.table.rules.id == "widow-mini" and env.unwrapped.table.players == 2
+
+
+def test_an_environment_pickles_and_plays_on_as_it_would_have() -> None:
+    import pickle
+
+    gymnasium = need("gymnasium")
+    g = _gym()
+    env = g.MaskedObservation(gymnasium.make(g.env_id("peel"), opponents="heuristic"))
+    obs, info = env.reset(seed=4)
+    twin = pickle.loads(pickle.dumps(env))
+    rng = random.Random(1)
+    for _ in range(30):
+        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        obs, reward, terminated, truncated, info = env.step(action)
+        other = twin.step(action)
+        assert np.array_equal(obs["observation"], other[0]["observation"])
+        assert (reward, terminated) == other[1:3]
+        if terminated:
+            seed = rng.randrange(100)
+            obs, info = env.reset(seed=seed)
+            assert np.array_equal(obs["observation"], twin.reset(seed=seed)[0]["observation"])
+
+
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped version")
+@pytest.mark.parametrize("rules_id", ["peel", "widow-mini", "cox"])
+def test_check_env_passes_under_the_masked_observation_wrapper(rules_id: str) -> None:
+    gymnasium = need("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    g = _gym()
+    env = g.MaskedObservation(gymnasium.make(g.env_id(rules_id), opponents="random"))
+    check_env(env)
+    assert env.spec is not None and env.spec.additional_wrappers[-1].name == "MaskedObservation"
+    remade = gymnasium.make(env.spec)
+    assert isinstance(remade, g.MaskedObservation)
+
+
+def _heuristic_index(env: Any, bot: Any, rng: random.Random) -> int:
+    table = env.unwrapped.table
+    action = bot.act(table.raw_observation(table.seat), table.legal(), rng)
+    return int(table.encoding.action_to_int(table.rules, table.players, action))
+
+
+def test_the_per_deal_return_counts_the_deals_that_end_before_the_learner_acts() -> None:
+    """Four heuristic bots in Peel, the learner's seat played by the heuristic too: seat 0's
+    mean over every deal is about 0, but about +0.8 over the deals where it acts (the others
+    end first: someone stands at once). The environment's rewards over its ``deals`` must be
+    the former."""
+    from commerce.bots import make_bot
+    from commerce.rl.table import Table
+    from commerce.rules import find_ruleset
+
+    g = _gym()
+    bot, rng = make_bot("heuristic"), random.Random(0)
+    table, every = Table(find_ruleset("peel"), 4), []
+    for deal in range(1500):
+        table.reset(10_000 + deal)
+        paid = 0.0
+        while not table.done:
+            paid += table.play(bot.act(table.raw_observation(table.seat), table.legal(),
+                                       rng))[0]
+        every.append(paid)
+    env = g.CommerceGym("peel", 4, seat=0, opponents="heuristic")
+    total, deals, episodes = 0.0, 0, 0
+    _, info = env.reset(seed=1)
+    while deals < 1500:
+        _, reward, terminated, _, info = env.step(_heuristic_index(env, bot, rng))
+        total += float(reward)
+        if terminated:
+            deals += info["deals"]
+            episodes += 1
+            _, info = env.reset()
+    assert deals > episodes * 1.3  # many deals ended before the learner's first decision
+    assert abs(total / deals - sum(every) / len(every)) < 0.3
+
+
+def test_a_skipped_deals_payoff_comes_with_the_next_reward() -> None:
+    g = _gym()
+    from commerce.bots import make_bot
+
+    bot, rng = make_bot("heuristic"), random.Random(2)
+    for seed in range(40):
+        env = g.CommerceGym("peel", 4, seat=0, opponents="heuristic")
+        _, info = env.reset(seed=seed)
+        if info["deals"] == 0:
+            continue
+        skipped = env._pending
+        _, reward, terminated, _, after = env.step(_heuristic_index(env, bot, rng))
+        assert after["deals"] == info["deals"] + env.table.deals
+        if not terminated and skipped:
+            assert reward == skipped
+            return
+    raise AssertionError("no reset skipped a deal whose payoff was not 0")
+
+
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped version")
+def test_check_env_passes_under_gymnasiums_own_wrappers_too() -> None:
+    gymnasium = need("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+    from gymnasium.wrappers import FlattenObservation, TimeLimit
+
+    g = _gym()
+    name = g.env_id("trade-and-barter-mini")
+    for env in (FlattenObservation(g.MaskedObservation(gymnasium.make(name))),
+                TimeLimit(g.MaskedObservation(gymnasium.make(name)), 3),
+                gymnasium.make(name, max_episode_steps=5)):
+        check_env(env)
+        remade = gymnasium.make(env.spec)  # Gymnasium places a TimeLimit as it sees fit
+        assert remade.observation_space == env.observation_space

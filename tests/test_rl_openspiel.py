@@ -79,8 +79,16 @@ def test_the_views_are_the_seats_observation() -> None:
 
 
 def _views(state: Any, seat: int) -> tuple[Any, ...]:
+    """The default views, then every observer type's tensor and string (the public ones'
+    history rows included)."""
+    game = state.get_game()
+    more: list[Any] = []
+    for public, recall, private in OBSERVER_TYPES:
+        observer = _observer(game, public, recall, private)
+        observer.set_from(state, seat)
+        more += [observer.tensor.tolist(), observer.string_from(state, seat)]
     return (state.information_state_string(seat), state.information_state_tensor(seat),
-            state.observation_string(seat), state.observation_tensor(seat))
+            state.observation_string(seat), state.observation_tensor(seat), *more)
 
 
 def _played(state: Any, action: int) -> Any:
@@ -180,3 +188,151 @@ def test_the_information_state_tensor_recalls_the_seats_own_decisions() -> None:
                 assert np.flatnonzero(row[:actions]).tolist() == [a]
                 assert row[actions:] == pytest.approx(enc.encode(engine.observe(before, seat)))
             assert not rows[len(mine):].any()
+
+
+OBSERVER_TYPES = [(public, recall, private) for private in ("SINGLE_PLAYER", "NONE")
+                  for public in (True, False) for recall in (False, True)
+                  if (public, private) != (False, "SINGLE_PLAYER")]
+"""Every observer type Commerce's games provide: (public_info, perfect_recall,
+PrivateInfoType's name)."""
+
+
+def _observer(game: Any, public: bool, recall: bool, private: str) -> Any:
+    pyspiel, _ = _spiel()
+    from open_spiel.python.observation import make_observation
+
+    return make_observation(game, pyspiel.IIGObservationType(
+        public_info=public, perfect_recall=recall,
+        private_info=getattr(pyspiel.PrivateInfoType, private)))
+
+
+@pytest.mark.parametrize("rules", all_rulesets(), ids=lambda r: r.id)
+def test_every_observer_type_shows_a_seat_only_what_it_may_know(rules: Ruleset) -> None:
+    """The relabelling harness over every observer type: the seat's views are unchanged in
+    its twin, and the public views (``PrivateInfoType.NONE``) in every seat's twin, so they
+    hold no seat's own hand."""
+    from tests.harness.noleak import check_views
+
+    pyspiel, games = _spiel()
+    players = min(max(4, rules.min_players), rules.max_players)
+    game = pyspiel.load_game(games.game_name(rules.id), {"players": players})
+    shim = game.new_initial_state()
+    for public, recall, private in OBSERVER_TYPES:
+        observer = _observer(game, public, recall, private)
+
+        def views(state: Any, seat: int, observer: Any = observer) -> Any:
+            shim.state, shim.acted = state, [(seat, state, 0)]
+            observer.set_from(shim, seat)
+            return observer.tensor.tobytes(), observer.string_from(shim, seat)
+
+        kind = f"{'public' if public else 'no public'}, {private}, recall {recall}"
+        report = check_views(rules, views, public=private == "NONE", surface=kind,
+                             states=6, players=players)
+        assert report.leaks == {}, report.leaks
+        assert report.checks[kind] >= 6 * players
+
+
+@pytest.mark.parametrize("rules", all_rulesets(), ids=lambda r: r.id)
+def test_the_public_observer_holds_no_hand(rules: Ruleset) -> None:
+    import json
+
+    from commerce.encoding import decode
+
+    pyspiel, games = _spiel()
+    players = min(max(4, rules.min_players), rules.max_players)
+    game = pyspiel.load_game(games.game_name(rules.id), {"players": players})
+    public = _observer(game, True, False, "NONE")
+    seat_view = _observer(game, True, False, "SINGLE_PLAYER")
+    held = 0
+    for state in _walk(game, 250)[3::12]:
+        strings = {public.string_from(state, seat) for seat in range(players)}
+        assert len(strings) == 1
+        assert json.loads(strings.pop())["seat"] is None
+        enc = state.game_.encoding
+        for seat in range(players):
+            public.set_from(state, seat)
+            seat_view.set_from(state, seat)
+            assert public.tensor.shape == seat_view.tensor.shape
+            assert not any(decode(enc, rules, players, public.tensor.tolist())["hand"])
+            held += any(decode(enc, rules, players, seat_view.tensor.tolist())["hand"])
+    assert held > 0
+
+
+def test_the_observer_types_commerce_does_not_provide_are_refused_by_name() -> None:
+    pyspiel, games = _spiel()
+    game = pyspiel.load_game(games.game_name("peel"))
+    with pytest.raises(ValueError, match="ALL_PLAYERS is not provided"):
+        _observer(game, True, False, "ALL_PLAYERS")
+    with pytest.raises(ValueError, match="public_info=False is not provided"):
+        _observer(game, False, True, "SINGLE_PLAYER")
+    nothing = _observer(game, False, False, "NONE")
+    state = game.new_initial_state()
+    nothing.set_from(state, 0)
+    assert nothing.tensor.size == 0 and nothing.string_from(state, 0) == ""
+
+
+@pytest.mark.parametrize("rules", all_rulesets(), ids=lambda r: r.id)
+def test_each_game_declares_its_true_utility(rules: Ruleset) -> None:
+    """Zero-sum exactly where every simulated deal's payoffs add up to 0, at the fewest and
+    the most seats (and by the rules: :func:`commerce.rl.openspiel.is_zero_sum`);
+    general-sum where some deal's do not, their sums varying (so not constant-sum)."""
+    import random
+
+    from commerce.rl.table import Table
+
+    pyspiel, games = _spiel()
+    declared = pyspiel.load_game(games.game_name(rules.id)).get_type().utility
+    sums = set()
+    for players in (rules.min_players, rules.max_players):
+        table, rng = Table(rules, players), random.Random(players)
+        for deal in range(150 if rules.family == "widow" else 40):
+            table.reset(deal)
+            total = 0.0
+            while not table.done:
+                total += sum(table.play(rng.choice(table.legal())))
+            sums.add(total)
+    if sums == {0.0}:
+        assert declared == pyspiel.GameType.Utility.ZERO_SUM
+        assert pyspiel.load_game(games.game_name(rules.id)).utility_sum() == 0.0
+    else:
+        assert len(sums) > 1
+        assert declared == pyspiel.GameType.Utility.GENERAL_SUM
+    assert games.is_zero_sum(rules) == (sums == {0.0})
+
+
+def test_openspiels_own_cfr_and_exploitability_run_on_a_mini_of_one_deal() -> None:
+    """OpenSpiel's ``exploitability()`` accepts the zero-sum games, and its CFR lowers it on
+    ``widow-mini`` played from one fixed opening (``deals=1``)."""
+    pyspiel, games = _spiel()
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    game = pyspiel.load_game(games.game_name("widow-mini"), {"players": 2, "deals": 1})
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    first = game.new_initial_state()
+    assert first.chance_outcomes() == [(0, 1.0)]
+    assert first.action_to_string(pyspiel.PlayerId.CHANCE, 0).startswith("opening 0: ")
+    solver = cfr.CFRSolver(game)
+    before = exploitability.exploitability(game, solver.average_policy())
+    for _ in range(3):
+        solver.evaluate_and_update_policy()
+    after = exploitability.exploitability(game, solver.average_policy())
+    assert 0.0 <= after < before
+
+
+def test_the_deals_parameter_plays_the_drawn_openings_and_is_checked() -> None:
+    pyspiel, games = _spiel()
+    game = pyspiel.load_game(games.game_name("trade-and-barter-mini"),
+                             {"players": 2, "deals": 3, "seed": 5})
+    opened = games.openings("trade-and-barter-mini", 2, 3, 5)
+    assert len(opened) == 3 and all(len(cards) == 6 for cards in opened)
+    state = game.new_initial_state()
+    assert state.chance_outcomes() == [(i, pytest.approx(1 / 3)) for i in range(3)]
+    state.apply_action(2)
+    assert not state.is_chance_node()
+    assert state.history() == [2]
+    _, again = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    assert again.information_state_string(0) == state.information_state_string(0)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    with pytest.raises(ValueError, match="parameter deals"):
+        pyspiel.load_game(games.game_name("trade-and-barter-mini"), {"deals": 99})

@@ -143,3 +143,77 @@ def test_bad_options_get_one_clear_error() -> None:
         _env("peel", players=13)
     with pytest.raises(RulesetError, match="illegal"):
         _env("peel", illegal="ignore")
+
+
+def test_step_and_state_before_reset_give_pettingzoos_clear_error() -> None:
+    for make in (lambda: _env("peel"), lambda: _versioned("commerce_v1").env("peel")):
+        env = make()
+        with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):
+            env.step(0)
+        with pytest.raises(AttributeError, match="agents cannot be accessed before reset"):
+            _ = env.agents
+        with pytest.raises(AssertionError, match="before state"):
+            env.state()
+
+
+def _versioned(name: str) -> Any:
+    need("pettingzoo")
+    import importlib
+
+    return importlib.import_module(f"commerce.rl.{name}")
+
+
+def test_commerce_v1_names_its_agents_as_pettingzoos_card_games_and_v0_stays() -> None:
+    v0, v1 = _versioned("commerce_v0"), _versioned("commerce_v1")
+    old, new = v0.env("widow-mini", 2), v1.env("widow-mini", 2)
+    assert old.possible_agents == ["seat_0", "seat_1"] == _env("widow-mini", 2).possible_agents
+    assert new.possible_agents == ["player_0", "player_1"]
+    assert (old.metadata["name"], new.metadata["name"]) == ("commerce_v0", "commerce_v1")
+    a, _ = _play(old, 3)
+    b, _ = _play(new, 3)
+    assert [t[1:] for t in a] == [t[1:] for t in b]
+    assert [t[0].replace("seat", "player") for t in a] == [t[0] for t in b]
+    assert type(v1.raw_env("peel")).__name__ == "CommerceAEC"
+
+
+@pytest.mark.parametrize("rules_id", ["trade-and-barter-mini", "widow-mini", "cox"])
+def test_commerce_v1_passes_the_kit(rules_id: str) -> None:
+    players = 2 if rules_id.endswith("mini") else 4
+    _kit(lambda: _versioned("commerce_v1").env(rules_id, players))
+
+
+def test_state_is_every_seats_view_and_the_no_leak_harness_names_it_exempt() -> None:
+    import random as random_module
+
+    from commerce import engine
+    from commerce.family import family_spec
+    from tests.harness.noleak import EXEMPT
+
+    assert list(EXEMPT) == ["pettingzoo state()"]
+    env = _env("peel", fast=False)
+    raw = env.unwrapped
+    assert env.state_space.shape == (4 * raw.table.observation_size,)
+    env.reset(seed=2)
+    rng = random_module.Random(0)
+    permute = family_spec("trading").permute_hidden
+    differs = 0
+    for step, _agent in enumerate(env.agent_iter()):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        state = env.state()
+        assert env.state_space.contains(state)
+        assert np.array_equal(state, np.concatenate(
+            [raw.observe(a)["observation"] for a in env.possible_agents]))
+        if step % 3 == 0:
+            table, real = raw.table, raw.table.state
+            for seat, other in enumerate(env.possible_agents):
+                seen = raw.observe(other)["observation"]
+                table.state = permute(real, seat, rng)
+                assert np.array_equal(raw.observe(other)["observation"], seen)
+                differs += not np.array_equal(env.state(), state)
+                table.state = real
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert differs > 0
+    assert engine.decision(raw.table.state) is None or raw.table.done

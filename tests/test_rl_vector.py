@@ -176,3 +176,47 @@ def test_the_vector_example_runs() -> None:
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("peel: ") and "against random" in out.stdout
+
+
+def test_the_vector_ids_are_registered_by_entry_point_and_their_specs_serialise() -> None:
+    gymnasium = need("gymnasium")
+    v = harness.vector()
+    for name in v.VECTOR_ENV_IDS:
+        spec = gymnasium.spec(name)
+        assert spec.vector_entry_point == v.VECTOR_ENTRY_POINT
+        assert gymnasium.envs.registration.EnvSpec.from_json(spec.to_json()) == spec
+
+
+def test_the_per_deal_return_is_the_seats_over_every_deal() -> None:
+    """A random learner against three heuristic bots in Peel: the vector environment's rewards
+    over the deals it counts (``info["deals"]`` of the ended episodes) match the seat's mean
+    over every deal, played by the reference engine with Python bots (the deals that end
+    before the learner acts included)."""
+    import random
+
+    from commerce.bots import make_bot
+    from commerce.rl.table import Table
+    from commerce.rules import find_ruleset
+
+    v = harness.vector()
+    table, rng = Table(find_ruleset("peel"), 4), random.Random(0)
+    bots = [make_bot("random")] + [make_bot("heuristic") for _ in range(3)]
+    every = []
+    for deal in range(1500):
+        table.reset(20_000 + deal)
+        paid = 0.0
+        while not table.done:
+            seat = table.seat
+            paid += table.play(bots[seat].act(table.raw_observation(seat), table.legal(),
+                                              rng))[0]
+        every.append(paid)
+    env = v.CommerceVectorEnv("peel", 4, num_envs=256, opponents="heuristic", seed=3)
+    env.reset()
+    total, deals, episodes = 0.0, 0, 0
+    for i in range(40):
+        _, rewards, terminated, _, info = env.step(env.sample_legal(seed=i))
+        total += float(rewards.sum())
+        deals += int(info["deals"][terminated].sum())
+        episodes += int(terminated.sum())
+    assert deals > episodes * 1.3
+    assert abs(total / deals - sum(every) / len(every)) < 0.3, (total / deals, every)

@@ -271,8 +271,12 @@ class EnvBatch:
 
     def _outputs(self) -> None:
         """Allocate the outputs: observations, masks, rewards, terminations, final observations
-        and where they are set (``obs``, ``mask``, ``rewards``, ``terminated``, ``final_obs``,
-        ``final``; ``outputs`` holds them in that order)."""
+        and where they are set, and the deals each episode's rewards cover (``obs``, ``mask``,
+        ``rewards``, ``terminated``, ``final_obs``, ``final``, ``deals``; ``outputs`` holds
+        them in that order). ``deals`` counts the deals finished in the episode (the ended
+        one's where a step ended it) and those of the episodes its reset skipped because they
+        ended before the learner's first decision, whose payoffs come with its first
+        reward."""
         n, at = self.num_envs, self.observation_size
         self.obs = np.zeros((n, at), np.float32)
         self.mask = np.zeros((n, self.num_actions), np.int8)
@@ -280,8 +284,9 @@ class EnvBatch:
         self.terminated = np.zeros(n, np.bool_)
         self.final_obs = np.zeros((n, at), np.float32)
         self.final = np.zeros(n, np.bool_)
+        self.deals = np.zeros(n, np.int64)
         self.outputs = (self.obs, self.mask, self.rewards, self.terminated, self.final_obs,
-                        self.final)
+                        self.final, self.deals)
 
     def reset(self, which: Any = None) -> None:
         """Deal a fresh episode in every environment (or those marked in the boolean array

@@ -60,6 +60,15 @@ SURFACES = ("observe", "json", "render", "table", "event_text", "legal", "events
             "heuristic", "search", "hint", "encoding", "server")
 """Every surface the harness compares, in report order."""
 
+EXEMPT = {
+    "pettingzoo state()": "commerce.rl.aec.CommerceAEC.state: privileged by design, every "
+                          "seat's observation at once for centralised critics, never a seat's "
+                          "input (docs/research.md)",
+}
+"""The surfaces of the research API that may show a seat what it cannot know, each named with
+why: the one is PettingZoo's ``state()``; ``tests/test_rl_pettingzoo.py`` checks that it does
+show hidden cards and that every seat's ``observe`` does not."""
+
 SEARCH_BUDGET = 8
 """Playouts per decision for the search bot and the hint (tiny: the harness compares choices,
 not their quality)."""
@@ -651,3 +660,40 @@ def answer_times(rules: Ruleset, bot: str, *, players: int, games: int,
             driver.step()
             out[could].append(time.process_time() - start)
     return out
+
+
+def check_views(rules: Ruleset, views: Callable[[Any, Seat], Any], *, public: bool,
+                surface: str, states: int = 12, players: int | None = None, seed: int = 0,
+                every: int = 5, per_game: int = 4) -> Report:
+    """Compare one more surface, *views* (``views(state, seat)``: what a research API shows
+    the seat, such as an OpenSpiel observer's tensor and string), for *states* sampled states
+    of random games of *rules*, reported under *surface*.
+
+    A seat's view (*public* False) must be the same in the state and in the seat's twin
+    (everything it cannot know relabelled). A public view (*public* True: what every seat
+    sees) must be the same for every seat in every seat's twin, so it holds no seat's own
+    cards either."""
+    if players is None:
+        players = min(max(4, rules.min_players), rules.max_players)
+    spec = family_spec(rules.family)
+    permute = spec.permute_hidden
+    assert permute is not None, f"the {rules.family} family must provide permute_hidden"
+    report = Report(rules.id)
+    rng = random.Random(seed)
+    game = 0
+    while report.states < states:
+        limit = min(per_game, states - report.states)
+        for i, state in _sample(rules, players, seed * 1000 + game, every, limit):
+            report.states += 1
+            for hidden_from in range(players):
+                twin = permute(state, hidden_from, rng)
+                seats = range(players) if public else (hidden_from,)
+                for seat in seats:
+                    report.checks[surface] += 1
+                    mine, theirs = views(state, seat), views(twin, seat)
+                    if mine != theirs:
+                        report.leak(surface, f"game {game} step {i} seat {seat}, relabelled "
+                                             f"for seat {hidden_from}: {_short(mine)} / twin: "
+                                             f"{_short(theirs)}")
+        game += 1
+    return report

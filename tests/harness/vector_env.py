@@ -60,7 +60,9 @@ class ReplayTwin:
         self.state: Any = None
         self.public: list[Any] = []
         self.pending = 0.0  # what the learner was paid and not yet given
-        self.paid = 0.0  # what the episode has paid the learner (given or pending)
+        self.paid = 0.0  # what the game has paid the learner (given or pending)
+        self.deals = 0  # the deals the episode's rewards cover (skipped games' included)
+        self.ended_deals = 0  # the ended episode's, where the last replay ended one
         self.over = False  # the episode has ended
         self.decisions = 0  # the bots' decisions replayed (for the tests' own sanity)
         self.kinds: set[str] = set()  # the decision kinds met, the learner's included
@@ -90,15 +92,21 @@ class ReplayTwin:
         episode's last state and its reward where a fresh game followed it."""
         ended: Any = None
         paid: float | None = None
-        moved = False
+        moved = dealt = False
         for code in codes:
             if code < 0:  # a fresh game
                 if self.state is not None and moved and ended is None:
                     assert self.over, "a fresh game was dealt before the episode ended"
-                    ended, paid = self.state, self.pending
+                    ended, paid, self.ended_deals = self.state, self.pending, self.deals
+                    self.pending, self.deals = 0.0, 0
+                elif not (self.over and dealt):  # a reset (not a game it skipped)
+                    self.pending, self.deals = 0.0, 0
+                # a game that ended before the learner's first decision: what it paid comes
+                # with the next reward, its deals are counted in the episode's
+                dealt = True
                 self.state = engine.new_game(self.rules, self.players, dealer=-1 - code)
                 self.public = [e for e in self.opening(self.state) if e.visible_to is None]
-                self.pending, self.paid, self.over = 0.0, 0.0, False
+                self.paid, self.over = 0.0, False
                 continue
             assert not self.over, "the environment played on after the episode ended"
             act = self.decode(code)
@@ -127,6 +135,7 @@ class ReplayTwin:
                 got = sum(deal.payoffs[self.seat] for deal in finished)
                 self.pending += got
                 self.paid += got
+                self.deals += len(finished)
                 self.public = self.public[finished[-1].end + 1:]
                 if self.episode == "deal":
                     self.over = True
@@ -165,6 +174,9 @@ def check(env: Any, games: Sequence[ReplayTwin], obs: Any, mask: Any, actions: A
         if waiting is not None and waiting[e]:
             assert codes and codes[0] < 0, "a waiting game is dealt anew"
         ended, paid = twin.replay(codes, None if resetting else int(actions[e]))
+        if info is not None and "deals" in info:
+            expected = twin.ended_deals if ended is not None and same_step else twin.deals
+            assert info["deals"][e] == expected, f"game {e}: the deals counted"
         if rewards is not None:
             if resetting:
                 assert rewards[e] == 0.0 and not terminated[e]
@@ -206,7 +218,7 @@ def replay_steps(twin: type[T], rid: str, options: dict[str, Any], players: int,
                               record=4096)
     games = twins(env, [s.strip() for s in opponents.split(",")], twin)
     obs, info = env.reset()
-    check(env, games, obs, info["action_mask"], None)
+    check(env, games, obs, info["action_mask"], None, info=info)
     rng = np.random.default_rng(1)
     ended = 0
     for _ in range(steps):

@@ -1,6 +1,8 @@
 """The research API: every ruleset as an environment in the field's own conventions.
 
-- :func:`pettingzoo_env`: a PettingZoo AEC environment, every seat an agent;
+- :func:`pettingzoo_env`: a PettingZoo AEC environment, every seat an agent (also the
+  versioned modules :mod:`commerce.rl.commerce_v0` and :mod:`commerce.rl.commerce_v1`, as
+  PettingZoo's games are made: ``commerce_v1.env("peel")``);
 - :mod:`commerce.rl.gym`: a Gymnasium environment, one seat learning against our bots
   (``commerce/Peel-v0`` ..., registered when imported);
 - :mod:`commerce.rl.vector`: a Gymnasium vector environment over the compiled kernels, many
@@ -21,18 +23,21 @@ from typing import TYPE_CHECKING, Any
 from commerce.rules import find_ruleset
 
 if TYPE_CHECKING:
-    from commerce.rl.aec import CommerceAEC
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 __all__ = ["pettingzoo_env"]
 
 
-def pettingzoo_env(rules: str, players: int = 4, **options: Any) -> CommerceAEC:
-    """A PettingZoo AEC environment of ruleset *rules* (an id such as ``"peel"``).
+def pettingzoo_env(rules: str, players: int = 4, **options: Any) -> OrderEnforcingWrapper:
+    """A PettingZoo AEC environment of ruleset *rules* (an id such as ``"peel"``): the
+    :class:`~commerce.rl.aec.CommerceAEC` in PettingZoo's ``OrderEnforcingWrapper``, as
+    PettingZoo's classic games are made (``env.unwrapped`` is the environment itself).
 
-    Options: ``episode`` (``"deal"``, the default, or ``"game"``), ``illegal`` (``"raise"``,
-    the default, or ``"penalty"``), ``penalty`` (-1), ``dealer`` (None: drawn at each reset),
-    ``fast`` (True), ``render_mode`` (``"ansi"`` or ``"human"``), and ``set``: a mapping of
-    rule options (``{"pack": 32}``).
+    Options: ``version`` (``"commerce_v0"``, the default: agents ``seat_0`` ...;
+    ``"commerce_v1"``: ``player_0`` ...), ``episode`` (``"deal"``, the default, or
+    ``"game"``), ``illegal`` (``"raise"``, the default, or ``"penalty"``), ``penalty`` (-1),
+    ``dealer`` (None: drawn at each reset), ``fast`` (True), ``render_mode`` (``"ansi"`` or
+    ``"human"``), and ``set``: a mapping of rule options (``{"pack": 32}``).
 
     >>> env = pettingzoo_env("peel", players=4)
     >>> env.reset(seed=42)
@@ -40,8 +45,8 @@ def pettingzoo_env(rules: str, players: int = 4, **options: Any) -> CommerceAEC:
     >>> sorted(obs), obs["observation"].dtype, reward
     (['action_mask', 'observation'], dtype('float32'), 0.0)
     """
-    from commerce.rl.aec import CommerceAEC
+    from commerce.rl.aec import CommerceAEC, order_enforced
 
     changes = options.pop("set", None) or {}
     ruleset = find_ruleset(rules).with_options(**changes) if changes else find_ruleset(rules)
-    return CommerceAEC(ruleset, players, **options)
+    return order_enforced(CommerceAEC(ruleset, players, **options))

@@ -1,9 +1,13 @@
-"""A PettingZoo AEC environment of any ruleset (made by :func:`commerce.rl.pettingzoo_env`).
+"""A PettingZoo AEC environment of any ruleset (made by :func:`commerce.rl.pettingzoo_env`,
+or by the versioned modules :mod:`commerce.rl.commerce_v0` and :mod:`commerce.rl.commerce_v1`).
 
-Agents are ``seat_0`` ... ``seat_{n-1}``. Each observation is ``{"observation": float32
-vector, "action_mask": int8 mask}`` (:mod:`commerce.encoding`; the mask is all 0 for a seat
-not to act). Rewards come at the end of each deal, in the ruleset's unit. Needs the optional
-packages of ``commerce[rl]``.
+Agents are ``seat_0`` ... ``seat_{n-1}`` (``commerce_v0``) or ``player_0`` ...
+``player_{n-1}`` (``commerce_v1``, as PettingZoo's card games name them). Each observation is
+``{"observation": float32 vector, "action_mask": int8 mask}`` (:mod:`commerce.encoding`; the
+mask is all 0 for a seat not to act). Rewards come at the end of each deal, in the ruleset's
+unit. :meth:`CommerceAEC.state` is privileged: every seat's observation vector at once, for
+centralised critics, never a seat's input. There is no parallel environment: the games are
+sequential, one seat deciding at a time. Needs the optional packages of ``commerce[rl]``.
 """
 
 from __future__ import annotations
@@ -11,14 +15,19 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from commerce.errors import IllegalActionError, RulesetError
 from commerce.rl.table import OBSERVATION_BOUND, Episode, Table
 from commerce.rules import Ruleset
 
-__all__ = ["CommerceAEC", "IllegalPolicy"]
+__all__ = ["AGENT_PREFIXES", "CommerceAEC", "IllegalPolicy", "order_enforced"]
+
+AGENT_PREFIXES = {"commerce_v0": "seat", "commerce_v1": "player"}
+"""Each version's agent names: ``seat_0`` ... (v0), ``player_0`` ... (v1)."""
 
 IllegalPolicy = Literal["raise", "penalty"]
 """What an illegal action does: raise :class:`~commerce.errors.IllegalActionError` (nothing
@@ -35,15 +44,19 @@ class CommerceAEC(AECEnv):  # type: ignore[misc]
     def __init__(self, rules: Ruleset, players: int, *, episode: Episode = "deal",
                  illegal: IllegalPolicy = "raise", penalty: float = -1.0,
                  dealer: int | None = None, fast: bool = True,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, version: str = "commerce_v0") -> None:
         super().__init__()
+        if version not in AGENT_PREFIXES:
+            raise RulesetError(f"version must be one of {', '.join(AGENT_PREFIXES)}, "
+                               f"not {version!r}")
+        self.metadata = {**self.metadata, "name": version}
         if illegal not in ("raise", "penalty"):
             raise RulesetError(f"illegal must be 'raise' or 'penalty', not {illegal!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise RulesetError(f"render_mode must be 'ansi' or 'human', not {render_mode!r}")
         self.table = Table(rules, players, episode=episode, dealer=dealer, fast=fast)
         self.illegal, self.penalty, self.render_mode = illegal, float(penalty), render_mode
-        self.possible_agents = [f"seat_{i}" for i in range(players)]
+        self.possible_agents = [f"{AGENT_PREFIXES[version]}_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         bound = np.float32(OBSERVATION_BOUND)
         obs_space = spaces.Dict({
@@ -54,6 +67,9 @@ class CommerceAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.table.num_actions)
                               for a in self.possible_agents}
+        size = self.table.observation_size
+        self.state_space = spaces.Box(-bound, bound, (players * size,), np.float32)
+        """The space of :meth:`state`: every seat's observation vector, in seat order."""
         self.agents: list[str] = []
         self.agent_selection = self.possible_agents[0]
 
@@ -82,6 +98,16 @@ class CommerceAEC(AECEnv):  # type: ignore[misc]
         mask = (self.table.mask() if self.table.seat == seat
                 else np.zeros(self.table.num_actions, dtype=np.int8))
         return {"observation": self.table.observation(seat), "action_mask": mask}
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The full state, privileged: every seat's observation vector (the one
+        :meth:`observe` gives it), concatenated in seat order, so every hand and what each
+        seat alone has seen. For centralised critics during training; never what an acting
+        seat may read. Cards no seat has seen (the stock's) are in no seat's view, and not in
+        it. It is the one surface of the research API the no-leak harness does not hold to a
+        seat's view (``tests/harness/noleak.py``: ``EXEMPT``)."""
+        return np.concatenate([self.table.observation(seat)
+                               for seat in range(self.table.players)])
 
     def step(self, action: Any) -> None:
         """The selected agent plays *action* (an integer of the action space)."""
@@ -127,3 +153,10 @@ class CommerceAEC(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def order_enforced(env: CommerceAEC) -> OrderEnforcingWrapper:
+    """*env* in PettingZoo's ``OrderEnforcingWrapper``, as its classic games' ``env()``
+    return theirs: ``step``, ``observe``, ``state``, ``render`` and ``agent_iter`` before
+    ``reset`` raise one clear error, and so does reading ``agents``, ``rewards`` ..."""
+    return OrderEnforcingWrapper(env)

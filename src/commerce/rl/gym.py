@@ -25,7 +25,7 @@ from commerce.errors import IllegalActionError, RulesetError
 from commerce.rl.table import OBSERVATION_BOUND, Episode, Table
 from commerce.rules import find_ruleset, rulesets
 
-__all__ = ["ENV_IDS", "CommerceGym", "MaskedObservation", "env_id", "register_envs"]
+__all__ = ["ENTRY_POINT", "ENV_IDS", "CommerceGym", "MaskedObservation", "env_id", "register_envs"]
 
 Vector = npt.NDArray[np.float32]
 
@@ -77,30 +77,39 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
         self.action_space = spaces.Discrete(self.table.num_actions)
         self._bot_rngs = [random.Random(0) for _ in range(players)]
         self._pending = 0.0
+        self._skipped = 0
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Vector, dict[str, Any]]:
         """A new episode, dealt from *seed*; the bots play until the learner must decide.
 
         An episode that ends before the learner's first decision (another seat stood at
-        once) is not shown: the next one is dealt, from the same generator.
+        once) is not shown: the next one is dealt, from the same generator. What a skipped
+        episode's deals paid the learner is not lost: it comes with the learner's first
+        reward, and its deals are counted in ``info["deals"]``, so that returns per deal
+        are the seat's over every deal.
         """
         super().reset(seed=seed)
         draw = random.Random(int(self.np_random.integers(2**63)))
+        pending, skipped = 0.0, 0
         while True:
             deal = draw.getrandbits(63)
             self.table.reset(deal)
             # each opponent's generator one-way from the episode's seed (as the driver's)
             self._bot_rngs = [random.Random(seat_seed(deal, k)) for k in range(len(self.bots))]
-            self._pending = self._bots_play()
+            pending += self._bots_play()
             if not self.table.done:
+                self._pending, self._skipped = pending, skipped
                 return self._observation(), self._info()
+            skipped += self.table.deals
 
     def step(self, action: Any) -> tuple[Vector, SupportsFloat, bool, bool, dict[str, Any]]:
         """The learner plays *action*; the bots play until its next decision or the end.
 
         The reward is what the learner was paid meanwhile (deals that ended), with, on the
-        first step, what deals that ended before its first decision paid it.
+        first step, what deals that ended before its first decision paid it (those of the
+        episode, and those of the episodes the reset skipped); an illegal action's penalty
+        (``illegal="penalty"``) comes with that too.
         """
         table = self.table
         try:
@@ -110,7 +119,8 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
                 raise
             table.done = True
             info = {**self._info(), "illegal_action": int(action)}
-            return self._observation(), self.penalty, True, False, info
+            penalty, self._pending = self.penalty + self._pending, 0.0
+            return self._observation(), penalty, True, False, info
         paid += self._bots_play() + self._pending
         self._pending = 0.0
         return self._observation(), paid, table.done, False, self._info()
@@ -139,20 +149,31 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
         return self.table.observation(self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.table.mask(), "deals": self.table.deals}
+        """The mask, and ``deals``: the deals the episode's rewards so far cover (those
+        finished in it, and those of the episodes its reset skipped)."""
+        return {"action_mask": self.table.mask(), "deals": self.table.deals + self._skipped}
 
 
-class MaskedObservation(gymnasium.ObservationWrapper[dict[str, Any], np.int64, Vector]):
+class MaskedObservation(gymnasium.ObservationWrapper[dict[str, Any], np.int64, Vector],
+                        gymnasium.utils.RecordConstructorArgs):
     """Observations as ``{"observation": vector, "action_mask": int8 mask}`` (the convention
-    of PettingZoo's classic games and of action-masking models)."""
+    of PettingZoo's classic games and of action-masking models).
 
-    def __init__(self, env: CommerceGym) -> None:
-        super().__init__(env)
+    *env* is a :class:`CommerceGym`, or one wrapped (what ``gymnasium.make`` returns). The
+    wrapper records its constructor's arguments, as Gymnasium's own do, so a wrapped
+    environment's ``spec`` can remake it (``env.spec.make()``, what ``check_env`` does)."""
+
+    def __init__(self, env: gymnasium.Env[Vector, np.int64]) -> None:
+        gymnasium.utils.RecordConstructorArgs.__init__(self)
+        gymnasium.ObservationWrapper.__init__(self, env)
+        inner = env.unwrapped
+        if not isinstance(inner, CommerceGym):
+            raise RulesetError(f"MaskedObservation wraps a CommerceGym, not {inner!r}")
         self.observation_space = spaces.Dict({
             "observation": env.observation_space,
-            "action_mask": spaces.Box(0, 1, (env.table.num_actions,), np.int8),
+            "action_mask": spaces.Box(0, 1, (inner.table.num_actions,), np.int8),
         })
-        self._table = env.table
+        self._table = inner.table
 
     def observation(self, observation: Vector) -> dict[str, Any]:
         """The vector with the legal actions' mask."""
@@ -168,20 +189,21 @@ def env_id(rules_id: str) -> str:
     return "commerce/" + "".join(w.capitalize() for w in rules_id.split("-")) + "-v0"
 
 
-def _maker(rules_id: str) -> Any:
-    def make(**kwargs: Any) -> CommerceGym:
-        return CommerceGym(rules_id, **kwargs)
-    return make
+ENTRY_POINT = "commerce.rl.gym:CommerceGym"
+"""The registered ids' entry point (a string, so that a spec serialises with
+``spec.to_json()`` and an environment made from it pickles)."""
 
 
 def register_envs() -> tuple[str, ...]:
-    """Register every preset with Gymnasium (ids already registered are kept)."""
+    """Register every preset with Gymnasium (ids already registered are kept): the entry
+    point :data:`ENTRY_POINT`, the ruleset's id and the number of players as keywords."""
     ids = []
     for rules in rulesets():
         name = env_id(rules.id)
         if name not in gymnasium.registry:
-            gymnasium.register(id=name, entry_point=_maker(rules.id),
-                               kwargs={"players": min(max(4, rules.min_players),
+            gymnasium.register(id=name, entry_point=ENTRY_POINT,
+                               kwargs={"rules": rules.id,
+                                       "players": min(max(4, rules.min_players),
                                                       rules.max_players)})
         ids.append(name)
     return tuple(ids)

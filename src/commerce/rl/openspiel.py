@@ -2,18 +2,24 @@
 
 Importing this module registers, with :func:`pyspiel.register_game`, one Python game per
 preset: ``python_commerce_peel``, ``python_commerce_trade_and_barter`` ... (see
-:data:`GAME_NAMES`), with the parameter ``players`` (4 by default, or the nearest count the
-ruleset allows). A game is one deal from a fixed dealer (seat 0): chance deals the cards one
-at a time (each chance action is a card, with its probability), the seats act with the
-integers of :mod:`commerce.encoding`, and the returns are what the deal paid each seat in the
-ruleset's unit. Observation tensors are the encoding's vectors; information-state and
+:data:`GAME_NAMES`), with the parameters ``players`` (4 by default, or the nearest count the
+ruleset allows), ``recall`` (the information-state tensor's decisions), and ``deals`` and
+``seed`` (chance picks one of that many drawn openings: :func:`openings`). A game is one deal
+from a fixed dealer (seat 0): chance deals the cards one at a time (each chance action is a
+card, with its probability), the seats act with the integers of :mod:`commerce.encoding`, and
+the returns are what the deal paid each seat in the ruleset's unit; a game is zero-sum where
+its rules make every deal's payoffs add up to 0 (:func:`is_zero_sum`), general-sum
+otherwise. Observation tensors are the encoding's vectors; information-state and
 observation strings are the seat's observation (its events of the deal from the start: perfect
 recall within the deal) as JSON. Needs ``open_spiel`` (``commerce[openspiel]``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
+import random
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -27,7 +33,7 @@ from commerce.encoding import Encoding, int_to_action, observation_size
 from commerce.family import DealReader, family_spec
 from commerce.rules import Ruleset, rulesets
 
-__all__ = ["GAME_NAMES", "game_name"]
+__all__ = ["GAME_NAMES", "game_name", "is_zero_sum", "openings"]
 
 UTILITY_BOUND = 1000.0
 """Returns of a deal lie within plus or minus this (the games' declared utility range)."""
@@ -57,6 +63,11 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
         if int(params.get("recall", RECALL)) < 0:
             raise ValueError("parameter recall: must not be negative")
         spec = family_spec(self.rules.family)
+        assert spec.encoding is not None
+        deals = int(params.get("deals", 0))
+        if not 0 <= deals <= spec.encoding.chance_outcomes:
+            raise ValueError(f"parameter deals: from 0 (every deal) to "
+                             f"{spec.encoding.chance_outcomes}, not {deals}")
         assert spec.encoding is not None and spec.deal_reader is not None
         encoding = spec.encoding
         info = pyspiel.GameInfo(
@@ -74,9 +85,47 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
         return _State(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer of the seats' views (strings and tensors)."""
-        perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return _Observer(self, perfect)
+        """The observer of an observation type (strings and tensors; see :class:`_Observer`).
+
+        :raises ValueError: for a type Commerce does not provide: every seat's private
+            information (``PrivateInfoType.ALL_PLAYERS``), or a seat's private information
+            without the public (``public_info=False`` with ``SINGLE_PLAYER``).
+        """
+        if iig_obs_type is None:
+            return _Observer(self, perfect_recall=False, view="seat")
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("Commerce's observers show one seat's private information, or "
+                             "none: PrivateInfoType.ALL_PLAYERS is not provided")
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            if not iig_obs_type.public_info:
+                raise ValueError("a seat's private information comes with the public "
+                                 "(public_info=True): public_info=False is not provided "
+                                 "with PrivateInfoType.SINGLE_PLAYER")
+            view = "seat"
+        else:
+            view = "public" if iig_obs_type.public_info else "nothing"
+        return _Observer(self, perfect_recall=bool(iig_obs_type.perfect_recall), view=view)
+
+
+@functools.lru_cache(maxsize=64)
+def openings(rules_id: str, players: int, deals: int, seed: int) -> tuple[tuple[int, ...], ...]:
+    """The *deals* openings of a game with the parameter ``deals``: for each, the cards chance
+    deals (in order, seat 0 dealing) until a seat first decides, drawn by ``sample_chance``
+    from a generator seeded with *seed* and the deal's index. A pure function of its
+    arguments (kept, as the games' states ask for it often)."""
+    rules = _RULES[game_name(rules_id)]
+    out = []
+    for i in range(deals):
+        rng = random.Random(seed * 1_000_003 + i)
+        state = engine.new_game(rules, players, dealer=0)
+        cards: list[int] = []
+        while (d := engine.decision(state)) is not None and d.seat is None:
+            action = engine.sample_chance(state, rng)
+            cards.extend(action.cards)
+            state, _ = engine.apply(state, action)
+        out.append(tuple(cards))
+    return tuple(out)
 
 
 class _Context:
@@ -88,23 +137,73 @@ class _Context:
         self.players = int(game.num_players())
         params = game.get_parameters()
         self.recall = int(params.get("recall", RECALL))
+        deals = int(params.get("deals", 0))
+        self.openings = openings(self.rules.id, self.players, deals,
+                                 int(params.get("seed", 0))) if deals else ()
+        """The openings chance chooses among (empty: chance deals every card)."""
         spec = family_spec(self.rules.family)
         assert spec.encoding is not None and spec.deal_reader is not None
         self.encoding: Encoding = spec.encoding
         self.reader: DealReader = spec.deal_reader
 
 
+class _Shared:
+    """A value a state's copies share: OpenSpiel copies a Python state with ``copy.deepcopy``
+    (each ``clone()`` and ``child()``), and the engine's states and events are never changed
+    in place, so a copy keeps the same ones (a state replaces them as it moves on)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
 class _State(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self.game_ = _Context(game)
-        self.state: Any = engine.new_game(self.game_.rules, self.game_.players, dealer=0)
-        self.public: list[Event] = list(getattr(engine.observe(self.state, None), "events", ()))
+        self.state = engine.new_game(self.game_.rules, self.game_.players, dealer=0)
+        self.public = tuple(getattr(engine.observe(self.state, None), "events", ()))
         self.paid: list[float] | None = None
-        self.acted: list[tuple[int, Any, int]] = []
+        self.acted = ()
+        self.opened = not self.game_.openings
+        """Whether the opening is dealt (with the parameter ``deals``, chance chooses one)."""
+
+    @property
+    def state(self) -> Any:
+        """The engine's state of the deal."""
+        return self._state.value
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state = _Shared(value)
+
+    @property
+    def public(self) -> tuple[Event, ...]:
+        """The public events of the deal so far (what the deal reader reads)."""
+        events: tuple[Event, ...] = self._public.value
+        return events
+
+    @public.setter
+    def public(self, value: tuple[Event, ...]) -> None:
+        self._public = _Shared(tuple(value))
+
+    @property
+    def acted(self) -> tuple[tuple[int, Any, int], ...]:
         """The seats' decisions so far: (seat, the state it acted in, its action's integer)."""
+        decisions: tuple[tuple[int, Any, int], ...] = self._acted.value
+        return decisions
+
+    @acted.setter
+    def acted(self, value: Any) -> None:
+        self._acted = _Shared(tuple(value))
 
     def current_player(self) -> int:
+        if not self.opened:
+            return int(pyspiel.PlayerId.CHANCE)
         if self.paid is not None:
             return int(pyspiel.PlayerId.TERMINAL)
         d = engine.decision(self.state)
@@ -118,6 +217,9 @@ class _State(pyspiel.State):  # type: ignore[misc]
                       for a in engine.legal_actions(self.state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.opened:
+            n = len(self.game_.openings)
+            return [(i, 1.0 / n) for i in range(n)]
         legal = engine.legal_actions(self.state)
         weigh = self.game_.encoding.chance_weights
         weights = [1.0] * len(legal) if weigh is None else list(weigh(self.state, legal))
@@ -127,6 +229,13 @@ class _State(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         g = self.game_
+        if not self.opened:
+            if not 0 <= action < len(g.openings):
+                raise ValueError(f"action {action} is not legal")
+            self.opened = True
+            for card in g.openings[action]:
+                self._apply_action(card)
+            return
         if self.is_chance_node():
             found: Action | None = Action(ActionKind.DEAL, (int(action),))
         else:
@@ -135,9 +244,9 @@ class _State(pyspiel.State):  # type: ignore[misc]
         if found is None:
             raise ValueError(f"action {action} is not legal")
         if not self.is_chance_node():
-            self.acted.append((self.current_player(), self.state, int(action)))
+            self.acted = (*self.acted, (self.current_player(), self.state, int(action)))
         self.state, events = engine.apply(self.state, found)
-        self.public.extend(e for e in events if e.visible_to is None)
+        self.public = (*self.public, *(e for e in events if e.visible_to is None))
         deals = g.reader(g.rules, g.players, self.public)
         if deals:
             self.paid = [float(x) for x in deals[0].payoffs]
@@ -146,6 +255,10 @@ class _State(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         g = self.game_
+        if player == pyspiel.PlayerId.CHANCE and not self.opened:
+            return f"opening {action}: " + " ".join(
+                engine.format_action(g.rules, Action(ActionKind.DEAL, (c,)))[5:]
+                for c in g.openings[int(action)])
         if player == pyspiel.PlayerId.CHANCE:
             return "deal " + engine.format_action(g.rules, Action(ActionKind.DEAL,
                                                                   (int(action),)))[5:]
@@ -166,37 +279,62 @@ class _State(pyspiel.State):  # type: ignore[misc]
 
 
 class _Observer:
-    """A seat's view: the encoding's vector (``tensor``) and its observation as JSON; with
-    perfect recall (the information state) the vector is followed by the seat's last
-    ``recall`` decisions, each its action (one-hot) and the vector it acted on."""
+    """A view of the deal (the encoding's vector, ``tensor``, and the observation as JSON).
 
-    def __init__(self, game: Any, perfect_recall: bool) -> None:
+    *view* ``"seat"`` (public and private information, the default type): the seat's own
+    observation; with perfect recall (the information state) the vector is followed by the
+    seat's last ``recall`` decisions, each its action (one-hot) and the vector it acted on.
+    ``"public"`` (``PrivateInfoType.NONE``): what every seat sees, the public observation
+    (``engine.observe(state, None)``: no hand, no private event) encoded from the seat's
+    place; with perfect recall the rows hold the public vector at each of the seat's
+    decisions and no action (which card a seat traded is its own). The public string is
+    the same for every seat. ``"nothing"`` (no public, no private information): an empty
+    tensor and string."""
+
+    def __init__(self, game: Any, perfect_recall: bool, view: str) -> None:
         game = _Context(game)
-        self.game, self.perfect_recall = game, perfect_recall
-        self.obs_size = observation_size(game.encoding, game.rules, game.players)
+        self.game, self.perfect_recall, self.view = game, perfect_recall, view
+        self.obs_size = observation_size(game.encoding, game.rules, game.players) \
+            if view != "nothing" else 0
         self.actions = game.encoding.num_actions(game.rules, game.players)
-        recall = game.recall if perfect_recall else 0
+        recall = game.recall if perfect_recall and view != "nothing" else 0
         self.tensor = np.zeros(self.obs_size + recall * (self.actions + self.obs_size),
                                np.float32)
-        self.dict = {"observation": self.tensor[:self.obs_size]}
-        if perfect_recall:
+        self.dict: dict[str, Any] = {}
+        if view != "nothing":
+            self.dict["observation"] = self.tensor[:self.obs_size]
+        if recall:
             self.dict["history"] = self.tensor[self.obs_size:].reshape(
                 recall, self.actions + self.obs_size)
 
+    def _vector(self, state: Any, player: int) -> Any:
+        if self.view == "public":
+            seen: Any = engine.observe(state, None)
+            public = dataclasses.replace(seen, seat=player)
+            return self.game.encoding.encode(public)
+        return self.game.encoding.encode(engine.observe(state, player))
+
     def set_from(self, state: _State, player: int) -> None:
+        """Fill :attr:`tensor` with *player*'s view of *state*."""
         g = self.game
         self.tensor[:] = 0.0
-        self.tensor[:self.obs_size] = g.encoding.encode(engine.observe(state.state, player))
-        if not self.perfect_recall or not g.recall:
+        if self.view == "nothing":
+            return
+        self.tensor[:self.obs_size] = self._vector(state.state, player)
+        if "history" not in self.dict:
             return
         mine = [(before, a) for seat, before, a in state.acted if seat == player][-g.recall:]
         history = self.dict["history"]
         for row, (before, a) in zip(history, mine, strict=False):
-            row[a] = 1.0
-            row[self.actions:] = g.encoding.encode(engine.observe(before, player))
+            if self.view == "seat":
+                row[a] = 1.0
+            row[self.actions:] = self._vector(before, player)
 
     def string_from(self, state: _State, player: int) -> str:
-        obs = engine.observe(state.state, player)
+        """*player*'s view of *state* as JSON (the public view: the same for every seat)."""
+        if self.view == "nothing":
+            return ""
+        obs = engine.observe(state.state, None if self.view == "public" else player)
         return json.dumps(obs.to_dict(), sort_keys=True, default=repr)  # type: ignore[attr-defined]
 
 
@@ -216,7 +354,27 @@ def _game_type(rules: Ruleset, zero_sum: bool) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": _default_players(rules), "recall": RECALL})
+        parameter_specification={"players": _default_players(rules), "recall": RECALL,
+                                 "deals": 0, "seed": 0})
+
+
+def is_zero_sum(rules: Ruleset) -> bool:
+    """Whether every deal of *rules* pays the seats amounts that add up to 0, by its rules:
+    stakes, tokens or counters only move from seat to seat. Not so where a deal pays into a
+    pool that a later deal shares out (the widow games' counters paid into the pool,
+    ``token_flow="lowest_to_pool"``, and a horse's price; Vingt-un's pool antes and
+    overdraws) or where a hand scores points rather than moving them (Cox's game): such
+    games are general-sum (their sums vary from deal to deal, so they are not constant-sum
+    either). ``tests/test_rl_openspiel.py`` checks each preset's declaration over simulated
+    deals."""
+    options: Any = rules.options
+    if rules.family == "cox":
+        return False
+    if rules.family == "widow":
+        return bool(options.token_flow != "lowest_to_pool" and not options.buy_a_horse)
+    if rules.family == "vingtun":
+        return bool(options.pool_ante == 0 and options.pool_dealer_overdraw == 0)
+    return True
 
 
 _RULES: Mapping[str, Ruleset] = MappingProxyType({game_name(r.id): r for r in rulesets()})
@@ -231,7 +389,7 @@ def _register() -> tuple[str, ...]:
         names.append(name)
         if name in registered:
             continue
-        zero_sum = False  # Pool Commerce, Cox: deals need not sum to 0
+        zero_sum = is_zero_sum(rules)
         game_class = type(f"CommerceGame_{rules.id.replace('-', '_')}", (_Game,),
                           {"rules": rules, "zero_sum": zero_sum})
         pyspiel.register_game(_game_type(rules, zero_sum), game_class)

@@ -15,7 +15,14 @@ Autoreset: ``same-step`` by default (``metadata["autoreset_mode"]`` is
 its reward and ``terminated`` are the ended episode's, the observation and mask the new
 episode's first decision, and ``info["final_obs"]`` (an object array, the ended episodes'
 last observations where ``info["_final_obs"]``) holds what the ended episode showed last.
-Every returned mask so has a legal action. ``autoreset_mode="next_step"`` is Gymnasium's
+Every returned mask so has a legal action.
+
+Per-deal returns are unbiased: an episode that would end before the learner's first decision
+is not shown, but what its deals paid the learner comes with the learner's next reward, and
+``info["deals"]`` (int64, one per game) counts the deals the episode's rewards cover: those
+finished in it (the ended episode's where a step ended one) and those of the episodes skipped
+before it. The sum of the rewards over the sum of the ended episodes' ``deals`` is the seat's
+mean over every deal. ``autoreset_mode="next_step"`` is Gymnasium's
 default convention instead: the ended episode's last observation is returned with an all-0
 mask, and the next step deals the game anew, ignoring its action and paying 0.
 
@@ -55,7 +62,8 @@ from commerce.rl.gym import env_id
 from commerce.rl.table import EPISODES, OBSERVATION_BOUND
 from commerce.rules import Ruleset, find_ruleset, rulesets
 
-__all__ = ["VECTOR_ENV_IDS", "CommerceVectorEnv", "register_vector_envs", "vector_env_id"]
+__all__ = ["VECTOR_ENTRY_POINT", "VECTOR_ENV_IDS", "CommerceVectorEnv", "register_vector_envs",
+           "vector_env_id"]
 
 Array = npt.NDArray[Any]
 
@@ -165,7 +173,8 @@ class CommerceVectorEnv(VectorEnv[Array, Array, Array]):
             self.batch.seed(_env_seeds(seed, self.num_envs))
             self._seeded = True
         self.batch.reset(which)
-        return self._out(self.batch.obs), {"action_mask": self._out(self.batch.mask)}
+        return self._out(self.batch.obs), {"action_mask": self._out(self.batch.mask),
+                                           "deals": self._out(self.batch.deals)}
 
     def step(self, actions: Any) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
         """Every game's learner plays its action (an integer of the action space, legal
@@ -187,7 +196,8 @@ class CommerceVectorEnv(VectorEnv[Array, Array, Array]):
                     for t in range(k)]
             for job in jobs:
                 job.result()
-        info: dict[str, Any] = {"action_mask": self._out(batch.mask)}
+        info: dict[str, Any] = {"action_mask": self._out(batch.mask),
+                                "deals": self._out(batch.deals)}
         if self.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP and batch.final.any():
             ended = batch.final.copy()
             final = np.full(self.num_envs, None, dtype=object)
@@ -314,10 +324,9 @@ def vector_env_id(rules_id: str) -> str:
     return env_id(rules_id).removesuffix("-v0") + "Vector-v0"
 
 
-def _maker(rules_id: str) -> Any:
-    def make(**kwargs: Any) -> CommerceVectorEnv:
-        return CommerceVectorEnv(rules_id, **kwargs)
-    return make
+VECTOR_ENTRY_POINT = "commerce.rl.vector:CommerceVectorEnv"
+"""The registered ids' vector entry point (a string: a spec serialises with
+``spec.to_json()``)."""
 
 
 def register_vector_envs() -> tuple[str, ...]:
@@ -329,8 +338,9 @@ def register_vector_envs() -> tuple[str, ...]:
             continue
         name = vector_env_id(rules.id)
         if name not in gymnasium.registry:
-            gymnasium.register(id=name, vector_entry_point=_maker(rules.id),
-                               kwargs={"players": min(max(4, rules.min_players),
+            gymnasium.register(id=name, vector_entry_point=VECTOR_ENTRY_POINT,
+                               kwargs={"rules": rules.id,
+                                       "players": min(max(4, rules.min_players),
                                                       rules.max_players)})
         ids.append(name)
     return tuple(ids)

@@ -33,9 +33,10 @@ Rewards are :class:`commerce.rl.gym.CommerceGym`'s: each hand's score for the le
 deal reader's points), credited when the hand is counted; a whole-game episode's rewards add
 up to the learner's total, its payoff. An episode is a hand (the first of a fresh game) or a
 whole game; one that would end before the learner's first decision is not shown (a fresh
-game is dealt). ``tests/test_cox_kernel_env.py`` replays every recorded action through the
-reference engine and compares every observation, mask and reward. Every option of the family
-is played (:func:`.kernel.check_supported`).
+game is dealt), but what it paid the learner comes with the next reward and its hands are
+counted in the batch's ``deals``. ``tests/test_cox_kernel_env.py`` replays every recorded
+action through the reference engine and compares every observation, mask and reward. Every
+option of the family is played (:func:`.kernel.check_supported`).
 """
 
 from __future__ import annotations
@@ -112,13 +113,15 @@ from commerce.rules import Ruleset
 
 __all__ = ["SCALARS", "CoxEnvBatch", "env_kernel", "reset_envs", "step_envs"]
 
-SCALARS: Final = ("group", "acts", "reward", "given", "done", "waiting", "recorded")
+SCALARS: Final = ("group", "acts", "reward", "given", "done", "waiting", "recorded", "deals")
 """The per-environment scalars beside the kernel's state, the columns of the batch's ``est``
 array: the chance group of the game in progress (games begun since seeding, less one), the
 learner's visible acts this hand, its reward not yet paid, what the episode has paid it so
-far, whether the episode is over, whether it waits for a next-step reset, and the actions
-recorded."""
-S_GROUP, S_ACTS, S_REWARD, S_GIVEN, S_DONE, S_WAIT, S_REC, S_N = range(len(SCALARS) + 1)
+far, whether the episode is over, whether it waits for a next-step reset, the actions
+recorded, and the hands the episode's rewards cover (those of the games its reset skipped
+included)."""
+S_GROUP, S_ACTS, S_REWARD, S_GIVEN, S_DONE, S_WAIT, S_REC, S_DEALS, S_N = range(
+    len(SCALARS) + 1)
 
 # Slots of the environment's configuration (``ec``): the learner's seat, whole-game episodes,
 # same-step autoreset, the size of one history row, the ``phase`` segment's index for chance,
@@ -237,6 +240,7 @@ def _credit(e: Any, tables: Any, arrays: Any) -> None:
     est, gg = arrays[0], arrays[1]
     g = gg[e]
     est[e, S_REWARD] += g[_HSC + ec[E_ME]]
+    est[e, S_DEALS] += 1
     if g[_PHASE] == _OVER:
         est[e, S_DONE] = 1
         return
@@ -344,18 +348,26 @@ def _new_game(e: Any, tables: Any, arrays: Any) -> None:
     g[_HAND] = 1
     g[_PHASE] = _START
     est[e, S_ACTS], est[e, S_REWARD], est[e, S_GIVEN], est[e, S_DONE] = 0, 0, 0, 0
+    est[e, S_DEALS] = 0
 
 
 @uncounted()
 def _reset_one(e: Any, tables: Any, arrays: Any, work: Any) -> None:
-    """A fresh game, dealt again until the learner has a decision before the episode ends."""
+    """A fresh game, dealt again until the learner has a decision before the episode ends. A
+    game that ended first is not lost: what its deals paid the learner comes with the next
+    reward, and its deals are counted in the episode's (``deals``)."""
     est = arrays[0]
     est[e, S_WAIT] = 0
+    carried, skipped = 0, 0
     while True:
         _new_game(e, tables, arrays)
         _to_learner(e, tables, arrays, work)
         if est[e, S_DONE] == 0:
+            est[e, S_REWARD] += carried
+            est[e, S_DEALS] += skipped
             return
+        carried += est[e, S_REWARD]
+        skipped += est[e, S_DEALS]
 
 
 @uncounted()
@@ -490,10 +502,12 @@ def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out:
     """Deal a fresh episode in the environments *first* to *stop* marked in *which*, and write
     their observations and masks (*tables*, *arrays*, *out* and *work*: the batch's tables,
     state arrays, outputs and working rows, in :class:`CoxEnvBatch`'s order)."""
-    obs, mask = out[0], out[1]
+    est = arrays[0]
+    obs, mask, deals = out[0], out[1], out[6]
     for e in range(first, stop):
         if which[e]:
             _reset_one(e, tables, arrays, work)
+            deals[e] = est[e, S_DEALS]
             _observe(e, obs[e], tables, arrays, work)
             _mask(e, mask[e], tables, arrays)
 
@@ -507,18 +521,20 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
     ignored)."""
     ec = tables[2]
     est = arrays[0]
-    obs, mask, rewards, terminated, final_obs, final = out
+    obs, mask, rewards, terminated, final_obs, final, deals = out
     for e in range(first, stop):
         terminated[e] = False
         final[e] = False
         if est[e, S_WAIT] == 1:
             _reset_one(e, tables, arrays, work)
             rewards[e] = 0.0
+            deals[e] = est[e, S_DEALS]
         else:
             _decide(e, _code_of(actions[e]), tables, arrays, work)
             _to_learner(e, tables, arrays, work)
             paid = est[e, S_REWARD]
             rewards[e] = paid
+            deals[e] = est[e, S_DEALS]
             est[e, S_GIVEN] += paid
             est[e, S_REWARD] = 0
             if est[e, S_DONE] == 1:

@@ -19,7 +19,8 @@ kernel's ``_rest_of_deal``, one decision at a time); ``tests/test_rl_vector.py``
 recorded action through the reference engine and compares every observation, mask and reward.
 An episode is a deal (the first of a fresh game) or a whole game; one that ends before the
 learner's first decision is not shown (a fresh game is dealt), as :class:`commerce.rl.gym.
-CommerceGym` does. The rulesets and options played are the whole-game kernel's
+CommerceGym` does, but what it paid the learner comes with the next reward and its deals are
+counted in the batch's ``deals``. The rulesets and options played are the whole-game kernel's
 (:func:`.kernel.check_supported`).
 """
 
@@ -90,15 +91,16 @@ _DEALING, _OVER = 0, 5
 
 SCALARS: Final = ("dealer", "deal", "seat", "actor", "phase", "taken", "offered", "pool",
                   "unseen", "bottom_head", "bottom_len", "acts", "start", "reward", "done",
-                  "waiting", "recorded")
+                  "waiting", "recorded", "deals")
 """The per-environment scalars, the columns of the batch's ``st`` array: the dealer, the deal's
 number (from 1), whose turn it is, who decides now, the phase, turns begun this deal, the
 card of a pending barter (-1: none), the pool, the unseen cards of the stock, the traded-in
 queue under them (head, length), the learner's visible acts this deal, the learner's balance
 before this deal's ante, its reward not yet paid, whether the episode is over, whether it
-waits for a next-step reset, and the actions recorded."""
+waits for a next-step reset, the actions recorded, and the deals the episode's rewards cover
+(those of the games its reset skipped included)."""
 (S_DEALER, S_DEALNO, S_SEAT, S_ACTOR, S_PHASE, S_TAKEN, S_OFFERED, S_POOL, S_NU, S_BH, S_BL,
- S_ACTS, S_START, S_REWARD, S_DONE, S_WAIT, S_REC, S_N) = range(len(SCALARS) + 1)
+ S_ACTS, S_START, S_REWARD, S_DONE, S_WAIT, S_REC, S_DEALS, S_N) = range(len(SCALARS) + 1)
 
 # Slots of the environment's configuration (``ec``): the learner's seat, whole-game episodes,
 # the pack's size and first card, then the offsets of the observation's segments, the size of
@@ -193,6 +195,7 @@ def _new_game(e: Any, tables: Any, arrays: Any) -> None:
     streams[e, 1] = cs
     _record(st, rec, e, -1 - dealer)
     st[e, S_DEALER], st[e, S_DEALNO], st[e, S_REWARD], st[e, S_DONE] = dealer, 1, 0, 0
+    st[e, S_DEALS] = 0
     _start_deal(e, tables, arrays)
     _deal_cards(e, tables, arrays)
 
@@ -210,6 +213,7 @@ def _settle(e: Any, stander: Any, tables: Any, arrays: Any, work: Any) -> None:
     _showdown(cfg, hands[e], rank3, balances[e], won[e], st[e, S_DEALER], stander,
               st[e, S_POOL], ranks[e], order[e])
     st[e, S_REWARD] += balances[e, me] - st[e, S_START]
+    st[e, S_DEALS] += 1
     if st[e, S_DEALNO] >= p * cfg[_DEALS]:
         st[e, S_PHASE], st[e, S_POOL], st[e, S_DONE] = _OVER, 0, 1
         return
@@ -377,14 +381,21 @@ def _advance(e: Any, tables: Any, arrays: Any, work: Any) -> None:
 
 @uncounted()
 def _reset_one(e: Any, tables: Any, arrays: Any, work: Any) -> None:
-    """A fresh game, dealt again until the learner has a decision before the episode ends."""
+    """A fresh game, dealt again until the learner has a decision before the episode ends. A
+    game that ended first is not lost: what its deals paid the learner comes with the next
+    reward, and its deals are counted in the episode's (``deals``)."""
     st = arrays[0]
     st[e, S_WAIT] = 0
+    carried, skipped = 0, 0
     while True:
         _new_game(e, tables, arrays)
         _advance(e, tables, arrays, work)
         if st[e, S_DONE] == 0:
+            st[e, S_REWARD] += carried
+            st[e, S_DEALS] += skipped
             return
+        carried += st[e, S_REWARD]
+        skipped += st[e, S_DEALS]
 
 
 @uncounted()
@@ -492,10 +503,12 @@ def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out:
     """Deal a fresh episode in the environments *first* to *stop* marked in *which*, and write
     their observations and masks (*tables*, *arrays* and *out*: the batch's tables, state
     arrays and outputs, in :class:`TradingEnvBatch`'s order)."""
-    obs, mask = out[0], out[1]
+    st = arrays[0]
+    obs, mask, deals = out[0], out[1], out[6]
     for e in range(first, stop):
         if which[e]:
             _reset_one(e, tables, arrays, work)
+            deals[e] = st[e, S_DEALS]
             _observe(e, obs[e], tables, arrays)
             _mask(e, mask[e], tables, arrays)
 
@@ -509,7 +522,7 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
     ignored)."""
     ec = tables[1]
     st = arrays[0]
-    obs, mask, rewards, terminated, final_obs, final = out
+    obs, mask, rewards, terminated, final_obs, final, deals = out
     n, offset = ec[E_NPACK], ec[E_OFFSET]
     for e in range(first, stop):
         terminated[e] = False
@@ -517,12 +530,14 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
         if st[e, S_WAIT] == 1:
             _reset_one(e, tables, arrays, work)
             rewards[e] = 0.0
+            deals[e] = st[e, S_DEALS]
         else:
             code = _code_of(actions[e], n, offset)
             _record(st, arrays[7], e, code)
             _apply(e, code, tables, arrays, work)
             _advance(e, tables, arrays, work)
             rewards[e] = st[e, S_REWARD]
+            deals[e] = st[e, S_DEALS]
             st[e, S_REWARD] = 0
             if st[e, S_DONE] == 1:
                 terminated[e] = True

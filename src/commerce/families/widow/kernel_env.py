@@ -24,10 +24,11 @@ family's deal reader counts it (stakes, tokens moved, counters to the pool and a
 credited when the deal ends (after any horse is offered); a whole-game episode's last reward
 makes its sum the learner's final balance (the pool shared out, a horse's price). An episode
 is a deal (the first of a fresh game) or a whole game; one that would end before the
-learner's first decision is not shown (a fresh game is dealt). ``tests/test_rl_vector_widow.py``
-replays every recorded action through the reference engine and compares every observation,
-mask and reward. The rulesets and options played are the whole-game kernel's
-(:func:`.kernel.check_supported`).
+learner's first decision is not shown (a fresh game is dealt), but what it paid the learner
+comes with the next reward and its deals are counted in the batch's ``deals``.
+``tests/test_rl_vector_widow.py`` replays every recorded action through the reference engine
+and compares every observation, mask and reward. The rulesets and options played are the
+whole-game kernel's (:func:`.kernel.check_supported`).
 """
 
 from __future__ import annotations
@@ -102,13 +103,14 @@ __all__ = ["SCALARS", "WidowEnvBatch", "env_kernel", "reset_envs",
            "step_envs"]
 
 SCALARS: Final = ("group", "acts", "reward", "given", "deal_pay", "done", "waiting",
-                  "recorded")
+                  "recorded", "deals")
 """The per-environment scalars beside the kernel's slots, the columns of the batch's ``est``
 array: the chance group of the game in progress (games begun since seeding, less one), the
 learner's visible acts this deal, its reward not yet paid, what the episode has paid it so
 far, the deal's payoff not yet credited (the deal ends after its horses), whether the episode
-is over, whether it waits for a next-step reset, and the actions recorded."""
-S_GROUP, S_ACTS, S_REWARD, S_GIVEN, S_DEALPAY, S_DONE, S_WAIT, S_REC, S_N = range(
+is over, whether it waits for a next-step reset, the actions recorded, and the deals the
+episode's rewards cover (those of the games its reset skipped included)."""
+S_GROUP, S_ACTS, S_REWARD, S_GIVEN, S_DEALPAY, S_DONE, S_WAIT, S_REC, S_DEALS, S_N = range(
     len(SCALARS) + 1)
 
 # Slots of the environment's configuration (``ec``): the learner's seat, whole-game episodes,
@@ -259,6 +261,7 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
     if not ended:
         return
     est[e, S_REWARD] += est[e, S_DEALPAY]
+    est[e, S_DEALS] += 1
     est[e, S_DEALPAY] = 0
     if s[_DEALNO] != deal0:
         est[e, S_ACTS] = 0  # a new deal's log
@@ -300,19 +303,27 @@ def _new_game(e: Any, tables: Any, arrays: Any) -> None:
     streams[e, 1] = cs
     _record(est, rec, e, -1 - dealer)
     est[e, S_ACTS], est[e, S_REWARD], est[e, S_GIVEN], est[e, S_DEALPAY] = 0, 0, 0, 0
-    est[e, S_DONE] = 0
+    est[e, S_DONE], est[e, S_DEALS] = 0, 0
 
 
 @uncounted()
 def _reset_one(e: Any, tables: Any, arrays: Any, work: Any) -> None:
-    """A fresh game, dealt again until the learner has a decision before the episode ends."""
+    """A fresh game, dealt again until the learner has a decision before the episode ends. A
+    game that ended first is not lost: what its deals paid the learner comes with the next
+    reward, and its deals are counted in the episode's (``deals``)."""
     est = arrays[0]
     est[e, S_WAIT] = 0
+    carried, skipped = 0, 0
     while True:
         _new_game(e, tables, arrays)
         _to_learner(e, tables, arrays, work)
         if est[e, S_DONE] == 0:
+            est[e, S_REWARD] += carried
+            est[e, S_GIVEN] -= carried  # the game's total stays its own balance
+            est[e, S_DEALS] += skipped
             return
+        carried += est[e, S_REWARD]
+        skipped += est[e, S_DEALS]
 
 
 @uncounted(inline="always")
@@ -480,10 +491,12 @@ def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out:
     """Deal a fresh episode in the environments *first* to *stop* marked in *which*, and write
     their observations and masks (*tables*, *arrays*, *out* and *work*: the batch's tables,
     state arrays, outputs and working rows, in :class:`WidowEnvBatch`'s order)."""
-    obs, mask = out[0], out[1]
+    est = arrays[0]
+    obs, mask, deals = out[0], out[1], out[6]
     for e in range(first, stop):
         if which[e]:
             _reset_one(e, tables, arrays, work)
+            deals[e] = est[e, S_DEALS]
             _observe(e, obs[e], tables, arrays)
             _mask(e, mask[e], tables, arrays)
 
@@ -497,18 +510,20 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
     ignored)."""
     ec = tables[_T_EC]
     est = arrays[0]
-    obs, mask, rewards, terminated, final_obs, final = out
+    obs, mask, rewards, terminated, final_obs, final, deals = out
     for e in range(first, stop):
         terminated[e] = False
         final[e] = False
         if est[e, S_WAIT] == 1:
             _reset_one(e, tables, arrays, work)
             rewards[e] = 0.0
+            deals[e] = est[e, S_DEALS]
         else:
             _call(e, _code_of(e, actions[e], tables, arrays), 1, tables, arrays, work)
             _to_learner(e, tables, arrays, work)
             paid = est[e, S_REWARD]
             rewards[e] = paid
+            deals[e] = est[e, S_DEALS]
             est[e, S_GIVEN] += paid
             est[e, S_REWARD] = 0
             if est[e, S_DONE] == 1:
