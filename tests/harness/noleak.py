@@ -372,8 +372,26 @@ class _Checker:
         if mapped == action or not engine.is_legal(state, mapped):
             return
         mine = engine.visible_events(after.events, seat)
-        theirs = engine.visible_events(self.surfaces.apply(state, mapped).events, seat)
+        twin_after = self.surfaces.apply(state, mapped)
+        theirs = engine.visible_events(twin_after.events, seat)
         what = f"{where}, next {engine.format_action(state, action)} (chance)"
+        moved = {a for a, b in pi.items() if a != b} | {b for a, b in pi.items() if a != b}
+        if _mentions(mine, moved) or _mentions(theirs, moved):
+            # a public consequence of the hidden cards dealt (Vingt-un's natural completed by
+            # the deal shows its two cards): legitimate only where each deal's events name
+            # cards that the seat's view after that deal shows
+            self.report.checks["events"] += 1
+            unseen = set()
+            for events, result in ((mine, after), (theirs, twin_after)):
+                named = {c for e in events for _, v in e.data for c in _ints(v)} & moved
+                if engine.decision(result.state) is not None:
+                    unseen |= named - _numbers(self.surfaces.observe(result.state, seat))
+            if unseen:
+                self.report.leak("events", f"{what}: names {sorted(unseen)}, which the seat "
+                                           "still cannot see")
+            else:
+                self.report.revealing += 1
+            return
         shown = (mine, self.surfaces.event_text(self.spec, state, mine, self.names, seat),
                  [_json_event(self.spec, e) for e in mine])
         tshown = (theirs, self.surfaces.event_text(self.spec, state, theirs, self.names, seat),
