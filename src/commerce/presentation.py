@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from commerce.cards import Card, format_card, format_cards, pack
-from commerce.core import Action
+from commerce.core import Action, ActionKind, DecisionKind
 from commerce.rules import Ruleset
 
 __all__ = ["CardFace", "MenuGroup", "Pile", "Presentation", "SeatView", "TableView",
-           "card_face", "for_players", "hand_ranking", "move_meanings", "pack_symbols",
+           "card_face", "for_players", "hand_ranking", "humanize", "move_meanings", "pack_symbols",
            "ruleset_facts", "ruleset_page", "rules_section"]
 
 
@@ -40,6 +40,9 @@ class CardFace:
     """The same in letters, for terminals that cannot draw symbols, e.g. ``AS``."""
     colour: str = "black"
     """A colour name for the card's face (``red``, ``black``, or a series' colour)."""
+    name: str = ""
+    """The card in words where its face is a code a newcomer cannot read (Cox's ``A3``:
+    ``Automobiles 3``); empty for the 52-card pack, whose faces say it."""
 
     def text(self, *, symbols: bool = True) -> str:
         """The card as text, with symbols or in letters."""
@@ -50,7 +53,7 @@ def card_face(card: Card) -> CardFace:
     """A card of the 52-card pack as drawn: hearts and diamonds red.
 
     >>> card_face(13)
-    CardFace(symbols='5♥', letters='5H', colour='red')
+    CardFace(symbols='5♥', letters='5H', colour='red', name='')
     """
     return CardFace(format_card(card, symbols=True), format_card(card),
                     "red" if card & 3 in (1, 2) else "black")
@@ -89,6 +92,28 @@ def hand_ranking(rules: Ruleset) -> list[str]:
     order = sorted(best.items(), key=lambda kv: -kv[1][0])
     return [f"{name}, e.g. {format_cards(sorted(hand, key=lambda c: -(c >> 2)), symbols=True)}"
             for name, (_, hand) in order]
+
+
+_SPECIAL = {
+    "buy_horse": "buy a horse",
+    "sell_out": "sell out",
+}
+_WORDS = {
+    **{k.value: k.value.replace("_", " ") for k in (*ActionKind, *DecisionKind)
+       if "_" in k.value},
+    **_SPECIAL,
+}
+_IDENTIFIER = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _WORDS), key=len,
+                                                   reverse=True)) + r")\b")
+
+
+def humanize(text: str) -> str:
+    """*text* with the code's identifiers of actions and decisions written as words.
+
+    >>> humanize("on your turn draw or buy, not sell_out")
+    'on your turn draw or buy, not sell out'
+    """
+    return _IDENTIFIER.sub(lambda m: _WORDS[m.group(1)], text)
 
 
 # -- the ruleset pages, in words for players (the terminal's help and the page's rules) ------
