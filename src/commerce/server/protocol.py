@@ -292,6 +292,9 @@ class ActionView(_Model):
     label: str
     cards: list[int]
     group: str | None = None
+    """The heading the button is grouped under (the widow game's exchanges by the card given)."""
+    short: str | None = None
+    """The button's text under its heading (the rest of *label*)."""
     out_of_turn: bool = False
 
 

@@ -600,6 +600,7 @@ def _actions(state: Any, obs: Any, seat: int | None, seats: Sequence[Seat], spec
         g = group(a, obs) if group is not None else None
         out.append(ActionView(notation=notation, label=words(label), cards=list(a.cards),
                               group=None if g is None else words(g.heading),
+                              short=None if g is None else words(g.short),
                               out_of_turn=d.kind in OFFERS))
     return out
 
