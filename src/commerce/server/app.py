@@ -75,7 +75,14 @@ from commerce.server.protocol import (
     json_schema,
     parse_client,
 )
-from commerce.server.tables import Table, TableConfig, TableError, amount, table_view
+from commerce.server.tables import (
+    Table,
+    TableConfig,
+    TableError,
+    amount,
+    one_word_per_unit,
+    table_view,
+)
 
 __all__ = ["create_app"]
 
@@ -234,9 +241,13 @@ def create_app(db_url: str = "sqlite://", *,
         return json_schema()
 
     # -- lobby -------------------------------------------------------------------------------
+    infos: list[RulesetInfo] = []  # built on first use (the hand rankings take a moment)
+
     @app.get("/api/rulesets")
     async def get_rulesets() -> list[RulesetInfo]:
-        return _ruleset_infos()
+        if not infos:
+            infos.extend(await run_in_threadpool(_ruleset_infos))
+        return infos
 
     @app.post("/api/tables")
     async def create_table(body: CreateTable,
@@ -390,7 +401,7 @@ def _replay(record: Any) -> ReplayReply:
     symbols = present.card_symbols if present is not None else None
 
     def words(text: str) -> str:
-        text = humanize(text)
+        text = one_word_per_unit(humanize(text))
         return symbols(text) if symbols is not None else text
 
     for action, transition in replay_steps(record):

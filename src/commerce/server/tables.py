@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -50,7 +51,7 @@ from commerce.server.protocol import (
 )
 
 __all__ = ["AWAY_BOT", "OFFERS", "Seat", "Table", "TableConfig", "TableError", "amount",
-           "seat_view", "table_view"]
+           "one_word_per_unit", "seat_view", "table_view"]
 
 OFFERS = frozenset({DecisionKind.BARTER_REPLY, DecisionKind.POUNCE_OFFER,
                     DecisionKind.HORSE_OFFER, DecisionKind.BUY_OFFER})
@@ -505,13 +506,35 @@ def amount(value: float, unit: str, *, signed: bool = True) -> str:
     return f"{number} {word}"
 
 
+_ONE_UNITS = re.compile(r"(?<![\d.,])([+-]?1) (token|stake|counter|card|point|horse|deal|hand)s\b")
+
+
+def one_word_per_unit(text: str) -> str:
+    """*text* with one of a unit written in the singular.
+
+    >>> one_word_per_unit("-1 stakes, 1 tokens, 11 cards, 2 tokens")
+    '-1 stake, 1 token, 11 cards, 2 tokens'
+    """
+    return _ONE_UNITS.sub(r"\1 \2", text)
+
+
+def _singular(node: Any) -> Any:
+    if isinstance(node, str):
+        return one_word_per_unit(node)
+    if isinstance(node, dict):
+        return {k: _singular(v) for k, v in node.items()}
+    if isinstance(node, list | tuple):
+        return [_singular(v) for v in node]
+    return node
+
+
 def table_view(present: Any, obs: Any, names: Sequence[str],
                seats: Sequence[Seat] | None) -> TableView | None:
     """The family's table of *obs* as the protocol's :class:`TableView`, with who plays each
     seat (a bot, or a bot for a player away) where *seats* are given."""
     if present is None or present.table is None:
         return None
-    data = dataclasses.asdict(present.table(obs, names))
+    data = _singular(dataclasses.asdict(present.table(obs, names)))
     for k, sv in enumerate(data["seats"]):
         if seats is not None and k < len(seats):
             sv["bot"] = seats[k].kind == "bot" or seats[k].away
@@ -580,7 +603,7 @@ def _words(spec: Any) -> Callable[[str], str]:
     symbols = spec.presentation.card_symbols if spec.presentation is not None else None
 
     def words(text: str) -> str:
-        text = humanize(text)
+        text = one_word_per_unit(humanize(text))
         return symbols(text) if symbols is not None else text
     return words
 

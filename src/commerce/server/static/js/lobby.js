@@ -3,7 +3,7 @@
 
 import { call, claimLink, ensurePlayer, savedName, token } from "./api.js";
 import { el, fill } from "./dom.js";
-import { rulesets } from "./rules.js";
+import { docWords, rulesets } from "./rules.js";
 
 const LEVELS = ["random", "heuristic", "search"];
 
@@ -158,7 +158,7 @@ function optionField(o) {
   }
   input.dataset.option = o.name;
   return el("div", { class: "option" }, el("label", { for: id, text: `${o.label || "Option"} ` }), input,
-    o.doc && o.doc !== o.label ? el("small", { class: "option-doc", text: o.doc.replace(/'([a-z0-9_]+)'/g, (m, id) => `'${choiceWords(id)}'`) }) : null);
+    o.doc && o.doc !== o.label ? el("small", { class: "option-doc", text: docWords(o.doc) }) : null);
 }
 
 function readOption(input, o) {

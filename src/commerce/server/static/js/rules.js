@@ -39,6 +39,11 @@ function inline(text) {
     part.startsWith("**") && part.endsWith("**") ? el("strong", { text: part.slice(2, -2) }) : part));
 }
 
+/** An option's documentation in words: the code's ids ('lowest_to_best') as words. */
+export function docWords(text) {
+  return (text || "").replace(/'?\b([a-z0-9]+(?:_[a-z0-9]+)+)\b'?/g, (m, id) => `"${id.replaceAll("_", " ")}"`);
+}
+
 function optionValue(value) {
   if (value === true) return "yes";
   if (value === false) return "no";
@@ -85,7 +90,7 @@ export async function rulesDialog(id, options = {}) {
       lines.push(el("h3", { text: "The options at this table" }), el("dl", { class: "options" },
         ...entry.options.flatMap((o) => [
           el("dt", { text: `${o.label}: ${optionValue((options || {})[o.name] ?? o.default)}` }),
-          el("dd", { text: o.doc })])));
+          el("dd", { text: docWords(o.doc) })])));
     }
   }
   const close = el("button", { type: "submit", id: "rules-close", text: "Close" });
