@@ -179,13 +179,18 @@ def test_the_end_of_a_game_my_games_and_the_replay(browser: Any, server: str) ->
         assert b.locator("#again").count() == 0 and "Ann (the host)" in b.inner_text("#end")
         a.screenshot(path=str(artifacts() / "screen-widow-end.png"), full_page=True)
         b.screenshot(path=str(artifacts() / "screen-widow-end-phone.png"), full_page=True)
+        a.click("#again")  # the next game: not finished, so not among the finished
+        a.wait_for_selector("#again", state="detached")
         # My games, reloaded: the table, the game with its date and result
         a.goto(f"{server}/history")
         a.reload()
         a.wait_for_selector("#my-games li")
         mine = a.inner_text("main")
-        assert "undefined" not in mine and "Tables: " not in mine
+        assert "undefined" not in mine and "null" not in mine and "Tables: " not in mine
         assert "the widow game with tokens · waiting" not in mine
+        a.screenshot(path=str(artifacts() / "screen-my-games.png"), full_page=True)
+        assert a.locator("#my-games li").count() == 1
+        assert a.locator("#my-unfinished li").count() == 1
         game = a.inner_text("#my-games li")
         assert re.search(r"\d{4}", game) and re.search(r"tokens?, place \d of 3", game), game
         a.click("#my-games a >> nth=0")

@@ -12,6 +12,7 @@ import contextlib
 import re
 import secrets
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -383,8 +384,8 @@ def _summary(game: dict[str, Any]) -> GameSummary:
     except CommerceError:
         summary.title, unit = summary.ruleset, "stakes"
     played = game.get("played")
-    summary.played = "" if played is None else \
-        played.isoformat() if hasattr(played, "isoformat") else str(played)
+    if isinstance(played, datetime):
+        summary.played = (played if played.tzinfo else played.replace(tzinfo=UTC)).isoformat()
     pay = summary.payoffs
     if summary.complete and pay and 0 <= summary.seat < len(pay):
         place = 1 + sum(v > pay[summary.seat] for v in pay)

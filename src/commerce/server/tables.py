@@ -506,7 +506,8 @@ def amount(value: float, unit: str, *, signed: bool = True) -> str:
     return f"{number} {word}"
 
 
-_ONE_UNITS = re.compile(r"(?<![\d.,])([+-]?1) (token|stake|counter|card|point|horse|deal|hand)s\b")
+_ONE_UNITS = re.compile(r"(?<![\d.,])([+-]?1) (token|stake|counter|card|point|horse|deal|"
+                        r"hand|round|player|time|turn|game)s\b")
 
 
 def one_word_per_unit(text: str) -> str:

@@ -21,7 +21,7 @@ export async function showHistory(root) {
   const finished = me.games.filter((g) => g.complete);
   const unfinished = me.games.filter((g) => !g.complete);
   const when = (g) => (g.played ? new Date(g.played).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "");
-  root.append(
+  root.append(...[
     el("h2", { text: "My tables" }),
     me.tables.length ? el("ul", { id: "my-tables" }, ...me.tables.map((t) => el("li", {},
       el("a", { href: `/t/${t.invite}`, "data-route": "", text: `${t.title} · ${tableStatus(t.status)} · ${t.seats_taken} of ${t.seats.length} seats taken` }))))
@@ -35,7 +35,7 @@ export async function showHistory(root) {
     unfinished.length ? el("h2", { text: "Games not finished" }) : null,
     unfinished.length ? el("ul", { id: "my-unfinished" }, ...unfinished.map((g) => el("li", {},
       el("a", { href: `/t/${g.table_id}`, "data-route": "", text: `${g.title} · ${when(g)} · not finished: back to the table` }))))
-      : null);
+      : null].filter(Boolean));
 }
 
 function tableStatus(status) {
@@ -68,7 +68,7 @@ export async function showReplay(root, gameId) {
     const step = steps[at];
     slider.value = at;
     counter.textContent = `step ${at + 1} of ${steps.length}`;
-    line.textContent = step.action;
+    line.textContent = `Move: ${step.action}`;
     fill(said, ...step.log.map((t) => el("li", { text: t })));
     if (step.table) renderTable(board, step.table);
     else fill(board);
@@ -82,10 +82,10 @@ export async function showReplay(root, gameId) {
     draw();
   });
   root.append(el("div", { class: "replay-controls" },
-    el("button", { type: "button", id: "step-first", text: "⏮ First", onclick: () => move(-steps.length) }),
+    el("button", { type: "button", id: "step-first", text: "« First", onclick: () => move(-steps.length) }),
     el("button", { type: "button", id: "step-back", text: "◀ Back", onclick: () => move(-1) }),
     el("button", { type: "button", id: "step-next", text: "Next ▶", onclick: () => move(1) }),
-    el("button", { type: "button", id: "step-last", text: "Last ⏭", onclick: () => move(steps.length) }),
-    slider, counter), line, said, board);
+    el("button", { type: "button", id: "step-last", text: "Last »", onclick: () => move(steps.length) }),
+    slider, counter), said, line, board);
   draw();
 }

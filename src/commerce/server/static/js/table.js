@@ -168,6 +168,8 @@ class TableSession {
     this.showTimer(view.timer, view.seat);
     const mine = view.actions.length > 0;
     this.root.classList.toggle("my-turn", mine);
+    const hint = this.root.querySelector("#hint-button");
+    if (hint) hint.hidden = this.spectate || view.status === "over";
     document.title = `${mine ? "● Your turn · " : ""}${table ? table.title : "Commerce"}`;
   }
 
@@ -263,6 +265,7 @@ class TableSession {
     if (view.standings && view.standings.length) {
       parts.push(el("h2", { text: "The game is over" }));
       if (view.reason) parts.push(el("p", { class: "reason", text: `${capital(view.reason)}.` }));
+      parts.push(el("p", { class: "unit-note", text: `Each result is what the player won or lost over the game, in ${view.unit}.` }));
       parts.push(el("ol", { class: "standings" }, ...view.standings.map((row) => el("li", {},
         el("b", { text: row.name }), ` ${row.result}`,
         view.deals && view.deals.length ? el("small", { text: ` (${count(row.deals_won, `${view.deal_word} won`)})` }) : null))));
