@@ -128,8 +128,10 @@ _CODE = re.compile(r"`([^`]*)`")
 _NOT_FOR_PLAYERS = re.compile(r"\bengine\b|`[^`]*[_.\[\]()][^`]*`")
 """A sentence about the engine, or with a code word naming an option, a module or a field."""
 _ITEM = re.compile(r"\n(?=\s*[*-] )")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*\"(])")
-_FACTS = ("Players", "Hand", "Hands", "Deal ends", "Ends", "Game ends", "Score", "Payoff")
+_FACTS = ("Players", "Hand", "Hands", "Each deal", "Added", "Categories", "Deal ends", "Ends",
+          "Lives", "Game ends", "Score", "Payoff")
 """The rows of a page's first table that say what a ruleset is, for a one-line summary."""
 
 
@@ -191,7 +193,7 @@ def ruleset_facts(page: str) -> list[tuple[str, str]]:
     for row in found.group(0).splitlines() if found else ():
         cells = [c.strip() for c in row.strip().strip("|").split("|")]
         if len(cells) == 2 and cells[0] in _FACTS:
-            text = " ".join(_CODE_IN_PARENS.sub("", cells[1]).split())
+            text = " ".join(_LINK.sub(r"\1", _CODE_IN_PARENS.sub("", cells[1])).split())
             if text and not _NOT_FOR_PLAYERS.search(text):
                 out.append((cells[0], _CODE.sub(lambda m: m.group(1), text)))
     return out

@@ -58,7 +58,8 @@ def test_the_lobby_reads_right_on_a_phone(browser: Any, server: str) -> None:
         page.wait_for_selector("#open-tables li")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         # rulesets by title with a line on each; options folded away, in words
-        assert "Pool Commerce" in page.inner_text("#rulesets")
+        titles = page.locator("#rulesets .ruleset-title").all_inner_texts()
+        assert "Pool Commerce" in titles and len(titles) == len(set(titles)), titles
         assert "players, scored in" in page.inner_text("#rulesets")
         assert not page.locator("#more-options").evaluate("d => d.open")
         page.click("#more-options summary")

@@ -127,6 +127,22 @@ def option_label(doc: str) -> str:
     return label[:1].upper() + label[1:]
 
 
+def _summary_line(facts: list[tuple[str, str]], most: int = 240) -> str:
+    """A ruleset in a line: its facts but the players (said apart), whole, to about *most*
+    characters.
+
+    >>> _summary_line([("Players", "3"), ("Hand", "three cards"), ("Score", "**one** token")])
+    'Hand: three cards. Score: one token.'
+    """
+    out: list[str] = []
+    for name, text in facts:
+        line = f"{name}: {text.replace('**', '')}"
+        if name == "Players" or (out and len(". ".join([*out, line])) > most):
+            continue
+        out.append(line)
+    return ". ".join(out) + "." if out else ""
+
+
 def _ruleset_infos() -> list[RulesetInfo]:
     out = []
     for rules in rulesets():
@@ -151,7 +167,7 @@ def _ruleset_infos() -> list[RulesetInfo]:
             id=rules.id, title=rules.name, family=rules.family, version=rules.version,
             min_players=rules.min_players, max_players=rules.max_players, options=options,
             unit=payoff_unit(rules),
-            summary=". ".join(f"{name}: {text}" for name, text in facts[:3]),
+            summary=_summary_line(facts),
             facts=[FactInfo(name=name, text=text) for name, text in facts],
             rules=for_players(rules_section(page)) if page else "", ranking=ranking,
             moves=[MoveInfo(move=m, meaning=w) for m, w in moves], legend=legend))
@@ -247,7 +263,9 @@ def create_app(db_url: str = "sqlite://", *,
     @app.get("/api/rulesets")
     async def get_rulesets() -> list[RulesetInfo]:
         if not infos:
-            infos.extend(await run_in_threadpool(_ruleset_infos))
+            built = await run_in_threadpool(_ruleset_infos)
+            if not infos:  # another request may have built them meanwhile
+                infos.extend(built)
         return infos
 
     @app.post("/api/tables")

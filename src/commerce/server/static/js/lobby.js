@@ -62,7 +62,7 @@ function createForm(presets, notice, nameInput, go) {
         onchange: () => { ruleset.value = r.id; drawOptions(); } }),
       el("span", { class: "ruleset-text" },
         el("b", { class: "ruleset-title", text: r.title }),
-        el("small", { class: "ruleset-summary", text: `${r.min_players}–${r.max_players} players, scored in ${r.unit}. ${r.summary}` })))));
+        el("small", { class: "ruleset-summary", text: `${players(r)}, scored in ${r.unit}. ${r.summary}` })))));
   const options = el("div", { id: "options", class: "options" });
   const more = el("details", { id: "more-options" }, el("summary", { text: "More options" }), options);
   const seats = el("input", { id: "seats", name: "seats", type: "number" });
@@ -132,6 +132,11 @@ function createForm(presets, notice, nameInput, go) {
   el("label", { for: "timeout", text: "A bot plays for a player away longer than (seconds) " }), timeout,
   el("label", { for: "timer", text: "Turn timer (seconds, 0 for none) " }), timer,
   el("button", { type: "submit", id: "create-button", text: "Create the table" }));
+}
+
+/** "3–12 players", "2 players". */
+export function players(r) {
+  return r.min_players === r.max_players ? `${r.min_players} players` : `${r.min_players}–${r.max_players} players`;
 }
 
 /** A choice of an option in words: "1_to_3" -> "1 to 3". */

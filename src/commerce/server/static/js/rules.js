@@ -70,7 +70,8 @@ export async function rulesDialog(id, options = {}) {
   if (!entry) {
     lines.push(el("p", { text: "The rules of this table could not be fetched." }));
   } else {
-    lines.push(el("p", { class: "rules-summary", text: `${entry.min_players}–${entry.max_players} players; results in ${entry.unit}.` }));
+    const players = entry.min_players === entry.max_players ? `${entry.min_players}` : `${entry.min_players}–${entry.max_players}`;
+    lines.push(el("p", { class: "rules-summary", text: `${players} players; results in ${entry.unit}.` }));
     if (entry.facts.length) {
       lines.push(el("dl", { class: "facts" }, ...entry.facts.flatMap((f) => [el("dt", { text: f.name }), el("dd", { text: f.text })])));
     }
