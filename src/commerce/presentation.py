@@ -128,6 +128,7 @@ _CODE = re.compile(r"`([^`]*)`")
 _NOT_FOR_PLAYERS = re.compile(r"\bengine\b|`[^`]*[_.\[\]()][^`]*`")
 """A sentence about the engine, or with a code word naming an option, a module or a field."""
 _ITEM = re.compile(r"\n(?=\s*[*-] )")
+_EXAMPLE = re.compile(r"\s*\(e\.g\. '[^']*'\)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*\"(])")
 _FACTS = ("Players", "Hand", "Hands", "Each deal", "Added", "Categories", "Deal ends", "Ends",
@@ -203,9 +204,9 @@ def move_meanings(commands: str) -> tuple[list[tuple[str, str]], list[str]]:
     r"""A family's :attr:`Presentation.commands` read for people who click: each move's word
     with what it means, and the lines that name the cards (the legend).
 
-    >>> move_meanings("Type an action by its number:\n  stand | s     stand: everyone shows\n"
-    ...               "Cards: rank A K Q J and suit S H D C,\ne.g. AS 10h.")
-    ([('stand', 'stand: everyone shows')], ['Cards: rank A K Q J and suit S H D C, e.g. AS 10h.'])
+    >>> move_meanings("Type an action by its number:\n  trade CARD | t CARD   trade CARD (e.g. "
+    ...               "'t 7h')\nCards: rank A K Q J and suit S H D C,\ne.g. AS 10h.")
+    ([('trade a card', 'trade the card')], ['Cards: rank A K Q J and suit S H D C, e.g. AS 10h.'])
     """
     moves: list[tuple[str, str]] = []
     legend: list[str] = []
@@ -216,7 +217,9 @@ def move_meanings(commands: str) -> tuple[list[tuple[str, str]], list[str]]:
         elif line.startswith("Cards:"):
             legend.append(line.strip())
         elif line.startswith("  ") and len(parts) == 2:
-            moves.append((parts[0].split(" | ")[0], parts[1]))
+            move = parts[0].split(" | ")[0].replace("CARD", "a card")
+            meaning = _EXAMPLE.sub("", parts[1]).replace("CARD", "the card")
+            moves.append((move, meaning))
     return moves, legend
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from commerce.rules import find_ruleset, rulesets
 from tests.harness.rest import call
 
 from .browser import artifacts
@@ -82,10 +83,10 @@ def test_the_lobby_reads_right_on_a_phone(browser: Any, server: str) -> None:
         page.context.close()
 
 
-@pytest.mark.parametrize("ruleset,seats", [("cox", 2), ("widow", 3), ("pounce", 3),
-                                           ("vingt-un", 3), ("peel", 3)])
-def test_your_moves_are_on_screen_on_a_phone(browser: Any, server: str, ruleset: str,
-                                             seats: int) -> None:
+@pytest.mark.parametrize("ruleset", [r.id for r in rulesets()])
+def test_your_moves_are_on_screen_on_a_phone(browser: Any, server: str, ruleset: str) -> None:
+    rules = find_ruleset(ruleset)
+    seats = 2 if ruleset == "cox" else min(max(rules.min_players, 3), rules.max_players)
     ann = call(server, "/api/players", {"name": "Ann"})
     made = table(server, ann, ruleset, seats,
                  bots={str(k): "heuristic" for k in range(1, seats)})

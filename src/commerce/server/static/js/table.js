@@ -61,7 +61,7 @@ class TableSession {
       el("header", { class: "table-head" }, el("h1", { id: "title", text: this.info.title || "Table" }),
         el("p", { id: "progress", class: "progress" }), tools),
       this.status, this.clock, this.notice, this.lobby, this.board,
-      el("div", { class: "dock" }, this.offers, this.actions), this.hints,
+      el("div", { class: "dock" }, this.hints, this.offers, this.actions),
       this.end,
       el("div", { class: "side" },
         el("section", { "aria-labelledby": "log-h" }, el("h2", { id: "log-h", text: "Log" }), this.logList),
