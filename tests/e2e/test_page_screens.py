@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -48,39 +49,56 @@ def table(server: str, host: dict[str, Any], ruleset: str, seats: int, *,
     return dict(created)
 
 
-def test_the_lobby_reads_right_on_a_phone(browser: Any, server: str) -> None:
+@pytest.fixture(scope="module")
+def lobby(browser: Any, server: str) -> Iterator[tuple[Any, list[str]]]:
+    """The lobby on a phone, with a table waiting for players and a game in progress."""
     ann = call(server, "/api/players", {"name": "Ann"})
-    waiting = table(server, ann, "pool", 3, bots={"2": "heuristic"}, start=False)
-    playing = table(server, ann, "widow", 3, bots={"1": "heuristic", "2": "heuristic"})
+    table(server, ann, "pool", 3, bots={"2": "heuristic"}, start=False)
+    table(server, ann, "widow", 3, bots={"1": "heuristic", "2": "heuristic"})
     errors: list[str] = []
     page = person(browser, ann, PHONE, errors)
-    try:
-        page.goto(server)
-        page.wait_for_selector("#open-tables li")
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        # rulesets by title with a line on each; options folded away, in words
-        titles = page.locator("#rulesets .ruleset-title").all_inner_texts()
-        assert "Pool Commerce" in titles and len(titles) == len(set(titles)), titles
-        assert "players, scored in" in page.inner_text("#rulesets")
-        assert not page.locator("#more-options").evaluate("d => d.open")
-        page.click("#more-options summary")
-        text = page.inner_text("main")
-        assert not re.findall(r"\b[a-z0-9]+_[a-z0-9_]+\b", text), "a raw option id is shown"
-        assert "Cards in the pack" in text
-        # tables waiting: title, seats taken of seats, the host's name; games to watch
-        line = page.inner_text("#open-tables li")
-        assert "Pool Commerce · 2 of 3 seats taken · host Ann" in line, line
-        assert "object" not in line and "?" not in line
-        watch = page.inner_text("#playing-tables")
-        assert "the widow game with tokens" in watch and "3 of 3 seats taken" in watch
-        assert page.locator("#open-tables li:has-text('Pool') .open-table").count() == 1
-        assert waiting["invite"] and playing["invite"]
-        page.screenshot(path=str(artifacts() / "screen-lobby-phone.png"), full_page=True)
-        favicon = page.request.get(f"{server}/favicon.ico")
-        assert favicon.ok and favicon.headers["content-type"].startswith("image/")
-        assert errors == []
-    finally:
-        page.context.close()
+    page.goto(server)
+    page.wait_for_selector("#open-tables li")
+    yield page, errors
+    page.context.close()
+
+
+def test_the_lobby_offers_rulesets_by_title_and_options_in_words(lobby: Any) -> None:
+    page, _ = lobby
+    titles = page.locator("#rulesets .ruleset-title").all_inner_texts()
+    assert "Pool Commerce" in titles and len(titles) == len(set(titles)), titles
+    assert "players, scored in" in page.inner_text("#rulesets")
+    assert not page.locator("#more-options").evaluate("d => d.open")
+    page.click("#more-options summary")
+    text = page.inner_text("main")
+    assert not re.findall(r"\b[a-z0-9]+_[a-z0-9_]+\b", text), "a raw option id is shown"
+    assert "Cards in the pack" in text
+    page.screenshot(path=str(artifacts() / "screen-lobby-phone.png"), full_page=True)
+    page.click("#more-options summary")
+
+
+def test_the_lobby_fits_a_phone(lobby: Any) -> None:
+    page, _ = lobby
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_lobby_lists_tables_with_seats_and_host_and_games_to_watch(lobby: Any) -> None:
+    page, _ = lobby
+    line = page.inner_text("#open-tables li")
+    assert "Pool Commerce · 2 of 3 seats taken · host Ann" in line, line
+    assert "object" not in line and "?" not in line
+    assert page.locator("#open-tables li:has-text('Pool') .open-table").count() == 1
+    watch = page.inner_text("#playing-tables")
+    assert "the widow game with tokens" in watch and "3 of 3 seats taken" in watch
+
+
+def test_a_favicon_and_no_console_error(lobby: Any, server: str) -> None:
+    page, errors = lobby
+    favicon = page.request.get(f"{server}/favicon.ico")
+    assert favicon.ok and favicon.headers["content-type"].startswith("image/")
+    page.reload()
+    page.wait_for_selector("#open-tables li")
+    assert errors == []
 
 
 @pytest.mark.parametrize("ruleset", [r.id for r in rulesets()])
@@ -104,58 +122,91 @@ def test_your_moves_are_on_screen_on_a_phone(browser: Any, server: str, ruleset:
         page.screenshot(path=str(artifacts() / f"screen-{ruleset}-phone.png"))
         body = page.inner_text("main")
         assert not re.search(r"\b1 (tokens|cards|stakes|counters|points)\b", body), body
-        if ruleset == "cox":
-            # the cards and the Supply Bases named so that a newcomer can read them
-            names = page.eval_on_selector_all(".hand .card",
-                                              "cs => cs.map(c => c.getAttribute('aria-label'))")
-            assert names and all(re.search(r"[A-Z][a-z]+", n) for n in names), names
-            assert not any(re.fullmatch(r"[A-Z][0-9A-Z]", n) for n in names), names
-            assert "Supply Bases" in body and not re.search(r"\b\d:\d", body)
-            assert page.locator(".card-names").count() == 1
         assert errors == []
     finally:
         page.context.close()
     check_messages(messages)
 
 
-def test_hint_recommends_a_move_and_the_rules_show_the_help(browser: Any, server: str) -> None:
+@pytest.fixture(scope="module")
+def peel_turn(browser: Any, server: str) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+    """Ann's turn at Peel with two bots, on a wide screen; the messages she received."""
     ann = call(server, "/api/players", {"name": "Ann"})
     made = table(server, ann, "peel", 3, bots={"1": "heuristic", "2": "heuristic"})
     messages: list[dict[str, Any]] = []
     page = person(browser, ann, WIDE)
     record(page, messages)
-    try:
-        page.goto(f"{server}/t/{made['invite']}")
-        page.locator(ACTIONS).first.wait_for(timeout=90000)
-        # the seats around the table, whose turn and the last move easy to see
-        assert page.locator(".felt .seat").first.evaluate(
-            "s => getComputedStyle(s).position") == "absolute"
-        assert page.locator(".seat.you.to-act").count() == 1
-        labels = page.eval_on_selector_all(ACTIONS, "bs => bs.map(b => b.getAttribute("
-                                                    "'aria-label'))")
-        page.click("#hint-button")
-        page.wait_for_selector("#hints li.best, #notice:not(:empty)", timeout=180000)
-        assert page.inner_text("#notice") == ""
-        text = page.locator("#hints li.best").inner_text()
-        assert text.startswith("Recommended: "), text
-        move = text.removeprefix("Recommended: ").split(": ")[0]
-        assert move in labels, (move, labels)
-        assert re.search(r"[+-]?\d+\.\d\d stakes, \d+% chance to win the deal", text), text
-        page.keyboard.press("r")
-        page.wait_for_selector("#rules-dialog[open]")
-        dialog = page.inner_text("#rules-dialog")
-        assert "tricon, e.g. A♠ A♥ A♦" in dialog and "ready money" in dialog
-        assert "The moves" in dialog and "How a deal goes" in dialog
-        assert "Cards in the pack: 52" in dialog
-        assert not re.findall(r"\b[a-z0-9]+_[a-z0-9_]+\b", dialog)
-        assert page.locator("#rules-dialog .dialog-body").evaluate("b => b.scrollTop") == 0
-        page.screenshot(path=str(artifacts() / "screen-peel-rules.png"))
-    finally:
-        page.context.close()
+    page.goto(f"{server}/t/{made['invite']}")
+    page.locator(ACTIONS).first.wait_for(timeout=90000)
+    yield page, messages
+    page.context.close()
     check_messages(messages)
 
 
-def test_the_end_of_a_game_my_games_and_the_replay(browser: Any, server: str) -> None:
+def test_the_seats_sit_around_the_table_with_the_turn_and_last_move(peel_turn: Any) -> None:
+    page, _ = peel_turn
+    seats = page.locator(".felt .seat")
+    assert seats.first.evaluate("s => getComputedStyle(s).position") == "absolute"
+    assert page.locator(".seat.you.to-act").count() == 1
+    # one's own seat at the bottom of the table, the others above it
+    you = page.locator(".seat.you").bounding_box()
+    others = [seats.nth(k).bounding_box() for k in range(seats.count())]
+    assert you is not None and all(o is not None and o["y"] <= you["y"] for o in others)
+    assert page.locator("#last-move").inner_text().startswith("Last: ")
+
+
+def test_a_hint_recommends_a_move_as_its_button_says(peel_turn: Any) -> None:
+    page, _ = peel_turn
+    labels = page.eval_on_selector_all(ACTIONS, "bs => bs.map(b => b.getAttribute("
+                                                "'aria-label'))")
+    page.click("#hint-button")
+    page.wait_for_selector("#hints li.best, #notice:not(:empty)", timeout=180000)
+    assert page.inner_text("#notice") == ""
+    text = page.locator("#hints li").first.inner_text()
+    assert text.startswith("Recommended: "), text
+    move = text.removeprefix("Recommended: ").split(": ")[0]
+    assert move in labels, (move, labels)
+    assert re.search(r"[+-]?\d+\.\d\d stakes, \d+% chance to win the deal", text), text
+
+
+def test_the_rules_show_the_terminals_help_from_the_top(peel_turn: Any) -> None:
+    page, _ = peel_turn
+    page.keyboard.press("r")
+    page.wait_for_selector("#rules-dialog[open]")
+    dialog = page.inner_text("#rules-dialog")
+    assert "tricon, e.g. A♠ A♥ A♦" in dialog and "ready money" in dialog
+    assert "The moves" in dialog and "How a deal goes" in dialog
+    assert "Cards in the pack: 52" in dialog
+    assert not re.findall(r"\b[a-z0-9]+_[a-z0-9_]+\b", dialog)
+    assert page.locator("#rules-dialog .dialog-body").evaluate("b => b.scrollTop") == 0
+    page.screenshot(path=str(artifacts() / "screen-peel-rules.png"))
+    page.keyboard.press("Escape")
+
+
+def test_coxs_cards_and_supply_bases_are_named(browser: Any, server: str) -> None:
+    ann = call(server, "/api/players", {"name": "Ann"})
+    made = table(server, ann, "cox", 2, bots={"1": "heuristic"})
+    page = person(browser, ann, WIDE)
+    try:
+        page.goto(f"{server}/t/{made['invite']}")
+        page.wait_for_selector(".hand .card")
+        names = page.eval_on_selector_all(".hand .card",
+                                          "cs => cs.map(c => c.getAttribute('aria-label'))")
+        assert names and not any(re.fullmatch(r"[A-Z][0-9A-Z]", n) for n in names), names
+        assert all(re.search(r"Automobiles|Ships|Aeroplanes|Captain|Bank|Fruit|Grain|"
+                             r"Industries|Greenbacks", n) for n in names), names
+        body = page.inner_text("main")
+        assert "Supply Bases" in body and not re.search(r"\b\d:\d", body)
+        assert page.locator(".card-names").count() == 1
+        page.screenshot(path=str(artifacts() / "screen-cox-wide.png"))
+    finally:
+        page.context.close()
+
+
+@pytest.fixture(scope="module")
+def finished(browser: Any, server: str) -> Iterator[tuple[Any, Any]]:
+    """A short game of the widow game played to its end by Ann (the host, on a wide screen)
+    and Bob (on a phone) with a bot; their pages, the messages checked at the end."""
     ann = call(server, "/api/players", {"name": "Ann"})
     bob = call(server, "/api/players", {"name": "Bob"})
     made = table(server, ann, "widow", 3, bots={"2": "heuristic"},
@@ -166,45 +217,57 @@ def test_the_end_of_a_game_my_games_and_the_replay(browser: Any, server: str) ->
     a, b = person(browser, ann, WIDE), person(browser, bob, PHONE)
     record(a, messages)
     record(b, messages)
-    try:
-        for page in (a, b):
-            page.goto(f"{server}/t/{made['invite']}")
-            page.wait_for_selector(".seat")
-        take_turns([a, b], lambda: a.locator("#again").count() > 0, random.Random(3),
-                   limit=800)
-        # each player's result in the ruleset's unit, deal by deal; only the host decides
-        standings = a.inner_text("ol.standings")
-        assert re.search(r"Ann [+-]?\d+ tokens?", standings), standings
-        assert re.search(r"Bob [+-]?\d+ tokens?", standings), standings
-        assert a.locator("#deals tbody tr").count() == 2
-        b.wait_for_selector("#again-wait")
-        assert b.locator("#again").count() == 0 and "Ann (the host)" in b.inner_text("#end")
-        a.screenshot(path=str(artifacts() / "screen-widow-end.png"), full_page=True)
-        b.screenshot(path=str(artifacts() / "screen-widow-end-phone.png"), full_page=True)
-        a.click("#again")  # the next game: not finished, so not among the finished
-        a.wait_for_selector("#again", state="detached")
-        # My games, reloaded: the table, the game with its date and result
-        a.goto(f"{server}/history")
-        a.reload()
-        a.wait_for_selector("#my-games li")
-        mine = a.inner_text("main")
-        assert "undefined" not in mine and "null" not in mine and "Tables: " not in mine
-        assert "the widow game with tokens · waiting" not in mine
-        a.screenshot(path=str(artifacts() / "screen-my-games.png"), full_page=True)
-        assert a.locator("#my-games li").count() == 1
-        assert a.locator("#my-unfinished li").count() == 1
-        game = a.inner_text("#my-games li")
-        assert re.search(r"\d{4}", game) and re.search(r"tokens?, place \d of 3", game), game
-        a.click("#my-games a >> nth=0")
-        a.wait_for_url(re.compile("/replay/"))
-        a.reload()  # the address itself serves the page
-        a.wait_for_selector("#step-count")
-        assert "error" not in a.inner_text("body").lower()
-        a.click("#step-next")
-        assert a.locator("#step-log li").count() > 0
-        assert a.locator("#board .seat").count() == 3
-        a.screenshot(path=str(artifacts() / "screen-widow-replay.png"), full_page=True)
-    finally:
-        for page in (a, b):
-            page.context.close()
+    for page in (a, b):
+        page.goto(f"{server}/t/{made['invite']}")
+        page.wait_for_selector(".seat")
+    take_turns([a, b], lambda: a.locator("#again").count() > 0, random.Random(3), limit=800)
+    yield a, b
+    for page in (a, b):
+        page.context.close()
     check_messages(messages)
+
+
+def test_the_end_shows_results_deal_by_deal_and_who_decides(finished: Any) -> None:
+    a, b = finished
+    # each player's result in the ruleset's unit, deal by deal; only the host decides
+    standings = a.inner_text("ol.standings")
+    assert re.search(r"Ann [+-]?\d+ tokens?", standings), standings
+    assert re.search(r"Bob [+-]?\d+ tokens?", standings), standings
+    assert a.locator("#deals tbody tr").count() == 2
+    b.wait_for_selector("#again-wait")
+    assert b.locator("#again").count() == 0 and "Ann (the host)" in b.inner_text("#end")
+    a.screenshot(path=str(artifacts() / "screen-widow-end.png"), full_page=True)
+    b.screenshot(path=str(artifacts() / "screen-widow-end-phone.png"), full_page=True)
+
+
+def test_my_games_lists_tables_and_games_with_date_and_result(finished: Any,
+                                                             server: str) -> None:
+    a, _ = finished
+    a.click("#again")  # the next game: not finished, so not among the finished
+    a.wait_for_selector("#again", state="detached")
+    a.goto(f"{server}/history")
+    a.reload()  # the address itself serves the page
+    a.wait_for_selector("#my-games li")
+    mine = a.inner_text("main")
+    assert "undefined" not in mine and "null" not in mine and "Tables: " not in mine
+    a.screenshot(path=str(artifacts() / "screen-my-games.png"), full_page=True)
+    assert "the widow game with tokens · being played" in a.inner_text("#my-tables")
+    assert a.locator("#my-games li").count() == 1
+    assert a.locator("#my-unfinished li").count() == 1
+    game = a.inner_text("#my-games li")
+    assert re.search(r"\d{4}", game) and re.search(r"tokens?, place \d of 3", game), game
+
+
+def test_a_replay_reloads_and_shows_the_log_in_words(finished: Any, server: str) -> None:
+    a, _ = finished
+    a.goto(f"{server}/history")
+    a.wait_for_selector("#my-games li")
+    a.click("#my-games a >> nth=0")
+    a.wait_for_url(re.compile("/replay/"))
+    a.reload()  # the address itself serves the page
+    a.wait_for_selector("#step-count")
+    assert "error" not in a.inner_text("body").lower()
+    a.click("#step-next")
+    assert a.locator("#step-log li").count() > 0
+    assert a.locator("#board .seat").count() == 3
+    a.screenshot(path=str(artifacts() / "screen-widow-replay.png"), full_page=True)
