@@ -84,7 +84,7 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
             to_act=obs.decision is not None and obs.decision.seat == x,
             note=", ".join(roles), you=x == obs.seat))
     top = (card_face(obs.discards[-1]),) if obs.discards else ()
-    supply = ", ".join(f"No. {i + 1} {_cards(n) if n else 'empty'}"
+    supply = ", ".join(f"No. {i + 1}: {_cards(n) if n else 'empty'}"
                        for i, n in enumerate(obs.supply))
     piles = (Pile("discards", top, _cards(len(obs.discards))),
              Pile("Supply Bases", count=supply))
