@@ -25,7 +25,8 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from commerce.presentation import MenuGroup, humanize
+from commerce.presentation import MenuGroup
+from commerce.presentation import humanize as humanize  # the menus' words, kept here too
 
 WIDTH = 80
 """The width the plain interface writes for (a terminal's classic width)."""

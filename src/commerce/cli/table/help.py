@@ -4,9 +4,9 @@ The ruleset pages (``docs/rulesets/<id>.md``) are shipped inside the package at 
 (``setup.py`` copies them to ``commerce/pages/``), so an installed ``commerce`` has them; a
 source checkout reads them from ``docs/rulesets/``. They are read by
 :mod:`commerce.presentation`, which the browser page's rules share. The help shows the page's
-"rules in our words" for players: a parenthesis with a code word, a sentence about the engine or naming
-an option or a module, and a table row naming one, are left out; the moves' code words are
-written as plain words.
+"rules in our words" for players: a parenthesis with a code word, a sentence about the engine
+or naming an option or a module, and a table row naming one, are left out; the moves' code
+words are written as plain words.
 
 >>> print(for_players("He may keep his hand (`pass`, which does not lock him out). Or he "
 ...                   "may stop after `max_rounds_per_deal` rounds. Write `x 7h for qs`."))
