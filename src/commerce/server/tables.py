@@ -568,8 +568,7 @@ def seat_view(state: Any, events: Sequence[Event], seat: int | None, names: Sequ
     standings = deals = None
     reason = ""
     if result is not None:
-        rows = _deals(spec, state, shown, names, unit)
-        won = [sum(1 for d in rows if names[x] in d.winners) for x in range(len(names))]
+        rows, won = _deals(spec, state, shown, names, unit)
         order = sorted(range(len(names)), key=lambda s: -result.payoffs[s])
         standings = [Standing(seat=s, name=names[s], payoff=result.payoffs[s],
                               result=amount(result.payoffs[s], unit), deals_won=won[s])
@@ -585,19 +584,23 @@ def seat_view(state: Any, events: Sequence[Event], seat: int | None, names: Sequ
 
 
 def _deals(spec: Any, state: Any, events: Sequence[Event], names: Sequence[str],
-           unit: str) -> list[DealRow]:
+           unit: str) -> tuple[list[DealRow], list[int]]:
     """Every deal of a finished game read from its public events (the family's
-    ``deal_reader``): what it paid each seat and who won it."""
+    ``deal_reader``): what it paid each seat and who won it; and how many each seat won."""
+    won = [0] * len(names)
     if spec.deal_reader is None:
-        return []
+        return [], won
     public = [e for e in events if e.visible_to is None]
     try:
         read = list(spec.deal_reader(state.ruleset, len(names), public))
     except (CommerceError, KeyError, IndexError, ValueError):
-        return []
+        return [], won
+    for d in read:
+        for w in d.winners:
+            won[w] += 1
     return [DealRow(number=n, results=[amount(v, unit) for v in d.payoffs],
                     winners=[names[w] for w in d.winners])
-            for n, d in enumerate(read, 1)]
+            for n, d in enumerate(read, 1)], won
 
 
 def _words(spec: Any) -> Callable[[str], str]:

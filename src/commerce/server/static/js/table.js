@@ -268,7 +268,7 @@ class TableSession {
       parts.push(el("p", { class: "unit-note", text: `Each result is what the player won or lost over the game, in ${view.unit}.` }));
       parts.push(el("ol", { class: "standings" }, ...view.standings.map((row) => el("li", {},
         el("b", { text: row.name }), ` ${row.result}`,
-        view.deals && view.deals.length ? el("small", { text: ` (${count(row.deals_won, `${view.deal_word} won`)})` }) : null))));
+        view.deals.some((d) => d.winners.length) ? el("small", { text: ` (${count(row.deals_won, `${view.deal_word} won`)})` }) : null))));
       if (view.deals && view.deals.length) parts.push(dealsEl(view));
     }
     if (view.status === "over" && !this.spectate) {
@@ -427,13 +427,16 @@ function count(n, words) {
 /** The scoreboard: every deal's results, and the totals. */
 function dealsEl(view) {
   const names = view.standings.slice().sort((a, b) => a.seat - b.seat).map((r) => r.name);
-  const word = capital(view.deal_word || "deal");
+  const word = capital(view.deal_word);
+  const winners = view.deals.some((d) => d.winners.length);
   return el("details", { class: "scoreboard", open: view.deals.length <= 12 },
-    el("summary", { text: `${word} by ${view.deal_word || "deal"} (${view.unit})` }),
+    el("summary", { text: `${word} by ${view.deal_word} (${view.unit})` }),
     el("div", { class: "scroll" }, el("table", { id: "deals" },
-      el("thead", {}, el("tr", {}, el("th", { text: word }), ...names.map((n) => el("th", { text: n })), el("th", { text: "won by" }))),
+      el("thead", {}, el("tr", {}, el("th", { text: word }), ...names.map((n) => el("th", { text: n })),
+        winners ? el("th", { text: "won by" }) : null)),
       el("tbody", {}, ...view.deals.map((d) => el("tr", {},
-        el("td", { text: d.number }), ...d.results.map((r) => el("td", { text: r })), el("td", { text: d.winners.join(", ") })))))));
+        el("td", { text: d.number }), ...d.results.map((r) => el("td", { text: r })),
+        winners ? el("td", { text: d.winners.join(", ") }) : null))))));
 }
 
 /** The showdown: what the log says of it, and who won. */
