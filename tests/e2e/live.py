@@ -116,5 +116,5 @@ def check_messages(messages: list[dict[str, Any]]) -> None:
     assert messages, "no message was recorded"
     for msg in messages:
         if "from" in msg:  # a chat line: "from" is the field's name on the wire
-            msg = {**msg, "from_": msg.pop("from")}
+            msg = {("from_" if k == "from" else k): v for k, v in msg.items()}
         adapters[msg["type"]].validate_python(msg)
