@@ -244,7 +244,9 @@ def test_my_games_lists_tables_and_games_with_date_and_result(finished: Any,
                                                              server: str) -> None:
     a, _ = finished
     a.click("#again")  # the next game: not finished, so not among the finished
-    a.wait_for_selector("#again", state="detached")
+    a.wait_for_function("() => !document.querySelector('#again')"
+                        " || document.getElementById('notice').textContent")
+    assert a.inner_text("#notice") == ""
     a.goto(f"{server}/history")
     a.reload()  # the address itself serves the page
     a.wait_for_selector("#my-games li")

@@ -176,7 +176,8 @@ function readOption(input, o) {
 /** "Pool Commerce · 1 of 4 seats taken · host Bo", and what can be done there. */
 export function tableLine(t) {
   const seats = Array.isArray(t.seats) ? t.seats.length : 0;
-  return `${t.title} · ${t.seats_taken} of ${seats} seats taken · host ${t.host_name || "away"}`;
+  return [t.title, `${t.seats_taken} of ${seats} seats taken`, t.host_name ? `host ${t.host_name}` : ""]
+    .filter(Boolean).join(" · ");
 }
 
 async function listTables(box, notice, go) {

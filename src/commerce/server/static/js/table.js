@@ -259,6 +259,11 @@ class TableSession {
   }
 
   drawEnd(view) {
+    // drawn again only when it changes, so that a button is never replaced under a click
+    const info = this.tableInfo || this.info;
+    const key = JSON.stringify([view.version, view.status, view.showdown, view.standings, info.host, info.host_name]);
+    if (key === this.endKey) return;
+    this.endKey = key;
     const parts = [];
     const names = ((view.table && view.table.seats) || []).map((x) => x.name);
     if (view.showdown && view.status !== "over") parts.push(showdownEl(view.showdown, names));
@@ -272,7 +277,6 @@ class TableSession {
       if (view.deals && view.deals.length) parts.push(dealsEl(view));
     }
     if (view.status === "over" && !this.spectate) {
-      const info = this.tableInfo || this.info;
       if (this.me && info.host === this.me.player_id) {
         parts.push(el("button", { type: "button", id: "again", text: "Play again",
           onclick: () => call("POST", `/api/tables/${this.tableId}/again`).catch((err) => {

@@ -17,6 +17,8 @@ export function renderTable(node, table, opts = {}) {
     node.style.setProperty("--y", `${(50 + 50 * Math.sin(angle)).toFixed(1)}%`);
     return node;
   };
+  // one's own cards are drawn once, big, in one's hand
+  const same = (a, b) => a.length === b.length && a.every((f, i) => f.symbols === b[i].symbols);
   const seats = table.seats.map((s, k) => place(el("li", {
     class: ["seat", s.you ? "you" : "", s.to_act ? "to-act" : "", s.out ? "out" : ""].filter(Boolean).join(" "),
     "aria-current": s.to_act ? "true" : null,
@@ -28,7 +30,8 @@ export function renderTable(node, table, opts = {}) {
     s.bot && !s.away ? el("span", { class: "badge", text: "bot" }) : null,
     s.away ? el("span", { class: "badge away", text: "away: a bot plays" }) : null),
   s.score ? el("div", { class: "score", text: s.score }) : null,
-  cardRow(s.cards, s.hidden, `${s.name}'s cards`),
+  s.you && s.cards.length && same(s.cards, table.hand) ? el("div", { class: "note", text: "your hand is below" })
+    : cardRow(s.cards, s.hidden, `${s.name}'s cards`),
   s.note ? el("div", { class: "note", text: s.note }) : null), k));
   const piles = table.piles.map((p) => el("li", { class: "pile" },
     el("span", { class: "pile-name", text: p.name }),
