@@ -88,3 +88,17 @@ def test_the_fields_of_the_messages_are_there_and_typed() -> None:
     assert untyped(schema, "#") == []
     text = json.dumps(schema)
     assert '"additionalProperties": true' not in text
+
+
+def test_the_server_imports_no_other_application() -> None:
+    # the page's words (the rules' help, humanize) live on the presentation floor
+    import ast
+
+    server = Path(__file__).resolve().parents[1] / "src" / "commerce" / "server"
+    for path in server.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                assert not name.startswith(("commerce.cli", "commerce.rl")), \
+                    f"{path.name} imports {name}"
