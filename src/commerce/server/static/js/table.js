@@ -52,7 +52,7 @@ class TableSession {
     const tools = el("div", { class: "tools" },
       el("button", { type: "button", id: "rules-button", text: "Rules (r)",
         onclick: () => this.showRules() }),
-      el("button", { type: "button", id: "hint-button", text: "Hint (h)", hidden: this.spectate,
+      el("button", { type: "button", id: "hint-button", text: "Hint (h)", hidden: true,
         onclick: () => this.askHint() }),
       invite ? el("button", { type: "button", id: "invite-button", text: "Copy invite link",
         onclick: () => copy(invite, this.notice) }) : null,
@@ -169,7 +169,7 @@ class TableSession {
     const mine = view.actions.length > 0;
     this.root.classList.toggle("my-turn", mine);
     const hint = this.root.querySelector("#hint-button");
-    if (hint) hint.hidden = this.spectate || view.status === "over";
+    if (hint) hint.hidden = this.spectate || !mine;  // hints are for the player to act
     document.title = `${mine ? "● Your turn · " : ""}${table ? table.title : "Commerce"}`;
   }
 
