@@ -516,17 +516,11 @@ def one_word_per_unit(text: str) -> str:
     >>> one_word_per_unit("-1 stakes, 1 tokens, 11 cards, 2 tokens")
     '-1 stake, 1 token, 11 cards, 2 tokens'
     """
-    return _ONE_UNITS.sub(r"\1 \2", text)
+    return _ONE_UNITS.sub(r"\1 \2", text) if "1 " in text else text
 
 
-def _singular(node: Any) -> Any:
-    if isinstance(node, str):
-        return one_word_per_unit(node)
-    if isinstance(node, dict):
-        return {k: _singular(v) for k, v in node.items()}
-    if isinstance(node, list | tuple):
-        return [_singular(v) for v in node]
-    return node
+_WORDED = ("score", "note", "count", "name")
+"""The fields of a table's seats and piles that say amounts in words."""
 
 
 def table_view(present: Any, obs: Any, names: Sequence[str],
@@ -535,7 +529,13 @@ def table_view(present: Any, obs: Any, names: Sequence[str],
     seat (a bot, or a bot for a player away) where *seats* are given."""
     if present is None or present.table is None:
         return None
-    data = _singular(dataclasses.asdict(present.table(obs, names)))
+    data = dataclasses.asdict(present.table(obs, names))
+    for key in ("progress", "hand_note", "prompt"):
+        data[key] = one_word_per_unit(data[key])
+    for part in (*data["seats"], *data["piles"]):
+        for key in _WORDED:
+            if key in part:
+                part[key] = one_word_per_unit(part[key])
     for k, sv in enumerate(data["seats"]):
         if seats is not None and k < len(seats):
             sv["bot"] = seats[k].kind == "bot" or seats[k].away
