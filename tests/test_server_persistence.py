@@ -91,7 +91,7 @@ def test_a_restarted_app_continues_the_game_where_it_was(db_url: str) -> None:
         play_out([ann, bob], rng)
         history = client.get("/api/players/me", headers=bob.auth).json()
         assert [g["game_id"] for g in history["games"]] == [game]
-        assert table in history["tables"]
+        assert table in [t["table_id"] for t in history["tables"]]
         record = GameRecord.from_json(client.get(f"/api/games/{game}/record").text)
         assert record.complete and len(record.actions) == ann.view["version"]
         assert list(record.payoffs or ()) == [

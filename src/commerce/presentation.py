@@ -18,14 +18,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from commerce.cards import Card, format_card, format_cards, pack
-from commerce.core import Action
+from commerce.core import Action, ActionKind, DecisionKind
 from commerce.rules import Ruleset
 
 __all__ = ["CardFace", "MenuGroup", "Pile", "Presentation", "SeatView", "TableView",
-           "card_face", "hand_ranking", "pack_symbols"]
+           "card_face", "for_players", "hand_ranking", "humanize", "move_meanings", "pack_symbols",
+           "ruleset_facts", "ruleset_page", "rules_section"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,9 @@ class CardFace:
     """The same in letters, for terminals that cannot draw symbols, e.g. ``AS``."""
     colour: str = "black"
     """A colour name for the card's face (``red``, ``black``, or a series' colour)."""
+    name: str = ""
+    """The card in words where its face is a code a newcomer cannot read (Cox's ``A3``:
+    ``Automobiles 3``); empty for the 52-card pack, whose faces say it."""
 
     def text(self, *, symbols: bool = True) -> str:
         """The card as text, with symbols or in letters."""
@@ -48,7 +53,7 @@ def card_face(card: Card) -> CardFace:
     """A card of the 52-card pack as drawn: hearts and diamonds red.
 
     >>> card_face(13)
-    CardFace(symbols='5♥', letters='5H', colour='red')
+    CardFace(symbols='5♥', letters='5H', colour='red', name='')
     """
     return CardFace(format_card(card, symbols=True), format_card(card),
                     "red" if card & 3 in (1, 2) else "black")
@@ -87,6 +92,135 @@ def hand_ranking(rules: Ruleset) -> list[str]:
     order = sorted(best.items(), key=lambda kv: -kv[1][0])
     return [f"{name}, e.g. {format_cards(sorted(hand, key=lambda c: -(c >> 2)), symbols=True)}"
             for name, (_, hand) in order]
+
+
+_SPECIAL = {
+    "buy_horse": "buy a horse",
+    "sell_out": "sell out",
+}
+_WORDS = {
+    **{k.value: k.value.replace("_", " ") for k in (*ActionKind, *DecisionKind)
+       if "_" in k.value},
+    **_SPECIAL,
+}
+_IDENTIFIER = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _WORDS), key=len,
+                                                   reverse=True)) + r")\b")
+
+
+def humanize(text: str) -> str:
+    """*text* with the code's identifiers of actions and decisions written as words.
+
+    >>> humanize("on your turn draw or buy, not sell_out")
+    'on your turn draw or buy, not sell out'
+    """
+    return _IDENTIFIER.sub(lambda m: _WORDS[m.group(1)], text)
+
+
+# -- the ruleset pages, in words for players (the terminal's help and the page's rules) ------
+
+_SHIPPED_PAGES = Path(__file__).resolve().parent / "pages"
+"""The pages inside the built package (``setup.py`` copies ``docs/rulesets`` there)."""
+_SOURCE_PAGES = Path(__file__).resolve().parents[2] / "docs" / "rulesets"
+"""The pages in a source checkout (src/commerce/presentation.py -> the repository)."""
+
+_CODE_IN_PARENS = re.compile(r"\s*\([^()]*`[^`()]*`[^()]*\)")
+_CODE = re.compile(r"`([^`]*)`")
+_NOT_FOR_PLAYERS = re.compile(r"\bengine\b|`[^`]*[_.\[\]()][^`]*`")
+"""A sentence about the engine, or with a code word naming an option, a module or a field."""
+_ITEM = re.compile(r"\n(?=\s*[*-] )")
+_EXAMPLE = re.compile(r"\s*\(e\.g\. '[^']*'\)")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*\"(])")
+_FACTS = ("Players", "Hand", "Hands", "Each deal", "Added", "Categories", "Deal ends", "Ends",
+          "Lives", "Game ends", "Score", "Payoff")
+"""The rows of a page's first table that say what a ruleset is, for a one-line summary."""
+
+
+def ruleset_page(rules_id: str) -> str | None:
+    """The text of the page of the ruleset *rules_id* (``docs/rulesets/<id>.md``, shipped in
+    the package), or None where there is none."""
+    if not re.fullmatch(r"[a-z0-9-]+", rules_id):
+        return None
+    shipped = _SHIPPED_PAGES / f"{rules_id}.md"
+    if shipped.is_file():
+        return shipped.read_text(encoding="utf-8")
+    source = _SOURCE_PAGES / f"{rules_id}.md"
+    return source.read_text(encoding="utf-8") if source.is_file() else None
+
+
+def for_players(text: str) -> str:
+    """Markdown of a page in words for players: a parenthesis with a code word, a sentence
+    about the engine or naming an option or a module, and a table row naming one, are left
+    out; the moves' code words are written as plain words.
+
+    >>> print(for_players("He may keep his hand (`pass`, which does not lock him out). Or he "
+    ...                   "may stop after `max_rounds_per_deal` rounds. Write `x 7h for qs`."))
+    He may keep his hand. Write x 7h for qs.
+    """
+    out = []
+    for block in re.split(r"\n\s*\n", text):
+        if block.lstrip().startswith("|"):  # a table: its rows that name no option
+            out.append("\n".join(row for row in block.splitlines()
+                                 if not _NOT_FOR_PLAYERS.search(row)))
+            continue
+        items = []
+        for item in _ITEM.split(block):
+            found = re.match(r"(\s*[*-] )?(.*)", item, re.S)
+            assert found is not None
+            body = _CODE_IN_PARENS.sub("", " ".join(found.group(2).split()))
+            kept = [x for x in _SENTENCE_END.split(body) if not _NOT_FOR_PLAYERS.search(x)]
+            if kept:
+                items.append((found.group(1) or "").lstrip() + " ".join(kept))
+        out.append("\n".join(items))
+    return _CODE.sub(lambda m: m.group(1), "\n\n".join(b for b in out if b.strip()))
+
+
+def rules_section(page: str) -> str:
+    """The page's "rules in our words" section (its body, without the heading)."""
+    found = re.search(r"^## The rules in our words\s*\n(.*?)(?=^## |\Z)", page, re.M | re.S)
+    return found.group(1).strip() if found else ""
+
+
+def ruleset_facts(page: str) -> list[tuple[str, str]]:
+    r"""What a ruleset is, from its page's first table in words for players: (row, text) for
+    the players, the hand, how a deal and the game end and what is won.
+
+    >>> ruleset_facts("# x\n\n| | |\n|---|---|\n| Family | `widow` |\n| Players | 3–10 |\n"
+    ...               "| Deal ends | a knock (`end_condition`) |\n")
+    [('Players', '3–10'), ('Deal ends', 'a knock')]
+    """
+    found = re.search(r"^\|.*?(?=\n\s*\n|\Z)", page, re.M | re.S)
+    out = []
+    for row in found.group(0).splitlines() if found else ():
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        if len(cells) == 2 and cells[0] in _FACTS:
+            text = " ".join(_LINK.sub(r"\1", _CODE_IN_PARENS.sub("", cells[1])).split())
+            if text and not _NOT_FOR_PLAYERS.search(text):
+                out.append((cells[0], _CODE.sub(lambda m: m.group(1), text)))
+    return out
+
+
+def move_meanings(commands: str) -> tuple[list[tuple[str, str]], list[str]]:
+    r"""A family's :attr:`Presentation.commands` read for people who click: each move's word
+    with what it means, and the lines that name the cards (the legend).
+
+    >>> move_meanings("Type an action by its number:\n  trade CARD | t CARD   trade CARD (e.g. "
+    ...               "'t 7h')\nCards: rank A K Q J and suit S H D C,\ne.g. AS 10h.")
+    ([('trade a card', 'trade the card')], ['Cards: rank A K Q J and suit S H D C, e.g. AS 10h.'])
+    """
+    moves: list[tuple[str, str]] = []
+    legend: list[str] = []
+    for line in commands.splitlines():
+        parts = re.split(r"\s{2,}", line.strip(), maxsplit=1)
+        if legend:
+            legend[-1] = f"{legend[-1]} {line.strip()}"
+        elif line.startswith("Cards:"):
+            legend.append(line.strip())
+        elif line.startswith("  ") and len(parts) == 2:
+            move = parts[0].split(" | ")[0].replace("CARD", "a card")
+            meaning = _EXAMPLE.sub("", parts[1]).replace("CARD", "the card")
+            moves.append((move, meaning))
+    return moves, legend
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@ port with its own SQLite database, and helpers that play through the page like a
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import socket
@@ -94,3 +95,26 @@ def take_turns(pages: list[Any], done: Callable[[], bool], rng: random.Random,
         if not acted:
             pages[0].wait_for_timeout(100)
     raise AssertionError(f"not done after {limit} rounds of turns ({clicks} clicks)")
+
+
+def record(page: Any, into: list[dict[str, Any]]) -> None:
+    """Keeps every message the server sends *page* on its sockets in *into*, in order."""
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: into.append(json.loads(payload)))
+    page.on("websocket", on_socket)
+
+
+def check_messages(messages: list[dict[str, Any]]) -> None:
+    """Each message recorded from the real server is one of the server's own message models
+    (their JSON Schema is :func:`commerce.server.protocol.json_schema`): no field the schema
+    lacks, none missing, each of its type."""
+    from pydantic import TypeAdapter
+
+    from commerce.server.protocol import SERVER_MESSAGES
+
+    adapters = {m.model_fields["type"].default: TypeAdapter(m) for m in SERVER_MESSAGES}
+    assert messages, "no message was recorded"
+    for msg in messages:
+        if "from" in msg:  # a chat line: "from" is the field's name on the wire
+            msg = {("from_" if k == "from" else k): v for k, v in msg.items()}
+        adapters[msg["type"]].validate_python(msg)

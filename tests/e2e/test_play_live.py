@@ -40,8 +40,7 @@ def test_two_browsers_and_a_bot_play_a_deal(browser: Any, server: str, ruleset: 
     try:
         ann.goto(server)
         ann.fill("#name", "Ann")
-        ann.wait_for_selector("#ruleset option", state="attached")
-        ann.select_option("#ruleset", ruleset)
+        ann.check(f'#rulesets input[value="{ruleset}"]')
         ann.fill("#seats", "3")
         ann.dispatch_event("#seats", "input")
         ann.select_option('[name="seat-1"]', "human")

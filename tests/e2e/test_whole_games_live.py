@@ -59,7 +59,9 @@ def test_two_browsers_play_a_whole_game_and_play_again(browser: Any, server: str
         clicks = take_turns([ann, bob], lambda: ann.locator("#again").count() > 0,
                             random.Random(7), limit=1500)
         assert clicks > 0
-        bob.wait_for_selector("#again")
+        # only the host decides on the next game; the others are told who does
+        bob.wait_for_selector("#again-wait")
+        assert bob.locator("#again").count() == 0
         for page in (ann, bob):
             standings = page.inner_text("ol.standings")
             assert "Ann" in standings and "Bob" in standings, standings

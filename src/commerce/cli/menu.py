@@ -22,33 +22,14 @@ give 7♠ for:  3) 3♥  4) 9♠
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Sequence
 
-from commerce.core import ActionKind, DecisionKind
 from commerce.presentation import MenuGroup
+from commerce.presentation import humanize as humanize  # the menus' words, kept here too
 
 WIDTH = 80
 """The width the plain interface writes for (a terminal's classic width)."""
-
-_SPECIAL = {
-    "buy_horse": "buy a horse",
-    "sell_out": "sell out",
-}
-_WORDS = {
-    **{k.value: k.value.replace("_", " ") for k in (*ActionKind, *DecisionKind)
-       if "_" in k.value},
-    **_SPECIAL,
-}
-_IDENTIFIER = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _WORDS), key=len,
-                                                   reverse=True)) + r")\b")
-
-
-def humanize(text: str) -> str:
-    """*text* with the code's identifiers of actions and decisions written as words."""
-    return _IDENTIFIER.sub(lambda m: _WORDS[m.group(1)], text)
-
 
 def wrap_text(text: str, width: int = WIDTH) -> list[str]:
     """Each line of *text* wrapped between words to *width* columns; a continued line is

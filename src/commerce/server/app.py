@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
+import re
 import secrets
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from commerce import engine
 from commerce.errors import CommerceError
-from commerce.family import family_spec
+from commerce.family import family_spec, payoff_unit
+from commerce.presentation import (
+    for_players,
+    humanize,
+    move_meanings,
+    rules_section,
+    ruleset_facts,
+    ruleset_page,
+)
 from commerce.record import replay_steps
 from commerce.rules import (
     family_option_names,
+    find_ruleset,
     option_bounds,
     option_choices,
     option_doc,
@@ -43,23 +53,37 @@ from commerce.server.protocol import (
     CreatePlayer,
     CreateTable,
     ErrorMessage,
+    FactInfo,
     GameSummary,
     HelloIntent,
     HintIntent,
     HintMessage,
     JoinTable,
     LobbyMessage,
+    MeReply,
+    MoveInfo,
     OptionInfo,
     PlayerReply,
     PongMessage,
     ProtocolError,
+    ReplayGame,
+    ReplayReply,
+    ReplayStep,
     RulesetInfo,
     SeatChange,
     TableCreated,
     TableInfo,
+    json_schema,
     parse_client,
 )
-from commerce.server.tables import Table, TableConfig, TableError
+from commerce.server.tables import (
+    Table,
+    TableConfig,
+    TableError,
+    amount,
+    one_word_per_unit,
+    table_view,
+)
 
 __all__ = ["create_app"]
 
@@ -69,6 +93,56 @@ DEFAULT_OFFER_WINDOW_S = 0.0
 """The out-of-turn offer window of a networked table when the host sets none."""
 
 
+_LABEL_PREFIXES = ("House rule: ", "Pool Commerce: ", "Cox: ", "Widow-family ")
+"""Tags at the head of an option's documentation that are not its label."""
+_PARENS = re.compile(r"\s*\([^()]*\)")
+_IDENTIFIER = re.compile(r"'([a-z0-9_]+)'|\b([a-z0-9]+_[a-z0-9_]+)\b")
+_CLAUSE_END = re.compile(r"; |(?<!No)\. | = ")
+MY_TABLES = 20
+"""The most tables "My games" lists (the newest)."""
+WATCH_TABLES = 30
+"""The most games in progress the lobby lists to watch."""
+
+
+def option_label(doc: str) -> str:
+    """An option's label: the first clause of its documentation.
+
+    >>> option_label("Cards in the pack: 52, or the 32-card piquet pack.")
+    'Cards in the pack'
+    >>> option_label("House rule: a deal that reaches this many rounds ends.")
+    'A deal that reaches this many rounds ends'
+    >>> option_label("Ranking 'no_pair_or_point': when no hand holds a tricon, no token moves.")
+    'Ranking no pair or point'
+    >>> option_label("Pool feed: counters each player puts in the pool.")
+    'Pool feed: counters each player puts in the pool'
+    """
+    for prefix in _LABEL_PREFIXES:
+        doc = doc.removeprefix(prefix)
+    doc = _IDENTIFIER.sub(lambda m: (m.group(1) or m.group(2)).replace("_", " "),
+                          _PARENS.sub("", doc))
+    head, colon, rest = doc.partition(": ")
+    if colon and len(head.split()) <= 2:  # a short tag: the clause after it says what
+        head, rest = f"{head}: {rest}", ""
+    label = _CLAUSE_END.split(head if colon else doc, maxsplit=1)[0].rstrip(".")
+    return label[:1].upper() + label[1:]
+
+
+def _summary_line(facts: list[tuple[str, str]], most: int = 240) -> str:
+    """A ruleset in a line: its facts but the players (said apart), whole, to about *most*
+    characters.
+
+    >>> _summary_line([("Players", "3"), ("Hand", "three cards"), ("Score", "**one** token")])
+    'Hand: three cards. Score: one token.'
+    """
+    out: list[str] = []
+    for name, text in facts:
+        line = f"{name}: {text.replace('**', '')}"
+        if name == "Players" or (out and len(". ".join([*out, line])) > most):
+            continue
+        out.append(line)
+    return ". ".join(out) + "." if out else ""
+
+
 def _ruleset_infos() -> list[RulesetInfo]:
     out = []
     for rules in rulesets():
@@ -76,15 +150,27 @@ def _ruleset_infos() -> list[RulesetInfo]:
         for name in family_option_names(rules):
             choices = option_choices(name)
             bounds = option_bounds(name)
+            doc = option_doc(name)
             options.append(OptionInfo(
-                name=name, default=getattr(rules, name),
+                name=name, label=option_label(doc), default=getattr(rules, name),
                 choices=None if choices is None else list(choices),
                 min=None if bounds is None else bounds[0],
-                max=None if bounds is None else bounds[1], doc=option_doc(name)))
-        out.append(RulesetInfo(id=rules.id, title=rules.name, family=rules.family,
-                               version=rules.version, min_players=rules.min_players,
-                               max_players=rules.max_players, options=options,
-                               unit=family_spec(rules.family).unit))
+                max=None if bounds is None else bounds[1], doc=doc))
+        spec = family_spec(rules.family)
+        present = spec.presentation
+        page = ruleset_page(rules.id) or ""
+        facts = ruleset_facts(page)
+        moves, legend = move_meanings(present.commands if present is not None else "")
+        ranking = present.rules_help(rules) if present is not None and present.rules_help \
+            else []
+        out.append(RulesetInfo(
+            id=rules.id, title=rules.name, family=rules.family, version=rules.version,
+            min_players=rules.min_players, max_players=rules.max_players, options=options,
+            unit=payoff_unit(rules),
+            summary=_summary_line(facts),
+            facts=[FactInfo(name=name, text=text) for name, text in facts],
+            rules=for_players(rules_section(page)) if page else "", ranking=ranking,
+            moves=[MoveInfo(move=m, meaning=w) for m, w in moves], legend=legend))
     return out
 
 
@@ -156,17 +242,31 @@ def create_app(db_url: str = "sqlite://", *,
         return PlayerReply(player_id=p.id, name=p.name, token=p.token)
 
     @app.get("/api/players/me")
-    async def get_me(authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def get_me(authorization: str | None = Header(default=None)) -> MeReply:
         p = await me(authorization)
-        tables = await run_in_threadpool(store.tables_of, p.id)
+        ids = await run_in_threadpool(store.tables_of, p.id)
         games = await run_in_threadpool(store.games_of, p.id)
-        return {"player_id": p.id, "name": p.name, "tables": tables,
-                "games": [GameSummary(**g).model_dump() for g in games]}
+        tables = []
+        for i in ids[:MY_TABLES]:
+            with contextlib.suppress(ApiError):
+                tables.append(server.info(await server.table(i)))
+        return MeReply(player_id=p.id, name=p.name, tables=tables,
+                       games=[_summary(g) for g in games])
+
+    @app.get("/api/schema", include_in_schema=False)
+    async def get_schema() -> dict[str, Any]:
+        return json_schema()
 
     # -- lobby -------------------------------------------------------------------------------
+    infos: list[RulesetInfo] = []  # built on first use (the hand rankings take a moment)
+
     @app.get("/api/rulesets")
     async def get_rulesets() -> list[RulesetInfo]:
-        return _ruleset_infos()
+        if not infos:
+            built = await run_in_threadpool(_ruleset_infos)
+            if not infos:  # another request may have built them meanwhile
+                infos.extend(built)
+        return infos
 
     @app.post("/api/tables")
     async def create_table(body: CreateTable,
@@ -190,8 +290,13 @@ def create_app(db_url: str = "sqlite://", *,
 
     @app.get("/api/tables")
     async def open_tables() -> list[TableInfo]:
+        """The public tables waiting for players, then the public games in progress on this
+        server (to watch), newest first."""
         ids = await run_in_threadpool(store.public_tables)
-        return [server.info(await server.table(i)) for i in ids]
+        waiting = [server.info(await server.table(i)) for i in ids]
+        playing = [server.info(t) for t in reversed(list(server.tables.values()))
+                   if t.config.public and t.status == "playing"][:WATCH_TABLES]
+        return waiting + playing
 
     @app.get("/api/tables/{key}")
     async def get_table(key: str) -> TableInfo:
@@ -248,7 +353,7 @@ def create_app(db_url: str = "sqlite://", *,
         return Response(record.to_json(), media_type="application/json")
 
     @app.get("/api/games/{game_id}/replay")
-    async def game_replay(game_id: str) -> dict[str, Any]:
+    async def game_replay(game_id: str) -> ReplayReply:
         record = await finished(game_id)
         return await run_in_threadpool(_replay, record)
 
@@ -271,26 +376,66 @@ def create_app(db_url: str = "sqlite://", *,
         async def invite_page(invite: str) -> FileResponse:
             return FileResponse(static / "index.html")
 
+        @app.get("/history", include_in_schema=False)
+        async def history_page() -> FileResponse:
+            return FileResponse(static / "index.html")
+
+        @app.get("/replay/{game_id}", include_in_schema=False)
+        async def replay_page(game_id: str) -> FileResponse:
+            return FileResponse(static / "index.html")
+
+        @app.get("/favicon.ico", include_in_schema=False)
+        async def favicon() -> FileResponse:
+            return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
+
     return app
 
 
-def _replay(record: Any) -> dict[str, Any]:
-    """A finished game step by step, every hand shown."""
+def _summary(game: dict[str, Any]) -> GameSummary:
+    """A game of a player's history in words: the ruleset's title, and the player's result
+    in its unit with their place."""
+    summary = GameSummary(**{k: game[k] for k in ("game_id", "table_id", "ruleset", "seat",
+                                                   "complete", "payoffs")})
+    try:
+        rules = find_ruleset(summary.ruleset)
+        summary.title, unit = rules.name, payoff_unit(rules)
+    except CommerceError:
+        summary.title, unit = summary.ruleset, "stakes"
+    played = game.get("played")
+    if isinstance(played, datetime):
+        summary.played = (played if played.tzinfo else played.replace(tzinfo=UTC)).isoformat()
+    pay = summary.payoffs
+    if summary.complete and pay and 0 <= summary.seat < len(pay):
+        place = 1 + sum(v > pay[summary.seat] for v in pay)
+        summary.result = f"{amount(pay[summary.seat], unit)}, place {place} of {len(pay)}"
+    return summary
+
+
+def _replay(record: Any) -> ReplayReply:
+    """A finished game step by step, every hand shown, the log in words as at the table."""
     spec = family_spec(record.rules.family)
     names = [s.name for s in record.seats] or [f"Seat {k + 1}" for k in range(record.players)]
-    steps: list[dict[str, Any]] = []
+    steps: list[ReplayStep] = []
     present = spec.presentation
+    symbols = present.card_symbols if present is not None else None
+
+    def words(text: str) -> str:
+        text = one_word_per_unit(humanize(text))
+        return symbols(text) if symbols is not None else text
+
     for action, transition in replay_steps(record):
         state = transition.state
-        lines = [x for e in transition.events
-                 if (x := spec.describe_event(e, names, None) or "")]
-        table = None
-        if present is not None and present.table is not None:
-            table = dataclasses.asdict(present.table(engine.reveal_all(state), names))
-        steps.append({"action": spec.format_action(action), "log": lines, "table": table})
-    return {"game": {"ruleset": record.rules.id, "players": record.players, "names": names,
-                     "payoffs": None if record.payoffs is None else list(record.payoffs)},
-            "steps": steps}
+        lines = [words(x) for e in transition.events
+                 for x in (spec.describe_event(e, names, None) or "").splitlines() if x]
+        steps.append(ReplayStep(action=words(spec.format_action(action)), log=lines,
+                                table=table_view(present, engine.reveal_all(state), names,
+                                                 None)))
+    return ReplayReply(
+        game=ReplayGame(ruleset=record.rules.id, title=record.rules.name,
+                        players=record.players, names=names,
+                        payoffs=None if record.payoffs is None else list(record.payoffs),
+                        unit=payoff_unit(record.rules)),
+        steps=steps)
 
 
 async def _session(server: Server, ws: WebSocket, key: str) -> None:
@@ -384,7 +529,10 @@ async def _handle(server: Server, table: Table, conn: Connection, text: str) -> 
                 await server.cluster.say(table.table_id, line.from_, line.text)
         elif isinstance(msg, HintIntent):
             rows = await run_in_threadpool(table.hint, conn.player_id)
-            await conn.send(HintMessage(rows=rows))
+            present = family_spec(table.rules.family).presentation
+            await conn.send(HintMessage(
+                rows=rows, gain_words=present.gain_words if present is not None else "",
+                deal_word=present.deal_word if present is not None else "deal"))
         elif isinstance(msg, HelloIntent):
             await conn.send(ErrorMessage(message="already said hello"))
         else:

@@ -215,5 +215,5 @@ class Store:
             payoffs = json.loads(game.record).get("payoffs") if game.complete else None
             out.append({"game_id": game.id, "table_id": game.table_id,
                         "ruleset": game.ruleset, "seat": seat, "complete": game.complete,
-                        "payoffs": payoffs})
+                        "payoffs": payoffs, "played": game.updated})
         return out

@@ -16,19 +16,24 @@ unknown message type 'dance'; send hello, act, chat, hint or ping
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
     "MAX_CHAT_CHARS", "MAX_MESSAGE_BYTES", "MAX_NAME_CHARS", "ActIntent", "ActionView",
-    "ChatIntent", "ChatMessage", "ClientMessage", "CreatePlayer", "CreateTable", "ErrorMessage",
-    "ErrorReply", "GameSummary", "HelloIntent", "HintIntent", "HintMessage", "JoinTable",
-    "LobbyMessage", "OptionInfo", "PingIntent", "PlayerReply", "PongMessage", "ProtocolError",
-    "RulesetInfo", "SeatChange", "SeatInfo", "TableCreated", "TableInfo", "TurnTimer",
-    "ViewMessage",
-    "parse_client",
+    "CardFaceView", "ChatIntent", "ChatMessage", "ClientMessage", "CreatePlayer", "CreateTable",
+    "DealRow", "ErrorMessage", "ErrorReply", "FactInfo", "GameSummary", "HelloIntent",
+    "HintIntent", "HintMessage", "HintRow", "JoinTable", "LobbyMessage", "MeReply",
+    "MoveInfo", "OptionInfo", "OptionValue", "PileView", "PingIntent", "PlayerReply",
+    "PongMessage", "ProtocolError", "ReplayGame", "ReplayReply", "ReplayStep", "RulesetInfo",
+    "SeatChange", "SeatInfo", "SeatView", "ShowdownView", "Standing", "TableCreated",
+    "TableInfo", "TableView", "TurnTimer", "ViewMessage",
+    "json_schema", "parse_client",
 ]
+
+OptionValue: TypeAlias = bool | int | float | str | None
+"""The value of a ruleset's option: a switch, a number, a word, or none."""
 
 MAX_MESSAGE_BYTES = 4096
 """The longest websocket message a client may send."""
@@ -71,7 +76,8 @@ class PlayerReply(_Model):
 
 
 class GameSummary(_Model):
-    """A game in a player's history."""
+    """A game in a player's history: the ruleset's title, when it was played, and the
+    player's result in the ruleset's unit once it is over."""
 
     game_id: str
     table_id: str
@@ -79,21 +85,44 @@ class GameSummary(_Model):
     seat: int
     complete: bool
     payoffs: list[int] | None
+    title: str = ""
+    played: str = ""
+    """When the game was last played: ISO 8601, UTC."""
+    result: str = ""
+    """The player's result in words, e.g. ``+3 tokens, first of 3``; empty while unfinished."""
 
 
 class OptionInfo(_Model):
-    """One option of a ruleset, with the preset's value as default."""
+    """One option of a ruleset, with the preset's value as default: *label* and *doc* are
+    words from the option's own documentation (its first clause, and the whole of it)."""
 
     name: str
-    default: Any
-    choices: list[Any] | None = None
+    label: str = ""
+    default: OptionValue
+    choices: list[OptionValue] | None = None
     min: int | None = None
     max: int | None = None
     doc: str
 
 
+class FactInfo(_Model):
+    """A line of what a ruleset is (from its page): ``Players``: ``3–10``."""
+
+    name: str
+    text: str
+
+
+class MoveInfo(_Model):
+    """A move and what it means (the family's help on its moves)."""
+
+    move: str
+    meaning: str
+
+
 class RulesetInfo(_Model):
-    """A preset as the lobby offers it."""
+    """A preset as the lobby offers it, with the same help the terminal's ``?`` shows: how a
+    deal goes (*rules*, markdown in words for players), what beats what (*ranking*, each with
+    an example), what each move means (*moves*) and how to read the cards (*legend*)."""
 
     id: str
     title: str
@@ -103,13 +132,20 @@ class RulesetInfo(_Model):
     max_players: int
     options: list[OptionInfo]
     unit: str
+    summary: str = ""
+    """One line on what the ruleset is."""
+    facts: list[FactInfo] = Field(default_factory=list)
+    rules: str = ""
+    ranking: list[str] = Field(default_factory=list)
+    moves: list[MoveInfo] = Field(default_factory=list)
+    legend: list[str] = Field(default_factory=list)
 
 
 class CreateTable(_Model):
     """``POST /api/tables``: a new table, hosted by the caller (who takes seat 0)."""
 
     ruleset: Annotated[str, Field(min_length=1, max_length=60)]
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, OptionValue] = Field(default_factory=dict)
     seats: Annotated[int, Field(ge=2, le=12)]
     bots: dict[int, str] = Field(default_factory=dict)
     public: bool = True
@@ -158,8 +194,12 @@ class TableInfo(_Model):
     invite: str
     ruleset: str
     title: str
-    options: dict[str, Any]
+    options: dict[str, OptionValue]
     host: str
+    host_name: str = ""
+    """The host's name (the name of the seat the host holds, if any)."""
+    seats_taken: int = 0
+    """Seats held by a person or a bot."""
     public: bool
     hints: bool
     timeout_s: float
@@ -252,7 +292,88 @@ class ActionView(_Model):
     label: str
     cards: list[int]
     group: str | None = None
+    """The heading the button is grouped under (the widow game's exchanges by the card given)."""
+    short: str | None = None
+    """The button's text under its heading (the rest of *label*)."""
     out_of_turn: bool = False
+
+
+class CardFaceView(_Model):
+    """A card as drawn: with suit symbols, in letters, its colour, and its name in words."""
+
+    symbols: str
+    letters: str
+    colour: str = "black"
+    name: str = ""
+    """The card in words where its face is a code (Cox's ``A3``: ``Automobiles 3``)."""
+
+
+class SeatView(_Model):
+    """One seat as the viewer may see it (the family's ``SeatView``), and who plays it."""
+
+    name: str
+    score: str
+    cards: list[CardFaceView] = Field(default_factory=list)
+    hidden: int = 0
+    dealer: bool = False
+    to_act: bool = False
+    note: str = ""
+    you: bool = False
+    out: bool = False
+    bot: bool = False
+    away: bool = False
+
+
+class PileView(_Model):
+    """Cards in the middle of the table (the widow, the stock, a Supply Base ...)."""
+
+    name: str
+    cards: list[CardFaceView] = Field(default_factory=list)
+    count: str = ""
+    card_ids: list[int] = Field(default_factory=list)
+
+
+class TableView(_Model):
+    """The table from one seat (the family's ``presentation.table``)."""
+
+    title: str
+    progress: str
+    seats: list[SeatView]
+    piles: list[PileView]
+    hand: list[CardFaceView]
+    hand_cards: list[int]
+    hand_note: str = ""
+    prompt: str = ""
+    last: str = ""
+    """The last thing that happened, in words (the log's newest line)."""
+
+
+class ShowdownView(_Model):
+    """The showdown of the deal just over: what the log says of it, who won, each seat's
+    hand category."""
+
+    lines: list[str]
+    winners: list[int]
+    categories: list[str]
+
+
+class Standing(_Model):
+    """A seat's place at the end of a game, its result in the ruleset's unit."""
+
+    seat: int
+    name: str
+    payoff: int
+    result: str
+    """The payoff in words with its unit: ``+3 tokens``, ``-1 stake``."""
+    deals_won: int = 0
+
+
+class DealRow(_Model):
+    """One deal (or hand) of a finished game: what it paid each seat, in words, and who won."""
+
+    number: int
+    results: list[str]
+    winners: list[str]
 
 
 class TurnTimer(_Model):
@@ -271,12 +392,20 @@ class ViewMessage(_Model):
     type: Literal["view"] = "view"
     version: int
     seat: int | None
-    table: dict[str, Any] | None
+    table: TableView | None
     actions: list[ActionView]
     log: list[str]
     status: Literal["lobby", "playing", "showdown", "over"]
-    showdown: dict[str, Any] | None = None
-    standings: list[dict[str, Any]] | None = None
+    showdown: ShowdownView | None = None
+    standings: list[Standing] | None = None
+    deals: list[DealRow] | None = None
+    """At the end of a game: every deal's results (the scoreboard)."""
+    unit: str = ""
+    """What the ruleset's results count: stakes, tokens, counters or points."""
+    deal_word: str = "deal"
+    """What one deal is called (``hand`` in Cox's game)."""
+    reason: str = ""
+    """At the end of a game: why it ended."""
     game_id: str | None = None
     timer: TurnTimer | None = None
 
@@ -296,11 +425,25 @@ class ChatMessage(_Model):
     text: str
 
 
+class HintRow(_Model):
+    """One legal action rated by the search bot: *label* as on its button, the estimated gain
+    (in the ruleset's unit, to the end of the deal) and the chance to win the deal."""
+
+    notation: str
+    label: str
+    gain: float
+    win: float
+    best: bool = False
+
+
 class HintMessage(_Model):
-    """The search bot's estimates for the viewer's legal actions."""
+    """The search bot's estimates for the viewer's legal actions, the recommended one first;
+    *gain_words* says what the gain measures."""
 
     type: Literal["hint"] = "hint"
-    rows: list[dict[str, Any]]
+    rows: list[HintRow]
+    gain_words: str = ""
+    deal_word: str = "deal"
 
 
 class LobbyMessage(_Model):
@@ -314,3 +457,68 @@ class PongMessage(_Model):
     """The answer to a ping."""
 
     type: Literal["pong"] = "pong"
+
+
+# -- REST replies built from the messages above ---------------------------------------------
+
+class MeReply(_Model):
+    """``GET /api/players/me``: the player, their tables and their games, newest first."""
+
+    player_id: str
+    name: str
+    tables: list[TableInfo]
+    games: list[GameSummary]
+
+
+class ReplayStep(_Model):
+    """One step of a replay: the action in words, what the log says of it, and the table
+    with every hand shown."""
+
+    action: str
+    log: list[str]
+    table: TableView | None
+
+
+class ReplayGame(_Model):
+    """The game a replay shows."""
+
+    ruleset: str
+    title: str = ""
+    players: int
+    names: list[str]
+    payoffs: list[int] | None
+    unit: str = ""
+
+
+class ReplayReply(_Model):
+    """``GET /api/games/<id>/replay``: a finished game step by step."""
+
+    game: ReplayGame
+    steps: list[ReplayStep]
+
+
+SERVER_MESSAGES = (ViewMessage, LobbyMessage, ChatMessage, HintMessage, ErrorMessage,
+                   PongMessage)
+"""Every websocket message the server sends."""
+REST_REPLIES = (RulesetInfo, TableInfo, TableCreated, PlayerReply, MeReply, ReplayReply,
+                ErrorReply)
+"""Every REST reply the page reads."""
+
+
+def json_schema() -> dict[str, Any]:
+    """The server's messages and REST replies as one JSON Schema (draft 2020-12): a
+    ``oneOf`` of the websocket messages, each model under ``$defs``.
+
+    >>> schema = json_schema()
+    >>> sorted(schema["$defs"]["HintRow"]["properties"])
+    ['best', 'gain', 'label', 'notation', 'win']
+    """
+    from pydantic.json_schema import models_json_schema
+
+    models: list[tuple[type[BaseModel], Literal["serialization"]]] = [
+        (m, "serialization") for m in (*SERVER_MESSAGES, *REST_REPLIES)]
+    _, defs = models_json_schema(models, ref_template="#/$defs/{model}")
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "Commerce server messages",
+            "oneOf": [{"$ref": f"#/$defs/{m.__name__}"} for m in SERVER_MESSAGES],
+            "$defs": defs.get("$defs", {})}

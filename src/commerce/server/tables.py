@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,24 +28,30 @@ from typing import Any, Literal
 
 from commerce import engine
 from commerce.bots import make_bot
-from commerce.cli.menu import humanize
 from commerce.core import Action, Bot, DecisionKind, Event
 from commerce.driver import Driver
 from commerce.errors import CommerceError
-from commerce.family import family_spec
+from commerce.family import family_spec, payoff_unit
+from commerce.presentation import humanize
 from commerce.record import GameRecord
 from commerce.rules import Ruleset, resolve
 from commerce.server.protocol import (
     MAX_CHAT_CHARS,
     ActionView,
     ChatMessage,
+    DealRow,
+    HintRow,
     SeatInfo,
+    ShowdownView,
+    Standing,
     TableInfo,
+    TableView,
     TurnTimer,
     ViewMessage,
 )
 
-__all__ = ["AWAY_BOT", "OFFERS", "Seat", "Table", "TableConfig", "TableError", "seat_view"]
+__all__ = ["AWAY_BOT", "OFFERS", "Seat", "Table", "TableConfig", "TableError", "amount",
+           "one_word_per_unit", "seat_view", "table_view"]
 
 OFFERS = frozenset({DecisionKind.BARTER_REPLY, DecisionKind.POUNCE_OFFER,
                     DecisionKind.HORSE_OFFER, DecisionKind.BUY_OFFER})
@@ -413,6 +420,9 @@ class Table:
             options=dict(c.options), host=self.host_id, public=c.public, hints=c.hints,
             timeout_s=c.timeout_s, turn_timer_s=c.turn_timer_s,
             offer_window_s=c.offer_window_s, status=self.status,
+            host_name=next((s.name or "" for s in self.seats
+                            if s.kind == "human" and s.player_id == self.host_id), ""),
+            seats_taken=sum(s.kind != "open" for s in self.seats),
             seats=[SeatInfo(seat=k, kind=s.kind, name=s.name, level=s.level,
                             player_id=s.player_id, away=s.away, connected=k in connected)
                    for k, s in enumerate(self.seats)],
@@ -436,13 +446,13 @@ class Table:
                                    seconds=self.config.turn_timer_s)
         return view
 
-    def hint(self, player_id: str | None) -> list[dict[str, Any]]:
+    def hint(self, player_id: str | None) -> list[HintRow]:
         """The search bot's estimate of each legal action of the player's seat, from their
-        observation only.
+        observation only: the recommended action first, each worded as on its button.
 
         :raises TableError: if the table allows no hints or the player is not to act.
         """
-        from commerce.bots.search import default_iterations, search_hint
+        from commerce.bots.search import best_index, default_iterations, search_hint
 
         if not self.config.hints:
             raise TableError("this table allows no hints")
@@ -459,8 +469,15 @@ class Table:
         except CommerceError as exc:
             raise TableError(f"hints are not available here: {exc}") from None
         spec = family_spec(driver.rules.family)
-        return [{"notation": spec.format_action(a), "gain": round(e.value, 3),
-                 "win": round(e.win, 3)} for a, (_, e) in zip(legal, hints, strict=True)]
+        words = _words(spec)
+        estimates = [e for _, e in hints]
+        best = best_index(estimates)
+        rows = [HintRow(notation=spec.format_action(a),
+                        label=words(spec.action_label(a, obs) if spec.action_label is not None
+                                    else spec.format_action(a)),
+                        gain=round(e.value, 3), win=round(e.win, 3), best=i == best)
+                for i, (a, e) in enumerate(zip(legal, estimates, strict=True))]
+        return sorted(rows, key=lambda r: (not r.best, -r.gain, -r.win))
 
     def say(self, player_id: str | None, text: str) -> ChatMessage:
         """A chat line from a seated player or a named spectator (kept bounded).
@@ -478,6 +495,54 @@ class Table:
         return msg
 
 
+def amount(value: float, unit: str, *, signed: bool = True) -> str:
+    """An amount in the ruleset's unit, one word per unit: ``+1 token``, ``-3 stakes``.
+
+    >>> amount(1, "tokens"), amount(-3, "stakes"), amount(0, "points"), amount(2.5, "stakes")
+    ('+1 token', '-3 stakes', '0 points', '+2.5 stakes')
+    """
+    number = f"{value:+g}" if signed and value else f"{value:g}"
+    word = unit[:-1] if abs(value) == 1 and unit.endswith("s") else unit
+    return f"{number} {word}"
+
+
+_ONE_UNITS = re.compile(r"(?<![\d.,])([+-]?1) (token|stake|counter|card|point|horse|deal|"
+                        r"hand|round|player|time|turn|game)s\b")
+
+
+def one_word_per_unit(text: str) -> str:
+    """*text* with one of a unit written in the singular.
+
+    >>> one_word_per_unit("-1 stakes, 1 tokens, 11 cards, 2 tokens")
+    '-1 stake, 1 token, 11 cards, 2 tokens'
+    """
+    return _ONE_UNITS.sub(r"\1 \2", text) if "1 " in text else text
+
+
+_WORDED = ("score", "note", "count", "name")
+"""The fields of a table's seats and piles that say amounts in words."""
+
+
+def table_view(present: Any, obs: Any, names: Sequence[str],
+               seats: Sequence[Seat] | None) -> TableView | None:
+    """The family's table of *obs* as the protocol's :class:`TableView`, with who plays each
+    seat (a bot, or a bot for a player away) where *seats* are given."""
+    if present is None or present.table is None:
+        return None
+    data = dataclasses.asdict(present.table(obs, names))
+    for key in ("progress", "hand_note", "prompt"):
+        data[key] = one_word_per_unit(data[key])
+    for part in (*data["seats"], *data["piles"]):
+        for key in _WORDED:
+            if key in part:
+                part[key] = one_word_per_unit(part[key])
+    for k, sv in enumerate(data["seats"]):
+        if seats is not None and k < len(seats):
+            sv["bot"] = seats[k].kind == "bot" or seats[k].away
+            sv["away"] = seats[k].away
+    return TableView.model_validate(data)
+
+
 def seat_view(state: Any, events: Sequence[Event], seat: int | None, names: Sequence[str],
               seats: Sequence[Seat], *, version: int, over: bool,
               game_id: str | None = None) -> ViewMessage:
@@ -487,12 +552,7 @@ def seat_view(state: Any, events: Sequence[Event], seat: int | None, names: Sequ
     spec = family_spec(state.ruleset.family)
     obs = engine.observe(state, seat)
     present = spec.presentation
-    table: dict[str, Any] | None = None
-    if present is not None and present.table is not None:
-        table = dataclasses.asdict(present.table(obs, names))
-        for k, sv in enumerate(table["seats"]):
-            sv["bot"] = seats[k].kind == "bot" or seats[k].away
-            sv["away"] = seats[k].away
+    table = table_view(present, obs, names, seats)
     shown = engine.visible_events(events, seat)
     words = _words(spec)
     log: list[str] = []
@@ -500,25 +560,54 @@ def seat_view(state: Any, events: Sequence[Event], seat: int | None, names: Sequ
         line = spec.describe_event(e, names, seat)
         if line:
             log.extend(words(x) for x in line.splitlines())
+    if table is not None and log:
+        table.last = log[-1]
     result = engine.outcome(state)
-    standings = None
+    unit = payoff_unit(state.ruleset)
+    deal_word = present.deal_word if present is not None else "deal"
+    standings = deals = None
+    reason = ""
     if result is not None:
+        rows, won = _deals(spec, state, shown, names, unit)
         order = sorted(range(len(names)), key=lambda s: -result.payoffs[s])
-        standings = [{"seat": s, "name": names[s], "payoff": result.payoffs[s]}
+        standings = [Standing(seat=s, name=names[s], payoff=result.payoffs[s],
+                              result=amount(result.payoffs[s], unit), deals_won=won[s])
                      for s in order]
+        deals = rows
+        reason = words(result.reason)
     return ViewMessage(
         version=version, seat=seat, table=table,
         actions=_actions(state, obs, seat, seats, spec, words), log=log[-LOG_LINES:],
         status="over" if over or result is not None else _status(shown),
         showdown=_showdown(shown, names, seat, spec, words), standings=standings,
-        game_id=game_id)
+        deals=deals, unit=unit, deal_word=deal_word, reason=reason, game_id=game_id)
+
+
+def _deals(spec: Any, state: Any, events: Sequence[Event], names: Sequence[str],
+           unit: str) -> tuple[list[DealRow], list[int]]:
+    """Every deal of a finished game read from its public events (the family's
+    ``deal_reader``): what it paid each seat and who won it; and how many each seat won."""
+    won = [0] * len(names)
+    if spec.deal_reader is None:
+        return [], won
+    public = [e for e in events if e.visible_to is None]
+    try:
+        read = list(spec.deal_reader(state.ruleset, len(names), public))
+    except (CommerceError, KeyError, IndexError, ValueError):
+        return [], won
+    for d in read:
+        for w in d.winners:
+            won[w] += 1
+    return [DealRow(number=n, results=[amount(v, unit) for v in d.payoffs],
+                    winners=[names[w] for w in d.winners])
+            for n, d in enumerate(read, 1)], won
 
 
 def _words(spec: Any) -> Callable[[str], str]:
     symbols = spec.presentation.card_symbols if spec.presentation is not None else None
 
     def words(text: str) -> str:
-        text = humanize(text)
+        text = one_word_per_unit(humanize(text))
         return symbols(text) if symbols is not None else text
     return words
 
@@ -538,6 +627,7 @@ def _actions(state: Any, obs: Any, seat: int | None, seats: Sequence[Seat], spec
         g = group(a, obs) if group is not None else None
         out.append(ActionView(notation=notation, label=words(label), cards=list(a.cards),
                               group=None if g is None else words(g.heading),
+                              short=None if g is None else words(g.short),
                               out_of_turn=d.kind in OFFERS))
     return out
 
@@ -552,13 +642,13 @@ def _status(events: Sequence[Event]) -> Literal["playing", "showdown"]:
 
 
 def _showdown(events: Sequence[Event], names: Sequence[str], seat: int | None, spec: Any,
-              words: Callable[[str], str]) -> dict[str, Any] | None:
+              words: Callable[[str], str]) -> ShowdownView | None:
     for e in reversed(events):
         if e.kind == "showdown":
             text = spec.describe_event(e, names, seat) or ""
-            return {"lines": [words(x) for x in text.splitlines()],
-                    "winners": list(e.get("winners") or ()),
-                    "categories": [str(c) for c in (e.get("categories") or ())]}
+            return ShowdownView(lines=[words(x) for x in text.splitlines()],
+                                winners=list(e.get("winners") or ()),
+                                categories=[str(c) for c in (e.get("categories") or ())])
         if e.kind in ("deal_started", "hand_started"):
             return None
     return None

@@ -8,6 +8,8 @@ from typing import Any
 
 from commerce.core import DecisionKind
 from commerce.families.cox.cards import (
+    HONOUR_NAMES,
+    TRANSPORT_NAMES,
     CoxCard,
     format_cox_card,
     is_bank,
@@ -24,11 +26,27 @@ _SUIT_COLOURS = ("blue", "cyan", "magenta")
 """Automobiles, Ships, Aeroplanes."""
 
 
-def card_face(card: CoxCard) -> CardFace:
-    """A card of Cox's pack as drawn, coloured by its series.
+def card_name(card: CoxCard) -> str:
+    """A card of Cox's pack in words.
 
-    >>> card_face(0).colour, card_face(0).symbols
-    ('blue', 'A1')
+    >>> card_name(0), card_name(61), card_name(63), card_name(77)
+    ('Automobiles 1', 'Captain of Ships', 'the Bank', 'Greenbacks 2')
+    """
+    text = format_cox_card(card)
+    if is_bank(card):
+        return "the Bank"
+    if is_captain(card):
+        return f"Captain of {TRANSPORT_NAMES['ASP'.index(text[0])]}"
+    if is_honour(card):
+        return f"{HONOUR_NAMES['FGIM'.index(text[0])]} {text[1:]}"
+    return f"{TRANSPORT_NAMES[transport_suit(card)]} {text[1:]}"
+
+
+def card_face(card: CoxCard) -> CardFace:
+    """A card of Cox's pack as drawn, coloured by its series, with its name in words.
+
+    >>> card_face(0).colour, card_face(0).symbols, card_face(0).name
+    ('blue', 'A1', 'Automobiles 1')
     """
     text = format_cox_card(card)
     if is_captain(card) or is_bank(card):
@@ -39,7 +57,11 @@ def card_face(card: CoxCard) -> CardFace:
         colour = "red"
     else:
         colour = _SUIT_COLOURS[transport_suit(card)]
-    return CardFace(text, text, colour)
+    return CardFace(text, text, colour, card_name(card))
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def table(obs: Any, names: Sequence[str]) -> TableView:
@@ -62,9 +84,10 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
             to_act=obs.decision is not None and obs.decision.seat == x,
             note=", ".join(roles), you=x == obs.seat))
     top = (card_face(obs.discards[-1]),) if obs.discards else ()
-    supply = " ".join(f"{i + 1}:{n}" for i, n in enumerate(obs.supply))
-    piles = (Pile("discard", top, f"({len(obs.discards)})"),
-             Pile("supply", count=f"{supply}"))
+    supply = ", ".join(f"No. {i + 1}: {_cards(n) if n else 'empty'}"
+                       for i, n in enumerate(obs.supply))
+    piles = (Pile("discards", top, _cards(len(obs.discards))),
+             Pile("Supply Bases", count=supply))
     hand = tuple(obs.rack) if obs.seat is not None else ()
     d = obs.decision
     prompt = _prompt(obs, names) or ""  # the plain view's own words

@@ -18,7 +18,8 @@ export function parts(face) {
 
 /** A face-up card. opts: {button: true} makes it a toggle button, {selected} marks it. */
 export function cardEl(face, opts = {}) {
-  const [rank, suit, words] = parts(face);
+  const [rank, suit, plain] = parts(face);
+  const words = face.name || plain;
   const classes = ["card", `c-${face.colour || "black"}`];
   classes.push(suit ? `suit-${suit}` : "plain");
   if (opts.selected) classes.push("selected");
@@ -31,10 +32,10 @@ export function cardEl(face, opts = {}) {
     return el("button", {
       type: "button", class: classes.join(" "), "aria-label": words,
       "aria-pressed": opts.selected ? "true" : "false", "data-card": opts.card ?? null,
-      onclick: opts.onclick,
+      onclick: opts.onclick, title: face.name || null,
     }, ...body);
   }
-  return el("span", { class: classes.join(" "), role: "img", "aria-label": words }, ...body);
+  return el("span", { class: classes.join(" "), role: "img", "aria-label": words, title: face.name || null }, ...body);
 }
 
 /** A card face down. */

@@ -3,7 +3,7 @@
 
 import { call, claimLink, ensurePlayer, savedName, token } from "./api.js";
 import { el, fill } from "./dom.js";
-import { rulesets } from "./rules.js";
+import { docWords, rulesets } from "./rules.js";
 
 const LEVELS = ["random", "heuristic", "search"];
 
@@ -33,7 +33,7 @@ export async function showLobby(root, go) {
   const createBox = el("section", { id: "create", "aria-labelledby": "create-h" },
     el("h2", { id: "create-h", text: "New table" }));
   const openBox = el("section", { id: "open", "aria-labelledby": "open-h" },
-    el("h2", { id: "open-h", text: "Open tables" }));
+    el("h2", { id: "open-h", text: "Tables waiting for players" }));
   const codeInput = el("input", { id: "code", name: "code", "aria-label": "invite code", placeholder: "invite code" });
   fill(root, el("h1", { text: "Commerce" }), notice, me, nameForm,
     el("form", { class: "join-code", onsubmit: (e) => {
@@ -41,7 +41,7 @@ export async function showLobby(root, go) {
       const code = codeInput.value.trim().replace(/^.*\/t\//, "");
       if (code) go(`/t/${code}`);
     } }, codeInput, el("button", { type: "submit", text: "Go to table" })),
-    createBox, openBox, el("p", {}, el("a", { href: "/history", "data-route": "", text: "My games" })));
+    openBox, createBox, el("p", {}, el("a", { href: "/history", "data-route": "", text: "My games" })));
 
   let presets = [];
   try {
@@ -54,9 +54,17 @@ export async function showLobby(root, go) {
 }
 
 function createForm(presets, notice, nameInput, go) {
-  const ruleset = el("select", { id: "ruleset", name: "ruleset" },
-    ...presets.map((r) => el("option", { value: r.id, text: `${r.title} (${r.min_players}-${r.max_players})` })));
-  const options = el("fieldset", { id: "options" }, el("legend", { text: "Options" }));
+  // the ruleset by its title with a line on what it is; its options under "More options"
+  const ruleset = el("input", { id: "ruleset", type: "hidden", value: presets.length ? presets[0].id : "" });
+  const choices = el("div", { id: "rulesets", class: "rulesets", role: "radiogroup", "aria-label": "ruleset" },
+    ...presets.map((r, i) => el("label", { class: "ruleset-choice" },
+      el("input", { type: "radio", name: "ruleset-choice", value: r.id, checked: i === 0,
+        onchange: () => { ruleset.value = r.id; drawOptions(); } }),
+      el("span", { class: "ruleset-text" },
+        el("b", { class: "ruleset-title", text: r.title }),
+        el("small", { class: "ruleset-summary", text: `${players(r)}, scored in ${r.unit}. ${r.summary}` })))));
+  const options = el("div", { id: "options", class: "options" });
+  const more = el("details", { id: "more-options" }, el("summary", { text: "More options" }), options);
   const seats = el("input", { id: "seats", name: "seats", type: "number" });
   const seatList = el("ol", { id: "seat-kinds", class: "seat-kinds" });
   const isPublic = el("input", { id: "public", type: "checkbox", checked: true });
@@ -80,7 +88,7 @@ function createForm(presets, notice, nameInput, go) {
   };
   const drawOptions = () => {
     const r = preset();
-    fill(options, el("legend", { text: "Options (the ruleset's defaults)" }));
+    fill(options, el("p", { class: "hint-text", text: "Each option starts at the ruleset's own setting." }));
     if (!r) return;
     seats.min = r.min_players;
     seats.max = r.max_players;
@@ -88,7 +96,6 @@ function createForm(presets, notice, nameInput, go) {
     for (const o of r.options || []) options.append(optionField(o));
     drawSeats();
   };
-  ruleset.addEventListener("change", drawOptions);
   seats.addEventListener("input", drawSeats);
   drawOptions();
 
@@ -118,20 +125,33 @@ function createForm(presets, notice, nameInput, go) {
       notice.textContent = err.message;
     }
   } },
-  el("label", { for: "ruleset", text: "Ruleset " }), ruleset, options,
+  el("fieldset", {}, el("legend", { text: "Ruleset" }), ruleset, choices), more,
   el("label", { for: "seats", text: "Seats " }), seats, seatList,
-  el("label", {}, isPublic, " Public (listed below; otherwise by invite only)"),
+  el("label", {}, isPublic, " Public (listed in the lobby; otherwise by invite only)"),
   el("label", {}, hints, " Hints allowed"),
-  el("label", { for: "timeout", text: "A bot plays for a player away longer than (s) " }), timeout,
-  el("label", { for: "timer", text: "Turn timer (s, 0 for none) " }), timer,
+  el("label", { for: "timeout", text: "A bot plays for a player away longer than (seconds) " }), timeout,
+  el("label", { for: "timer", text: "Turn timer (seconds, 0 for none) " }), timer,
   el("button", { type: "submit", id: "create-button", text: "Create the table" }));
+}
+
+/** "3–12 players", "2 players". */
+export function players(r) {
+  return r.min_players === r.max_players ? `${r.min_players} players` : `${r.min_players}–${r.max_players} players`;
+}
+
+/** A choice of an option in words: "1_to_3" -> "1 to 3". */
+function choiceWords(c) {
+  if (c === true) return "yes";
+  if (c === false) return "no";
+  if (c === null) return "none";
+  return String(c).replaceAll("_", " ");
 }
 
 function optionField(o) {
   const id = `opt-${o.name}`;
   let input;
   if (Array.isArray(o.choices) && o.choices.length) {
-    input = el("select", { id }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), text: String(c) })));
+    input = el("select", { id }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), text: choiceWords(c) })));
     input.value = JSON.stringify(o.default);
   } else if (typeof o.default === "boolean") {
     input = el("input", { id, type: "checkbox", checked: o.default });
@@ -142,8 +162,8 @@ function optionField(o) {
     input = el("input", { id, value: o.default === null ? "" : String(o.default) });
   }
   input.dataset.option = o.name;
-  return el("div", { class: "option" }, el("label", { for: id, text: `${o.name} ` }), input,
-    o.doc ? el("small", { text: ` ${o.doc}` }) : null);
+  return el("div", { class: "option" }, el("label", { for: id, text: `${o.label || "Option"} ` }), input,
+    o.doc && o.doc !== o.label ? el("small", { class: "option-doc", text: docWords(o.doc) }) : null);
 }
 
 function readOption(input, o) {
@@ -153,6 +173,13 @@ function readOption(input, o) {
   return input.value === "" && o.default === null ? null : input.value;
 }
 
+/** "Pool Commerce · 1 of 4 seats taken · host Bo", and what can be done there. */
+export function tableLine(t) {
+  const seats = Array.isArray(t.seats) ? t.seats.length : 0;
+  return [t.title, `${t.seats_taken} of ${seats} seats taken`, t.host_name ? `host ${t.host_name}` : ""]
+    .filter(Boolean).join(" · ");
+}
+
 async function listTables(box, notice, go) {
   let tables = [];
   try {
@@ -160,12 +187,19 @@ async function listTables(box, notice, go) {
   } catch (err) {
     notice.textContent = err.message;
   }
-  const list = Array.isArray(tables) ? tables : tables.tables || [];
-  box.append(list.length ? el("ul", { id: "open-tables" }, ...list.map((t) => el("li", {},
-    el("span", { text: `${t.title || t.ruleset} · ${t.seated ?? "?"}/${t.seats ?? "?"} seated · host ${t.host_name || t.host || "?"} ` }),
-    el("button", { type: "button", class: "open-table", text: "Open",
-      onclick: () => go(`/t/${t.invite || t.table_id}`) }), " ",
+  const waiting = tables.filter((t) => t.status === "lobby");
+  const playing = tables.filter((t) => t.status === "playing");
+  box.append(waiting.length ? el("ul", { id: "open-tables", class: "table-list" }, ...waiting.map((t) => el("li", {},
+    el("span", { class: "table-line", text: tableLine(t) }),
+    el("button", { type: "button", class: "open-table", text: "Sit down",
+      onclick: () => go(`/t/${t.invite}`) }), " ",
     el("button", { type: "button", class: "watch-table", text: "Watch",
-      onclick: () => go(`/t/${t.invite || t.table_id}?watch`) }))))
-    : el("p", { text: "No open tables now: create one." }));
+      onclick: () => go(`/t/${t.invite}?watch`) }))))
+    : el("p", { text: "No table is waiting for players now: create one." }),
+  el("h2", { id: "playing-h", text: "Games in progress" }),
+  playing.length ? el("ul", { id: "playing-tables", class: "table-list" }, ...playing.map((t) => el("li", {},
+    el("span", { class: "table-line", text: tableLine(t) }),
+    el("button", { type: "button", class: "watch-table", text: "Watch",
+      onclick: () => go(`/t/${t.invite}?watch`) }))))
+    : el("p", { text: "No public game is being played now." }));
 }

@@ -12,7 +12,7 @@ class TableSession {
   constructor(root, info, opts) {
     this.root = root;
     this.info = info;
-    this.tableId = info.table_id ?? info.id;
+    this.tableId = info.table_id;
     this.spectate = Boolean(opts.spectate);
     this.me = opts.me || null;
     this.view = null;
@@ -52,7 +52,7 @@ class TableSession {
     const tools = el("div", { class: "tools" },
       el("button", { type: "button", id: "rules-button", text: "Rules (r)",
         onclick: () => this.showRules() }),
-      el("button", { type: "button", id: "hint-button", text: "Hint (h)", hidden: this.spectate,
+      el("button", { type: "button", id: "hint-button", text: "Hint (h)", hidden: true,
         onclick: () => this.askHint() }),
       invite ? el("button", { type: "button", id: "invite-button", text: "Copy invite link",
         onclick: () => copy(invite, this.notice) }) : null,
@@ -60,7 +60,8 @@ class TableSession {
     fill(this.root,
       el("header", { class: "table-head" }, el("h1", { id: "title", text: this.info.title || "Table" }),
         el("p", { id: "progress", class: "progress" }), tools),
-      this.status, this.clock, this.notice, this.lobby, this.board, this.offers, this.actions, this.hints,
+      this.status, this.clock, this.notice, this.lobby, this.board,
+      el("div", { class: "dock" }, this.hints, this.offers, this.actions),
       this.end,
       el("div", { class: "side" },
         el("section", { "aria-labelledby": "log-h" }, el("h2", { id: "log-h", text: "Log" }), this.logList),
@@ -127,12 +128,13 @@ class TableSession {
       case "lobby": this.onLobby(msg); break;
       case "error":
         this.sent = false;
-        this.notice.textContent = msg.message || "The server refused that.";
+        this.notice.textContent = msg.message;
+        if (this.hints.textContent === "Thinking…") fill(this.hints);
         if (!this.view && !this.lobbySeen && !this.spectate) this.offerSeat();
         this.drawActions();
         break;
       case "chat":
-        this.chatList.append(el("li", {}, el("b", { text: `${msg.from ?? "?"}: ` }), msg.text ?? ""));
+        this.chatList.append(el("li", {}, el("b", { text: `${msg.from}: ` }), msg.text));
         this.chatList.scrollTop = this.chatList.scrollHeight;
         break;
       case "hint": this.onHint(msg); break;
@@ -148,21 +150,27 @@ class TableSession {
       this.notice.textContent = "";
       fill(this.hints);
     }
-    const table = view.table || {};
-    if (table.title) byId("title").textContent = table.title;
-    byId("progress").textContent = [table.progress, statusWords(view.status)].filter(Boolean).join(" · ");
-    const hand = table.hand_cards || [];
+    const table = view.table;
+    if (table) byId("title").textContent = table.title;
+    byId("progress").textContent = [table && table.progress, statusWords(view.status)].filter(Boolean).join(" · ");
+    const hand = table ? table.hand_cards : [];
     if (this.selected !== null && !hand.includes(this.selected)) this.selected = null;
     this.lobby.hidden = view.status !== "lobby" || this.lobby.childElementCount === 0;
-    renderTable(this.board, table, { onCard: (card) => this.pick(card), selected: this.selected,
-      usable: new Set((view.actions || []).flatMap((a) => a.cards || [])) });
+    if (table) {
+      renderTable(this.board, table, { onCard: (card) => this.pick(card), selected: this.selected });
+    } else {
+      fill(this.board);
+    }
     this.board.dataset.version = String(view.version);
     this.drawActions();
-    this.drawLog(view.log || []);
+    this.drawLog(view.log);
     this.drawEnd(view);
     this.showTimer(view.timer, view.seat);
-    const mine = (table.seats || []).some((s) => s.you && s.to_act);
-    document.title = `${mine ? "● Your turn · " : ""}${table.title || "Commerce"}`;
+    const mine = view.actions.length > 0;
+    this.root.classList.toggle("my-turn", mine);
+    const hint = this.root.querySelector("#hint-button");
+    if (hint) hint.hidden = this.spectate || !mine;  // hints are for the player to act
+    document.title = `${mine ? "● Your turn · " : ""}${table ? table.title : "Commerce"}`;
   }
 
   showTimer(timer, seat) {
@@ -251,17 +259,32 @@ class TableSession {
   }
 
   drawEnd(view) {
+    // drawn again only when it changes, so that a button is never replaced under a click
+    const info = this.tableInfo || this.info;
+    const key = JSON.stringify([view.version, view.status, view.showdown, view.standings, info.host, info.host_name]);
+    if (key === this.endKey) return;
+    this.endKey = key;
     const parts = [];
-    if (view.showdown) parts.push(showdownEl(view.showdown));
+    const names = ((view.table && view.table.seats) || []).map((x) => x.name);
+    if (view.showdown && view.status !== "over") parts.push(showdownEl(view.showdown, names));
     if (view.standings && view.standings.length) {
-      parts.push(el("h2", { text: "Standings" }), el("ol", { class: "standings" },
-        ...view.standings.map((row) => el("li", { text: standingText(row) }))));
+      parts.push(el("h2", { text: "The game is over" }));
+      if (view.reason) parts.push(el("p", { class: "reason", text: `${capital(view.reason)}.` }));
+      parts.push(el("p", { class: "unit-note", text: `Each result is what the player won or lost over the game, in ${view.unit}.` }));
+      parts.push(el("ol", { class: "standings" }, ...view.standings.map((row) => el("li", {},
+        el("b", { text: row.name }), ` ${row.result}`,
+        view.deals.some((d) => d.winners.length) ? el("small", { text: ` (${count(row.deals_won, `${view.deal_word} won`)})` }) : null))));
+      if (view.deals && view.deals.length) parts.push(dealsEl(view));
     }
     if (view.status === "over" && !this.spectate) {
-      parts.push(el("button", { type: "button", id: "again", text: "Play again",
-        onclick: () => call("POST", `/api/tables/${this.tableId}/again`).catch((err) => {
-          this.notice.textContent = err.message;
-        }) }));
+      if (this.me && info.host === this.me.player_id) {
+        parts.push(el("button", { type: "button", id: "again", text: "Play again",
+          onclick: () => call("POST", `/api/tables/${this.tableId}/again`).catch((err) => {
+            this.notice.textContent = err.message;
+          }) }));
+      } else {
+        parts.push(el("p", { id: "again-wait", text: `${info.host_name || "The host"} (the host) decides whether to play again.` }));
+      }
     }
     fill(this.end, parts);
     this.end.hidden = parts.length === 0;
@@ -277,45 +300,48 @@ class TableSession {
       } }), " ", el("a", { href: `${location.pathname}?watch`, text: "Watch instead" }));
   }
 
-  onLobby(raw) {
-    // the server sends the table's seats and status under "table"
-    const msg = raw.table ?? raw;
+  onLobby(msg) {
+    const info = msg.table;
+    this.tableInfo = info;
     this.lobbySeen = true;
     this.lobby.hidden = false;
-    const seats = msg.seats || [];
-    const host = Boolean(msg.you_host ?? (this.me && msg.host !== undefined && msg.host === this.me.player_id));
-    const mine = seats.some((s) => s.you || (this.me && s.player_id === this.me.player_id));
-    const rows = seats.map((s, k) => {
-      const seat = s.seat ?? k;
-      const who = s.kind === "bot" ? `bot (${s.level || "heuristic"})` : s.name || "open seat";
+    const me = this.me ? this.me.player_id : null;
+    const host = Boolean(me && info.host === me);
+    const mine = info.seats.some((s) => s.player_id === me);
+    const rows = info.seats.map((s) => {
+      const you = Boolean(me && s.player_id === me);
+      const who = s.kind === "bot" ? `${s.name || "bot"} (a bot)` : s.kind === "open" ? "open seat" : s.name;
       const controls = [];
-      if (!mine && !this.spectate && s.kind !== "bot" && !s.name) {
+      if (!mine && !this.spectate && s.kind === "open") {
         controls.push(el("button", { type: "button", class: "join", text: "Sit here",
-          onclick: () => this.rest("POST", `/api/tables/${this.tableId}/join`, { seat }) }));
+          onclick: () => this.rest("POST", `/api/tables/${this.tableId}/join`, { seat: s.seat }) }));
       }
-      if (host && !s.you) {
-        controls.push(s.kind === "bot"
-          ? el("button", { type: "button", text: "Make it a person's seat",
-            onclick: () => this.rest("POST", `/api/tables/${this.tableId}/seats/${seat}`, { kind: "human" }) })
-          : el("button", { type: "button", text: "Give it to a bot",
-            onclick: () => this.rest("POST", `/api/tables/${this.tableId}/seats/${seat}`, { kind: "bot", level: "heuristic" }) }));
-        if (s.kind !== "bot" && s.name) {
+      if (host && !you) {
+        if (s.kind === "bot") {
+          controls.push(el("button", { type: "button", text: "Make it a person's seat",
+            onclick: () => this.rest("POST", `/api/tables/${this.tableId}/seats/${s.seat}`, { kind: "human" }) }));
+        } else if (s.kind === "open" || s.away) {
+          controls.push(el("button", { type: "button", text: "Give it to a bot",
+            onclick: () => this.rest("POST", `/api/tables/${this.tableId}/seats/${s.seat}`, { kind: "bot", level: "heuristic" }) }));
+        }
+        if (s.kind === "human") {
           controls.push(el("button", { type: "button", text: "Remove",
-            onclick: () => this.rest("DELETE", `/api/tables/${this.tableId}/seats/${seat}`) }));
+            onclick: () => this.rest("DELETE", `/api/tables/${this.tableId}/seats/${s.seat}`) }));
         }
       }
-      return el("li", {}, el("span", { text: `Seat ${seat + 1}: ${who}${s.you ? " (you)" : ""}${s.away ? ", away" : ""}` }), ...controls);
+      return el("li", {}, el("span", { text: `Seat ${s.seat + 1}: ${who}${you ? " (you)" : ""}${s.away ? ", away" : ""}` }), ...controls);
     });
-    const invite = msg.invite || this.info.invite;
     fill(this.lobby,
-      el("h2", { text: msg.status === "lobby" || !msg.status ? "Waiting for players" : "Seats" }),
-      invite ? el("p", {}, "Invite link: ", el("a", { href: `/t/${invite}`, id: "invite-link",
-        text: `${location.origin}/t/${invite}` })) : null,
+      el("h2", { text: info.status === "lobby" ? "Waiting for players" : "Seats" }),
+      el("p", {}, "Invite link: ", el("a", { href: `/t/${info.invite}`, id: "invite-link",
+        text: `${location.origin}/t/${info.invite}` })),
       el("ul", { class: "seats-list" }, ...rows),
-      host && (msg.status === "lobby" || !msg.status)
+      host && info.status === "lobby"
         ? el("button", { type: "button", id: "start", text: "Start the game",
-          onclick: () => this.rest("POST", `/api/tables/${this.tableId}/start`) }) : null);
-    if (msg.status && msg.status !== "lobby") this.lobby.hidden = true;
+          onclick: () => this.rest("POST", `/api/tables/${this.tableId}/start`) })
+        : info.status === "lobby" ? el("p", { text: `${info.host_name || "The host"} (the host) starts the game.` }) : null);
+    if (info.status !== "lobby") this.lobby.hidden = true;
+    if (this.view) this.drawEnd(this.view);
   }
 
   async rest(method, path, body) {
@@ -334,9 +360,19 @@ class TableSession {
   }
 
   onHint(msg) {
-    const rows = msg.rows || [];
-    fill(this.hints, rows.length ? rows.map((row) => el("li", { text: hintText(row) }))
-      : [el("li", { text: msg.message || "No hint here." })]);
+    // the recommended move first, worded as on its button, with its gain and chance to win
+    const unit = (this.view && this.view.unit) || "";
+    const deal = msg.deal_word || "deal";
+    const row = (r) => `${r.label}: ${signed(r.gain)} ${unit}, ${Math.round(r.win * 100)}% chance to win the ${deal}`;
+    const [best, ...rest] = msg.rows;
+    if (!best) {
+      fill(this.hints, el("li", { text: "No hint here." }));
+      return;
+    }
+    fill(this.hints,
+      el("li", { class: "best" }, el("b", { text: "Recommended: " }), row(best)),
+      ...rest.map((r) => el("li", { text: row(r) })),
+      el("li", { class: "hint-note", text: `Gain: the ${msg.gain_words || "expected gain"}, as the search bot estimates it from what you may know.` }));
   }
 
   showRules() {
@@ -377,29 +413,43 @@ function statusWords(status) {
   return { lobby: "waiting to start", showdown: "showdown", over: "game over" }[status] || "";
 }
 
-function standingText(row) {
-  if (typeof row === "string") return row;
-  if (Array.isArray(row)) return row.join(": ");
-  return [row.name, row.score ?? row.total ?? row.result].filter((x) => x !== undefined).join(": ");
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : "";
 }
 
-function hintText(row) {
-  if (typeof row === "string") return row;
-  const what = row.label || row.action || row.notation || "";
-  const value = row.value ?? row.estimate ?? row.mean ?? row.score;
-  return value === undefined ? what : `${what}: ${typeof value === "number" ? value.toFixed(2) : value}`;
+function signed(x) {
+  const v = Math.round(x * 100) / 100;
+  return `${v > 0 ? "+" : ""}${v.toFixed(2)}`;
 }
 
-/** The showdown: every hand shown, and who won why. */
-function showdownEl(showdown) {
-  const hands = showdown.hands || showdown.seats || [];
+/** "1 deal won", "2 deals won": one word per unit. */
+function count(n, words) {
+  const [first, ...rest] = words.split(" ");
+  return `${n} ${n === 1 ? first : `${first}s`}${rest.length ? ` ${rest.join(" ")}` : ""}`;
+}
+
+/** The scoreboard: every deal's results, and the totals. */
+function dealsEl(view) {
+  const names = view.standings.slice().sort((a, b) => a.seat - b.seat).map((r) => r.name);
+  const word = capital(view.deal_word);
+  const winners = view.deals.some((d) => d.winners.length);
+  return el("details", { class: "scoreboard", open: view.deals.length <= 12 },
+    el("summary", { text: `${word} by ${view.deal_word} (${view.unit})` }),
+    el("div", { class: "scroll" }, el("table", { id: "deals" },
+      el("thead", {}, el("tr", {}, el("th", { text: word }), ...names.map((n) => el("th", { text: n })),
+        winners ? el("th", { text: "won by" }) : null)),
+      el("tbody", {}, ...view.deals.map((d) => el("tr", {},
+        el("td", { text: d.number }), ...d.results.map((r) => el("td", { text: r })),
+        winners ? el("td", { text: d.winners.join(", ") }) : null))))));
+}
+
+/** The showdown: what the log says of it, and who won. */
+function showdownEl(showdown, names) {
+  const won = showdown.winners.map((w) => names[w]).filter(Boolean);
   return el("div", { class: "showdown", "aria-label": "showdown" },
     el("h2", { text: "Showdown" }),
-    el("ul", {}, ...hands.map((h) => el("li", {},
-      el("span", { class: "who", text: h.name ?? "" }), cardRow(h.cards || [], 0, `${h.name ?? ""}'s hand`),
-      el("span", { class: "what", text: [h.category, h.note, h.result].filter(Boolean).join(", ") })))),
-    ...(showdown.lines || []).map((line) => el("p", { text: line })),
-    showdown.why || showdown.reason ? el("p", { class: "why", text: showdown.why || showdown.reason }) : null);
+    ...showdown.lines.map((line) => el("p", { text: line })),
+    won.length ? el("p", { class: "why", text: `${won.join(" and ")} won${showdown.categories.length ? ` with ${showdown.winners.map((w) => showdown.categories[w]).filter(Boolean).join(", ")}` : ""}.` }) : null);
 }
 
 async function copy(text, notice) {
