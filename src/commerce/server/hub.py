@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from commerce.server.tables import Table
 
-__all__ = ["Connection", "Hub", "RateLimit"]
+__all__ = ["Connection", "Hub", "Limiter", "Limits", "RateLimit"]
 
 
 class Socket(Protocol):
@@ -39,17 +39,121 @@ class RateLimit:
     tokens: float = -1.0
     at: float = 0.0
 
-    def allow(self, now: float | None = None) -> bool:
-        """Whether one more message is allowed now."""
+    def refill(self, now: float | None = None) -> float:
+        """The tokens there are now (at most *burst*)."""
         now = time.monotonic() if now is None else now
         if self.tokens < 0:
             self.tokens, self.at = float(self.burst), now
-        self.tokens = min(float(self.burst), self.tokens + (now - self.at) * self.rate)
+        self.tokens = min(float(self.burst), self.tokens + max(0.0, now - self.at) * self.rate)
         self.at = now
-        if self.tokens >= 1.0:
+        return self.tokens
+
+    def allow(self, now: float | None = None) -> bool:
+        """Whether one more message is allowed now."""
+        if self.refill(now) >= 1.0:
             self.tokens -= 1.0
             return True
         return False
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one player, and one address, may ask of the server: each limit is *(count,
+    seconds)*, a token bucket of *count* at once refilled at *count* per *seconds*. An address
+    (every player behind it together) gets *address_share* times each player's limit.
+
+    >>> Limits().tables
+    (10, 600.0)
+    >>> Limits.parse("5/60")
+    (5, 60.0)
+    """
+
+    tables: tuple[int, float] = (10, 600.0)
+    """New tables (``POST /api/tables``)."""
+    hints: tuple[int, float] = (20, 60.0)
+    """Hints asked for (each runs the search bot)."""
+    messages: tuple[int, float] = (40, 2.0)
+    """Websocket messages (actions, chat lines, pings)."""
+    players: tuple[int, float] = (30, 3600.0)
+    """New players (``POST /api/players``), per address only."""
+    address_share: int = 5
+    """How many players' worth of each limit one address gets."""
+
+    @staticmethod
+    def parse(text: str) -> tuple[int, float]:
+        """``"COUNT/SECONDS"`` as a limit (*count* at least 1, *seconds* above 0).
+
+        :raises ValueError: saying what is wrong.
+        """
+        count, sep, seconds = text.partition("/")
+        try:
+            n, t = int(count), float(seconds)
+        except ValueError:
+            n, t = 0, 0.0
+        if not sep or n < 1 or not 0 < t < 1e9:
+            raise ValueError(f"{text!r} is not COUNT/SECONDS (e.g. 10/600: 10 at once, then "
+                             "10 every 600 seconds)")
+        return n, t
+
+    def describe(self) -> str:
+        """The limits in words, as ``commerce serve`` and the load test state them."""
+        def one(limit: tuple[int, float]) -> str:
+            return f"{limit[0]}/{limit[1]:g}s"
+        return (f"per player: tables {one(self.tables)}, hints {one(self.hints)}, messages "
+                f"{one(self.messages)}; per address {self.address_share}x that, and new "
+                f"players {one(self.players)}")
+
+
+class Limiter:
+    """The token buckets of :class:`Limits`, one per kind and player or address, held by one
+    app (the oldest forgotten past *keep* buckets: a forgotten bucket starts full again).
+
+    >>> limiter = Limiter(Limits(tables=(2, 60.0), address_share=1))
+    >>> [limiter.allow("tables", "p1", "10.0.0.1", now=0.0) for _ in range(3)]
+    [True, True, False]
+    >>> limiter.allow("tables", "p2", "10.0.0.1", now=0.0)  # the address is spent too
+    False
+    >>> limiter.allow("tables", "p2", "10.0.0.2", now=0.0)
+    True
+    """
+
+    def __init__(self, limits: Limits, keep: int = 100_000) -> None:
+        self.limits = limits
+        self.keep = keep
+        self._buckets: dict[tuple[str, str], RateLimit] = {}
+
+    def _bucket(self, kind: str, key: str, count: int, seconds: float) -> RateLimit:
+        bucket = self._buckets.pop((kind, key), None)
+        if bucket is None:
+            bucket = RateLimit(rate=count / seconds, burst=count)
+            while len(self._buckets) >= self.keep:
+                self._buckets.pop(next(iter(self._buckets)))
+        self._buckets[(kind, key)] = bucket  # the most recently used last
+        return bucket
+
+    def allow(self, kind: str, player: str | None, address: str | None, *,
+              now: float | None = None) -> bool:
+        """Whether one more of *kind* (``tables``, ``hints``, ``messages``, ``players``) is
+        allowed now for *player* and from *address* (either may be None: not counted)."""
+        count, seconds = getattr(self.limits, kind)
+        share = self.limits.address_share
+        checks = []
+        if player is not None and kind != "players":
+            checks.append(self._bucket(kind, "p:" + player, count, seconds))
+        if address is not None:
+            n = count if kind == "players" else count * share
+            checks.append(self._bucket(kind, "a:" + address, n, seconds))
+        now = time.monotonic() if now is None else now
+        if all(b.refill(now) >= 1.0 for b in checks):  # spent only where every bucket allows
+            for b in checks:
+                b.tokens -= 1.0
+            return True
+        return False
+
+    def wait_s(self, kind: str) -> float:
+        """About how long one of *kind* takes to come back (said in a refusal)."""
+        count, seconds = getattr(self.limits, kind)
+        return float(seconds) / count
 
 
 @dataclass

@@ -24,9 +24,9 @@ __all__ = [
     "MAX_CHAT_CHARS", "MAX_MESSAGE_BYTES", "MAX_NAME_CHARS", "ActIntent", "ActionView",
     "ChatIntent", "ChatMessage", "ClientMessage", "CreatePlayer", "CreateTable", "ErrorMessage",
     "ErrorReply", "GameSummary", "HelloIntent", "HintIntent", "HintMessage", "JoinTable",
-    "LobbyMessage", "OptionInfo", "PingIntent", "PlayerReply", "PongMessage", "ProtocolError",
-    "RulesetInfo", "SeatChange", "SeatInfo", "TableCreated", "TableInfo", "TurnTimer",
-    "ViewMessage",
+    "LobbyMessage", "NoticeMessage", "OptionInfo", "PingIntent", "PlayerReply", "PongMessage",
+    "ProtocolError", "RenamePlayer", "RulesetInfo", "SeatChange", "SeatInfo", "TableCreated",
+    "TableInfo", "TurnTimer", "ViewMessage",
     "parse_client",
 ]
 
@@ -58,6 +58,12 @@ class ErrorReply(_Model):
 
 class CreatePlayer(_Model):
     """``POST /api/players``: the name to play under."""
+
+    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
+
+
+class RenamePlayer(_Model):
+    """``PATCH /api/players/me``: a new name to play under (shown at the player's tables)."""
 
     name: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
 
@@ -314,3 +320,10 @@ class PongMessage(_Model):
     """The answer to a ping."""
 
     type: Literal["pong"] = "pong"
+
+
+class NoticeMessage(_Model):
+    """Something the server tells one connection (e.g. that the host gave its seat away)."""
+
+    type: Literal["notice"] = "notice"
+    message: str
