@@ -489,19 +489,20 @@ def _body_fault(body: bytes) -> tuple[int, str] | None:
         return 400, "the request's JSON is nested too deeply"
     except ValueError:
         return None  # the app says what is wrong with it
-    stack = [data]
+    stack: list[tuple[str, Any]] = [("body", data)]
     while stack:
-        item = stack.pop()
+        where, item = stack.pop()
         if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
+            for key, value in item.items():
+                inner = str(key) if where == "body" else f"{where}.{key}"
+                stack += [(inner, key), (inner, value)]
         elif isinstance(item, list):
-            stack.extend(item)
+            stack += [(f"{where}.{k}", x) for k, x in enumerate(item)]
         elif isinstance(item, str):
             for ch in item:
                 if ch == "\x00" or 0xD800 <= ord(ch) <= 0xDFFF:
-                    return 422, (f"a text in the request holds U+{ord(ch):04X}, which "
-                                 "no field may hold")
+                    return 422, (f"{shown(where, 60)}: U+{ord(ch):04X} is not a character a "
+                                 "text may hold")
     return None
 
 

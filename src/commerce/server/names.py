@@ -28,10 +28,12 @@ __all__ = ["REFUSED_CATEGORIES", "TextRefused", "clean_text", "distinct", "playe
            "refused_character", "shown"]
 
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp"})
-"""The Unicode categories no name or chat line may hold (whitespace other than spaces is
-made a space first)."""
+"""The Unicode categories no name or chat line may hold (tabs and line feeds are made
+spaces; the line and paragraph separators U+2028 and U+2029 are refused)."""
 RESERVED = frozenset({"you"})
 """Names (compared case-insensitively) that the page uses for something else."""
+_SPACES = str.maketrans("\t\n\r\x0b\x0c", "     ")
+"""The control characters that are ordinary whitespace (made a space, not refused)."""
 MAX_NAME_CHARS = 40
 """The longest name, in characters after normalising."""
 
@@ -60,12 +62,12 @@ def clean_text(text: str, what: str = "text") -> str:
     bad = next((ch for ch in text if unicodedata.category(ch) == "Cs"), None)
     if bad is not None:  # a lone surrogate cannot be normalised: say so first
         raise TextRefused(f"{what}: U+{ord(bad):04X} is a lone surrogate, not a character")
-    text = " ".join(unicodedata.normalize("NFC", text).split())
-    bad = refused_character(text)
+    text = unicodedata.normalize("NFC", text)
+    bad = refused_character(text.translate(_SPACES))
     if bad is not None:
         raise TextRefused(f"{what}: U+{ord(bad):04X} is a control or format character; "
                          f"write a {what} without it")
-    return text
+    return " ".join(text.split())
 
 
 def player_name(text: str) -> str:
