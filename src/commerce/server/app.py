@@ -418,17 +418,11 @@ class Guard:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] != "http":  # a websocket's table is checked by its session
             await self.app(scope, receive, send)
             return
         path = str(scope.get("path", ""))
         bad = _refused_in(path)
-        if scope["type"] == "websocket":
-            if bad is not None or len(path) > 200:
-                await send({"type": "websocket.close", "code": 4404})
-                return
-            await self.app(scope, receive, send)
-            return
 
         async def secured(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":

@@ -125,6 +125,7 @@ class TableSession {
     switch (msg.type) {
       case "view": this.onView(msg); break;
       case "lobby": this.onLobby(msg); break;
+      case "notice": this.notice.textContent = msg.message; break;
       case "error":
         this.sent = false;
         this.notice.textContent = msg.message || "The server refused that.";
@@ -287,13 +288,16 @@ class TableSession {
     const mine = seats.some((s) => s.you || (this.me && s.player_id === this.me.player_id));
     const rows = seats.map((s, k) => {
       const seat = s.seat ?? k;
+      const yours = Boolean(s.you || (this.me && s.player_id === this.me.player_id));
+      // a person playing now keeps their seat: only an away one may go to a bot
+      const taken = s.kind === "human" && msg.status === "playing" && !s.away;
       const who = s.kind === "bot" ? `bot (${s.level || "heuristic"})` : s.name || "open seat";
       const controls = [];
       if (!mine && !this.spectate && s.kind !== "bot" && !s.name) {
         controls.push(el("button", { type: "button", class: "join", text: "Sit here",
           onclick: () => this.rest("POST", `/api/tables/${this.tableId}/join`, { seat }) }));
       }
-      if (host && !s.you) {
+      if (host && !yours && !taken) {
         controls.push(s.kind === "bot"
           ? el("button", { type: "button", text: "Make it a person's seat",
             onclick: () => this.rest("POST", `/api/tables/${this.tableId}/seats/${seat}`, { kind: "human" }) })
@@ -304,7 +308,7 @@ class TableSession {
             onclick: () => this.rest("DELETE", `/api/tables/${this.tableId}/seats/${seat}`) }));
         }
       }
-      return el("li", {}, el("span", { text: `Seat ${seat + 1}: ${who}${s.you ? " (you)" : ""}${s.away ? ", away" : ""}` }), ...controls);
+      return el("li", {}, el("span", { text: `Seat ${seat + 1}: ${who}${yours ? " (you)" : ""}${s.away ? ", away" : ""}` }), ...controls);
     });
     const invite = msg.invite || this.info.invite;
     fill(this.lobby,
