@@ -4,11 +4,14 @@ tables others made since; and the limits as ``commerce serve``'s options."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from commerce.server import migrations
 from commerce.server.app import create_app
 from commerce.server.limits import Limits
 from tests.harness.server import Player, close_all
@@ -105,3 +108,55 @@ def test_serve_takes_the_limits_as_options_and_refuses_a_bad_one(tmp_path) -> No
                               f"sqlite:///{tmp_path / 's.db'}"])
     assert code == 2 and not out
     assert "--limit-tables: 'many' is not COUNT/SECONDS" in err and err.count("\n") == 1, err
+
+
+@pytest.fixture(scope="module")
+def pg_server() -> Iterator[str]:
+    from tests.harness.postgres import postgres_server
+
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_database_of_the_first_schema_upgrades_with_each_players_tables(
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from commerce.server.db import Store, engine_url
+
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    else:
+        server: str = request.getfixturevalue("pg_server")
+        admin = create_engine(engine_url(server), isolation_level="AUTOCOMMIT")
+        with admin.connect() as c:
+            c.execute(text("CREATE DATABASE upgraded"))
+        admin.dispose()
+        url = server.rsplit("/", 1)[0] + "/upgraded"
+    engine = create_engine(engine_url(url))
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(migrations.__file__).parent))
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "0001")
+        for pid in ("ann", "bob", "eve"):
+            connection.execute(text("INSERT INTO players (id, name, token_hash, created) "
+                                    "VALUES (:i, :i, :h, CURRENT_TIMESTAMP)"),
+                               {"i": pid, "h": pid * 10})
+        seats = json.dumps([{"kind": "human", "player_id": "ann", "name": "ann"},
+                            {"kind": "human", "player_id": "bob", "name": "bob"},
+                            {"kind": "open", "player_id": None}])
+        connection.execute(text(
+            "INSERT INTO tables (id, invite, host_id, ruleset, options, players, public, hints,"
+            " timeout_s, offer_window_s, seats, status, created, updated) VALUES ('t1', 'i1',"
+            " 'ann', 'peel', '{}', 3, true, true, 120, 0, :s, 'lobby', CURRENT_TIMESTAMP,"
+            " CURRENT_TIMESTAMP)"), {"s": seats})
+    engine.dispose()
+    store = Store.open(url)
+    try:
+        assert [store.tables_of(p) for p in ("ann", "bob", "eve")] == [["t1"], ["t1"], []]
+    finally:
+        store.close()
