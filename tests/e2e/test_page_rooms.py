@@ -148,6 +148,7 @@ def test_history_lists_games_and_replays_one_step_by_step(page: Any) -> None:
 
 def test_claim_link_brings_the_player_to_another_device(page: Any) -> None:
     FakeServer(page, lambda hello: [])
+    page.once("dialog", lambda dialog: dialog.accept())  # replace the player here: yes
     page.goto(f"{BASE}/#claim=tok-bob")
     page.wait_for_selector("#ruleset option", state="attached")
     assert page.evaluate("() => localStorage.getItem('commerce.token')") == "tok-bob"
