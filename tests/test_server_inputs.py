@@ -232,7 +232,10 @@ def test_the_api_pages_are_off_unless_asked_for() -> None:
             assert client.get(path).status_code == 404, path
     with TestClient(create_app("sqlite://", api_docs=True)) as client:
         assert client.get("/openapi.json").json()["info"]["title"] == "Commerce"
-        assert client.get("/docs").status_code == 200
+        docs = client.get("/docs")
+        assert docs.status_code == 200 and docs.headers["x-frame-options"] == "DENY"
+        assert "content-security-policy" not in docs.headers  # its script is a CDN's
+        assert "content-security-policy" in client.get("/").headers
 
 
 def test_serve_takes_api_docs_as_an_option() -> None:
