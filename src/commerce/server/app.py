@@ -119,7 +119,7 @@ def create_app(db_url: str = "sqlite://", *,
                api_docs: bool = False) -> FastAPI:
     """The app on the database at *db_url* (migrated at start; ``sqlite://`` keeps it in
     memory). *offer_window_s*: the default window of out-of-turn offers on new tables;
-    *limits*: what one player and one address may ask (:class:`.hub.Limits`); *rate*, where
+    *limits*: what one player and one address may ask (:class:`.limits.Limits`); *rate*, where
     given, the messages a second and the burst one player may send (in place of *limits*'
     ``messages``); *api_docs*: serve the OpenAPI schema and its pages (``/docs``, ``/redoc``,
     ``/openapi.json``)."""
@@ -366,7 +366,7 @@ def create_app(db_url: str = "sqlite://", *,
 
 
 class Throttled(ApiError):
-    """A call over its rate limit (:class:`.hub.Limits`): 429, and when to try again."""
+    """A call over its rate limit (:class:`.limits.Limits`): 429, and when to try again."""
 
     def __init__(self, what: str, retry_after_s: float) -> None:
         super().__init__(429, f"too many {what}: wait {max(1, round(retry_after_s))} "
