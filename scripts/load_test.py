@@ -43,6 +43,11 @@ from websockets.exceptions import WebSocketException
 from commerce import engine
 from commerce.record import GameRecord, replay_steps
 
+LIMITS = ["--limit-players", "1000/60", "--limit-address-share", "1000"]
+"""The server's limits in this run: each scripted player keeps ``commerce serve``'s own limits
+per player (tables, hints, messages), but they all come from one address (loopback), which
+may make as many players, and as much of each, as a thousand people."""
+
 
 def free_port() -> int:
     """A port nobody listens on now."""
@@ -65,7 +70,7 @@ class Server:
         log = (self.folder / f"server-{self.starts}.log").open("wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "commerce", "serve", "--port", str(self.port),
-             "--db", f"sqlite:///{self.folder / 'load.db'}"],
+             "--db", f"sqlite:///{self.folder / 'load.db'}", *LIMITS],
             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         self.starts += 1
         deadline = time.monotonic() + 60
@@ -239,7 +244,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "latency_ms": {"median": round(statistics.median(lat), 1) if lat else 0.0,
                        "p95": pct(0.95), "p99": pct(0.99), "max": pct(1.0)},
         "games_finished": games_done, "killed_after_s": killed_after,
-        "reconnects": sum(s.reconnects for s in seats), **result,
+        "reconnects": sum(s.reconnects for s in seats),
+        "server_limits": " ".join(LIMITS) + " (the rest commerce serve's defaults)", **result,
     }
 
 

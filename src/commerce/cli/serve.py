@@ -15,6 +15,7 @@ from pathlib import Path
 
 from commerce.cli import int_in
 from commerce.errors import CommerceError
+from commerce.server.limits import Limits
 
 ENV_URL = "COMMERCE_DATABASE_URL"
 """The environment variable that names the database."""
@@ -52,6 +53,39 @@ def configure_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=None, metavar="URL",
                    help=f"database URL, e.g. postgresql://user@host/db (default: ${ENV_URL}, "
                         "else SQLite in the user's data folder)")
+    d = Limits()
+    for name, what in (("tables", "new tables each player may make"),
+                       ("hints", "hints each player may ask for"),
+                       ("messages", "websocket messages each player may send"),
+                       ("players", "new players and renames from one address")):
+        count, seconds = getattr(d, name)
+        p.add_argument(f"--limit-{name}", type=_limit, default=None, metavar="COUNT/SECONDS",
+                       help=f"{what}: COUNT at once, then COUNT every SECONDS (default: "
+                            f"{count}/{seconds:g})")
+    p.add_argument("--limit-address-share", type=int_in(1, 1000), default=d.address_share,
+                   metavar="N", help="one address (all its players together) may make N "
+                                     "players' worth of tables, hints and messages, from 1 "
+                                     f"to 1,000 (default: {d.address_share})")
+    p.add_argument("--api-docs", action="store_true",
+                   help="serve the API's OpenAPI schema and pages (/openapi.json, /docs, "
+                        "/redoc); off by default")
+
+
+def _limit(text: str) -> tuple[int, float]:
+    """``COUNT/SECONDS`` for argparse."""
+    try:
+        return Limits.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The :class:`commerce.server.limits.Limits` of ``commerce serve``'s options."""
+    d = Limits()
+    return Limits(tables=args.limit_tables or d.tables, hints=args.limit_hints or d.hints,
+                  messages=args.limit_messages or d.messages,
+                  players=args.limit_players or d.players,
+                  address_share=args.limit_address_share)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -66,15 +100,18 @@ def run_serve(args: argparse.Namespace) -> int:
     check_listen(args.host, args.port)
     url = args.db or default_url()
     if url.startswith("sqlite:///"):
-        Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+        Path(url[len("sqlite:///"):]).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    limits = limits_of(args)
     try:
-        app = create_app(url, offer_window_s=OFFER_WINDOW_S)
+        app = create_app(url, offer_window_s=OFFER_WINDOW_S, limits=limits,
+                         api_docs=args.api_docs)
     except Exception as exc:  # noqa: BLE001 - an unreachable or bad database: one line
         raise CommerceError(f"cannot open the database {url.split('@')[-1]}: "
                             f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
                             ) from None
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     print(f"Commerce is served at http://{shown}:{args.port}/ (Ctrl-C stops it)", flush=True)
+    print(f"Limits: {limits.describe()}", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_WS_BYTES,
                 log_level="warning")
     return 0

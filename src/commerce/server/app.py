@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import json
 import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,8 +47,9 @@ from commerce.rules import (
 )
 from commerce.server.cluster import Cluster
 from commerce.server.db import Player, Store
-from commerce.server.hub import Connection, RateLimit
+from commerce.server.hub import Connection, Limiter, Limits
 from commerce.server.live import ApiError, Server
+from commerce.server.names import TextRefused, clean_text, player_name, shown
 from commerce.server.protocol import (
     ActIntent,
     ChatIntent,
@@ -62,10 +65,12 @@ from commerce.server.protocol import (
     LobbyMessage,
     MeReply,
     MoveInfo,
+    NoticeMessage,
     OptionInfo,
     PlayerReply,
     PongMessage,
     ProtocolError,
+    RenamePlayer,
     ReplayGame,
     ReplayReply,
     ReplayStep,
@@ -91,6 +96,21 @@ HELLO_TIMEOUT_S = 30.0
 """How long a new websocket may take to say hello."""
 DEFAULT_OFFER_WINDOW_S = 0.0
 """The out-of-turn offer window of a networked table when the host sets none."""
+MAX_BODY_BYTES = 65536
+"""The largest request body the server reads."""
+KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
+"""What a table's id or invite code, or a game's id, is made of."""
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+     b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+"""Headers on every reply: no script or style but the page's own files, never in a frame, no
+guessing of content types, and no address (an invite's) sent to other sites."""
 
 
 _LABEL_PREFIXES = ("House rule: ", "Pool Commerce: ", "Cox: ", "Widow-family ")
@@ -181,12 +201,22 @@ def _static_dir() -> Path | None:
 
 def create_app(db_url: str = "sqlite://", *,
                offer_window_s: float = DEFAULT_OFFER_WINDOW_S,
-               rate: tuple[float, int] = (20.0, 40)) -> FastAPI:
+               rate: tuple[float, int] | None = None, limits: Limits | None = None,
+               api_docs: bool = False) -> FastAPI:
     """The app on the database at *db_url* (migrated at start; ``sqlite://`` keeps it in
     memory). *offer_window_s*: the default window of out-of-turn offers on new tables;
-    *rate*: the messages a second and the burst one connection may send."""
+    *limits*: what one player and one address may ask (:class:`.limits.Limits`); *rate*, where
+    given, the messages a second and the burst one player may send (in place of *limits*'
+    ``messages``); *api_docs*: serve the OpenAPI schema and its pages (``/docs``, ``/redoc``,
+    ``/openapi.json``)."""
+    limits = limits or Limits()
+    if rate is not None:
+        limits = dataclasses.replace(limits, messages=(rate[1], rate[1] / rate[0]))
     store = Store.open(db_url)
-    server = Server(store, rate)
+    server = Server(store, (limits.messages[0] / limits.messages[1], limits.messages[0]))
+    limiter = Limiter(limits)
+    notices: dict[tuple[str, str], str] = {}
+    """What a player not connected is told on their return (their seat was given away)."""
     if store.engine.url.get_backend_name() == "postgresql":
         dsn = store.engine.url.set(drivername="postgresql").render_as_string(
             hide_password=False)
@@ -205,23 +235,42 @@ def create_app(db_url: str = "sqlite://", *,
             task.cancel()
         store.close()
 
-    app = FastAPI(title="Commerce", lifespan=lifespan)
+    app = FastAPI(title="Commerce", lifespan=lifespan,
+                  docs_url="/docs" if api_docs else None,
+                  redoc_url="/redoc" if api_docs else None,
+                  openapi_url="/openapi.json" if api_docs else None)
     app.state.server = server
+    app.state.limiter = limiter
+    app.add_middleware(Guard, loose=("/docs", "/redoc") if api_docs else ())
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        headers = None
+        if isinstance(exc, Throttled):
+            headers = {"Retry-After": str(max(1, round(exc.retry_after_s)))}
+        return JSONResponse({"error": shown(exc.message)}, status_code=exc.status,
+                            headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "bad request"}
-        where = ".".join(str(x) for x in first.get("loc", ())[1:]) or "body"
-        return JSONResponse({"error": f"{where}: {first.get('msg', 'bad value')}"},
+        loc = [str(x) for x in first.get("loc", ())]
+        where = ".".join(loc[1:]) or "body"
+        if loc and loc[0] == "path":
+            where = f"the address's {where}"
+        return JSONResponse({"error": shown(f"{where}: {first.get('msg', 'bad value')}")},
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+        return JSONResponse({"error": shown(str(exc.detail))}, status_code=exc.status_code)
+
+    def address(request: Request | WebSocket) -> str | None:
+        return request.client.host if request.client is not None else None
+
+    def limit(kind: str, what: str, player: str | None, request: Request | WebSocket) -> None:
+        if not limiter.allow(kind, player, address(request)):
+            raise Throttled(what, limiter.wait_s(kind))
 
     async def me(authorization: str | None) -> Player:
         token = None
@@ -234,12 +283,23 @@ def create_app(db_url: str = "sqlite://", *,
 
     # -- players -----------------------------------------------------------------------------
     @app.post("/api/players")
-    async def create_player(body: CreatePlayer) -> PlayerReply:
-        name = " ".join(body.name.split())
-        if not name:
-            raise ApiError(422, "name: write a name to play under")
+    async def create_player(body: CreatePlayer, request: Request) -> PlayerReply:
+        name = _name(body.name)
+        limit("players", "new players from this address", None, request)
         p = await run_in_threadpool(store.create_player, name)
         return PlayerReply(player_id=p.id, name=p.name, token=p.token)
+
+    @app.patch("/api/players/me")
+    async def rename(body: RenamePlayer, request: Request,
+                     authorization: str | None = Header(default=None)) -> PlayerReply:
+        p = await me(authorization)
+        name = _name(body.name)
+        limit("players", "new names from this address", None, request)
+        await run_in_threadpool(store.rename_player, p.id, name)
+        for table_id in await run_in_threadpool(
+                lambda: store.tables_of(p.id, 50, unfinished=True)):
+            await server.perform(table_id, {"op": "rename", "player": p.id, "name": name})
+        return PlayerReply(player_id=p.id, name=name)
 
     @app.get("/api/players/me")
     async def get_me(authorization: str | None = Header(default=None)) -> MeReply:
@@ -269,9 +329,10 @@ def create_app(db_url: str = "sqlite://", *,
         return infos
 
     @app.post("/api/tables")
-    async def create_table(body: CreateTable,
+    async def create_table(body: CreateTable, request: Request,
                            authorization: str | None = Header(default=None)) -> TableCreated:
         p = await me(authorization)
+        limit("tables", "new tables", p.id, request)
         window = body.offer_window_s if body.offer_window_s is not None else offer_window_s
         config = TableConfig(body.ruleset, dict(body.options), body.seats, body.public,
                              body.hints, body.timeout_s, body.turn_timer_s, window)
@@ -300,11 +361,12 @@ def create_app(db_url: str = "sqlite://", *,
 
     @app.get("/api/tables/{key}")
     async def get_table(key: str) -> TableInfo:
-        return server.info(await server.table(key))
+        return server.info(await server.table(_key(key)))
 
     @app.post("/api/tables/{key}/join")
     async def join(key: str, body: JoinTable | None = None,
                    authorization: str | None = Header(default=None)) -> TableInfo:
+        key = _key(key)
         p = await me(authorization)
         seat = None if body is None else body.seat
         await server.perform(key, {"op": "join", "player": p.id, "name": p.name, "seat": seat})
@@ -312,12 +374,14 @@ def create_app(db_url: str = "sqlite://", *,
 
     @app.post("/api/tables/{key}/start")
     async def start(key: str, authorization: str | None = Header(default=None)) -> TableInfo:
+        key = _key(key)
         p = await me(authorization)
         await server.perform(key, {"op": "start", "player": p.id})
         return server.info(await server.table(key))
 
     @app.post("/api/tables/{key}/again")
     async def again(key: str, authorization: str | None = Header(default=None)) -> TableInfo:
+        key = _key(key)
         p = await me(authorization)
         await server.perform(key, {"op": "again", "player": p.id})
         return server.info(await server.table(key))
@@ -325,21 +389,48 @@ def create_app(db_url: str = "sqlite://", *,
     @app.post("/api/tables/{key}/seats/{seat}")
     async def set_seat(key: str, seat: int, body: SeatChange,
                        authorization: str | None = Header(default=None)) -> TableInfo:
+        key = _key(key)
         p = await me(authorization)
+        before = await server.table(key)
+        held = _held(before, seat)
         await server.perform(key, {"op": "seat", "player": p.id, "seat": seat,
                                    "kind": body.kind, "level": body.level})
-        return server.info(await server.table(key))
+        table = await server.table(key)
+        await tell(table, held, "the host gave your seat to a bot: watch, or join another "
+                                "table")
+        return server.info(table)
 
     @app.delete("/api/tables/{key}/seats/{seat}")
     async def remove_seat(key: str, seat: int,
                           authorization: str | None = Header(default=None)) -> TableInfo:
+        key = _key(key)
         p = await me(authorization)
+        held = _held(await server.table(key), seat)
         await server.perform(key, {"op": "remove", "player": p.id, "seat": seat})
-        return server.info(await server.table(key))
+        table = await server.table(key)
+        await tell(table, held, "the host removed you from your seat" + (
+            ": a bot plays it now" if table.status == "playing" else ""))
+        return server.info(table)
+
+    async def tell(table: Table, player_id: str | None, message: str) -> None:
+        """Tell a player who lost their seat: now where connected, else on their return."""
+        if player_id is None or table.seat_of(player_id) is not None:
+            return
+        sent = False
+        for conn in server.hub.connections(table.table_id):
+            if conn.player_id == player_id:
+                await conn.send(NoticeMessage(message=message))
+                sent = True
+        if not sent:
+            if len(notices) > 10_000:
+                notices.pop(next(iter(notices)))
+            notices[(table.table_id, player_id)] = message
 
     # -- records -----------------------------------------------------------------------------
     async def finished(game_id: str) -> Any:
-        found = await run_in_threadpool(store.game_record, game_id[:40])
+        if not KEY.fullmatch(game_id):
+            raise ApiError(404, "no such game")
+        found = await run_in_threadpool(store.game_record, game_id)
         if found is None:
             raise ApiError(404, "no such game")
         record, complete = found
@@ -361,7 +452,7 @@ def create_app(db_url: str = "sqlite://", *,
     @app.websocket("/ws/tables/{key}")
     async def play(ws: WebSocket, key: str) -> None:
         await ws.accept()
-        await _session(server, ws, key)
+        await _session(server, ws, key, limiter, notices)
 
     # -- the page ----------------------------------------------------------------------------
     static = _static_dir()
@@ -389,6 +480,156 @@ def create_app(db_url: str = "sqlite://", *,
             return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
 
     return app
+
+
+class Throttled(ApiError):
+    """A call over its rate limit (:class:`.limits.Limits`): 429, and when to try again."""
+
+    def __init__(self, what: str, retry_after_s: float) -> None:
+        super().__init__(429, f"too many {what}: wait {max(1, round(retry_after_s))} "
+                              "seconds and try again")
+        self.retry_after_s = retry_after_s
+
+
+def _key(key: str) -> str:
+    """*key* where it could be a table's id or invite code.
+
+    :raises ApiError: 404, where it could not.
+    """
+    if not KEY.fullmatch(key):
+        raise ApiError(404, "no such table")
+    return key
+
+
+def _name(text: str) -> str:
+    """*text* as a player's name (:func:`.names.player_name`).
+
+    :raises ApiError: 422 with the reason.
+    """
+    try:
+        return player_name(text)
+    except TextRefused as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+def _held(table: Table, seat: int) -> str | None:
+    """The player seated at *seat*, if a person is."""
+    if 0 <= seat < len(table.seats) and table.seats[seat].kind == "human":
+        return table.seats[seat].player_id
+    return None
+
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+class Guard:
+    """Every request checked before the app reads it, and every reply given the security
+    headers (:data:`SECURITY_HEADERS`): an address holding a control character, a body over
+    :data:`MAX_BODY_BYTES`, one that is not UTF-8, JSON nested too deep, or a JSON string
+    holding a NUL or a lone surrogate (which no database stores) is refused with one sentence
+    and a 4xx status."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], *,
+                 loose: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.loose = loose
+        """Paths served without the Content-Security-Policy (the API's pages, which load
+        their script from a CDN), where asked for."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # a websocket's table is checked by its session
+            await self.app(scope, receive, send)
+            return
+        path = str(scope.get("path", ""))
+        bad = _refused_in(path)
+
+        async def secured(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                extra = SECURITY_HEADERS
+                if self.loose and path.startswith(self.loose):
+                    extra = [h for h in extra if h[0] != b"content-security-policy"]
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        if bad is not None or len(path) > 2000:
+            why = "is too long" if bad is None else f"holds U+{ord(bad):04X}"
+            await _refuse(secured, 404, f"no such page: its address {why}")
+            return
+        body = b""
+        reads = scope["method"] not in ("GET", "HEAD", "OPTIONS", "DELETE")
+        more = reads
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = bool(message.get("more_body"))
+            if len(body) > MAX_BODY_BYTES:
+                await _refuse(secured, 413, f"the request's body is too large: at most "
+                                            f"{MAX_BODY_BYTES:,} bytes")
+                return
+        if body:
+            fault = _body_fault(body)
+            if fault is not None:
+                await _refuse(secured, *fault)
+                return
+        sent = False
+
+        async def replay() -> MutableMapping[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay if reads else receive, secured)
+
+
+def _refused_in(text: str) -> str | None:
+    """The first NUL, other control character, or lone surrogate of *text*, or None."""
+    for ch in text:
+        if ord(ch) < 32 or ord(ch) == 127 or 0xD800 <= ord(ch) <= 0xDFFF:
+            return ch
+    return None
+
+
+def _body_fault(body: bytes) -> tuple[int, str] | None:
+    """The status and the reason a request's body is refused, or None."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return 400, "the request's body is not UTF-8 text"
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        return 400, "the request's JSON is nested too deeply"
+    except ValueError:
+        return None  # the app says what is wrong with it
+    stack: list[tuple[str, Any]] = [("body", data)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                inner = str(key) if where == "body" else f"{where}.{key}"
+                stack += [(inner, key), (inner, value)]
+        elif isinstance(item, list):
+            stack += [(f"{where}.{k}", x) for k, x in enumerate(item)]
+        elif isinstance(item, str):
+            for ch in item:
+                if ch == "\x00" or 0xD800 <= ord(ch) <= 0xDFFF:
+                    return 422, (f"{shown(where, 60)}: U+{ord(ch):04X} is not a character a "
+                                 "text may hold")
+    return None
+
+
+async def _refuse(send: Send, status: int, message: str) -> None:
+    body = json.dumps({"error": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _summary(game: dict[str, Any]) -> GameSummary:
@@ -438,8 +679,10 @@ def _replay(record: Any) -> ReplayReply:
         steps=steps)
 
 
-async def _session(server: Server, ws: WebSocket, key: str) -> None:
-    """One websocket: hello, then intents until it closes."""
+async def _session(server: Server, ws: WebSocket, key: str, limiter: Limiter,
+                   notices: dict[tuple[str, str], str]) -> None:
+    """One websocket: hello, then intents until it closes (each counted against the
+    player's and the address's limits)."""
     try:
         text = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT_S)
         hello = parse_client(text) if text is not None else None
@@ -454,7 +697,7 @@ async def _session(server: Server, ws: WebSocket, key: str) -> None:
             await ws.close(code=4400)
         return
     try:
-        table = await server.table(key)
+        table = await server.table(_key(key))
     except ApiError as exc:
         await ws.send_text(ErrorMessage(message=exc.message).model_dump_json())
         await ws.close(code=4404)
@@ -466,9 +709,11 @@ async def _session(server: Server, ws: WebSocket, key: str) -> None:
         return
     player_id = None if player is None or hello.spectate else player.id
     seat = table.seat_of(player_id)
-    conn = Connection(ws, table.table_id, seat, player_id,
-                      limit=RateLimit(rate=server.rate[0], burst=server.rate[1]))
+    conn = Connection(ws, table.table_id, seat, player_id)
     server.hub.add(conn)
+    address = ws.client.host if ws.client is not None else None
+    who = player.id if player is not None else f"spectator {conn.id}"
+    told = notices.pop((table.table_id, player.id), None) if player is not None else None
     try:
         if seat is not None:
             task = server.away_tasks.pop((table.table_id, seat), None)
@@ -480,14 +725,17 @@ async def _session(server: Server, ws: WebSocket, key: str) -> None:
         for line in list(table.chat):
             await conn.send(line)
         await conn.send(table.view(conn.seat))
+        if told is not None and seat is None:
+            await conn.send(NoticeMessage(message=told))
         while True:
             text = await _receive(ws)
             if text is None:
                 break
-            if not conn.limit.allow():
+            if not limiter.allow("messages", who, address):
                 await conn.send(ErrorMessage(message="too many messages: slow down"))
                 continue
-            await _handle(server, table, conn, text)
+            await _handle(server, table, conn, text, lambda: limiter.allow("hints", who,
+                                                                          address))
     finally:
         server.hub.remove(conn)
         _maybe_away(server, table, conn.seat)
@@ -508,13 +756,14 @@ async def _receive(ws: WebSocket) -> str | None:
     return str(text)
 
 
-async def _handle(server: Server, table: Table, conn: Connection, text: str) -> None:
+async def _handle(server: Server, table: Table, conn: Connection, text: str,
+                  hint_allowed: Callable[[], bool] = lambda: True) -> None:
     """One client message: answered, or refused with one error that changes nothing."""
     table = await server.table(table.table_id)  # in a cluster, the latest read of it
     try:
         msg = parse_client(text)
     except ProtocolError as exc:
-        await conn.send(ErrorMessage(message=str(exc)))
+        await conn.send(ErrorMessage(message=shown(str(exc))))
         return
     try:
         if isinstance(msg, ActIntent):
@@ -523,11 +772,13 @@ async def _handle(server: Server, table: Table, conn: Connection, text: str) -> 
                                                   "version": msg.version})
         elif isinstance(msg, ChatIntent):
             table = await server.table(table.table_id)
-            line = table.say(conn.player_id, msg.text)
+            line = table.say(conn.player_id, clean_text(msg.text, "chat line"))
             await server.hub.send_all(table.table_id, line)
             if server.cluster is not None:
                 await server.cluster.say(table.table_id, line.from_, line.text)
         elif isinstance(msg, HintIntent):
+            if not hint_allowed():
+                raise TableError("too many hints: wait a little and ask again")
             rows = await run_in_threadpool(table.hint, conn.player_id)
             present = family_spec(table.rules.family).presentation
             await conn.send(HintMessage(
@@ -538,9 +789,9 @@ async def _handle(server: Server, table: Table, conn: Connection, text: str) -> 
         else:
             await conn.send(PongMessage())
     except ApiError as exc:
-        await conn.send(ErrorMessage(message=exc.message))
-    except TableError as exc:
-        await conn.send(ErrorMessage(message=str(exc)))
+        await conn.send(ErrorMessage(message=shown(exc.message)))
+    except (TableError, TextRefused) as exc:
+        await conn.send(ErrorMessage(message=shown(str(exc))))
     except CommerceError as exc:  # pragma: no cover - every refusal is a TableError
         await conn.send(ErrorMessage(message=str(exc)))
 

@@ -17,17 +17,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, select
+from sqlalchemy import Engine, create_engine, delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from commerce.record import GameRecord
-from commerce.server.models import GameRow, PlayerRow, SeatRow, TableRow
+from commerce.server.models import GameRow, PlayerRow, SeatRow, TablePlayerRow, TableRow
 from commerce.server.tables import Seat, Table, TableConfig
 
 __all__ = ["Player", "Store", "engine_url", "migrate"]
@@ -56,6 +57,27 @@ def migrate(engine: Engine) -> None:
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")
+
+
+def private_file(url: str) -> None:
+    """Create the SQLite file of *url* readable and writable by its owner alone (0600), where
+    it does not exist yet: it holds every player's token hash and every game's seed. (SQLite
+    gives its journal the same permissions.)"""
+    path = url.split("///", 1)[1].split("?", 1)[0] if "///" in url else ""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
+def _members(host_id: str, seats_json: str) -> set[str]:
+    """The host and the people seated, from a table's stored seats."""
+    seats = json.loads(seats_json) if seats_json else []
+    return {host_id} | {x["player_id"] for x in seats
+                        if x.get("kind") == "human" and x.get("player_id")}
 
 
 def _hash(token: str) -> str:
@@ -87,6 +109,7 @@ class Store:
             kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
         elif url.startswith("sqlite"):
             kwargs = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+            private_file(url)
         engine = create_engine(url, **kwargs)
         migrate(engine)
         return cls(engine)
@@ -119,6 +142,11 @@ class Store:
             return None
         return Player(row.id, row.name)
 
+    def rename_player(self, player_id: str, name: str) -> None:
+        """Give a player a new name (already normalised: :func:`.names.player_name`)."""
+        with self.session() as s, s.begin():
+            s.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(name=name))
+
     def player(self, player_id: str) -> Player | None:
         """A player by id."""
         with self.session() as s:
@@ -138,9 +166,21 @@ class Store:
                                timeout_s=c.timeout_s, turn_timer_s=c.turn_timer_s,
                                offer_window_s=c.offer_window_s)
                 s.add(row)
+                before: set[str] = set()
+            else:
+                before = _members(row.host_id, row.seats)
             row.seats = json.dumps([x.to_dict() for x in table.seats])
             row.status = table.status
             row.game_id = table.game_id
+            after = _members(table.host_id, row.seats)
+            if after != before:
+                s.flush()
+                if before - after:
+                    s.execute(delete(TablePlayerRow).where(
+                        TablePlayerRow.table_id == table.table_id,
+                        TablePlayerRow.player_id.in_(sorted(before - after))))
+                for player_id in sorted(after - before):
+                    s.add(TablePlayerRow(table_id=table.table_id, player_id=player_id))
             if table.driver is not None and table.game_id is not None:
                 self._save_game(s, table)
 
@@ -186,14 +226,17 @@ class Store:
                                                            TableRow.status == "lobby")
                                   .order_by(TableRow.created.desc()).limit(limit)))
 
-    def tables_of(self, player_id: str) -> list[str]:
-        """The ids of the tables where *player_id* holds a seat or hosts (newest first)."""
+    def tables_of(self, player_id: str, limit: int = 200, *,
+                  unfinished: bool = False) -> list[str]:
+        """The ids of the tables where *player_id* holds a seat or hosts, newest first (found
+        through the player's index, however many tables others made since); *unfinished*:
+        only those in the lobby or playing."""
+        query = (select(TableRow.id).join(TablePlayerRow, TablePlayerRow.table_id == TableRow.id)
+                 .where(TablePlayerRow.player_id == player_id))
+        if unfinished:
+            query = query.where(TableRow.status.in_(("lobby", "playing")))
         with self.session() as s:
-            rows = s.execute(select(TableRow.id, TableRow.seats, TableRow.host_id)
-                             .order_by(TableRow.created.desc()).limit(500)).all()
-        return [r.id for r in rows
-                if r.host_id == player_id or any(x.get("player_id") == player_id
-                                                 for x in json.loads(r.seats))]
+            return list(s.scalars(query.order_by(TableRow.created.desc()).limit(limit)))
 
     # -- games ---------------------------------------------------------------------------------
     def game_record(self, game_id: str) -> tuple[GameRecord, bool] | None:

@@ -13,9 +13,10 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from commerce.server.limits import Limits
 from commerce.server.tables import Table
 
-__all__ = ["Connection", "Hub", "RateLimit"]
+__all__ = ["Connection", "Hub", "Limiter", "Limits", "RateLimit"]
 
 
 class Socket(Protocol):
@@ -39,17 +40,73 @@ class RateLimit:
     tokens: float = -1.0
     at: float = 0.0
 
-    def allow(self, now: float | None = None) -> bool:
-        """Whether one more message is allowed now."""
+    def refill(self, now: float | None = None) -> float:
+        """The tokens there are now (at most *burst*)."""
         now = time.monotonic() if now is None else now
         if self.tokens < 0:
             self.tokens, self.at = float(self.burst), now
-        self.tokens = min(float(self.burst), self.tokens + (now - self.at) * self.rate)
+        self.tokens = min(float(self.burst), self.tokens + max(0.0, now - self.at) * self.rate)
         self.at = now
-        if self.tokens >= 1.0:
+        return self.tokens
+
+    def allow(self, now: float | None = None) -> bool:
+        """Whether one more message is allowed now."""
+        if self.refill(now) >= 1.0:
             self.tokens -= 1.0
             return True
         return False
+
+
+class Limiter:
+    """The token buckets of :class:`Limits`, one per kind and player or address, held by one
+    app (the oldest forgotten past *keep* buckets: a forgotten bucket starts full again).
+
+    >>> limiter = Limiter(Limits(tables=(2, 60.0), address_share=1))
+    >>> [limiter.allow("tables", "p1", "10.0.0.1", now=0.0) for _ in range(3)]
+    [True, True, False]
+    >>> limiter.allow("tables", "p2", "10.0.0.1", now=0.0)  # the address is spent too
+    False
+    >>> limiter.allow("tables", "p2", "10.0.0.2", now=0.0)
+    True
+    """
+
+    def __init__(self, limits: Limits, keep: int = 100_000) -> None:
+        self.limits = limits
+        self.keep = keep
+        self._buckets: dict[tuple[str, str], RateLimit] = {}
+
+    def _bucket(self, kind: str, key: str, count: int, seconds: float) -> RateLimit:
+        bucket = self._buckets.pop((kind, key), None)
+        if bucket is None:
+            bucket = RateLimit(rate=count / seconds, burst=count)
+            while len(self._buckets) >= self.keep:
+                self._buckets.pop(next(iter(self._buckets)))
+        self._buckets[(kind, key)] = bucket  # the most recently used last
+        return bucket
+
+    def allow(self, kind: str, player: str | None, address: str | None, *,
+              now: float | None = None) -> bool:
+        """Whether one more of *kind* (``tables``, ``hints``, ``messages``, ``players``) is
+        allowed now for *player* and from *address* (either may be None: not counted)."""
+        count, seconds = getattr(self.limits, kind)
+        share = self.limits.address_share
+        checks = []
+        if player is not None and kind != "players":
+            checks.append(self._bucket(kind, "p:" + player, count, seconds))
+        if address is not None:
+            n = count if kind == "players" else count * share
+            checks.append(self._bucket(kind, "a:" + address, n, seconds))
+        now = time.monotonic() if now is None else now
+        if all(b.refill(now) >= 1.0 for b in checks):  # spent only where every bucket allows
+            for b in checks:
+                b.tokens -= 1.0
+            return True
+        return False
+
+    def wait_s(self, kind: str) -> float:
+        """About how long one of *kind* takes to come back (said in a refusal)."""
+        limit: tuple[int, float] = getattr(self.limits, kind)
+        return limit[1] / limit[0]
 
 
 @dataclass

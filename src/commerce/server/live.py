@@ -298,7 +298,7 @@ def operation(op: dict[str, Any], *, paced: bool) -> Callable[[Table], None]:
     ``{"op": "join", "player", "name", "seat"}``, ``{"op": "start", "player"}``,
     ``{"op": "again", "player"}``, ``{"op": "seat", "player", "seat", "kind", "level"}``,
     ``{"op": "remove", "player", "seat"}``, ``{"op": "act", "player", "action", "version"}``,
-    ``{"op": "away", "seat", "away"}``.
+    ``{"op": "away", "seat", "away"}``, ``{"op": "rename", "player", "name"}``.
 
     :raises ApiError: for an operation of no known kind.
     """
@@ -324,6 +324,7 @@ def operation(op: dict[str, Any], *, paced: bool) -> Callable[[Table], None]:
         "act": lambda t: t.act(player, str(op["action"]), int(op["version"]),
                                advance=not paced),
         "away": lambda t: t.set_away(int(op["seat"]), bool(op["away"])),
+        "rename": lambda t: t.rename(str(player), str(op["name"])),
     }
     if kind not in changes:
         raise ApiError(400, f"unknown operation {str(kind)[:20]!r}")

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "GameRow", "PlayerRow", "SeatRow", "TableRow"]
+__all__ = ["Base", "GameRow", "PlayerRow", "SeatRow", "TablePlayerRow", "TableRow"]
 
 
 def _now() -> datetime:
@@ -78,3 +78,12 @@ class SeatRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+
+
+class TablePlayerRow(Base):
+    """Who hosts or holds a seat at a table now (a player's tables, found by player)."""
+
+    __tablename__ = "table_players"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True,
+                                           index=True)

@@ -25,10 +25,10 @@ __all__ = [
     "CardFaceView", "ChatIntent", "ChatMessage", "ClientMessage", "CreatePlayer", "CreateTable",
     "DealRow", "ErrorMessage", "ErrorReply", "FactInfo", "GameSummary", "HelloIntent",
     "HintIntent", "HintMessage", "HintRow", "JoinTable", "LobbyMessage", "MeReply",
-    "MoveInfo", "OptionInfo", "OptionValue", "PileView", "PingIntent", "PlayerReply",
-    "PongMessage", "ProtocolError", "ReplayGame", "ReplayReply", "ReplayStep", "RulesetInfo",
-    "SeatChange", "SeatInfo", "SeatView", "ShowdownView", "Standing", "TableCreated",
-    "TableInfo", "TableView", "TurnTimer", "ViewMessage",
+    "MoveInfo", "NoticeMessage", "OptionInfo", "OptionValue", "PileView", "PingIntent",
+    "PlayerReply", "PongMessage", "ProtocolError", "RenamePlayer", "ReplayGame", "ReplayReply",
+    "ReplayStep", "RulesetInfo", "SeatChange", "SeatInfo", "SeatView", "ShowdownView",
+    "Standing", "TableCreated", "TableInfo", "TableView", "TurnTimer", "ViewMessage",
     "json_schema", "parse_client",
 ]
 
@@ -63,6 +63,12 @@ class ErrorReply(_Model):
 
 class CreatePlayer(_Model):
     """``POST /api/players``: the name to play under."""
+
+    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
+
+
+class RenamePlayer(_Model):
+    """``PATCH /api/players/me``: a new name to play under (shown at the player's tables)."""
 
     name: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
 
@@ -459,6 +465,13 @@ class PongMessage(_Model):
     type: Literal["pong"] = "pong"
 
 
+class NoticeMessage(_Model):
+    """Something the server tells one connection (e.g. that the host gave its seat away)."""
+
+    type: Literal["notice"] = "notice"
+    message: str
+
+
 # -- REST replies built from the messages above ---------------------------------------------
 
 class MeReply(_Model):
@@ -498,7 +511,7 @@ class ReplayReply(_Model):
 
 
 SERVER_MESSAGES = (ViewMessage, LobbyMessage, ChatMessage, HintMessage, ErrorMessage,
-                   PongMessage)
+                   PongMessage, NoticeMessage)
 """Every websocket message the server sends."""
 REST_REPLIES = (RulesetInfo, TableInfo, TableCreated, PlayerReply, MeReply, ReplayReply,
                 ErrorReply)

@@ -35,6 +35,7 @@ from commerce.family import family_spec, payoff_unit
 from commerce.presentation import humanize
 from commerce.record import GameRecord
 from commerce.rules import Ruleset, resolve
+from commerce.server.names import distinct
 from commerce.server.protocol import (
     MAX_CHAT_CHARS,
     ActionView,
@@ -120,6 +121,25 @@ def _bot(level: str) -> Bot:
         raise TableError(str(exc)) from None
 
 
+def _name_bots(seats: list[Seat]) -> None:
+    """Name each bot by its level ("heuristic bot"), numbered in seat order where a level has
+    more than one ("heuristic bot 1", "heuristic bot 2"), so that no two seats show one name.
+
+    >>> seats = [Seat("human", "p", "Ann"), Seat("bot", level="heuristic"),
+    ...          Seat("bot", level="search:ms=50"), Seat("bot", level="heuristic")]
+    >>> _name_bots(seats)
+    >>> [s.name for s in seats]
+    ['Ann', 'heuristic bot 1', 'search bot', 'heuristic bot 2']
+    """
+    kinds = [s.level.split(":")[0] if s.kind == "bot" and s.level else None for s in seats]
+    seen: dict[str, int] = {}
+    for s, kind in zip(seats, kinds, strict=True):
+        if kind is None:
+            continue
+        seen[kind] = seen.get(kind, 0) + 1
+        s.name = f"{kind} bot {seen[kind]}" if kinds.count(kind) > 1 else f"{kind} bot"
+
+
 @dataclass
 class Table:
     """One table and its current game (see the module's docstring)."""
@@ -161,7 +181,8 @@ class Table:
             if not 0 <= k < config.players:
                 raise TableError(f"bot seat {k} is not a seat from 0 to {config.players - 1}")
             _bot(level)
-            seats[k] = Seat("bot", name=f"{level.split(':')[0]} bot", level=level)
+            seats[k] = Seat("bot", level=level)
+        _name_bots(seats)
         return cls(table_id, invite, host_id, config, seats)
 
     # -- seats ---------------------------------------------------------------------------------
@@ -196,8 +217,27 @@ class Table:
             raise TableError(f"seat {seat} is not a seat from 0 to {len(self.seats) - 1}")
         if self.seats[seat].kind != "open":
             raise TableError(f"seat {seat} is taken")
-        self.seats[seat] = Seat("human", player_id, name)
+        self.seats[seat] = Seat("human", player_id, distinct(name, self.names()))
         return seat
+
+    def rename(self, player_id: str, name: str) -> None:
+        """The seat of *player_id* shows *name* from now on (numbered where another seat
+        shows it already)."""
+        k = self.seat_of(player_id)
+        if k is not None:
+            others = [n for j, n in enumerate(self.names()) if j != k]
+            self.seats[k].name = distinct(name, others)
+
+    def _handed(self, k: int, what: str) -> None:
+        """Refuse to take a seat from a person who is playing at it now, or from the host."""
+        s = self.seats[k]
+        if s.kind != "human":
+            return
+        if s.player_id == self.host_id:
+            raise TableError(f"you host this table: your own seat cannot be {what}")
+        if self.status == "playing" and not s.away:
+            raise TableError(f"{s.name or 'that player'} is at the table: only an away "
+                             f"player's seat can be {what}")
 
     def _host(self, player_id: str) -> None:
         if player_id != self.host_id:
@@ -213,13 +253,16 @@ class Table:
         if kind == "bot":
             lvl = level or "heuristic"
             bot = _bot(lvl)
-            self.seats[k] = Seat("bot", name=f"{lvl.split(':')[0]} bot", level=lvl)
+            self._handed(k, "given to a bot")
+            self.seats[k] = Seat("bot", level=lvl)
             if self.driver is not None:
                 self._set_agent(k, bot)
         else:
             if self.driver is not None and self.status == "playing":
                 raise TableError("a seat becomes a person's again only between games")
+            self._handed(k, "opened")
             self.seats[k] = Seat()
+        _name_bots(self.seats)
 
     def remove(self, by: str, seat: int) -> None:
         """The host removes the player of *seat* (one who never arrived): the seat opens, or
@@ -231,12 +274,15 @@ class Table:
         k = self._seat_index(seat)
         if self.seats[k].kind != "human":
             raise TableError(f"seat {k} holds no player")
+        self._handed(k, "removed")
         if self.status == "playing":
-            self.seats[k] = Seat("bot", name=f"{AWAY_BOT} bot", level=AWAY_BOT)
+            self.seats[k] = Seat("bot", level=AWAY_BOT)
+            _name_bots(self.seats)
             self._set_agent(k, _bot(AWAY_BOT))
             self.advance()
         else:
             self.seats[k] = Seat()
+            _name_bots(self.seats)
 
     def _seat_index(self, seat: int) -> int:
         if not 0 <= seat < len(self.seats):

@@ -77,3 +77,10 @@ export async function ensurePlayer(name) {
   keepPlayer(player);
   return player;
 }
+
+/** Gives the player of this browser a new name; resolves to it as the server wrote it. */
+export async function renamePlayer(name) {
+  const player = await call("PATCH", "/api/players/me", { name });
+  keepPlayer({ name: player.name });
+  return player.name;
+}

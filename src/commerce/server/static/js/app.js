@@ -1,7 +1,7 @@
 // The page's router: "/" the lobby, "/t/<invite>" a table, "/history" one's games,
 // "/replay/<game>" a replay; "#claim=<token>" brings a player from another device.
 
-import { keepPlayer } from "./api.js";
+import { keepPlayer, savedName, token } from "./api.js";
 import { el, fill } from "./dom.js";
 import { showHistory, showReplay } from "./history.js";
 import { showLobby } from "./lobby.js";
@@ -9,11 +9,28 @@ import { closeTable, openTable } from "./table.js";
 
 const root = document.getElementById("app");
 
-function claim() {
+// A claim link: whose it is is asked of the server first; a different player already on this
+// browser is replaced only if the person says so; the page then shows the link's name.
+async function claim() {
   const m = location.hash.match(/^#claim=(.+)$/);
   if (!m) return;
-  keepPlayer({ token: decodeURIComponent(m[1]) });
   history.replaceState(null, "", location.pathname + location.search);
+  const claimed = decodeURIComponent(m[1]);
+  if (claimed === token()) return;
+  let who = null;
+  try {
+    const reply = await fetch("/api/players/me", { headers: { Authorization: `Bearer ${claimed}` } });
+    if (reply.ok) who = await reply.json();
+  } catch {
+    who = null;
+  }
+  if (!who) {
+    alert("This link does not bring a player here: it may be mistyped or out of date.");
+    return;
+  }
+  if (token() && !confirm(`This link plays as ${who.name}. Play as ${who.name} on this browser `
+      + `instead of ${savedName() || "the player here now"}?`)) return;
+  keepPlayer({ token: claimed, name: who.name });
 }
 
 function go(path) {
@@ -55,9 +72,11 @@ document.addEventListener("click", (event) => {
   }
 });
 window.addEventListener("popstate", route);
+window.addEventListener("hashchange", () => {
+  if (location.hash.startsWith("#claim=")) claim().finally(route);
+});
 const toggle = document.getElementById("four-colour");
 toggle.checked = Boolean(localStorage.getItem("commerce.fourColour"));
 fourColour(toggle.checked);
 toggle.addEventListener("change", () => fourColour(toggle.checked));
-claim();
-route();
+claim().finally(route);

@@ -1,7 +1,7 @@
 // The lobby: a name to play under, a new table (every preset, its options with their defaults,
 // seats, bots and levels, public or private), the open tables, and a table by its invite code.
 
-import { call, claimLink, ensurePlayer, savedName, token } from "./api.js";
+import { call, claimLink, ensurePlayer, renamePlayer, savedName, token } from "./api.js";
 import { el, fill } from "./dom.js";
 import { docWords, rulesets } from "./rules.js";
 
@@ -15,7 +15,10 @@ export async function showLobby(root, go) {
   const nameForm = el("form", { id: "name-form", class: "card-panel", onsubmit: async (e) => {
     e.preventDefault();
     try {
-      await ensurePlayer(nameInput.value.trim());
+      const wanted = nameInput.value.trim();
+      if (token() && wanted && wanted !== savedName()) await renamePlayer(wanted);
+      else await ensurePlayer(wanted);
+      nameInput.value = savedName();
       notice.textContent = `You play as ${savedName()}.`;
       drawMe();
     } catch (err) {

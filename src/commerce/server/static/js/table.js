@@ -126,6 +126,7 @@ class TableSession {
     switch (msg.type) {
       case "view": this.onView(msg); break;
       case "lobby": this.onLobby(msg); break;
+      case "notice": this.notice.textContent = msg.message; break;
       case "error":
         this.sent = false;
         this.notice.textContent = msg.message;
@@ -310,13 +311,15 @@ class TableSession {
     const mine = info.seats.some((s) => s.player_id === me);
     const rows = info.seats.map((s) => {
       const you = Boolean(me && s.player_id === me);
+      // a person playing now keeps their seat: only an away one may go to a bot or be removed
+      const taken = s.kind === "human" && info.status === "playing" && !s.away;
       const who = s.kind === "bot" ? `${s.name || "bot"} (a bot)` : s.kind === "open" ? "open seat" : s.name;
       const controls = [];
       if (!mine && !this.spectate && s.kind === "open") {
         controls.push(el("button", { type: "button", class: "join", text: "Sit here",
           onclick: () => this.rest("POST", `/api/tables/${this.tableId}/join`, { seat: s.seat }) }));
       }
-      if (host && !you) {
+      if (host && !you && !taken) {
         if (s.kind === "bot") {
           controls.push(el("button", { type: "button", text: "Make it a person's seat",
             onclick: () => this.rest("POST", `/api/tables/${this.tableId}/seats/${s.seat}`, { kind: "human" }) }));
