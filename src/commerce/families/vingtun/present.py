@@ -38,6 +38,12 @@ def action_label(action: Action, obs: Any) -> str:
     return _WORDS.get(action.kind, action.kind.value)
 
 
+def unit_of(_rules: Any) -> str:
+    """What Vingt-un's payoffs count, in words: the counters staked and paid (as its seats,
+    pool and stakes say)."""
+    return "counters"
+
+
 def rules_help(_rules: Any) -> list[str]:
     """What wins, best first, each with an example, for the help (ace 1 or 11, courts 10,
     others their face)."""
