@@ -151,7 +151,7 @@ def test_leaving_saves_and_the_game_resumes(tmp_path: Path) -> None:
     app = new_app("widow", 3, path)
 
     async def script(pilot: Any) -> None:
-        await pilot.press("enter")
+        await pilot.press("1", "enter")
         await pilot.pause()
         await pilot.press("q")
 

@@ -25,16 +25,20 @@ SIZES = ((80, 24), (120, 40))
 
 
 def new_app(rules_id: str, seed: int, path: Path | None = None,
-            options: dict[str, object] | None = None) -> TableApp:
+            options: dict[str, object] | None = None, *, confirm: bool = False,
+            names: tuple[str, ...] = ("You", "Alice", "Bob", "Carol")) -> TableApp:
     """A table of four (or as many as the ruleset allows) for seat 0 against heuristic
-    players, at the instant pace (with *options* changed from the preset)."""
+    players, at the instant pace (with *options* changed from the preset); a move that ends
+    the player's part of the deal is asked about only with *confirm*."""
     rules = find_ruleset(rules_id)
     if options:
         rules = rules.with_options(**options)
     players = max(rules.min_players, min(4, rules.max_players))
     driver = Driver(rules, [None, *(make_bot("heuristic") for _ in range(players - 1))],
-                    seed=seed, names=["You", "Alice", "Bob", "Carol"][:players])
-    return TableApp(driver, 0, path, pace="instant")
+                    seed=seed, names=list(names)[:players])
+    if confirm:
+        return TableApp(driver, 0, path, pace="instant")
+    return TableApp(driver, 0, path, pace="instant", confirm=False)
 
 
 def drive(app: TableApp, size: tuple[int, int],

@@ -150,6 +150,36 @@ class Menu(OptionList):
         super().action_select()
 
 
+class Log(RichLog):
+    """The log pane: its lines are kept and wrapped anew when its width changes."""
+
+    KEPT = 2000
+    """The lines kept (the oldest go first)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kept: list[Text] = []
+        self._wrapped_at = 0
+
+    def add(self, line: Text) -> None:
+        """Write *line* and keep it."""
+        self.kept.append(line)
+        del self.kept[:-self.KEPT]
+        self.write(line)
+
+    def on_resize(self, event: Resize) -> None:
+        """Wrap every line kept anew at the new width (scrolled to the end)."""
+        width = self.scrollable_content_region.width
+        if width == self._wrapped_at or not self.kept:
+            self._wrapped_at = width
+            return
+        self._wrapped_at = width
+        self.clear()
+        for line in self.kept:
+            self.write(line, width=width, scroll_end=False)
+        self.scroll_end(animate=False)
+
+
 def _spans(faces: Sequence[CardFace], x: int, symbols: bool,
            base: int = 0) -> list[tuple[int, int, int]]:
     """The cells of cards drawn side by side from column *x* (as :func:`cards_text`)."""
@@ -222,6 +252,8 @@ class TableApp(App[int]):
         self.confirm = confirm
         """Whether a move that ends the player's part of the deal is asked about once."""
         self.signals = signals
+        self.hint_ms = HINT_MS
+        """The wall-time cap of a hint's search, in milliseconds."""
         self.selected: int | None = None
         self.legal: tuple[Action, ...] = ()
         self.shown: list[int] = []
@@ -248,12 +280,11 @@ class TableApp(App[int]):
         self._read_from = 0
         self._noted = 0
         self._acted = False
-        self._logged: list[Text] = []
-        self._log_width = 0
         self._digits = ""
         self._digits_at = 0.0
         self._chosen: Action | None = None
         self._timer: Any = None
+        self._size_now: Any = None
         self._hint: Worker[str] | None = None
         self._hint_note: Note | None = None
         self.again = False
@@ -269,7 +300,7 @@ class TableApp(App[int]):
                 yield ClickLine(id="middle")
                 yield ClickLine(id="hand")
                 yield Static(id="prompt")
-            yield RichLog(id="log", wrap=True, min_width=20, markup=False)
+            yield Log(id="log", wrap=True, min_width=20, markup=False)
         yield Menu(id="menu")
         yield Input(id="move", placeholder="type a move, e.g. 'trade 7h'; Enter plays")
         yield Static(f"Make the terminal at least {MIN_SIZE[0]}x{MIN_SIZE[1]} to play "
@@ -278,7 +309,7 @@ class TableApp(App[int]):
 
     def on_mount(self) -> None:
         """Show what happened so far, then play on."""
-        self.query_one("#log", RichLog).can_focus = False
+        self.query_one("#log", Log).can_focus = False
         if self.signals:
             import asyncio
 
@@ -298,12 +329,18 @@ class TableApp(App[int]):
     def on_resize(self, event: Resize) -> None:
         """Fit the table to the terminal: the log wrapped anew, the menu as tall as there is
         room for; smaller than :data:`MIN_SIZE`, a line asking for a larger terminal."""
+        self._size_now = event.size
         self.fit()
         self.refresh_table()
 
+    @property
+    def terminal(self) -> Any:
+        """The terminal's size now (that of the last resize: :attr:`size` follows it late)."""
+        return self._size_now or self.size
+
     def too_small(self) -> bool:
         """Whether the terminal is smaller than :data:`MIN_SIZE`."""
-        return self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1]
+        return self.terminal.width < MIN_SIZE[0] or self.terminal.height < MIN_SIZE[1]
 
     def fit(self) -> None:
         """Show the table, or the line asking for a larger terminal; wrap the log anew."""
@@ -313,14 +350,6 @@ class TableApp(App[int]):
         self.query_one("#small").display = small
         if small:
             self.query_one("#move", Input).remove_class("typing")
-        log = self.query_one("#log", RichLog)
-        width = self.size.width
-        if width != self._log_width and self._logged:
-            self._log_width = width
-            log.clear()
-            for line in self._logged:
-                log.write(line)
-        self._log_width = width
 
     # -- the game ---------------------------------------------------------------------------
     def view(self) -> TableView:
@@ -337,9 +366,7 @@ class TableApp(App[int]):
 
     def write_log(self, line: Text) -> None:
         """A line in the log pane (kept, to be wrapped anew when the terminal is resized)."""
-        self._logged.append(line)
-        del self._logged[:-2000]
-        self.query_one("#log", RichLog).write(line)
+        self.query_one("#log", Log).add(line)
 
     def advance(self) -> None:
         """Play chance and the computer players until the human acts or the game ends, at the
@@ -366,11 +393,10 @@ class TableApp(App[int]):
                 self.refresh_table()
                 self._timer = self.set_timer(PACES[self.pace], self.advance)
                 return
-        if driver.outcome() is None:
-            legal = engine.legal_actions(driver.state)
-            if len(legal) == 1 and legal[0].kind in (ActionKind.DECLINE, ActionKind.DONE):
-                self.make(legal[0])  # the only answer: not asked
-                return
+        only = forced(driver)
+        if only is not None:
+            self.make(only)  # the only answer: not asked
+            return
         self.refresh_table()
         if driver.outcome() is not None:
             self.show_end()
@@ -551,10 +577,10 @@ class TableApp(App[int]):
         view = self.view()
         driver = self.driver
         over = driver.outcome() is not None
-        width = max(self.size.width, MIN_SIZE[0])
+        width = max(self.terminal.width, MIN_SIZE[0])
         top = f" {view.title} · {view.progress}" + (" · game over" if over else "")
         self.query_one("#top", Static).update(Text(_cut(top, width), style="bold"))
-        left = width - min(60, round(width * 0.38)) - 2
+        left = width - min(60, round(width * 0.38))  # the log's share, as the CSS says
         self.query_one("#seats", Static).update(self.seat_rows(view, left))
         middle = Text(no_wrap=True, overflow="ellipsis")
         spans: list[tuple[int, int, int]] = []
@@ -568,9 +594,10 @@ class TableApp(App[int]):
             middle.append(f"{pile.count}   ")
         middle.rstrip()
         if middle.cell_len > left:  # the piles one a line
-            middle = Text("\n").join(Text.assemble((f"{pile.name.capitalize()}: ", "bold"),
-                                                   cards_text(pile.cards, symbols=self.symbols),
-                                                   f" {pile.count}") for pile in view.piles)
+            middle = Text("\n").join(Text.assemble(
+                (f"{pile.name.capitalize()}: ", "bold"),
+                cards_text(pile.cards, symbols=self.symbols),
+                f" {pile.count}" if pile.cards else pile.count) for pile in view.piles)
             spans = [(s, e, k) for s, e, k in spans if k < 1000]  # the first pile's, line 0
         middle_line = self.query_one("#middle", ClickLine)
         middle_line.update(middle)
@@ -591,10 +618,10 @@ class TableApp(App[int]):
         prompt_rows = 1 + cell_len(prompt) // max(1, left)
         needed = len(view.seats) + 1 + (middle.plain.count("\n") + 1) + 1 + 1 + prompt_rows
         menu = self.query_one("#menu", Menu)
-        room = self.size.height - 2 - needed
+        room = self.terminal.height - 2 - needed
         menu.styles.height = max(3, min(max(menu.option_count, 3), room))
         d = driver.decision()
-        offer = d is not None and d.seat == self.human and d.kind in OFFERS
+        offer = d is not None and d.seat == self.human and d.kind in OFFERS and not forced(driver)
         if offer and len(driver.events) != self._offered_at:
             self._offered_at = len(driver.events)
             self.clear_notifications()  # one offer at a time, never stacked
@@ -733,7 +760,7 @@ class TableApp(App[int]):
 
     def action_log(self, step: int) -> None:
         """Scroll the log by a page."""
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", Log)
         if step < 0:
             log.scroll_page_up(animate=False)
         else:
@@ -851,7 +878,7 @@ class TableApp(App[int]):
         asked = len(driver.actions)
         body = Text("Working out a hint", style="bold")
         body.append(f" (the search bot plays each move out, for at most "
-                    f"{HINT_MS / 1000:g} s)…\n\n")
+                    f"{self.hint_ms / 1000:g} s)…\n\n")
         body.append("Esc (or any key) cancels it.", style="dim")
         waiting = Note(body, name="hint-wait")
         self._hint_note = waiting
@@ -861,7 +888,7 @@ class TableApp(App[int]):
             from commerce.cli.hint import hint_text
 
             try:
-                return hint_text(driver, self.human, legal, labels, width=width, ms=HINT_MS)
+                return hint_text(driver, self.human, legal, labels, width=width, ms=self.hint_ms)
             except CommerceError:
                 return f"Hints are not available for {driver.rules.name} yet."
 
@@ -912,6 +939,17 @@ class TableApp(App[int]):
             self._hint.cancel()
         self.save()
         self.exit(self.status)
+
+
+def forced(driver: Any) -> Action | None:
+    """The player's one legal move where it is only a "decline" or "done" (an offer the
+    player cannot take, the end of a turn): made without asking or showing the offer."""
+    if driver.outcome() is not None or driver.waiting_for_human() is None:
+        return None
+    legal = engine.legal_actions(driver.state)
+    if len(legal) == 1 and legal[0].kind in (ActionKind.DECLINE, ActionKind.DONE):
+        return legal[0]
+    return None
 
 
 def _names_a_card(action: Action) -> bool:
