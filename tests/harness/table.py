@@ -70,3 +70,112 @@ def screen(rules_id: str, seed: int, size: tuple[int, int]) -> str:
 def golden_path(rules_id: str, size: tuple[int, int]) -> Path:
     """Where the golden screen of *rules_id* at *size* is kept."""
     return GOLDEN / f"{rules_id}-{size[0]}x{size[1]}.svg"
+
+
+SHORT: dict[str, dict[str, object]] = {
+    "trading": {"max_rounds_per_deal": 1, "deals_each": 1},
+    "widow": {"deals": 2, "max_rounds_per_deal": 1},
+    "cox": {"hands_per_game": 1},
+    "vingtun": {"deal_limit": "hands", "deal_hands": 1},
+}
+"""Per family, the options that make a game short enough for a fuzz to reach its end."""
+
+_FUZZ_KEYS = (
+    [str(n) for n in range(1, 10)] * 3 + ["enter"] * 14 + ["space"] * 4 + ["escape"] * 2
+    + ["left", "right", "up", "down"] * 2 + ["y", "a", "n", "x", "t", "b", "p", "k", "e", "d"]
+    + ["c", "question_mark", "full_stop", "pageup", "pagedown", "tab", "shift+tab", "home",
+       "end", "backspace", "ctrl+p", "ctrl+s", "ctrl+l", "0"]
+)
+"""The keys a fuzz presses (and how often); ``q``, Ctrl-Q and Ctrl-C end the game."""
+
+
+def fuzz(rules_id: str, seed: int, size: tuple[int, int] = (80, 24), steps: int = 150,
+         *, short: bool = True, hint: bool = True) -> dict[str, Any]:
+    """*steps* random keys and clicks (seeded by *seed*) at a table of *rules_id* at *size*
+    (a short game with :data:`SHORT`): what happened, with ``problems`` (an exception, a
+    seat row on two lines, the app gone) and whether the game's record replays.
+
+    ``h`` (a hint, its search cut to 0.2 s) comes now and then where *hint*; a typed move
+    (``:``) and a resize to a small terminal and back, too."""
+    import random
+
+    from textual.events import Key
+
+    from commerce import engine
+    from commerce.cli.table.screens import Note
+    from commerce.record import GameRecord, replay
+
+    rng = random.Random(f"table-fuzz/{rules_id}/{seed}/{size}")
+    family = find_ruleset(rules_id).family
+    app = new_app(rules_id, seed, options=SHORT[family] if short else None, confirm=True)
+    app.hint_ms = 200.0
+    seen: dict[str, Any] = {"notes": set(), "problems": [], "keys": []}
+
+    def check() -> None:
+        if not app.is_running:
+            if app.again:  # "n" at the end of the game: another game, as asked
+                return
+            seen["problems"].append(f"the app ended after {seen['keys'][-8:]}")
+            return
+        if not app.too_small():
+            seats: Any = app.query_one("#seats")
+            count = len(app.view().seats)
+            if seats.size.height not in (0, count):
+                seen["problems"].append(f"{count} seats on {seats.size.height} rows at "
+                                        f"{app.terminal} after {seen['keys'][-4:]}")
+
+    async def script(pilot: Any) -> None:
+        for _ in range(steps):
+            if not app.is_running:
+                break
+            if isinstance(app.screen, Note):
+                seen["notes"].add(str(app.screen.name))
+            roll = rng.random()
+            if roll < 0.08:  # a click on a card of the hand, of the widow, or on the menu
+                target = rng.choice(["#hand", "#middle", "#menu", "#log", "#top"])
+                offset = (rng.randrange(0, 40), rng.randrange(0, 3))
+                seen["keys"].append(f"click {target} {offset}")
+                try:
+                    await pilot.click(target, offset=offset)
+                except Exception as exc:  # noqa: BLE001 - the widget hidden, or off screen
+                    if type(exc).__name__ not in ("OutOfBounds", "NoMatches"):
+                        raise
+            elif roll < 0.10:  # two keys at once, as a terminal may deliver them
+                keys = [rng.choice(_FUZZ_KEYS) for _ in range(2)]
+                seen["keys"].append("+".join(keys))
+                for key in keys:
+                    app.post_message(Key(key, key if len(key) == 1 else None))
+            elif roll < 0.115:
+                seen["keys"].append("type")
+                await pilot.press("colon", *rng.choice(["stand", "trade 7h", "x", "12",
+                                                        "pass", "buy", "zz"]), "enter")
+            elif roll < 0.12:
+                seen["keys"].append("resize")
+                await pilot.resize_terminal(rng.choice([40, 79, 100]), rng.choice([12, 23, 30]))
+                await pilot.pause()
+                await pilot.resize_terminal(*size)
+            elif roll < 0.125 and hint:
+                seen["keys"].append("h")
+                await pilot.press("h")
+            else:
+                key = rng.choice(_FUZZ_KEYS)
+                seen["keys"].append(key)
+                await pilot.press(key)
+            check()
+        for _ in range(100):  # let a hint still being worked out end
+            if not any(w.is_running for w in app.workers):
+                break
+            await pilot.pause(0.05)
+
+    try:
+        drive(app, size, script)
+    except Exception as exc:  # noqa: BLE001 - a crash of the app is what a fuzz looks for
+        seen["problems"].append(f"{type(exc).__name__}: {exc} after {seen['keys'][-8:]}")
+    if app._exception is not None:  # noqa: SLF001 - Textual keeps the app's failure there
+        seen["problems"].append(f"{type(app._exception).__name__}: {app._exception}")
+    state = replay(GameRecord.from_json(app.driver.record().to_json()))
+    seen["replays"] = (engine.outcome(state) == app.driver.outcome()
+                       and engine.observe(state, 0) == engine.observe(app.driver.state, 0))
+    seen["over"] = app.driver.outcome() is not None
+    seen["moves"] = len(app.driver.actions)
+    return seen
