@@ -18,8 +18,19 @@ from commerce.rules import find_ruleset
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "table"
 """Where the exported screens of the tests are kept."""
-SCREENS = (("peel", 7), ("widow", 7), ("cox", 7))
+SCREENS = (("peel", 7), ("widow", 7), ("cox", 7), ("pounce", 7), ("vingt-un", 7))
 """The ruleset and seed of each golden screen."""
+SCENES: dict[str, tuple[str, int, str, tuple[str, ...]]] = {
+    "peel-confirm": ("peel", 7, "", ("1", "enter")),
+    "peel-showdown": ("peel", 7, "showdown", ()),
+    "vingt-un-showdown": ("vingt-un", 7, "showdown", ()),
+    "widow-end": ("widow", 7, "end", ()),
+    "vingt-un-end": ("vingt-un", 7, "end", ()),
+    "cox-scoreboard": ("cox", 7, "", ("c",)),
+}
+"""The golden screens over the table: ``name: (ruleset, seed, note, keys)``: the game played
+by keys (the first move each time, a short game) until *note* is over the table, then
+*keys* pressed."""
 SIZES = ((80, 24), (120, 40))
 """The terminal sizes of the golden screens."""
 
@@ -61,6 +72,34 @@ def screen(rules_id: str, seed: int, size: tuple[int, int]) -> str:
     async def script(pilot: Any) -> str:
         await pilot.press("right")
         await pilot.pause()
+        return app.export_screenshot(title=f"commerce play --rules {rules_id}")
+
+    result: str = drive(app, size, script)
+    return result
+
+
+def scene(name: str, size: tuple[int, int]) -> str:
+    """The SVG screen of the scene *name* of :data:`SCENES` at *size*."""
+    from commerce.cli.table.screens import Note
+
+    rules_id, seed, note, keys = SCENES[name]
+    short = SHORT[find_ruleset(rules_id).family] if note == "end" else None
+    app = new_app(rules_id, seed, options=short, confirm=not note)
+
+    async def script(pilot: Any) -> str:
+        for _ in range(400 if note else 0):
+            top = app.screen
+            if isinstance(top, Note) and top.name == note:
+                break
+            await pilot.press("space" if isinstance(top, Note) else "1")
+            if not isinstance(top, Note):
+                await pilot.press("enter")
+            await pilot.pause()
+        else:
+            assert not note, f"no {note} in 400 moves"
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
         return app.export_screenshot(title=f"commerce play --rules {rules_id}")
 
     result: str = drive(app, size, script)

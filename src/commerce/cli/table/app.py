@@ -37,6 +37,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.containers import Horizontal, Vertical
 from textual.events import Click, Key, Resize
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
@@ -284,7 +285,7 @@ class TableApp(App[int]):
         self._digits_at = 0.0
         self._chosen: Action | None = None
         self._timer: Any = None
-        self._size_now: Any = None
+        self._size_now: Size | None = None
         self._hint: Worker[str] | None = None
         self._hint_note: Note | None = None
         self.again = False
@@ -334,9 +335,9 @@ class TableApp(App[int]):
         self.refresh_table()
 
     @property
-    def terminal(self) -> Any:
+    def terminal(self) -> Size:
         """The terminal's size now (that of the last resize: :attr:`size` follows it late)."""
-        return self._size_now or self.size
+        return self._size_now if self._size_now is not None else self.size
 
     def too_small(self) -> bool:
         """Whether the terminal is smaller than :data:`MIN_SIZE`."""

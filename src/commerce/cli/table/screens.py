@@ -119,11 +119,29 @@ def why_lines(events: Sequence[Event], names: Sequence[str], rules: Ruleset | No
 
     if rules is None or rules.family not in ("trading", "widow"):
         return []
+    from commerce.family import payoff_unit
+    from commerce.hands import evaluator_for
+
+    lowest_loses = payoff_unit(rules) in ("tokens", "counters")
     out: list[str] = []
     for e in events:
         if e.kind != "showdown" or not e.get("hands") or not e.get("winners"):
             continue
         hands = e.get("hands")
+        shown = [x for x, hand in enumerate(hands) if len(hand) == 3]
+        if lowest_loses and len(shown) > 2:  # who pays: the lowest hand, and why it is
+            rank = {x: evaluator_for(rules).value(tuple(hands[x])).rank for x in shown}
+            low = min(rank.values())
+            above = [x for x in shown if rank[x] > low]
+            if above:
+                nxt = min(above, key=lambda x: rank[x])
+                for x in (x for x in shown if rank[x] == low):
+                    who = "yours" if names[x] == "You" else f"{names[x]}'s"
+                    try:
+                        reason = compare(tuple(hands[nxt]), tuple(hands[x]), rules).reason
+                    except CommerceError:
+                        continue
+                    out.append(f"The lowest hand is {who}: {reason}.")
         for w in e.get("winners"):
             for x, hand in enumerate(hands):
                 if x == w or not hand or x in e.get("winners"):

@@ -12,7 +12,15 @@ from typing import Any
 
 from commerce.core import Action, ActionKind
 from commerce.families.vingtun.state import total
-from commerce.presentation import Pile, Presentation, SeatView, TableView, card_face, pack_symbols
+from commerce.presentation import (
+    Pile,
+    Presentation,
+    SeatView,
+    TableView,
+    card_face,
+    pack_symbols,
+    quantity,
+)
 from commerce.text import seat_name
 
 _WORDS = {
@@ -66,13 +74,14 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
         if stakes:
             notes.insert(0, f"stake {stakes}")
         seats.append(SeatView(
-            name=seat_name(names, x, obs.seat), score=f"{obs.balances[x]:+d} counters",
+            name=seat_name(names, x, obs.seat),
+            score=quantity(obs.balances[x], "counters", signed=True),
             cards=faces, hidden=hidden, dealer=x == obs.dealer,
             to_act=obs.decision is not None and obs.decision.seat == x,
             note=", ".join(notes), you=x == obs.seat))
-    piles = (Pile("pool", count=f"{obs.pool} counters"),
-             Pile("stock", count=f"{obs.stock_count} cards"),
-             Pile("used", count=f"{len(obs.used)} cards"))
+    piles = (Pile("pool", count=quantity(obs.pool, "counters")),
+             Pile("stock", count=quantity(obs.stock_count, "cards")),
+             Pile("used", count=quantity(len(obs.used), "cards")))
     hand = tuple(obs.hand) if obs.seat is not None else ()
     note = ""
     if obs.seat is not None and obs.hands[obs.seat]:
