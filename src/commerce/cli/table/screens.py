@@ -239,16 +239,21 @@ def standing(outcome: Outcome, players: int) -> list[int]:
 
 
 _TIMES = re.compile(r"\b(\d+) time\(s\)")
+_PLURALS = re.compile(r"\b(\d+) (\w+)\(s\)")
 
 
 def times(text: str) -> str:
-    """"1 time(s)" as "once", "2 time(s)" as "twice", others as "N times".
+    """"1 time(s)" as "once", "2 time(s)" as "twice", others as "N times"; any other
+    "N word(s)" in the singular or the plural as N says.
 
     >>> times("every player has dealt 1 time(s)")
     'every player has dealt once'
+    >>> times("gives up the deal after 1 hand(s), not 3 hand(s)")
+    'gives up the deal after 1 hand, not 3 hands'
     """
-    return _TIMES.sub(lambda m: {"1": "once", "2": "twice"}.get(m.group(1),
+    text = _TIMES.sub(lambda m: {"1": "once", "2": "twice"}.get(m.group(1),
                                                               f"{m.group(1)} times"), text)
+    return _PLURALS.sub(lambda m: plural(int(m.group(1)), m.group(2)), text)
 
 
 def end_text(outcome: Outcome, names: Sequence[str], deals: Sequence[DealSummary],
