@@ -37,9 +37,9 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
 from textual.containers import Horizontal, Vertical
 from textual.events import Click, Key, Resize
+from textual.geometry import Size
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
@@ -216,7 +216,7 @@ class TableApp(App[int]):
     #top { height: 1; background: $primary-background; color: $text; }
     #body { height: 1fr; }
     #left { width: 1fr; min-width: 40; }
-    #seats { height: auto; }
+    #seats { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
     #middle { height: auto; margin-top: 1; }
     #hand { height: auto; margin-top: 1; }
     #prompt { height: auto; color: $accent; }
@@ -646,12 +646,12 @@ class TableApp(App[int]):
 
         faces = [cards(seat) for seat in view.seats]
         score_w = max(cell_len(seat.score) for seat in view.seats)
-        cards_w = max(f.cell_len for f in faces)
         notes_w = max(cell_len(seat.note) for seat in view.seats)
-        fixed = 2 + 1 + 1 + score_w + 1 + cards_w
+        cards_w = max(f.cell_len for f in faces)
         levels = True
         name_w = max(cell_len(name(x, s, True)) for x, s in enumerate(view.seats))
-        if fixed + name_w + (notes_w + 2 if notes_w else 0) > width:
+        fixed = 2 + 1 + 1 + 1 + score_w + 1 + (notes_w + 2 if notes_w else 0)
+        if fixed + name_w + cards_w > width:
             levels = False
             name_w = max(cell_len(name(x, s, False)) for x, s in enumerate(view.seats))
         name_w = min(name_w, 19)
@@ -664,11 +664,9 @@ class TableApp(App[int]):
                         style="bold" if seat.you else "")
             rows.append("D" if seat.dealer else " ", style="reverse bold")
             rows.append(f" {seat.score:>{score_w}} ")
+            if notes_w:  # what is known of the seat this deal, before its cards: short
+                rows.append(f" {seat.note:<{notes_w}} ", style="italic")
             rows.append_text(faces[x])
-            if seat.note:
-                room = width - (fixed + name_w + 1) - (cards_w - faces[x].cell_len) - 2
-                rows.append(" " * (cards_w - faces[x].cell_len))
-                rows.append(f"  {_cut(seat.note, max(room, 4))}", style="italic")
         return rows
 
     def result_line(self) -> str:
