@@ -157,7 +157,10 @@ def test_a_hint_gives_the_search_bots_estimates() -> None:
 
     async def script(pilot: Any) -> str:
         await pilot.press("h")
-        await pilot.pause()
+        for _ in range(1200):  # worked out in a thread (a cold start compiles the kernels)
+            if getattr(app.screen, "name", "") != "hint-wait":
+                break
+            await pilot.pause(0.1)
         note = app.screen
         assert isinstance(note, Note) and note.name == "hint"
         console = Console(width=80, record=True, color_system=None)

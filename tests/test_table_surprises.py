@@ -244,7 +244,9 @@ def test_the_showdown_says_what_decided_each_comparison() -> None:
     lines = why_lines([e], ["You", "Alice", "Bob", "Carol"], rules)
     assert lines == ["Bob beats you: pair of Ks beats pair of 9s.",
                      "Bob beats Alice: a pair beats a point.",
-                     "Bob beats Carol: a pair beats a point."], lines
+                     "Bob beats Carol: a pair beats a point.",
+                     # a token game: the lowest hand loses a token
+                     "The lowest hand is Carol's: point of 26 pips beats point of 19 pips."], lines
     points = Event("showdown", None, (("hands", (hands[1], hands[3])),
                                       ("categories", ("point", "point")), ("winners", (0,))))
     assert why_lines([points], ["You", "Alice"], rules) == [
@@ -413,7 +415,7 @@ def test_the_menu_uses_the_room_of_a_tall_terminal() -> None:
 
 def test_a_hint_shows_at_once_that_it_is_worked_out_and_esc_cancels_it() -> None:
     app = new_app("widow", 3)
-    app.hint_ms = 300  # a short search: its kernels may compile first
+    app.hint_ms = 5000.0  # the first hint: still being worked out when Esc comes
     start: list[int] = []
     said: list[bool] = []
 
@@ -427,6 +429,7 @@ def test_a_hint_shows_at_once_that_it_is_worked_out_and_esc_cancels_it() -> None
         after = _note(app)
         log: Any = app.query_one("#log")
         said.append(any("cancelled" in line.text for line in log.lines))
+        app.hint_ms = 300.0  # a short search for the second (its kernels may compile first)
         await pilot.press("h")
         for _ in range(1200):  # at most two minutes (a cold start compiles the kernels)
             await pilot.pause(0.1)

@@ -183,6 +183,10 @@ def _table_session(driver: Any, human: int, path: Path, pace: str) -> int:
     if app.status or gone:
         return _stopped(driver, path, app.status or 128 + signal.SIGHUP,
                         lambda: f"Saved to {path}. Continue with: commerce play --resume {path}")
+    if app.return_code:  # the table failed (Textual has shown why): the game is saved
+        print(f"commerce play: the table failed. Saved to {path}. Continue with: "
+              f"commerce play --resume {path}", file=sys.stderr)
+        return 1
     if driver.outcome() is None:
         print(f"Saved to {path}. Continue with: commerce play --resume {path}")
         return 0

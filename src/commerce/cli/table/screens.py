@@ -113,21 +113,31 @@ def deal_line(word: str, number: int, deal: DealSummary, names: Sequence[str],
 def why_lines(events: Sequence[Event], names: Sequence[str], rules: Ruleset | None) -> list[str]:
     """What decided each comparison of a three-card showdown among *events*: the winner's
     hand against every other hand shown, in words (points, the pair's rank, the sequence's
-    top card)."""
+    top card), and in the games where the lowest hand pays (tokens, counters) why it is the
+    lowest."""
     from commerce.errors import CommerceError
-    from commerce.hands import compare
+    from commerce.family import payoff_unit
+    from commerce.hands import compare, evaluator_for
 
     if rules is None or rules.family not in ("trading", "widow"):
         return []
-    from commerce.family import payoff_unit
-    from commerce.hands import evaluator_for
-
     lowest_loses = payoff_unit(rules) in ("tokens", "counters")
     out: list[str] = []
     for e in events:
         if e.kind != "showdown" or not e.get("hands") or not e.get("winners"):
             continue
         hands = e.get("hands")
+        for w in e.get("winners"):
+            for x, hand in enumerate(hands):
+                if x == w or not hand or x in e.get("winners"):
+                    continue
+                try:
+                    reason = compare(tuple(hands[w]), tuple(hand), rules).reason
+                except CommerceError:
+                    continue
+                beats = "beat" if names[w] == "You" else "beats"
+                loser = "you" if names[x] == "You" else names[x]
+                out.append(f"{names[w]} {beats} {loser}: {reason}.")
         shown = [x for x, hand in enumerate(hands) if len(hand) == 3]
         if lowest_loses and len(shown) > 2:  # who pays: the lowest hand, and why it is
             rank = {x: evaluator_for(rules).value(tuple(hands[x])).rank for x in shown}
@@ -142,17 +152,6 @@ def why_lines(events: Sequence[Event], names: Sequence[str], rules: Ruleset | No
                     except CommerceError:
                         continue
                     out.append(f"The lowest hand is {who}: {reason}.")
-        for w in e.get("winners"):
-            for x, hand in enumerate(hands):
-                if x == w or not hand or x in e.get("winners"):
-                    continue
-                try:
-                    reason = compare(tuple(hands[w]), tuple(hand), rules).reason
-                except CommerceError:
-                    continue
-                beats = "beat" if names[w] == "You" else "beats"
-                loser = "you" if names[x] == "You" else names[x]
-                out.append(f"{names[w]} {beats} {loser}: {reason}.")
     return out
 
 
