@@ -158,7 +158,7 @@ def test_a_hint_gives_the_search_bots_estimates() -> None:
     async def script(pilot: Any) -> str:
         await pilot.press("h")
         for _ in range(1200):  # worked out in a thread (a cold start compiles the kernels)
-            if getattr(app.screen, "name", "") != "hint-wait":
+            if getattr(app.screen, "name", "") == "hint":
                 break
             await pilot.pause(0.1)
         note = app.screen
