@@ -579,8 +579,8 @@ class TableApp(App[int]):
         driver = self.driver
         over = driver.outcome() is not None
         width = max(self.terminal.width, MIN_SIZE[0])
-        top = f" {view.title} · {view.progress}" + (" · game over" if over else "")
-        self.query_one("#top", Static).update(Text(_cut(top, width), style="bold"))
+        self.query_one("#top", Static).update(Text(_cut(header(view, over, width), width),
+                                                   style="bold"))
         left = width - min(60, round(width * 0.38))  # the log's share, as the CSS says
         self.query_one("#seats", Static).update(self.seat_rows(view, left))
         middle = Text(no_wrap=True, overflow="ellipsis")
@@ -662,7 +662,7 @@ class TableApp(App[int]):
             rows.append("▶ " if seat.to_act else "  ", style="bold yellow")
             rows.append(f"{_cut(name(x, seat, levels), name_w):<{name_w}} ",
                         style="bold" if seat.you else "")
-            rows.append("D" if seat.dealer else " ", style="reverse bold")
+            rows.append("D" if seat.dealer else " ", style="reverse bold" if seat.dealer else "")
             rows.append(f" {seat.score:>{score_w}} ")
             if notes_w:  # what is known of the seat this deal, before its cards: short
                 rows.append(f" {seat.note:<{notes_w}} ", style="italic")
@@ -938,6 +938,29 @@ class TableApp(App[int]):
             self._hint.cancel()
         self.save()
         self.exit(self.status)
+
+
+def header(view: TableView, over: bool, width: int) -> str:
+    """The top line in *width* cells: the ruleset, where the session stands, and "game over";
+    where that is too long, "Commerce, " and then "game over" are left out.
+
+    >>> from commerce.presentation import TableView
+    >>> v = TableView("Commerce, the widow game", "deal 2, round 1, 4 of 4 still in", (), (),
+    ...               (), ())
+    >>> header(v, True, 80)
+    ' Commerce, the widow game · deal 2, round 1, 4 of 4 still in · game over'
+    >>> header(v, True, 66)
+    ' the widow game · deal 2, round 1, 4 of 4 still in · game over'
+    """
+    title = view.title
+    end = " · game over" if over else ""
+    line = f" {title} · {view.progress}{end}"
+    if cell_len(line) > width and title.startswith("Commerce, "):
+        title = title[len("Commerce, "):]
+        line = f" {title} · {view.progress}{end}"
+    if cell_len(line) > width:
+        line = f" {title} · {view.progress}"
+    return line
 
 
 def forced(driver: Any) -> Action | None:
