@@ -579,7 +579,8 @@ class TableApp(App[int]):
         driver = self.driver
         over = driver.outcome() is not None
         width = max(self.terminal.width, MIN_SIZE[0])
-        self.query_one("#top", Static).update(Text(_cut(header(view, over, width), width),
+        cols = self.terminal.width
+        self.query_one("#top", Static).update(Text(_cut(header(view, over, cols), cols),
                                                    style="bold"))
         left = width - min(60, round(width * 0.38))  # the log's share, as the CSS says
         self.query_one("#seats", Static).update(self.seat_rows(view, left))
