@@ -380,6 +380,26 @@ def test_the_log_wraps_anew_when_the_terminal_narrows() -> None:
     assert drive(app, (120, 40), script) == []
 
 
+def test_the_log_scrolls_from_the_keyboard() -> None:
+    app = new_app("widow", 3)
+
+    async def script(pilot: Any) -> tuple[float, float, float]:
+        log: Any = app.query_one("#log")
+        for n in range(40):
+            app.say(f"line {n} of a long log")
+        await pilot.pause()
+        bottom = log.scroll_y
+        await pilot.press("pageup")
+        await pilot.pause()
+        up = log.scroll_y
+        await pilot.press("pagedown")
+        await pilot.pause()
+        return bottom, up, log.scroll_y
+
+    bottom, up, down = drive(app, (80, 24), script)
+    assert up < bottom and down > up, (bottom, up, down)
+
+
 def test_a_small_terminal_is_asked_to_grow() -> None:
     app = new_app("widow", 3)
 
