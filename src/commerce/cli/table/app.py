@@ -235,8 +235,8 @@ class TableApp(App[int]):
         Binding("h", "hint", "hint"),
         Binding("c", "scores", "scoreboard"),
         Binding("n", "again", "play again", show=False),
-        Binding("pageup", "log(-1)", "log", show=False),
-        Binding("pagedown", "log(1)", "log", show=False),
+        Binding("pageup", "log(-1)", "log", show=False, priority=True),
+        Binding("pagedown", "log(1)", "log", show=False, priority=True),
         Binding("q", "leave", "save and quit"),
         Binding("ctrl+q", "leave", "save and quit", show=False, priority=True),
         Binding("ctrl+c", "interrupt", "save and stop", show=False, priority=True),
@@ -759,12 +759,16 @@ class TableApp(App[int]):
         self.refresh_table()
 
     def action_log(self, step: int) -> None:
-        """Scroll the log by a page."""
-        log = self.query_one("#log", Log)
+        """Scroll the log by a page (a note over the table: the note)."""
+        from textual.containers import VerticalScroll
+
+        target: Any = self.query_one("#log", Log)
+        if self._note_up():
+            target = self.screen.query_one(VerticalScroll)
         if step < 0:
-            log.scroll_page_up(animate=False)
+            target.scroll_page_up(animate=False)
         else:
-            log.scroll_page_down(animate=False)
+            target.scroll_page_down(animate=False)
 
     def on_key(self, event: Key) -> None:
         """A move's number highlights it (two digits typed quickly: 1 then 2 is the
