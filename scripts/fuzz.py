@@ -1,6 +1,12 @@
 """Run the suite's fuzz targets at length and print the count of cases run per target.
 
     PYTHONPATH=src python scripts/fuzz.py --minutes 3 [--only cli,records] [--seed N]
+    PYTHONPATH=src python scripts/fuzz.py --table --minutes 10 [--only peel,cox] [--seed N]
+
+With ``--table``, the full-screen table is fuzzed instead (``tests/harness/table.py``'s
+:func:`fuzz`: random keys and clicks through Textual's pilot) at several terminal sizes, game
+after game with new seeds, every ruleset in turn; each failing ``(ruleset, seed, size)`` is
+printed, to be added to ``tests/test_table_fuzz.py``'s ``FOUND``.
 
 The targets are those of ``tests/fuzzing.py`` (move notation of each family, the command line,
 records as text and as files); the time is shared equally among them. Each target runs in
@@ -56,12 +62,54 @@ def run_target(name: str, seconds: float, master: random.Random) -> tuple[int, d
     return cases, results, None
 
 
+TABLE_SIZES = ((80, 24), (100, 30), (120, 40), (81, 25), (160, 50))
+"""The terminal sizes of the table's long fuzz."""
+
+
+def fuzz_table(minutes: float, only: list[str], master: random.Random) -> int:
+    """The table's long fuzz (see the module); 1 if a game failed, else 0."""
+    sys.path.insert(0, str(ROOT))
+    from tests.harness.table import fuzz
+
+    from commerce.rules import rulesets
+
+    ids = only or [r.id for r in rulesets()]
+    deadline = time.monotonic() + minutes * 60
+    games = 0
+    failed: list[tuple[str, int, tuple[int, int]]] = []
+    while time.monotonic() < deadline:
+        for rules_id in ids:
+            if time.monotonic() >= deadline:
+                break
+            seed_ = master.getrandbits(32)
+            size = TABLE_SIZES[games % len(TABLE_SIZES)]
+            seen = fuzz(rules_id, seed_, size, 150)
+            games += 1
+            bad = seen["problems"] or ([] if seen["replays"] else ["the record does not replay"])
+            print(f"{rules_id:<22} seed {seed_:>10} {size[0]}x{size[1]:<3} "
+                  f"{seen['moves']:>4} moves  notes: {', '.join(sorted(seen['notes'])) or '-'}"
+                  f"{'  FAILED: ' + '; '.join(bad) if bad else ''}", flush=True)
+            if bad:
+                failed.append((rules_id, seed_, size))
+    print(f"{games} games; " + (f"failing: {failed}" if failed else "no failure"))
+    return 1 if failed else 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--minutes", type=float, default=3.0, help="total time (default 3)")
-    p.add_argument("--only", default="", help="comma list of targets (default: all)")
+    p.add_argument("--only", default="", help="comma list of targets, or of rulesets with "
+                   "--table (default: all)")
     p.add_argument("--seed", type=int, default=None, help="seed of the runs (default: random)")
+    p.add_argument("--table", action="store_true",
+                   help="fuzz the full-screen table with random keys and clicks instead")
     args = p.parse_args()
+    if args.table:
+        master_seed = args.seed if args.seed is not None else \
+            random.SystemRandom().getrandbits(32)
+        print(f"fuzzing the table for {args.minutes:g} min, seed {master_seed}", flush=True)
+        return fuzz_table(args.minutes, [n for n in args.only.split(",") if n],
+                          random.Random(master_seed))
     names = list(fuzzing.targets())
     if args.only:
         names = [n for n in args.only.split(",") if n]

@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -175,6 +176,89 @@ def test_play_on_a_terminal_opens_the_table_and_q_saves(tmp_path):
     assert code == 0 and "Traceback" not in text
     assert "Your move>" not in text  # not the plain interface
     assert not GameRecord.load(path).complete
+
+
+_ALT_ON, _ALT_OFF = b"\x1b[?1049h", b"\x1b[?1049l"
+_MOUSE_OFF = b"\x1b[?1000l"
+
+
+def _table_in_a_pty(tmp_path: Path, *, stderr: Any = None) -> tuple[subprocess.Popen[bytes], int]:
+    """``commerce play`` at the full-screen table in a pseudo-terminal, once it is drawn:
+    the process and the terminal's side (standard error on the terminal unless *stderr*)."""
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "commerce", "play", "--seed", "3", "--players", "3",
+         "--save", str(tmp_path / "g.json")],
+        stdin=slave, stdout=slave, stderr=slave if stderr is None else stderr,
+        env={**_env(), "TERM": "xterm-256color"}, start_new_session=True)
+    os.close(slave)
+    return proc, master
+
+
+def _read_to_the_end(proc: subprocess.Popen[bytes], master: int, seen: bytearray) -> int:
+    """Read the terminal until the process ends; its status."""
+    import select
+
+    deadline = time.monotonic() + _TIMEOUT
+    while time.monotonic() < deadline:
+        if select.select([master], [], [], 0.1)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the program is gone
+                break
+            if not chunk:
+                break
+            seen += chunk
+        elif proc.poll() is not None:
+            break
+    return proc.wait(_TIMEOUT)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals as Linux")
+@pytest.mark.parametrize("how,status", [("ctrl-c", 130), ("SIGINT", 130), ("SIGTERM", 143),
+                                        ("SIGHUP", 129)])
+def test_the_table_saves_restores_the_terminal_and_exits_on_a_signal(tmp_path, how, status):
+    proc, master = _table_in_a_pty(tmp_path)
+    try:
+        seen = bytearray()
+        _read_until(master, b"Your hand", 1, seen)
+        if how == "ctrl-c":
+            os.write(master, b"\x03")  # the key: the terminal is in raw mode
+        else:
+            proc.send_signal(getattr(signal, how))
+        code = _read_to_the_end(proc, master, seen)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    text = bytes(seen).decode("utf-8", "replace")
+    assert code == status, (code, text[-600:])
+    assert "Traceback" not in text and "ctrl+q" not in text
+    last = bytes(seen).rfind(_ALT_ON)
+    assert last >= 0 and bytes(seen).find(_ALT_OFF, last) > last, "left in the alternate screen"
+    assert bytes(seen).find(_MOUSE_OFF, last) > last, "mouse reporting left on"
+    assert not GameRecord.load(tmp_path / "g.json").complete
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals as Linux")
+def test_the_table_is_drawn_on_the_terminal_whatever_standard_error_is(tmp_path):
+    err = tmp_path / "err.txt"
+    with err.open("wb") as stderr:
+        proc, master = _table_in_a_pty(tmp_path, stderr=stderr)
+        try:
+            seen = bytearray()
+            _read_until(master, b"Your hand", 1, seen)
+            os.write(master, b"q")
+            code = _read_to_the_end(proc, master, seen)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            os.close(master)
+    assert code == 0
+    assert b"\x1b[" not in err.read_bytes()  # nothing of the table in the file
+    assert "Saved to" in bytes(seen).decode("utf-8", "replace")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals as Linux")

@@ -134,7 +134,7 @@ def _offer_pops_up_and_is_answered(app: TableApp, words: str, answers: set[Actio
 
     async def script(pilot: Any) -> None:
         await pilot.pause()
-        await pilot.press("enter")  # the first answer of the menu
+        await pilot.press("1", "enter")  # the first answer of the menu
         await pilot.pause()
 
     drive(app, (80, 24), script)
@@ -324,7 +324,7 @@ def test_a_short_game_of_every_ruleset_is_played_by_keys_to_its_end(rules_id: st
                     break
                 await pilot.press("space")  # past the showdown
             else:
-                await pilot.press("enter")  # the first move the menu offers
+                await pilot.press("1", "enter")  # the first move the menu offers
             await pilot.pause()
         return seen
 

@@ -27,7 +27,7 @@ from commerce.rules import Ruleset
 
 __all__ = ["CardFace", "MenuGroup", "Pile", "Presentation", "SeatView", "TableView",
            "card_face", "for_players", "hand_ranking", "humanize", "move_meanings", "pack_symbols",
-           "ruleset_facts", "ruleset_page", "rules_section"]
+           "quantity", "ruleset_facts", "ruleset_page", "rules_section"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,16 @@ def card_face(card: Card) -> CardFace:
     """
     return CardFace(format_card(card, symbols=True), format_card(card),
                     "red" if card & 3 in (1, 2) else "black")
+
+
+def quantity(n: int, word: str, *, signed: bool = False) -> str:
+    """*n* of the plural *word* (stakes, tokens, counters, points, cards), singular for one.
+
+    >>> quantity(1, "tokens"), quantity(-1, "stakes", signed=True), quantity(0, "counters")
+    ('1 token', '-1 stake', '0 counters')
+    """
+    number = f"{n:+d}" if signed else f"{n}"
+    return f"{number} {word[:-1] if abs(n) == 1 and word.endswith('s') else word}"
 
 
 _PACK_CARD = re.compile(r"\b(10|[2-9TJQKA])([SHDC])\b")

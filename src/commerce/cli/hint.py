@@ -27,7 +27,12 @@ from typing import Any
 
 from commerce.bots.search import Estimate
 
-__all__ = ["hint_lines", "hint_text", "numbers"]
+__all__ = ["HINT_MS", "hint_lines", "hint_text", "numbers"]
+
+HINT_MS = 2500.0
+"""The wall-time cap of a hint's search, in milliseconds: the budget (which grows with the
+number of legal moves) stops there, so that the figures come within about 3 s, as the search
+bot's own decisions stop at :data:`commerce.bots.search.CAP_MS`."""
 
 
 def numbers(indexes: Sequence[int]) -> str:
@@ -94,8 +99,9 @@ def hint_lines(labels: Sequence[str], estimates: Sequence[Estimate], best: int,
 
 
 def hint_text(driver: Any, seat: int, legal: Sequence[Any], labels: Sequence[str],
-              width: int = 80) -> str:
-    """The search bot's view of each legal action, from the player's observation only.
+              width: int = 80, ms: float | None = HINT_MS) -> str:
+    """The search bot's view of each legal action, from the player's observation only: the
+    search stops drawing states at *ms* milliseconds of wall time (None: at its budget only).
 
     :raises commerce.errors.CommerceError: where the family has no search bot.
     """
@@ -107,7 +113,7 @@ def hint_text(driver: Any, seat: int, legal: Sequence[Any], labels: Sequence[str
     rng = random.Random(f"hint/{driver.seed}/{len(driver.actions)}")
     # 0.8 of the bot's default budget per legal action (400 each in the trading games)
     budget = default_iterations(driver.rules.family, driver.rules) * 4 * len(legal) // 5
-    estimates = [e for _, e in search_hint(obs, legal, rng, iterations=budget)]
+    estimates = [e for _, e in search_hint(obs, legal, rng, iterations=budget, ms=ms)]
     present = family_spec(driver.rules.family).presentation
     gain = "expected change of your stakes by the end of the deal"
     deal = "deal"

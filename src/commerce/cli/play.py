@@ -15,9 +15,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -154,22 +155,38 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def _table_session(driver: Any, human: int, path: Path, pace: str) -> int:
-    """The game at the full-screen table (:mod:`commerce.cli.table`)."""
+    """The game at the full-screen table (:mod:`commerce.cli.table`).
+
+    The table is drawn on the terminal of standard output whatever standard error is (Textual
+    draws on standard error: a file there is set aside while the table is up). Ctrl-C,
+    SIGTERM and SIGHUP save and stop with 130, 143 and 129, the terminal restored."""
     from commerce.cli.table import TableApp
     from commerce.errors import RecordError
 
     driver.record().save(path)  # a file that cannot be saved is refused before the game starts
     symbols = "♠".encode(sys.stdout.encoding or "ascii", "replace") != b"?"
-    app = TableApp(driver, human, path, pace=pace, symbols=symbols)
+    app = TableApp(driver, human, path, pace=pace, symbols=symbols, signals=True)
+    gone = False
     try:
-        app.run()
+        with _drawing_on_the_terminal():
+            app.run()
+    except OSError:  # the terminal went away (a hang-up) while the table was drawn
+        gone = True
     finally:
         driver.on_events = None
         try:
             driver.record().save(path)
         except RecordError as exc:
-            print(f"commerce play: error: {exc}", file=sys.stderr)
+            if not gone:
+                print(f"commerce play: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
+    if app.status or gone:
+        return _stopped(driver, path, app.status or 128 + signal.SIGHUP,
+                        lambda: f"Saved to {path}. Continue with: commerce play --resume {path}")
+    if app.return_code:  # the table failed (Textual has shown why): the game is saved
+        print(f"commerce play: the table failed. Saved to {path}. Continue with: "
+              f"commerce play --resume {path}", file=sys.stderr)
+        return 1
     if driver.outcome() is None:
         print(f"Saved to {path}. Continue with: commerce play --resume {path}")
         return 0
@@ -183,6 +200,30 @@ def _table_session(driver: Any, human: int, path: Path, pace: str) -> int:
         again = Driver(driver.rules, driver.agents, names=driver.names)
         return _table_session(again, human, _default_path(driver.rules.id), pace)
     return 0
+
+
+@contextlib.contextmanager
+def _drawing_on_the_terminal() -> Iterator[None]:
+    """Standard error pointed at standard output's terminal while the table is drawn, where
+    it is not a terminal itself (``commerce play 2>file``): Textual draws on standard
+    error."""
+    try:
+        err_is_tty = os.isatty(2)
+    except OSError:  # pragma: no cover
+        err_is_tty = False
+    if err_is_tty or not os.isatty(1):
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        os.dup2(1, 2)
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _default_path(rules_id: str) -> Path:

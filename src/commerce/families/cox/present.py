@@ -76,9 +76,10 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
         base = obs.base_numbers[x]
         roles = [role for who, role in ((obs.retailer, "retailer"),
                                         (obs.wholesaler, "wholesaler")) if who == x]
+        points = f"{obs.totals[x]:+d} point{'' if abs(obs.totals[x]) == 1 else 's'}"
         seats.append(SeatView(
             name=seat_name(names, x, obs.seat),
-            score=f"{obs.totals[x]:+d}" + ("" if base is None else f" base {base}"),
+            score=points + ("" if base is None else f", base {base}"),
             cards=shown, hidden=0 if rack is not None else obs.rack_sizes[x],
             dealer=obs.retailer == x,
             to_act=obs.decision is not None and obs.decision.seat == x,
@@ -97,7 +98,23 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
                      progress=f"hand {obs.hand_number} of {obs.hands_total}",
                      seats=tuple(seats), piles=piles,
                      hand=tuple(card_face(c) for c in hand), hand_cards=hand,
-                     hand_note="", prompt=prompt)
+                     hand_note=holding_note(obs), prompt=prompt)
+
+
+def holding_note(obs: Any) -> str:
+    """What the player's holding (rack, laid-out sets and Greenbacks) would count now, as the
+    plain interface says it, e.g. ``counts +12 now``; "" for a spectator."""
+    from commerce.families.cox.scoring import score_holding
+
+    if obs.seat is None:
+        return ""
+    rules = obs.ruleset
+    held = [*obs.rack, *(c for g in obs.laid[obs.seat] for c in g), *obs.greenbacks[obs.seat]]
+    now = score_holding(held, obs.base_numbers[obs.seat],
+                        captain_can_be_fourth=rules.captain_can_be_fourth,
+                        bank_double_order=rules.bank_double_order,
+                        bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand)
+    return f"counts {now.score:+d} now"
 
 
 _EXPLAIN = {

@@ -21,6 +21,7 @@ from commerce.presentation import (
     card_face,
     hand_ranking,
     pack_symbols,
+    quantity,
 )
 from commerce.text import seat_name
 
@@ -56,12 +57,13 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
         if obs.over and x == obs.seat:
             notes.append("game over")
         seats.append(SeatView(
-            name=seat_name(names, x, obs.seat), score=f"{obs.balances[x]:+d} stakes",
+            name=seat_name(names, x, obs.seat),
+            score=quantity(obs.balances[x], "stakes", signed=True),
             cards=tuple(card_face(c) for c in hand) if hand else (),
             hidden=0 if hand else 3, dealer=x == obs.dealer,
             to_act=obs.decision is not None and obs.decision.seat == x,
             note=", ".join(notes), you=x == obs.seat))
-    piles = (Pile("pool", count=f"{obs.pool} stakes"),
+    piles = (Pile("pool", count=quantity(obs.pool, "stakes")),
              Pile("stock", count=f"{obs.stock_count} cards"))
     hand = tuple(obs.hand) if obs.seat is not None else ()
     note = ""

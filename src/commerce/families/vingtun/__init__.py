@@ -56,6 +56,7 @@ FAMILY: FamilySpec[rules.VingtUnState, rules.VingtUnObservation] = FamilySpec(
     search=search.SEARCH,
     deal_reader=deals.read_vingtun_deals,
     unit="stakes",
+    unit_of=present.unit_of,
     cards_in_play=hidden.cards_in_play,
     permute_hidden=hidden.permute_hidden,
     encoding=encode.ENCODING,

@@ -13,7 +13,15 @@ from typing import Any
 from commerce.cards import rank_of
 from commerce.core import Action, ActionKind
 from commerce.families.vingtun.state import total, value
-from commerce.presentation import Pile, Presentation, SeatView, TableView, card_face, pack_symbols
+from commerce.presentation import (
+    Pile,
+    Presentation,
+    SeatView,
+    TableView,
+    card_face,
+    pack_symbols,
+    quantity,
+)
 from commerce.text import seat_name
 
 _WORDS = {
@@ -40,6 +48,12 @@ def action_label(action: Action, obs: Any) -> str:
     if action.kind is ActionKind.DECLINE and getattr(obs, "stage", None) == "divide":
         return "keep the two cards as one hand"
     return _WORDS.get(action.kind, action.kind.value)
+
+
+def unit_of(_rules: Any) -> str:
+    """What Vingt-un's payoffs count, in words: the counters staked and paid (as its seats,
+    pool and stakes say)."""
+    return "counters"
 
 
 def rules_help(_rules: Any) -> list[str]:
@@ -77,13 +91,14 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
         elif stakes:
             notes.insert(0, f"stake {stakes}")
         seats.append(SeatView(
-            name=seat_name(names, x, obs.seat), score=f"{obs.balances[x]:+d} counters",
+            name=seat_name(names, x, obs.seat),
+            score=quantity(obs.balances[x], "counters", signed=True),
             cards=faces, hidden=hidden, dealer=x == obs.dealer,
             to_act=obs.decision is not None and obs.decision.seat == x,
             note=", ".join(notes), you=x == obs.seat))
-    piles = (Pile("pool", count=f"{obs.pool} counters"),
-             Pile("stock", count=f"{obs.stock_count} cards"),
-             Pile("used", count=f"{len(obs.used)} cards"))
+    piles = (Pile("pool", count=quantity(obs.pool, "counters")),
+             Pile("stock", count=quantity(obs.stock_count, "cards")),
+             Pile("used", count=quantity(len(obs.used), "cards")))
     hand = tuple(obs.hand) if obs.seat is not None else ()
     note = ""
     if obs.seat is not None and obs.hands[obs.seat]:

@@ -26,6 +26,7 @@ from commerce.presentation import (
     card_face,
     hand_ranking,
     pack_symbols,
+    quantity,
 )
 from commerce.text import seat_name
 
@@ -83,8 +84,8 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
             (x in obs.out, "out"), (obs.knocker == x, "knocked"),
             (x in obs.stood and obs.knocker != x, "stood"), (x in obs.passed, "passed"),
             (x in obs.pounced, "pounced")) if flag]
-        score = (f"{obs.tokens[x]} tokens" if obs.tokens is not None
-                 else f"{obs.balances[x]:+d} stakes")
+        score = (quantity(obs.tokens[x], "tokens") if obs.tokens is not None
+                 else quantity(obs.balances[x], "stakes", signed=True))
         cards = obs.hands[x]
         seats.append(SeatView(
             name=seat_name(names, x, obs.seat), score=score,
@@ -95,9 +96,10 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
             note=", ".join(notes), you=x == obs.seat, out=x in obs.out))
     piles = [Pile("widow", tuple(card_face(c) for c in obs.widow),
                   card_ids=tuple(obs.widow)),
-             Pile("stock", count=f"{obs.stock_count} cards")]
+             Pile("stock", count=quantity(obs.stock_count, "cards"))]
     if rules.token_flow == "lowest_to_pool":
-        piles.append(Pile("pool", count=f"{obs.pool} stakes, {obs.pool_counters} counters"))
+        piles.append(Pile("pool", count=f"{quantity(obs.pool, 'stakes')}, "
+                                        f"{quantity(obs.pool_counters, 'counters')}"))
     hand = tuple(obs.hand) if obs.seat is not None else ()
     note = ""
     if len(hand) >= 3 and obs.seat is not None and obs.hands[obs.seat] is not None:
