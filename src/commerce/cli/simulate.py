@@ -23,6 +23,9 @@ from commerce.cli import (
 if TYPE_CHECKING:
     from commerce.rules import Ruleset
 
+BENCH_GAMES: tuple[int, int] = (1, 10_000_000)
+"""``commerce bench --fast --games``: a batch's arrays take about 60 bytes a game."""
+
 
 def configure_simulate(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce simulate``."""
@@ -57,8 +60,9 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
                    help="instead: random and heuristic playouts on the compiled kernel (2 "
                         "threads) beside the reference engine's path, for every preset with "
                         "a kernel (or --rules)")
-    p.add_argument("--games", type=int, default=200_000,
-                   help="games per timed kernel run with --fast (default 200000)")
+    p.add_argument("--games", type=int_in(*BENCH_GAMES), default=200_000,
+                   help=f"games per timed kernel run with --fast, {span(BENCH_GAMES)} "
+                        "(default 200,000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -72,10 +76,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CommerceError("--games must be at least 1")
     if args.players not in rules.player_range():
-        raise CommerceError(
-            f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
-            f"not {args.players}"
-        )
+        raise CommerceError(f"{rules.name} is for {rules.players_phrase()}, not {args.players}")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise CommerceError("give at least one bot, e.g. --bots random,heuristic")
