@@ -106,8 +106,7 @@ def _check(rules: Ruleset, players: int, bots: Sequence[str], games: int) -> lis
     from commerce.bots import make_bot
 
     if players not in rules.player_range():
-        raise CommerceError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
-                            f"players, not {players}")
+        raise CommerceError(f"{rules.name} is for {rules.players_phrase()}, not {players}")
     if games < 1:
         raise CommerceError("--games must be at least 1")
     specs = [b.strip() for b in bots if b.strip()]

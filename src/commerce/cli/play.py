@@ -136,8 +136,7 @@ def run_play(args: argparse.Namespace) -> int:
         players = args.players if args.players is not None else max(
             min(4, rules.max_players), rules.min_players)
         if players not in rules.player_range():
-            raise CommerceError(f"{rules.name} is for {rules.min_players} to "
-                                f"{rules.max_players} players, not {players}")
+            raise CommerceError(f"{rules.name} is for {rules.players_phrase()}, not {players}")
         specs = [b.strip() for b in args.bot.split(",") if b.strip()] or ["heuristic"]
         bots = [make_bot(specs[i % len(specs)]) for i in range(players - 1)]
         bots[:len(outside)] = [make_bot(a) for a in outside[:players - 1]]
