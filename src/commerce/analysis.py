@@ -452,7 +452,8 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
             "deals_per_game": _ci(mean_ci(samples.deals)),
             "decisions_per_game": _ci(mean_ci(samples.decisions)),
             "decisions_per_deal": _ci(mean_ci(samples.per_deal)),
-            "wins_by_category": {c: _r(samples.wins[c] / total) for c in sorted(samples.wins)},
+            "wins_by_category": {c: _r(samples.wins.get(c, 0.0) / total)
+                                 for c in sorted(_categories(rules) | set(samples.wins))},
             "engine": played_on, "engine_reason": why,
         })
     return {"analysis": "variants", "players": players, "bots": list(bots), "games": games,
@@ -460,6 +461,22 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
 
 
 # -- helpers --------------------------------------------------------------------------------
+
+
+def _categories(rules: Ruleset) -> set[str]:
+    """The categories of hands *rules* ranks (none for a family that ranks no three-card
+    hands): a deal may be won by each, so each has a share in ``variants``, 0 if none won.
+
+    >>> from commerce.rules import find_ruleset
+    >>> sorted(_categories(find_ruleset("hoyle")))
+    ['none', 'point', 'sequence', 'tricon']
+    """
+    from commerce.hands import evaluator_for
+    from commerce.rules import RankingOptions
+
+    if not isinstance(rules.options, RankingOptions):
+        return set()
+    return set(evaluator_for(rules).category_names)
 
 
 def _ci(m: Any) -> dict[str, Any]:

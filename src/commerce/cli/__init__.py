@@ -41,7 +41,8 @@ JOBS: tuple[int, int] = (1, 256)
 """``--jobs``: processes."""
 SECONDS: tuple[float, float] = (0.01, 60.0)
 """``commerce bench --seconds``: the time of each run of each figure."""
-BOTS_HELP = ("bot specs: random, heuristic (heuristic:boldness=X, X from 0 to 1), search "
+BOTS_HELP = ("bot specs (names in any case): random, heuristic (heuristic:boldness=X, X from "
+             "0 to 1), search "
              "(search:iterations=N, N from 1 to 100,000, or search:ms=T, T above 0 and at "
              "most 60,000)")
 """The bot specs and the ranges of their options, for ``--help``."""
@@ -199,7 +200,8 @@ def _commands() -> dict[str, tuple[str, Configure, Run]]:
 def add_rules_arguments(p: argparse.ArgumentParser, *, default: str | None = "peel") -> None:
     """The ``--rules ID`` and repeatable ``--set name=value`` options."""
     p.add_argument("--rules", default=default, metavar="ID",
-                   help=f"ruleset id (default: {default}); see 'commerce rules'")
+                   help=f"ruleset id, in any case, '_' or '-' alike (default: {default}); see "
+                        "'commerce rules'")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="options",
                    help="override one option of the ruleset (repeatable); 'commerce rules "
                         "show ID' lists each option with its values or range")

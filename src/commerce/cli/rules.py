@@ -40,8 +40,7 @@ def run_rules(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"rulesets": items}))
         else:
-            for r in items:
-                print(f"{r['id']:<18} v{r['version']}  {r['name']}")
+            _print_list(items)
         return 0
     if what[0] == "show" and len(what) == 2:
         ruleset = find_ruleset(what[1])
@@ -83,6 +82,23 @@ def run_rules(args: argparse.Namespace) -> int:
         return 0
     raise CommerceError("use 'commerce rules', 'commerce rules show ID' or "
                         "'commerce rules diff A B'")
+
+
+def _print_list(items: list[dict[str, Any]]) -> None:
+    """One preset a line: its id, version and name, the name wrapped between words under
+    itself so that no line is wider than the terminal (80 columns off a terminal)."""
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size((80, 24)).columns)
+    key = max(len(r["id"]) for r in items) + 2
+    for r in items:
+        head = f"{r['id']:<{key}}v{r['version']}  "
+        lines = textwrap.wrap(r["name"], width - len(head), break_long_words=False,
+                              break_on_hyphens=False) or [""]
+        print(head + lines[0])
+        for line in lines[1:]:
+            print(" " * len(head) + line)
 
 
 def _read(ruleset: Any, name: str) -> Any:

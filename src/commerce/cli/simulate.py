@@ -54,7 +54,8 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
                         "with --fast, also the least time a kernel figure's batches take")
     p.add_argument("--rules", metavar="IDS",
                    help="presets timed in random playouts at 4 players, one row each (the "
-                        "median of 5 runs of --seconds): a comma list, or 'all' (default peel; "
+                        "median of 5 runs of --seconds): a comma list of ids in any case, '_' "
+                        "or '-' alike, or 'all' (default peel; "
                         "with --fast, all)")
     p.add_argument("--fast", action="store_true",
                    help="instead: random and heuristic playouts on the compiled kernel (2 "

@@ -65,7 +65,9 @@ def run_tournament(args: argparse.Namespace) -> int:
 
         write_csv(args.csv, *_rows(result, raw=True))
     if args.plot:
-        _plot(result, args.plot)
+        from commerce.family import payoff_unit
+
+        _plot(result, args.plot, payoff_unit(rules))
     if args.json:
         print(json.dumps({k: result[k] for k in ("ratings", "payoff", "ci95", "games", "pairs",
                                                  "rules", "players", "seed", "bots",
@@ -106,12 +108,17 @@ def _print(result: dict[str, Any]) -> None:
         rows.append([f"{p['a']} − {p['b']}", fmt(p["diff"]), interval(lo, hi), verdict])
     print_table("Differences per game (paired by block)",
                 ["pair", "difference", "95% interval", "verdict"], rows)
-    print("Ratings: Bradley-Terry on the Elo scale (mean 1500) from every two seats of "
-          "different bots in a game.")
-    print(f"engine: {result['engine']} ({result['engine_reason']})")
+    import textwrap
+
+    for line in ("Ratings: Bradley-Terry on the Elo scale (mean 1500) from every two seats of "
+                 "different bots in a game.",
+                 f"engine: {result['engine']} ({result['engine_reason']})"):
+        print(textwrap.fill(line, 80, subsequent_indent="  "))
 
 
-def _plot(result: dict[str, Any], path: str) -> None:
+def _plot(result: dict[str, Any], path: str, unit: str = "stakes") -> None:
+    """Each bot's payoff per game (in *unit*, the ruleset's: stakes, tokens, points ...) and
+    each pair's difference, with their 95% intervals, to *path*."""
     from commerce.cli.report import interval_axes, new_figure, save_figure
 
     bots = result["bots"]
@@ -119,12 +126,13 @@ def _plot(result: dict[str, Any], path: str) -> None:
     labels = [f"{b}  ({result['ratings'][b]:.0f})" for b in bots]
     interval_axes(axes[0][0], labels, [result["payoff"][b] for b in bots],
                   [result["ci95"][b][0] for b in bots], [result["ci95"][b][1] for b in bots],
-                  xlabel="mean payoff per game (stakes), 95% interval",
+                  xlabel=f"mean payoff per game ({unit}), 95% interval",
                   title="Payoff per bot (rating in brackets)")
     pairs = result["pairs"]
     interval_axes(axes[0][1], [f"{p['a']} − {p['b']}" for p in pairs],
                   [p["diff"] for p in pairs], [p["ci95"][0] for p in pairs],
                   [p["ci95"][1] for p in pairs],
-                  xlabel="difference per game, 95% interval", title="Head to head")
+                  xlabel=f"difference per game ({unit}), 95% interval",
+                  title="Head to head")
     fig.suptitle(f"{result['rules']}, {result['players']} players, {result['games']} games")
     save_figure(fig, path)
