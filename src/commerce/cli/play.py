@@ -209,12 +209,16 @@ def _session(driver: Any, human: int, path: Path) -> int:
     names = driver.names
     family = driver.rules.family
     stop = Stop()
+    cards = _card_notation(family)
+    out = _OutOfGame(names, human)
 
     def show(events: tuple[Any, ...]) -> None:
         for e in engine.visible_events(events, human):
+            if out.follows(e):
+                continue
             line = describe_event(e, names, human, family)
             if line:
-                _say(line)
+                _say(cards(line))
         stop.check()  # the driver calls this once a move is complete
 
     def save() -> None:
@@ -248,7 +252,7 @@ def _session(driver: Any, human: int, path: Path) -> int:
                     driver.act(human, forced)
                     continue
                 print()
-                _say(render(engine.observe(driver.state, human), names))
+                _say(cards(render(engine.observe(driver.state, human), names)))
                 action = _ask(driver, human, stop.waiting, read)
                 if action is None:
                     driver.record().save(path)
@@ -271,6 +275,8 @@ def _session(driver: Any, human: int, path: Path) -> int:
         except RecordError as exc:
             failed = exc
     result = driver.outcome()
+    for line in out.summary():
+        _say(line)
     print()
     print("Final result:")
     for seat, net in sorted(enumerate(result.payoffs), key=lambda x: -x[1]):
@@ -317,6 +323,63 @@ def _silence_output() -> None:
         pass
 
 
+class _OutOfGame:
+    """Once the player is out of a token game, the deals the others play on are summarised,
+    not shown event by event (a widow session may go on for hundreds of lines): who else
+    goes out is still said at once, and :meth:`summary` counts the deals at the end."""
+
+    def __init__(self, names: Any, human: int) -> None:
+        self.names, self.human = names, human
+        self.out = False
+        self.deals = 0
+        self.gone: list[str] = []
+
+    def follows(self, e: Any) -> bool:
+        """Whether event *e* is taken into the summary instead of being shown."""
+        if not self.out:
+            if e.kind == "went_out" and e.seat == self.human:
+                self.out = True
+                _say("You are out of the game. The others play on; their deals are "
+                     "summarised at the end.")
+                return True
+            return False
+        if e.kind == "deal_ended":
+            self.deals += 1
+        elif e.kind == "went_out" and e.seat is not None:
+            self.gone.append(f"{self.names[e.seat]} went out in the {_ordinal(self.deals + 1)}"
+                             f" deal after you.")
+        return True
+
+    def summary(self) -> list[str]:
+        """The deals played after the player went out, in a few lines."""
+        if not self.out:
+            return []
+        played = f"{self.deals} deal{'s' if self.deals != 1 else ''}"
+        return [f"After you went out the others played {played}.", *self.gone]
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``, ``21st``.
+
+    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd']
+    """
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _card_notation(family: str) -> Callable[[str], str]:
+    """What writes the cards of the family's texts (events, the table) in the notation of
+    the menus and hints: suit symbols (``T♣``) where the output can draw them; else the
+    letters are kept, as the output's fallback writes the menus' symbols (``TC``)."""
+    symbols = presentation(family).card_symbols
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    if symbols is None or "♠♥♦♣".encode(encoding, "replace") != "♠♥♦♣".encode(encoding,
+                                                                              "ignore"):
+        return lambda text: text
+    return symbols
+
+
 def _forced(driver: Any) -> Any:
     """The one legal action when it is only a 'decline' or 'done': played without asking."""
     from commerce import engine
@@ -344,14 +407,15 @@ def _ask(driver: Any, seat: int,
     reads it (:func:`line_reader`).
     """
     from commerce import engine
-    from commerce.cli.menu import menu_lines
+    from commerce.cli.menu import menu_lines, possible_now
     from commerce.errors import CommerceError
 
     family = driver.rules.family
     legal = engine.legal_actions(driver.state)
     labels = [engine.format_action(driver.rules, a) for a in legal]
     labels = _family_labels(driver, seat, legal, labels)
-    menu = "\n".join(menu_lines(labels, _menu_groups(driver, seat, legal)))
+    groups = _menu_groups(driver, seat, legal)
+    menu = "\n".join(menu_lines(labels, groups))
     while True:
         print(menu)
         with waiting():
@@ -384,6 +448,16 @@ def _ask(driver: Any, seat: int,
         words[0] = presentation(family).short_words.get(words[0].lower(), words[0])
         try:
             action = engine.parse_action(driver.state, " ".join(words))
+        except CommerceError as exc:
+            first = {engine.format_action(driver.rules, a).split()[0].lower() for a in legal}
+            if words[0].lower() in first:  # a move possible now, its card mistyped
+                _say(f"Not possible: {exc}")
+            else:
+                numbers = "1" if len(legal) == 1 else f"a number from 1 to {len(legal)}"
+                _say(f"Not possible: {text!r} is not a move now. Possible now: "
+                     f"{possible_now(labels, groups)}; or type {numbers}.")
+            continue
+        try:
             engine.check(driver.state, action, seat=seat)
         except CommerceError as exc:
             _say(f"Not possible: {exc}")
