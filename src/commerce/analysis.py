@@ -197,6 +197,30 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
     }
 
 
+_REPORTS = {"dealer-advantage": ("deal_payoffs", "each deal's payoffs"),
+            "stand-threshold": ("stand_samples", "the stand samples"),
+            "variants": ("deal_results", "each deal's winners and decisions")}
+"""What each analysis reads of a kernel's run: the kernel's attribute, and in words."""
+
+
+def plays_on_kernel(analysis: str, rules: Ruleset, players: int, bots: Sequence[str],
+                    engine: str) -> bool:
+    """Whether the run of *analysis* (``dealer-advantage``, ``stand-threshold`` or
+    ``variants``) on *rules* will play on the family's compiled kernel, as its result's
+    ``engine`` will say; False where the arguments are refused (the run says why).
+
+    >>> from commerce.rules import find_ruleset
+    >>> plays_on_kernel("variants", find_ruleset("peel"), 4, ["search"], "auto")
+    False
+    """
+    reports, what = _REPORTS[analysis]
+    try:
+        specs = _check(rules, players, bots, 1)
+        return _analysis_engine(rules, players, specs, engine, reports, what)[0] == "fast"
+    except CommerceError:
+        return False
+
+
 def _analysis_engine(rules: Ruleset, players: int, specs: Sequence[str], engine: str,
                      reports: str, what: str) -> tuple[str, str]:
     """The engine of an analysis' run: :func:`commerce.simulate.choose_engine`, and the

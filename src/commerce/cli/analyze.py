@@ -71,6 +71,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     """Run one analysis and report it."""
     from commerce import analysis
     from commerce.cli.simulate import _with_progress
+    from commerce.cli.wait import warm_kernel
 
     check_output_arguments(args)
     bots = [b.strip().replace(";", ",") for b in args.bots.split(",") if b.strip()]
@@ -81,6 +82,10 @@ def run_analyze(args: argparse.Namespace) -> int:
         presets = ([find_ruleset(name.strip()) for name in args.rules.split(",")]
                    if args.rules else list(rulesets()))
         total = args.games * len(presets)
+        for rules in presets:  # each family's compiled code, before the bar starts
+            n = min(max(args.players, rules.min_players), rules.max_players)
+            if analysis.plays_on_kernel(kind, rules, n, bots, args.engine):
+                warm_kernel(rules, n, bots)
         result = _with_progress(total, lambda progress: analysis.variants(
             players=args.players, games=args.games, seed=args.seed, bots=bots, jobs=workers(args),
             rules_list=presets, progress=progress, engine=args.engine))
@@ -90,6 +95,8 @@ def run_analyze(args: argparse.Namespace) -> int:
                  f"{args.games} games each, bots {','.join(bots)}")
     else:
         rules = resolve_rules(args)
+        if analysis.plays_on_kernel(kind, rules, args.players, bots, args.engine):
+            warm_kernel(rules, args.players, bots, stand=kind == "stand-threshold")
         if kind == "dealer-advantage":
             result = _with_progress(args.games, lambda progress: analysis.dealer_advantage(
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,

@@ -85,8 +85,12 @@ def run_simulate(args: argparse.Namespace) -> int:
         make_bot(spec)  # validate before playing
     engine, why = choose_engine(rules, args.players, bots, args.engine)
     if engine == "fast":
+        from commerce.cli.wait import warm_kernel
+
+        warm = warm_kernel(rules, args.players, bots)  # says so on a terminal if it compiles
         result = simulate_fast(rules, players=args.players, games=args.games, seed=args.seed,
                                bots=bots)
+        result["first_call_s"] = round(result["first_call_s"] + warm, 3)
     else:
         result = _with_progress(
             args.games,
@@ -134,11 +138,13 @@ def _print_table(result: dict[str, Any]) -> None:
                       *(str(s.get(k, "")) for k in extra))
     Console().print(table)
     print(f"{result['decisions']:,} player decisions")
+    import textwrap
+
     line = f"engine: {result['engine']} ({result['engine_reason']})"
     if "first_call_s" in result:
         line += (f"; kernel first call {result['first_call_s']:.2f} s (compile or load), "
                  f"games {result['seconds']:.2f} s")
-    print(line)
+    print(textwrap.fill(line, 80, subsequent_indent="  "))
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -191,38 +197,14 @@ def fast_bench_presets(names: str) -> list[Ruleset]:
 
 def _run_bench_fast(args: argparse.Namespace) -> int:
     """``bench --fast``: kernel playouts (random and heuristic) beside the reference path."""
-    import statistics
-    import time
+    from commerce.cli.wait import notice
 
-    from commerce.errors import CommerceError
-    from commerce.simulate import kernel_decisions_per_s, playout_decisions_per_s
-
-    if args.games < 1:
-        raise CommerceError("--games must be at least 1")
     presets = fast_bench_presets(args.rules or "all")
     rows: list[dict[str, Any]] = []
-    for rules in presets:
-        walls, cpus = [], []
-        for seed in range(3):  # the reference path, one core: wall-clock and CPU seconds
-            walls.append(playout_decisions_per_s(rules, 4, seconds=args.seconds, seed=seed,
-                                                 warm_up=seed == 0))
-            cpus.append(playout_decisions_per_s(rules, 4, seconds=args.seconds, seed=seed,
-                                                warm_up=False, clock=time.process_time))
-        reference, reference_cpu = round(statistics.median(walls)), round(statistics.median(cpus))
-        row: dict[str, Any] = {"rules": rules.id, "players": 4, "threads": 2,
-                               "reference_decisions_per_s": reference,
-                               "reference_decisions_per_cpu_s": reference_cpu}
-        for bot in ("random", "heuristic"):
-            fig = kernel_decisions_per_s(rules, 4, bot=bot, games=args.games,
-                                         seconds=args.seconds)
-            rate, cpu_rate = round(fig["decisions_per_s"]), round(fig["decisions_per_cpu_s"])
-            row[f"{bot}_decisions_per_s"] = rate
-            row[f"{bot}_ratio"] = round(rate / reference, 1)
-            row[f"{bot}_decisions_per_cpu_s"] = cpu_rate
-            row[f"{bot}_cpu_ratio"] = round(cpu_rate / reference_cpu, 1)
-            row[f"{bot}_cores_used"] = round(fig["cpu_per_wall"], 2)
-            row[f"{bot}_first_call_s"] = round(fig["first_call_s"], 3)
-        rows.append(row)
+    for n, rules in enumerate(presets, 1):
+        with notice(f"timing {rules.id}, {n} of {len(presets)} (its first run may compile the "
+                    "simulator, once)"):
+            rows.append(_bench_fast_row(rules, args))
     if args.json:
         print(json.dumps({"fast": rows}))
         return 0
@@ -242,3 +224,33 @@ def _run_bench_fast(args: argparse.Namespace) -> int:
           "clock; cpu: per CPU second (one core's work, whatever else the machine runs); "
           "cores: CPU seconds per second the kernel had")
     return 0
+
+
+def _bench_fast_row(rules: Ruleset, args: argparse.Namespace) -> dict[str, Any]:
+    """``bench --fast``'s figures for one preset."""
+    import statistics
+    import time
+
+    from commerce.simulate import kernel_decisions_per_s, playout_decisions_per_s
+
+    walls, cpus = [], []
+    for seed in range(3):  # the reference path, one core: wall-clock and CPU seconds
+        walls.append(playout_decisions_per_s(rules, 4, seconds=args.seconds, seed=seed,
+                                             warm_up=seed == 0))
+        cpus.append(playout_decisions_per_s(rules, 4, seconds=args.seconds, seed=seed,
+                                            warm_up=False, clock=time.process_time))
+    reference, reference_cpu = round(statistics.median(walls)), round(statistics.median(cpus))
+    row: dict[str, Any] = {"rules": rules.id, "players": 4, "threads": 2,
+                           "reference_decisions_per_s": reference,
+                           "reference_decisions_per_cpu_s": reference_cpu}
+    for bot in ("random", "heuristic"):
+        fig = kernel_decisions_per_s(rules, 4, bot=bot, games=args.games,
+                                     seconds=args.seconds)
+        rate, cpu_rate = round(fig["decisions_per_s"]), round(fig["decisions_per_cpu_s"])
+        row[f"{bot}_decisions_per_s"] = rate
+        row[f"{bot}_ratio"] = round(rate / reference, 1)
+        row[f"{bot}_decisions_per_cpu_s"] = cpu_rate
+        row[f"{bot}_cpu_ratio"] = round(cpu_rate / reference_cpu, 1)
+        row[f"{bot}_cores_used"] = round(fig["cpu_per_wall"], 2)
+        row[f"{bot}_first_call_s"] = round(fig["first_call_s"], 3)
+    return row

@@ -54,6 +54,10 @@ def run_tournament(args: argparse.Namespace) -> int:
         bots += [name for name in register_agents(args) if name not in bots]
     blocks = -(-max(args.games, 1) // max(len(bots), 1))
     spread = workers(args)
+    if _plays_on_kernel(rules, args.players, bots, args.engine):
+        from commerce.cli.wait import warm_kernel
+
+        warm_kernel(rules, args.players, bots)  # before the bar starts
     result = _with_progress(
         blocks * max(len(bots), 1),
         lambda progress: tournament(rules, players=args.players, bots=bots, games=args.games,
@@ -75,6 +79,19 @@ def run_tournament(args: argparse.Namespace) -> int:
         return 0
     _print(result)
     return 0
+
+
+def _plays_on_kernel(rules: Any, players: int, bots: list[str], engine: str) -> bool:
+    """Whether :func:`commerce.tournament.tournament` will play on the compiled kernel (False
+    where it will refuse the arguments, and say why)."""
+    from commerce.simulate import choose_engine
+
+    if len(bots) < 2 or len(set(bots)) != len(bots) or players not in rules.player_range():
+        return False
+    try:
+        return choose_engine(rules, players, bots, engine)[0] == "fast"
+    except CommerceError:
+        return False
 
 
 def _rows(result: dict[str, Any], *, raw: bool) -> tuple[list[str], list[list[Any]]]:
