@@ -55,9 +55,6 @@ def test_a_cold_start_says_it_compiles_the_simulator(tmp_path: Path) -> None:
                COLUMNS="80")
     code, out, terminal = _with_terminal_stderr(["simulate", "--games", "2"], env)
     assert code == 0, terminal
-    from commerce.cli.wait import COMPILING as said
-
-    assert said == COMPILING
     assert "peel: 2 games" in out and COMPILING not in out
     assert f"{COMPILING}: 1 s" in terminal, terminal
     assert terminal.endswith("\r\x1b[K"), repr(terminal[-80:])  # wiped at the end
@@ -67,6 +64,9 @@ def test_a_cold_start_says_it_compiles_the_simulator(tmp_path: Path) -> None:
     piped = subprocess.run([sys.executable, "-m", "commerce", "simulate", "--games", "2"],
                            capture_output=True, text=True, env=env, timeout=600, check=False)
     assert piped.returncode == 0 and piped.stderr == "", piped.stderr
+    from commerce.cli.wait import COMPILING as said
+
+    assert said == COMPILING
 
 
 def test_a_notice_appears_after_a_second_and_is_wiped() -> None:
