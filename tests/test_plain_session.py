@@ -35,6 +35,11 @@ def test_one_card_notation_on_the_screen(monkeypatch: pytest.MonkeyPatch,
                    ["1"] * 12 + ["q"])
     assert re.search(r"[♠♥♦♣]", out)
     assert not LETTER_CARD.search(out), LETTER_CARD.findall(out)[:5]
+    for how in (["--all"], ["--all", "--reveal"]):  # and its replay, as its player saw it
+        assert main(["replay", *how, str(tmp_path / "g.json")]) == 0
+        shown = capsys.readouterr().out
+        assert re.search(r"[♠♥♦♣]", shown)
+        assert not LETTER_CARD.search(shown), LETTER_CARD.findall(shown)[:5]
 
 
 def test_an_unknown_word_lists_the_moves_possible_now(monkeypatch: pytest.MonkeyPatch,

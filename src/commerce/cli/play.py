@@ -577,22 +577,23 @@ def _replay_all(record: Any, names: list[str], interactive: bool) -> int:
     from commerce.record import replay_steps
 
     family = record.rules.family
+    cards = _card_notation(family)
     state = engine.new_game(record.rules, record.players, dealer=record.dealer)
     for e in getattr(state, "log", ()):
         line = describe_event(e, names, None, family)
         if line:
-            print(line)
+            print(cards(line))
     for i, (action, transition) in enumerate(replay_steps(record), 1):
         d = engine.decision(state)
         who = "chance" if d is None or d.seat is None else names[d.seat]
-        print(f"[{i}] {who}: {engine.format_action(record.rules, action)}")
+        print(cards(f"[{i}] {who}: {engine.format_action(record.rules, action)}"))
         for e in transition.events:
             line = describe_event(e, names, None, family)
             if line:
-                print("    " + line.replace("\n", "\n    "))
+                print(cards("    " + line.replace("\n", "\n    ")))
         state = transition.state
         if interactive:
-            print(render(engine.reveal_all(state), names))
+            print(cards(render(engine.reveal_all(state), names)))
             if _quit_asked():
                 return 0
     result = engine.outcome(state)
@@ -611,11 +612,12 @@ def _replay_seen(record: Any, names: list[str], viewer: int | None, interactive:
     from commerce.record import replay_steps
 
     family = record.rules.family
+    cards = _card_notation(family)
 
     def seen(events: Any) -> list[str]:
         lines = (describe_event(e, names, viewer, family)
                  for e in engine.visible_events(events, viewer))
-        return [line for line in lines if line]
+        return [cards(line) for line in lines if line]
 
     state = engine.new_game(record.rules, record.players, dealer=record.dealer)
     for line in seen(getattr(state, "log", ())):
@@ -628,12 +630,12 @@ def _replay_seen(record: Any, names: list[str], viewer: int | None, interactive:
         for line in lines:
             print(line)
         if interactive:
-            print(render(engine.observe(state, viewer), names))
+            print(cards(render(engine.observe(state, viewer), names)))
             if _quit_asked():
                 return 0
     if not interactive:
         print()
-        print(render(engine.observe(state, viewer), names))
+        print(cards(render(engine.observe(state, viewer), names)))
     return 0
 
 
