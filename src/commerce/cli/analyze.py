@@ -151,7 +151,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         import textwrap
 
         for line in engine_lines(result):
-            print(textwrap.fill(line, 80, subsequent_indent="  "))
+            print(textwrap.fill(line, 80, subsequent_indent="  ", break_on_hyphens=False))
     elif kind == "stand-threshold":
         import textwrap
 
@@ -163,7 +163,7 @@ def run_analyze(args: argparse.Namespace) -> int:
                 f"engine: {result['engine']} ({result['engine_reason']})"
                 + (f"; kernel first call {result['first_call_s']:.2f} s (compile or load)"
                    if result.get("first_call_s") is not None else "")]:
-            print(textwrap.fill(line, 80, subsequent_indent="  "))
+            print(textwrap.fill(line, 80, subsequent_indent="  ", break_on_hyphens=False))
     for s in result.get("skipped", []):
         print(f"skipped {s['rules']}: {s['reason']}")
     return 0

@@ -144,7 +144,7 @@ def _print_table(result: dict[str, Any]) -> None:
     if "first_call_s" in result:
         line += (f"; kernel first call {result['first_call_s']:.2f} s (compile or load), "
                  f"games {result['seconds']:.2f} s")
-    print(textwrap.fill(line, 80, subsequent_indent="  "))
+    print(textwrap.fill(line, 80, subsequent_indent="  ", break_on_hyphens=False))
 
 
 def run_bench(args: argparse.Namespace) -> int:

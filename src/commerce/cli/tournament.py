@@ -130,7 +130,7 @@ def _print(result: dict[str, Any]) -> None:
     for line in ("Ratings: Bradley-Terry on the Elo scale (mean 1500) from every two seats of "
                  "different bots in a game.",
                  f"engine: {result['engine']} ({result['engine_reason']})"):
-        print(textwrap.fill(line, 80, subsequent_indent="  "))
+        print(textwrap.fill(line, 80, subsequent_indent="  ", break_on_hyphens=False))
 
 
 def _plot(result: dict[str, Any], path: str, unit: str = "stakes") -> None:
