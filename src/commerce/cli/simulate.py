@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from commerce.rules import Ruleset
 
 BENCH_GAMES: tuple[int, int] = (1, 2_000_000)
-"""``commerce bench --fast --games``: a batch's arrays take about 60 bytes a game (120 MB at most)."""
+"""``commerce bench --fast --games``: a batch's arrays take about 60 bytes a game (120 MB at
+most)."""
 
 
 def configure_simulate(p: argparse.ArgumentParser) -> None:
