@@ -220,10 +220,13 @@ def _run_bench_fast(args: argparse.Namespace) -> int:
                   f"{row['heuristic_' + ratio]:>7}"
                   + (f"{row['random_cores_used']:>7}{row['random_first_call_s']:>14}"
                      if label == "wall" else ""))
-    print("player decisions per second, 4 players, whole games; the kernel on 2 threads, the "
-          "reference path (engine.apply, one core) in the same run; wall: per second of the "
-          "clock; cpu: per CPU second (one core's work, whatever else the machine runs); "
-          "cores: CPU seconds per second the kernel had")
+    import textwrap
+
+    print(textwrap.fill(
+        "player decisions per second, 4 players, whole games; the kernel on 2 threads, the "
+        "reference path (engine.apply, one core) in the same run; wall: per second of the "
+        "clock; cpu: per CPU second (one core's work, whatever else the machine runs); "
+        "cores: CPU seconds per second the kernel had", 80, break_on_hyphens=False))
     return 0
 
 
