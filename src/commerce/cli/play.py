@@ -330,42 +330,33 @@ class _OutOfGame:
 
     def __init__(self, names: Any, human: int) -> None:
         self.names, self.human = names, human
-        self.out = False
-        self.deals = 0
+        self.out_at: int | None = None  # the deal in which the player went out
+        self.last = 0
         self.gone: list[str] = []
 
     def follows(self, e: Any) -> bool:
         """Whether event *e* is taken into the summary instead of being shown."""
-        if not self.out:
+        if self.out_at is None:
             if e.kind == "went_out" and e.seat == self.human:
-                self.out = True
+                self.out_at = self.last = int(e.get("deal", 0))
                 _say("You are out of the game. The others play on; their deals are "
                      "summarised at the end.")
                 return True
             return False
         if e.kind == "deal_ended":
-            self.deals += 1
+            self.last = max(self.last, int(e.get("deal", self.last)))
         elif e.kind == "went_out" and e.seat is not None:
-            self.gone.append(f"{self.names[e.seat]} went out in the {_ordinal(self.deals + 1)}"
-                             f" deal after you.")
+            self.gone.append(f"{self.names[e.seat]} went out in deal {e.get('deal', '?')}.")
         return True
 
     def summary(self) -> list[str]:
         """The deals played after the player went out, in a few lines."""
-        if not self.out:
+        if self.out_at is None:
             return []
-        played = f"{self.deals} deal{'s' if self.deals != 1 else ''}"
-        return [f"After you went out the others played {played}.", *self.gone]
-
-
-def _ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``, ``21st``.
-
-    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd']
-    """
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+        more = self.last - self.out_at
+        played = f"{more} more deal{'s' if more != 1 else ''}"
+        return [f"You went out in deal {self.out_at}; the others played {played}.",
+                *self.gone]
 
 
 def _card_notation(family: str) -> Callable[[str], str]:
