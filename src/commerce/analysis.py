@@ -106,8 +106,7 @@ def _check(rules: Ruleset, players: int, bots: Sequence[str], games: int) -> lis
     from commerce.bots import make_bot
 
     if players not in rules.player_range():
-        raise CommerceError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
-                            f"players, not {players}")
+        raise CommerceError(f"{rules.name} is for {rules.players_phrase()}, not {players}")
     if games < 1:
         raise CommerceError("--games must be at least 1")
     specs = [b.strip() for b in bots if b.strip()]
@@ -196,6 +195,30 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
         "advantage": {"payoff": _r(dealer.mean), "ci95": [_r(dealer.lo), _r(dealer.hi)]},
         "seats": rows, "engine": chosen, "engine_reason": why,
     }
+
+
+_REPORTS = {"dealer-advantage": ("deal_payoffs", "each deal's payoffs"),
+            "stand-threshold": ("stand_samples", "the stand samples"),
+            "variants": ("deal_results", "each deal's winners and decisions")}
+"""What each analysis reads of a kernel's run: the kernel's attribute, and in words."""
+
+
+def plays_on_kernel(analysis: str, rules: Ruleset, players: int, bots: Sequence[str],
+                    engine: str) -> bool:
+    """Whether the run of *analysis* (``dealer-advantage``, ``stand-threshold`` or
+    ``variants``) on *rules* will play on the family's compiled kernel, as its result's
+    ``engine`` will say; False where the arguments are refused (the run says why).
+
+    >>> from commerce.rules import find_ruleset
+    >>> plays_on_kernel("variants", find_ruleset("peel"), 4, ["search"], "auto")
+    False
+    """
+    reports, what = _REPORTS[analysis]
+    try:
+        specs = _check(rules, players, bots, 1)
+        return _analysis_engine(rules, players, specs, engine, reports, what)[0] == "fast"
+    except CommerceError:
+        return False
 
 
 def _analysis_engine(rules: Ruleset, players: int, specs: Sequence[str], engine: str,
@@ -453,7 +476,8 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
             "deals_per_game": _ci(mean_ci(samples.deals)),
             "decisions_per_game": _ci(mean_ci(samples.decisions)),
             "decisions_per_deal": _ci(mean_ci(samples.per_deal)),
-            "wins_by_category": {c: _r(samples.wins[c] / total) for c in sorted(samples.wins)},
+            "wins_by_category": {c: _r(samples.wins.get(c, 0.0) / total)
+                                 for c in sorted(_categories(rules) | set(samples.wins))},
             "engine": played_on, "engine_reason": why,
         })
     return {"analysis": "variants", "players": players, "bots": list(bots), "games": games,
@@ -461,6 +485,22 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
 
 
 # -- helpers --------------------------------------------------------------------------------
+
+
+def _categories(rules: Ruleset) -> set[str]:
+    """The categories of hands *rules* ranks (none for a family that ranks no three-card
+    hands): a deal may be won by each, so each has a share in ``variants``, 0 if none won.
+
+    >>> from commerce.rules import find_ruleset
+    >>> sorted(_categories(find_ruleset("hoyle")))
+    ['none', 'point', 'sequence', 'tricon']
+    """
+    from commerce.hands import evaluator_for
+    from commerce.rules import RankingOptions
+
+    if not isinstance(rules.options, RankingOptions):
+        return set()
+    return set(evaluator_for(rules).category_names)
 
 
 def _ci(m: Any) -> dict[str, Any]:

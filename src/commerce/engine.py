@@ -64,8 +64,7 @@ def new_game(ruleset: Ruleset, players: int, *, dealer: Seat = 0) -> GameState:
     """
     if players not in ruleset.player_range():
         raise RulesetError(
-            f"{ruleset.name} is for {ruleset.min_players} to {ruleset.max_players} players,"
-            f" not {players}"
+            f"{ruleset.name} is for {ruleset.players_phrase()}, not {players}"
         )
     if not 0 <= dealer < players:
         raise RulesetError(f"dealer must be a seat from 0 to {players - 1}")

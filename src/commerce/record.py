@@ -157,8 +157,8 @@ class GameRecord:
             rules = _rules(data.get("rules"))
             players = _int(data, "players")
             if players not in rules.player_range():
-                raise RecordError(f"'players': {rules.name} is for {rules.min_players} to "
-                                  f"{rules.max_players} players, not {players}")
+                raise RecordError(f"'players': {rules.name} is for "
+                                  f"{rules.players_phrase()}, not {players}")
             dealer = _int(data, "dealer")
             if not 0 <= dealer < players:
                 raise RecordError(f"'dealer' must be a seat from 0 to {players - 1}, not {dealer}")
@@ -286,8 +286,12 @@ class GameRecord:
         :raises RecordError: if the file is missing, unreadable, too large, not a regular
             file, damaged or does not replay.
         """
-        record = cls.from_json(read_record_text(path))
-        replay(record)  # raises RecordError if any action is illegal
+        text = read_record_text(path)
+        try:
+            record = cls.from_json(text)
+            replay(record)  # raises RecordError if any action is illegal
+        except RecordError as exc:  # named by its file, e.g. "a.json: not valid JSON ..."
+            raise RecordError(f"{os.fspath(path)}: {exc}") from None
         return record
 
 

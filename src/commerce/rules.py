@@ -236,6 +236,13 @@ class Ruleset:
         """Allowed numbers of players."""
         return range(self.min_players, self.max_players + 1)
 
+    def players_phrase(self) -> str:
+        """The players it is for, in words: ``3 to 12 players``, or ``2 players`` where it
+        is for one number only (the two-player research variants)."""
+        if self.min_players == self.max_players:
+            return f"{self.min_players} players"
+        return f"{self.min_players} to {self.max_players} players"
+
     def option_source(self, name: str) -> str:
         """The source for option *name* in this preset, or '' if none is recorded."""
         return dict(self.option_sources).get(name, "")

@@ -11,6 +11,7 @@ played both ways (:func:`stand_threshold`), on the reference engine in chunks of
 
 from __future__ import annotations
 
+import math
 import os
 import random
 from collections.abc import Callable, Sequence
@@ -181,9 +182,9 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
     bot would without standing (with the other seats' bots and the same chance RNG) to the
     end of the deal; standing plays on too where the others still have turns after it.
     ``gain`` is the mean of stand minus play on; ``win`` the chance that standing wins the
-    deal. The threshold is the weakest class from which standing gains on average for that
-    class and every stronger one (classes with fewer than *min_samples* samples are passed
-    over).
+    deal. Each place's ``verdict`` and ``threshold`` are :func:`threshold_verdict`'s: the
+    threshold is stated only where the 95% interval supports it (classes with fewer than
+    *min_samples* samples are passed over).
 
     *engine* (``auto``, ``reference`` or ``fast``) may play the games on the family's
     compiled kernel where it plays these samples (the trading and widow families' kernels:
@@ -224,19 +225,59 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
                 "play_on": _r(sum(p for _, p, _ in rows) / len(rows)),
                 "gain": _r(gain.mean), "gain_ci95": [_r(gain.lo), _r(gain.hi)],
             })
-        threshold = None
-        for c in reversed(classes):
-            if c["samples"] < min_samples:
-                continue
-            if (c["gain"] or 0.0) < 0:
-                break
-            threshold = c["class"]
-        positions.append({"position": pos, "role": role_name(pos), "threshold": threshold,
-                          "classes": classes})
+        keys = sorted(k for (q, k) in cells if q == pos)
+        verdict = threshold_verdict(
+            [(c["class"], [s - p for s, p, _ in cells[pos, key]])
+             for c, key in zip(classes, keys, strict=True)], min_samples)
+        positions.append({"position": pos, "role": role_name(pos),
+                          "threshold": verdict["from"] if verdict["supported"] else None,
+                          "verdict": verdict, "classes": classes})
     return {"analysis": "stand-threshold", "rules": rules.id, "players": players,
             "bots": specs, "games": games, "seed": seed, "positions": positions,
             "unit": payoff_unit(rules), "min_samples": min_samples, "engine": chosen,
             "engine_reason": why, "first_call_s": first_call}
+
+
+def threshold_verdict(classes: Sequence[tuple[str, Sequence[float]]],
+                      min_samples: int = 8) -> dict[str, Any]:
+    """The weakest hand worth standing on, from each class's gains (stand minus play on),
+    classes weakest first, and whether the data support it.
+
+    One noisy class must not decide it. The gains are fitted as growing with the strength of
+    the hand (pooling adjacent classes that break the order, the pool-adjacent-violators
+    fit, weighted by samples; classes under *min_samples* samples are passed over): the
+    candidate (``from``) is the weakest class whose fitted gain is above 0, and its pool of
+    classes (``from`` ... ``through``) gives ``gain`` and its 95% interval. It is
+    ``supported`` where that interval lies above 0; else the data do not settle where
+    standing starts to pay. No candidate (``from`` None): standing paid with no class.
+
+    >>> v = threshold_verdict([("point", [-1.0, -2.0] * 10), ("pair of Qs", [-0.5] * 9 + [0.0]),
+    ...                        ("pair of Ks", [1.0, 2.0] * 10), ("flush", [2.0, 3.0] * 10)])
+    >>> v["from"], v["through"], v["supported"], v["gain"]
+    ('pair of Ks', 'pair of Ks', True, 1.5)
+    >>> threshold_verdict([("pair of Qs", [-0.4] * 18), ("pair of Ks", [3.0, -2.5] * 10),
+    ...                    ("flush", [2.0, 3.0] * 10)])["from"]
+    'pair of Ks'
+    """
+    blocks: list[list[Any]] = []  # [sum, samples, names, gains] of adjacent classes
+    for name, gains in classes:
+        if len(gains) < min_samples:
+            continue
+        blocks.append([math.fsum(gains), len(gains), [name], list(gains)])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            last = blocks.pop()
+            for i in range(4):
+                blocks[-1][i] += last[i]
+    for total, n, names, gains in blocks:
+        if total / n > 0:
+            ci = mean_ci(gains)
+            lo = None if math.isinf(ci.lo) else _r(ci.lo)
+            hi = None if math.isinf(ci.hi) else _r(ci.hi)
+            return {"from": names[0], "through": names[-1], "gain": _r(ci.mean),
+                    "gain_ci95": [lo, hi], "samples": n,
+                    "supported": lo is not None and lo > 0}
+    return {"from": None, "through": None, "gain": None, "gain_ci95": [None, None],
+            "samples": 0, "supported": False}
 
 
 _STAND_PIECE = 2_000

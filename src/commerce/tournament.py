@@ -240,8 +240,7 @@ def tournament(
     if len(set(names)) != len(names):
         raise CommerceError("name each bot once in --bots")
     if players not in rules.player_range():
-        raise CommerceError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
-                            f"players, not {players}")
+        raise CommerceError(f"{rules.name} is for {rules.players_phrase()}, not {players}")
     if games < 1:
         raise CommerceError("--games must be at least 1")
     for spec in names:

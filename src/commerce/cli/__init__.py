@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 import codecs
 import contextlib
+import errno
 import io
 import math
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, NoReturn
@@ -21,6 +23,8 @@ from typing import TYPE_CHECKING, NoReturn
 from commerce.errors import CommerceError
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from commerce.presentation import Presentation
     from commerce.rules import Ruleset
 
@@ -37,7 +41,8 @@ JOBS: tuple[int, int] = (1, 256)
 """``--jobs``: processes."""
 SECONDS: tuple[float, float] = (0.01, 60.0)
 """``commerce bench --seconds``: the time of each run of each figure."""
-BOTS_HELP = ("bot specs: random, heuristic (heuristic:boldness=X, X from 0 to 1), search "
+BOTS_HELP = ("bot specs (names in any case): random, heuristic (heuristic:boldness=X, X from "
+             "0 to 1), search "
              "(search:iterations=N, N from 1 to 100,000, or search:ms=T, T above 0 and at "
              "most 60,000)")
 """The bot specs and the ranges of their options, for ``--help``."""
@@ -46,6 +51,13 @@ BOTS_HELP = ("bot specs: random, heuristic (heuristic:boldness=X, X from 0 to 1)
 class CommandParser(argparse.ArgumentParser):
     """An argument parser whose every error is one line ``commerce COMMAND: error: ...`` and
     exit status 2 (the line of ``commerce analyze variants`` names ``commerce analyze``)."""
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """Write *message* (help, version, an error) to *file*: unlike argparse's own, a write
+        that fails raises (:func:`main` reports it), so a help sent to a full disk is not
+        lost in silence."""
+        if message:
+            (file or sys.stderr).write(message)
 
     def error(self, message: str) -> NoReturn:
         """Print *message* on one line of standard error and exit with status 2."""
@@ -188,7 +200,8 @@ def _commands() -> dict[str, tuple[str, Configure, Run]]:
 def add_rules_arguments(p: argparse.ArgumentParser, *, default: str | None = "peel") -> None:
     """The ``--rules ID`` and repeatable ``--set name=value`` options."""
     p.add_argument("--rules", default=default, metavar="ID",
-                   help=f"ruleset id (default: {default}); see 'commerce rules'")
+                   help=f"ruleset id, in any case, '_' or '-' alike (default: {default}); see "
+                        "'commerce rules'")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="options",
                    help="override one option of the ruleset (repeatable); 'commerce rules "
                         "show ID' lists each option with its values or range")
@@ -219,31 +232,99 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+    """Run the command line; return the exit status.
+
+    Output that cannot be written (standard output on a full disk, a closed pipe) ends the
+    command with one line on standard error and status 1 (a closed pipe, as ``| head`` closes
+    it, quietly with status 0), never a traceback.
+    """
     with tolerant_stdio():
-        parser = build_parser()
+        command = ["commerce"]
         try:
-            args, extra = parser.parse_known_args(argv)
-            if extra:  # reported by the command's own parser, so the line names the command
-                getattr(args, "_parser", parser).error(
-                    f"unrecognized arguments: {' '.join(extra)}")
-        except SystemExit as exc:  # --help, --version, or a bad argument (already reported)
-            return 0 if exc.code is None else exc.code if isinstance(exc.code, int) else EXIT_USAGE
-        if not getattr(args, "command", None):
-            parser.print_help()
-            return 0
-        try:
-            status: int = args._run(args)
-        except CommerceError as exc:
-            print(f"commerce {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
-            return EXIT_USAGE
-        except KeyboardInterrupt as exc:
-            # Ctrl-C: one line, e.g. "interrupted after 12 of 60 games" (commerce.tournament)
-            print(f"commerce {args.command}: {str(exc) or 'interrupted'}", file=sys.stderr)
-            return 130
+            status = _main(argv, command)
+            sys.stdout.flush()  # what is still buffered fails here, not at exit
+            return status
         except BrokenPipeError:
+            _drop_output()
             return 0
-        return status
+        except OSError as exc:  # the output, or a file no command checked
+            if _output_broken(exc):
+                _drop_output()
+                message = f"cannot write the output ({exc.strerror or exc})"
+            else:
+                message = (f"{exc.strerror or exc}"
+                           + (f": {exc.filename}" if exc.filename is not None else ""))
+            if len(command) == 1:  # it failed while parsing: --help of a command
+                command.extend(_command_word(argv)[:1])
+            with contextlib.suppress(OSError, ValueError):  # standard error may be full too
+                print(f"{' '.join(command)}: error: {one_line(message)}", file=sys.stderr)
+            return 1
+
+
+def _main(argv: Sequence[str] | None, command: list[str]) -> int:
+    """:func:`main`'s work; *command* gets the subcommand's name once it is known."""
+    parser = build_parser()
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if getattr(args, "command", None):
+            command.append(args.command)
+        if extra:  # reported by the command's own parser, so the line names the command
+            getattr(args, "_parser", parser).error(
+                f"unrecognized arguments: {' '.join(extra)}")
+    except SystemExit as exc:  # --help, --version, or a bad argument (already reported)
+        return 0 if exc.code is None else exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 0
+    try:
+        status: int = args._run(args)
+    except CommerceError as exc:
+        print(f"commerce {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt as exc:
+        # Ctrl-C: one line, e.g. "interrupted after 12 of 60 games" (commerce.tournament)
+        print(f"commerce {args.command}: {str(exc) or 'interrupted'}", file=sys.stderr)
+        return 130
+    return status
+
+
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EBADF, errno.EPIPE,
+                           getattr(errno, "EDQUOT", errno.ENOSPC)})
+"""What a failed write of standard output raises."""
+
+
+def _command_word(argv: Sequence[str] | None) -> list[str]:
+    """The subcommand named in *argv*, if any (``["simulate"]`` of ``simulate --help``)."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    return [w for w in words if w in _commands()][:1]
+
+
+def _output_broken(exc: OSError) -> bool:
+    """Whether *exc* is standard output failing: an error of writing that names no file, or
+    standard output that still cannot take what it holds."""
+    if exc.filename is None and exc.errno in _WRITE_ERRORS:
+        return True
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _drop_output() -> None:
+    """Point standard output's file at the null device, so that what it still holds is
+    dropped at exit instead of failing again there (nothing when it is no file, as under a
+    test's capture)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except OSError:  # pragma: no cover
+        pass
 
 
 _FALLBACK: dict[str, str] = {

@@ -49,6 +49,8 @@ ENTRY_POINT_GROUP = "commerce.agents"
 """The entry-point group in which a package declares its agents."""
 TIMEOUT = 30.0
 """Seconds a process agent has for each reply (``cmd:...`` agents take ``--agent-timeout``)."""
+REPLY_SECONDS: tuple[float, float] = (0.01, 3600.0)
+"""``--agent-timeout``: the range of seconds a process agent may be given for each reply."""
 _REPLY_MAX = 10_000
 """The longest reply line read, in characters."""
 
@@ -61,6 +63,7 @@ class ProcessAgent:
     """The process's working folder while it runs."""
 
     def __init__(self, command: str, *, name: str = "agent", timeout: float = TIMEOUT) -> None:
+        self._proc: subprocess.Popen[str] | None = None  # first: __del__ runs on a refused one
         try:
             self.argv = shlex.split(command)
         except ValueError as exc:
@@ -68,7 +71,6 @@ class ProcessAgent:
         if not self.argv:
             raise CommerceError("--agent cmd: give a command, e.g. cmd:'python my_agent.py'")
         self.command, self.name, self.spec, self.timeout = command, name, name, timeout
-        self._proc: subprocess.Popen[str] | None = None
 
     def _start(self) -> subprocess.Popen[str]:
         if self._proc is None:
@@ -160,8 +162,12 @@ def add_agent_argument(p: argparse.ArgumentParser) -> None:
                    help="an outside agent takes a seat: cmd:'COMMAND' (a process speaking "
                         "JSON lines, named agent, agent2, ...) or entry:NAME (a bot declared "
                         f"in the entry-point group {ENTRY_POINT_GROUP}); see docs/research.md")
-    p.add_argument("--agent-timeout", type=float, default=TIMEOUT, metavar="SECONDS",
-                   help=f"seconds a cmd: agent has for each reply (default {TIMEOUT:g})")
+    from commerce.cli import float_in, span
+
+    p.add_argument("--agent-timeout", type=float_in(*REPLY_SECONDS), default=TIMEOUT,
+                   metavar="SECONDS",
+                   help=f"seconds a cmd: agent has for each reply, {span(REPLY_SECONDS)} "
+                        f"(default {TIMEOUT:g})")
 
 
 def _entry_factory(name: str) -> BotFactory:

@@ -11,6 +11,7 @@ from commerce.cli.report import (
     add_output_arguments,
     add_ray_argument,
     check_output_arguments,
+    interval,
     workers,
 )
 
@@ -31,7 +32,8 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
             add_rules_arguments(sp)
         else:
             sp.add_argument("--rules", metavar="IDS",
-                            help="the presets compared, a comma list (default: every preset)")
+                            help="the presets compared, a comma list of ids in any case, '_' "
+                                 "or '-' alike (default: every preset)")
         sp.add_argument("--players", type=int_in(*PLAYERS), default=4,
                         help=f"seats at the table, {span(PLAYERS)} (default 4)"
                              + (", clamped to each preset's range" if name == "variants" else
@@ -69,6 +71,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     """Run one analysis and report it."""
     from commerce import analysis
     from commerce.cli.simulate import _with_progress
+    from commerce.cli.wait import warm_kernel
 
     check_output_arguments(args)
     bots = [b.strip().replace(";", ",") for b in args.bots.split(",") if b.strip()]
@@ -79,6 +82,10 @@ def run_analyze(args: argparse.Namespace) -> int:
         presets = ([find_ruleset(name.strip()) for name in args.rules.split(",")]
                    if args.rules else list(rulesets()))
         total = args.games * len(presets)
+        for rules in presets:  # each family's compiled code, before the bar starts
+            n = min(max(args.players, rules.min_players), rules.max_players)
+            if analysis.plays_on_kernel(kind, rules, n, bots, args.engine):
+                warm_kernel(rules, n, bots)
         result = _with_progress(total, lambda progress: analysis.variants(
             players=args.players, games=args.games, seed=args.seed, bots=bots, jobs=workers(args),
             rules_list=presets, progress=progress, engine=args.engine))
@@ -88,6 +95,8 @@ def run_analyze(args: argparse.Namespace) -> int:
                  f"{args.games} games each, bots {','.join(bots)}")
     else:
         rules = resolve_rules(args)
+        if analysis.plays_on_kernel(kind, rules, args.players, bots, args.engine):
+            warm_kernel(rules, args.players, bots, stand=kind == "stand-threshold")
         if kind == "dealer-advantage":
             result = _with_progress(args.games, lambda progress: analysis.dealer_advantage(
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
@@ -142,7 +151,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         import textwrap
 
         for line in engine_lines(result):
-            print(textwrap.fill(line, 80, subsequent_indent="  "))
+            print(textwrap.fill(line, 80, subsequent_indent="  ", break_on_hyphens=False))
     elif kind == "stand-threshold":
         import textwrap
 
@@ -154,7 +163,7 @@ def run_analyze(args: argparse.Namespace) -> int:
                 f"engine: {result['engine']} ({result['engine_reason']})"
                 + (f"; kernel first call {result['first_call_s']:.2f} s (compile or load)"
                    if result.get("first_call_s") is not None else "")]:
-            print(textwrap.fill(line, 80, subsequent_indent="  "))
+            print(textwrap.fill(line, 80, subsequent_indent="  ", break_on_hyphens=False))
     for s in result.get("skipped", []):
         print(f"skipped {s['rules']}: {s['reason']}")
     return 0
@@ -198,24 +207,46 @@ def engine_lines(result: dict[str, Any]) -> list[str]:
 
 
 def threshold_lines(result: dict[str, Any]) -> list[str]:
-    """The weakest hand worth standing on for each place, in words; "too few samples" only
-    where no class of hands had enough samples to tell.
+    """The weakest hand worth standing on for each place, in words, stated only where the
+    95% interval supports it (:func:`commerce.threshold.threshold_verdict`); where it does
+    not, where standing starts to pay on average and that it is not settled; "too few
+    samples" only where no class of hands had enough samples to tell.
 
     >>> for line in threshold_lines({"min_samples": 8, "positions": [
     ...     {"role": "eldest", "threshold": None, "classes": [{"samples": 40, "gain": -1.0}]},
     ...     {"role": "dealer", "threshold": None, "classes": [{"samples": 3, "gain": 2.0}]},
-    ...     {"role": "second", "threshold": "pair of 7s", "classes": []}]}):
-    ...     print(line)
+    ...     {"role": "seat 2", "threshold": "pair of 7s", "classes": [], "verdict": {
+    ...         "from": "pair of 7s", "through": "pair of Ts", "gain": 0.4,
+    ...         "gain_ci95": [0.1, 0.7]}},
+    ...     {"role": "seat 3", "threshold": None, "classes": [{"samples": 40, "gain": 1.0}],
+    ...      "verdict": {"from": "pair of Ks", "through": "pair of As", "gain": 0.45,
+    ...                  "gain_ci95": [-0.2, 1.1]}}]}):
+    ...     print(line)  # doctest: +NORMALIZE_WHITESPACE
     eldest: standing at the first turn did not pay with the strongest hands seen (40 samples)
     dealer: too few samples (3 in all, 8 needed in a class of hands)
-    second: stand on pair of 7s or better
+    seat 2: stand on pair of 7s or better (pair of 7s to Ts: gain +0.40, 95% interval
+      [+0.10, +0.70])
+    seat 3: no clear threshold: standing gains on average from pair of Ks up, but the 95%
+      interval of pair of Ks to As, [-0.20, +1.10], includes 0
     """
     out = []
     least = result["min_samples"]
     for p in result["positions"]:
         seen = sum(c["samples"] for c in p["classes"])
+        verdict = p.get("verdict") or {}
+        if verdict.get("from") is not None:
+            first, last = verdict["from"], verdict["through"]
+            pool = first if first == last else f"{first} to {_tail(first, last)}"
+            lo, hi = verdict["gain_ci95"]
+            ci = interval(lo, hi, "+.2f")
         if p["threshold"] is not None:
-            out.append(f"{p['role']}: stand on {p['threshold']} or better")
+            out.append(f"{p['role']}: stand on {p['threshold']} or better" + (
+                f" ({pool}: gain {verdict['gain']:+.2f}, 95% interval {ci})"
+                if verdict.get("from") is not None else ""))
+        elif verdict.get("from") is not None:
+            out.append(f"{p['role']}: no clear threshold: standing gains on average from "
+                       f"{verdict['from']} up, but the 95% interval of {pool}, {ci}, "
+                       f"includes 0")
         elif any(c["samples"] >= least for c in p["classes"]):
             out.append(f"{p['role']}: standing at the first turn did not pay with the "
                        f"strongest hands seen ({seen} samples)")
@@ -223,6 +254,16 @@ def threshold_lines(result: dict[str, Any]) -> list[str]:
             out.append(f"{p['role']}: too few samples ({seen} in all, {least} needed in a "
                        f"class of hands)")
     return out
+
+
+def _tail(first: str, last: str) -> str:
+    """*last* without the words it shares with *first*: ``Ts`` of ``pair of 7s`` to
+    ``pair of Ts``, ``27-29`` of ``point 12-14`` to ``point 27-29``."""
+    a, b = first.split(), last.split()
+    n = 0
+    while n < min(len(a), len(b)) - 1 and a[n] == b[n]:
+        n += 1
+    return " ".join(b[n:])
 
 
 def bands(classes: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -299,7 +340,7 @@ def _variants_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     for r in result["rulesets"]:
         rows.append([r["rules"], r["players"], r["engine"], r["deals_per_game"]["mean"],
                      r["decisions_per_game"]["mean"], r["decisions_per_deal"]["mean"],
-                     *(r["wins_by_category"].get(c, 0.0) for c in cats)])
+                     *(r["wins_by_category"].get(c) for c in cats)])  # None: "—"
     return header, rows
 
 
@@ -370,7 +411,7 @@ def threshold_figure(result: dict[str, Any]) -> Any:
                             label=p["role"])
             ax.fill_between(xs, [c[band][0] for c in shown], [c[band][1] for c in shown],
                             color=line.get_color(), alpha=0.12, linewidth=0)
-        if p["threshold"] is not None:
+        if p["threshold"] is not None:  # only where the interval supports it
             bottom.axvline(index[p["threshold"]], linestyle=":", linewidth=1,
                            color=bottom.lines[-1].get_color())
     labels = list(index)

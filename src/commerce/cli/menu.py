@@ -97,3 +97,36 @@ def menu_lines(labels: Sequence[str], groups: Sequence[MenuGroup | None] | None 
         else:
             lines.extend(_pack(entries, f"{humanize(heading)}:  ", "    ", width))
     return lines
+
+
+def possible_now(labels: Sequence[str],
+                 groups: Sequence[MenuGroup | None] | None = None) -> str:
+    """The moves of a menu in one line, for a message that says what may be typed now:
+    those with the same first word together, and those a family groups (:func:`menu_lines`)
+    under their heading.
+
+    >>> possible_now(["stand", "give 4♥", "give 8♣", "give J♣"])
+    'stand; give 4♥, 8♣ or J♣'
+    >>> possible_now(["pass", "exchange 7♠ for 3♥", "exchange 7♠ for 9♠"],
+    ...              [None, MenuGroup("give 7♠ for", "3♥"), MenuGroup("give 7♠ for", "9♠")])
+    'pass; give 7♠ for 3♥ or 9♠'
+    """
+    if groups is None:
+        groups = [None] * len(labels)
+    together: dict[str, list[str]] = {}
+    for label, group in zip(labels, groups, strict=True):
+        if group is not None:
+            word, rest = humanize(group.heading), group.short
+        else:
+            word, _, rest = humanize(label).partition(" ")
+        together.setdefault(word, [])
+        if rest:
+            together[word].append(rest)
+    parts = []
+    for word, rests in together.items():
+        if not rests:
+            parts.append(word)
+        else:
+            tail = rests[0] if len(rests) == 1 else f"{', '.join(rests[:-1])} or {rests[-1]}"
+            parts.append(f"{word} {tail}")
+    return "; ".join(parts)

@@ -137,8 +137,7 @@ def run_play(args: argparse.Namespace) -> int:
         players = args.players if args.players is not None else max(
             min(4, rules.max_players), rules.min_players)
         if players not in rules.player_range():
-            raise CommerceError(f"{rules.name} is for {rules.min_players} to "
-                                f"{rules.max_players} players, not {players}")
+            raise CommerceError(f"{rules.name} is for {rules.players_phrase()}, not {players}")
         specs = [b.strip() for b in args.bot.split(",") if b.strip()] or ["heuristic"]
         bots = [make_bot(specs[i % len(specs)]) for i in range(players - 1)]
         bots[:len(outside)] = [make_bot(a) for a in outside[:players - 1]]
@@ -251,12 +250,16 @@ def _session(driver: Any, human: int, path: Path) -> int:
     names = driver.names
     family = driver.rules.family
     stop = Stop()
+    cards = _card_notation(family)
+    out = _OutOfGame(names, human)
 
     def show(events: tuple[Any, ...]) -> None:
         for e in engine.visible_events(events, human):
+            if out.follows(e):
+                continue
             line = describe_event(e, names, human, family)
             if line:
-                _say(line)
+                _say(cards(line))
         stop.check()  # the driver calls this once a move is complete
 
     def save() -> None:
@@ -290,7 +293,7 @@ def _session(driver: Any, human: int, path: Path) -> int:
                     driver.act(human, forced)
                     continue
                 print()
-                _say(render(engine.observe(driver.state, human), names))
+                _say(cards(render(engine.observe(driver.state, human), names)))
                 action = _ask(driver, human, stop.waiting, read)
                 if action is None:
                     driver.record().save(path)
@@ -313,6 +316,8 @@ def _session(driver: Any, human: int, path: Path) -> int:
         except RecordError as exc:
             failed = exc
     result = driver.outcome()
+    for line in out.summary():
+        _say(line)
     print()
     print("Final result:")
     for seat, net in sorted(enumerate(result.payoffs), key=lambda x: -x[1]):
@@ -359,6 +364,54 @@ def _silence_output() -> None:
         pass
 
 
+class _OutOfGame:
+    """Once the player is out of a token game, the deals the others play on are summarised,
+    not shown event by event (a widow session may go on for hundreds of lines): who else
+    goes out is still said at once, and :meth:`summary` counts the deals at the end."""
+
+    def __init__(self, names: Any, human: int) -> None:
+        self.names, self.human = names, human
+        self.out_at: int | None = None  # the deal in which the player went out
+        self.last = 0
+        self.gone: list[str] = []
+
+    def follows(self, e: Any) -> bool:
+        """Whether event *e* is taken into the summary instead of being shown."""
+        if self.out_at is None:
+            if e.kind == "went_out" and e.seat == self.human:
+                self.out_at = self.last = int(e.get("deal", 0))
+                _say("You are out of the game. The others play on; their deals are "
+                     "summarised at the end.")
+                return True
+            return False
+        if e.kind == "deal_ended":
+            self.last = max(self.last, int(e.get("deal", self.last)))
+        elif e.kind == "went_out" and e.seat is not None:
+            self.gone.append(f"{self.names[e.seat]} went out in deal {e.get('deal', '?')}.")
+        return True
+
+    def summary(self) -> list[str]:
+        """The deals played after the player went out, in a few lines."""
+        if self.out_at is None:
+            return []
+        more = self.last - self.out_at
+        played = f"{more} more deal{'s' if more != 1 else ''}"
+        return [f"You went out in deal {self.out_at}; the others played {played}.",
+                *self.gone]
+
+
+def _card_notation(family: str) -> Callable[[str], str]:
+    """What writes the cards of the family's texts (events, the table) in the notation of
+    the menus and hints: suit symbols (``T♣``) where the output can draw them; else the
+    letters are kept, as the output's fallback writes the menus' symbols (``TC``)."""
+    symbols = presentation(family).card_symbols
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    if symbols is None or "♠♥♦♣".encode(encoding, "replace") != "♠♥♦♣".encode(encoding,
+                                                                              "ignore"):
+        return lambda text: text
+    return symbols
+
+
 def _forced(driver: Any) -> Any:
     """The one legal action when it is only a 'decline' or 'done': played without asking."""
     from commerce import engine
@@ -386,14 +439,15 @@ def _ask(driver: Any, seat: int,
     reads it (:func:`line_reader`).
     """
     from commerce import engine
-    from commerce.cli.menu import menu_lines
+    from commerce.cli.menu import menu_lines, possible_now
     from commerce.errors import CommerceError
 
     family = driver.rules.family
     legal = engine.legal_actions(driver.state)
     labels = [engine.format_action(driver.rules, a) for a in legal]
     labels = _family_labels(driver, seat, legal, labels)
-    menu = "\n".join(menu_lines(labels, _menu_groups(driver, seat, legal)))
+    groups = _menu_groups(driver, seat, legal)
+    menu = "\n".join(menu_lines(labels, groups))
     while True:
         print(menu)
         with waiting():
@@ -426,6 +480,16 @@ def _ask(driver: Any, seat: int,
         words[0] = presentation(family).short_words.get(words[0].lower(), words[0])
         try:
             action = engine.parse_action(driver.state, " ".join(words))
+        except CommerceError as exc:
+            first = {engine.format_action(driver.rules, a).split()[0].lower() for a in legal}
+            if words[0].lower() in first:  # a move possible now, its card mistyped
+                _say(f"Not possible: {exc}")
+            else:
+                numbers = "1" if len(legal) == 1 else f"a number from 1 to {len(legal)}"
+                _say(f"Not possible: {text!r} is not a move now. Possible now: "
+                     f"{possible_now(labels, groups)}; or type {numbers}.")
+            continue
+        try:
             engine.check(driver.state, action, seat=seat)
         except CommerceError as exc:
             _say(f"Not possible: {exc}")
@@ -545,22 +609,23 @@ def _replay_all(record: Any, names: list[str], interactive: bool) -> int:
     from commerce.record import replay_steps
 
     family = record.rules.family
+    cards = _card_notation(family)
     state = engine.new_game(record.rules, record.players, dealer=record.dealer)
     for e in getattr(state, "log", ()):
         line = describe_event(e, names, None, family)
         if line:
-            print(line)
+            print(cards(line))
     for i, (action, transition) in enumerate(replay_steps(record), 1):
         d = engine.decision(state)
         who = "chance" if d is None or d.seat is None else names[d.seat]
-        print(f"[{i}] {who}: {engine.format_action(record.rules, action)}")
+        print(cards(f"[{i}] {who}: {engine.format_action(record.rules, action)}"))
         for e in transition.events:
             line = describe_event(e, names, None, family)
             if line:
-                print("    " + line.replace("\n", "\n    "))
+                print(cards("    " + line.replace("\n", "\n    ")))
         state = transition.state
         if interactive:
-            print(render(engine.reveal_all(state), names))
+            print(cards(render(engine.reveal_all(state), names)))
             if _quit_asked():
                 return 0
     result = engine.outcome(state)
@@ -579,11 +644,12 @@ def _replay_seen(record: Any, names: list[str], viewer: int | None, interactive:
     from commerce.record import replay_steps
 
     family = record.rules.family
+    cards = _card_notation(family)
 
     def seen(events: Any) -> list[str]:
         lines = (describe_event(e, names, viewer, family)
                  for e in engine.visible_events(events, viewer))
-        return [line for line in lines if line]
+        return [cards(line) for line in lines if line]
 
     state = engine.new_game(record.rules, record.players, dealer=record.dealer)
     for line in seen(getattr(state, "log", ())):
@@ -596,12 +662,12 @@ def _replay_seen(record: Any, names: list[str], viewer: int | None, interactive:
         for line in lines:
             print(line)
         if interactive:
-            print(render(engine.observe(state, viewer), names))
+            print(cards(render(engine.observe(state, viewer), names)))
             if _quit_asked():
                 return 0
     if not interactive:
         print()
-        print(render(engine.observe(state, viewer), names))
+        print(cards(render(engine.observe(state, viewer), names)))
     return 0
 
 

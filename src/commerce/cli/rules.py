@@ -40,8 +40,7 @@ def run_rules(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"rulesets": items}))
         else:
-            for r in items:
-                print(f"{r['id']:<18} v{r['version']}  {r['name']}")
+            _print_list(items)
         return 0
     if what[0] == "show" and len(what) == 2:
         ruleset = find_ruleset(what[1])
@@ -52,16 +51,17 @@ def run_rules(args: argparse.Namespace) -> int:
                               "family": ruleset.family, "sources": list(ruleset.sources),
                               "options": options}))
             return 0
-        print(f"{ruleset.name} ({ruleset.id}, version {ruleset.version}, "
-              f"{ruleset.family} family)")
+        say = _wrapper()
+        say(f"{ruleset.name} ({ruleset.id}, version {ruleset.version}, {ruleset.family} "
+            "family)")
         for src in ruleset.sources:
-            print(f"  source: {src}")
+            say(f"source: {src}", "  ")
         print()
         for o in options:
-            print(f"{o['name']} = {_fmt(o['value'])}")
-            print(f"    {o['meaning']}")
+            say(f"{o['name']} = {_fmt(o['value'])}")
+            say(o["meaning"], "    ")
             if o["source"]:
-                print(f"    source: {o['source']}")
+                say(f"source: {o['source']}", "    ")
         return 0
     if what[0] == "diff" and len(what) == 3:
         a, b = find_ruleset(what[1]), find_ruleset(what[2])
@@ -83,6 +83,43 @@ def run_rules(args: argparse.Namespace) -> int:
         return 0
     raise CommerceError("use 'commerce rules', 'commerce rules show ID' or "
                         "'commerce rules diff A B'")
+
+
+def _width() -> int:
+    """The terminal's width (80 columns off a terminal, or ``COLUMNS``), at least 40."""
+    import shutil
+
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+def _wrapper() -> Any:
+    """What prints a text wrapped between words within the terminal's width, under an
+    indent, its continued lines two columns further in."""
+    import textwrap
+
+    width = _width()
+
+    def say(text: str, indent: str = "") -> None:
+        print(textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent + "  ",
+                            break_long_words=False, break_on_hyphens=False))
+
+    return say
+
+
+def _print_list(items: list[dict[str, Any]]) -> None:
+    """One preset a line: its id, version and name, the name wrapped between words under
+    itself so that no line is wider than the terminal (80 columns off a terminal)."""
+    import textwrap
+
+    width = _width()
+    key = max(len(r["id"]) for r in items) + 2
+    for r in items:
+        head = f"{r['id']:<{key}}v{r['version']}  "
+        lines = textwrap.wrap(r["name"], width - len(head), break_long_words=False,
+                              break_on_hyphens=False) or [""]
+        print(head + lines[0])
+        for line in lines[1:]:
+            print(" " * len(head) + line)
 
 
 def _read(ruleset: Any, name: str) -> Any:

@@ -23,6 +23,10 @@ from commerce.cli import (
 if TYPE_CHECKING:
     from commerce.rules import Ruleset
 
+BENCH_GAMES: tuple[int, int] = (1, 2_000_000)
+"""``commerce bench --fast --games``: a batch's arrays take about 60 bytes a game (120 MB at
+most)."""
+
 
 def configure_simulate(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce simulate``."""
@@ -51,14 +55,16 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
                         "with --fast, also the least time a kernel figure's batches take")
     p.add_argument("--rules", metavar="IDS",
                    help="presets timed in random playouts at 4 players, one row each (the "
-                        "median of 5 runs of --seconds): a comma list, or 'all' (default peel; "
+                        "median of 5 runs of --seconds): a comma list of ids in any case, '_' "
+                        "or '-' alike, or 'all' (default peel; "
                         "with --fast, all)")
     p.add_argument("--fast", action="store_true",
                    help="instead: random and heuristic playouts on the compiled kernel (2 "
                         "threads) beside the reference engine's path, for every preset with "
                         "a kernel (or --rules)")
-    p.add_argument("--games", type=int, default=200_000,
-                   help="games per timed kernel run with --fast (default 200000)")
+    p.add_argument("--games", type=int_in(*BENCH_GAMES), default=200_000,
+                   help=f"games per timed kernel run with --fast, {span(BENCH_GAMES)} "
+                        "(default 200,000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -72,10 +78,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CommerceError("--games must be at least 1")
     if args.players not in rules.player_range():
-        raise CommerceError(
-            f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
-            f"not {args.players}"
-        )
+        raise CommerceError(f"{rules.name} is for {rules.players_phrase()}, not {args.players}")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise CommerceError("give at least one bot, e.g. --bots random,heuristic")
@@ -83,8 +86,12 @@ def run_simulate(args: argparse.Namespace) -> int:
         make_bot(spec)  # validate before playing
     engine, why = choose_engine(rules, args.players, bots, args.engine)
     if engine == "fast":
+        from commerce.cli.wait import warm_kernel
+
+        warm = warm_kernel(rules, args.players, bots)  # says so on a terminal if it compiles
         result = simulate_fast(rules, players=args.players, games=args.games, seed=args.seed,
                                bots=bots)
+        result["first_call_s"] = round(result["first_call_s"] + warm, 3)
     else:
         result = _with_progress(
             args.games,
@@ -132,11 +139,13 @@ def _print_table(result: dict[str, Any]) -> None:
                       *(str(s.get(k, "")) for k in extra))
     Console().print(table)
     print(f"{result['decisions']:,} player decisions")
+    import textwrap
+
     line = f"engine: {result['engine']} ({result['engine_reason']})"
     if "first_call_s" in result:
         line += (f"; kernel first call {result['first_call_s']:.2f} s (compile or load), "
                  f"games {result['seconds']:.2f} s")
-    print(line)
+    print(textwrap.fill(line, 80, subsequent_indent="  ", break_on_hyphens=False))
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -189,38 +198,14 @@ def fast_bench_presets(names: str) -> list[Ruleset]:
 
 def _run_bench_fast(args: argparse.Namespace) -> int:
     """``bench --fast``: kernel playouts (random and heuristic) beside the reference path."""
-    import statistics
-    import time
+    from commerce.cli.wait import notice
 
-    from commerce.errors import CommerceError
-    from commerce.simulate import kernel_decisions_per_s, playout_decisions_per_s
-
-    if args.games < 1:
-        raise CommerceError("--games must be at least 1")
     presets = fast_bench_presets(args.rules or "all")
     rows: list[dict[str, Any]] = []
-    for rules in presets:
-        walls, cpus = [], []
-        for seed in range(3):  # the reference path, one core: wall-clock and CPU seconds
-            walls.append(playout_decisions_per_s(rules, 4, seconds=args.seconds, seed=seed,
-                                                 warm_up=seed == 0))
-            cpus.append(playout_decisions_per_s(rules, 4, seconds=args.seconds, seed=seed,
-                                                warm_up=False, clock=time.process_time))
-        reference, reference_cpu = round(statistics.median(walls)), round(statistics.median(cpus))
-        row: dict[str, Any] = {"rules": rules.id, "players": 4, "threads": 2,
-                               "reference_decisions_per_s": reference,
-                               "reference_decisions_per_cpu_s": reference_cpu}
-        for bot in ("random", "heuristic"):
-            fig = kernel_decisions_per_s(rules, 4, bot=bot, games=args.games,
-                                         seconds=args.seconds)
-            rate, cpu_rate = round(fig["decisions_per_s"]), round(fig["decisions_per_cpu_s"])
-            row[f"{bot}_decisions_per_s"] = rate
-            row[f"{bot}_ratio"] = round(rate / reference, 1)
-            row[f"{bot}_decisions_per_cpu_s"] = cpu_rate
-            row[f"{bot}_cpu_ratio"] = round(cpu_rate / reference_cpu, 1)
-            row[f"{bot}_cores_used"] = round(fig["cpu_per_wall"], 2)
-            row[f"{bot}_first_call_s"] = round(fig["first_call_s"], 3)
-        rows.append(row)
+    for n, rules in enumerate(presets, 1):
+        with notice(f"timing {rules.id}, {n} of {len(presets)} (its first run may compile the "
+                    "simulator, once)"):
+            rows.append(_bench_fast_row(rules, args))
     if args.json:
         print(json.dumps({"fast": rows}))
         return 0
@@ -235,8 +220,41 @@ def _run_bench_fast(args: argparse.Namespace) -> int:
                   f"{row['heuristic_' + ratio]:>7}"
                   + (f"{row['random_cores_used']:>7}{row['random_first_call_s']:>14}"
                      if label == "wall" else ""))
-    print("player decisions per second, 4 players, whole games; the kernel on 2 threads, the "
-          "reference path (engine.apply, one core) in the same run; wall: per second of the "
-          "clock; cpu: per CPU second (one core's work, whatever else the machine runs); "
-          "cores: CPU seconds per second the kernel had")
+    import textwrap
+
+    print(textwrap.fill(
+        "player decisions per second, 4 players, whole games; the kernel on 2 threads, the "
+        "reference path (engine.apply, one core) in the same run; wall: per second of the "
+        "clock; cpu: per CPU second (one core's work, whatever else the machine runs); "
+        "cores: CPU seconds per second the kernel had", 80, break_on_hyphens=False))
     return 0
+
+
+def _bench_fast_row(rules: Ruleset, args: argparse.Namespace) -> dict[str, Any]:
+    """``bench --fast``'s figures for one preset."""
+    import statistics
+    import time
+
+    from commerce.simulate import kernel_decisions_per_s, playout_decisions_per_s
+
+    walls, cpus = [], []
+    for seed in range(3):  # the reference path, one core: wall-clock and CPU seconds
+        walls.append(playout_decisions_per_s(rules, 4, seconds=args.seconds, seed=seed,
+                                             warm_up=seed == 0))
+        cpus.append(playout_decisions_per_s(rules, 4, seconds=args.seconds, seed=seed,
+                                            warm_up=False, clock=time.process_time))
+    reference, reference_cpu = round(statistics.median(walls)), round(statistics.median(cpus))
+    row: dict[str, Any] = {"rules": rules.id, "players": 4, "threads": 2,
+                           "reference_decisions_per_s": reference,
+                           "reference_decisions_per_cpu_s": reference_cpu}
+    for bot in ("random", "heuristic"):
+        fig = kernel_decisions_per_s(rules, 4, bot=bot, games=args.games,
+                                     seconds=args.seconds)
+        rate, cpu_rate = round(fig["decisions_per_s"]), round(fig["decisions_per_cpu_s"])
+        row[f"{bot}_decisions_per_s"] = rate
+        row[f"{bot}_ratio"] = round(rate / reference, 1)
+        row[f"{bot}_decisions_per_cpu_s"] = cpu_rate
+        row[f"{bot}_cpu_ratio"] = round(cpu_rate / reference_cpu, 1)
+        row[f"{bot}_cores_used"] = round(fig["cpu_per_wall"], 2)
+        row[f"{bot}_first_call_s"] = round(fig["first_call_s"], 3)
+    return row

@@ -55,6 +55,10 @@ def run_tournament(args: argparse.Namespace) -> int:
     size = block_size(len(bot_order(bots)), args.players)
     blocks = -(-max(args.games, 1) // max(size, 1))
     spread = workers(args)
+    if _plays_on_kernel(rules, args.players, bots, args.engine):
+        from commerce.cli.wait import warm_kernel
+
+        warm_kernel(rules, args.players, bots)  # before the bar starts
     result = _with_progress(
         blocks * max(size, 1),
         lambda progress: tournament(rules, players=args.players, bots=bots, games=args.games,
@@ -66,7 +70,9 @@ def run_tournament(args: argparse.Namespace) -> int:
 
         write_csv(args.csv, *_rows(result, raw=True))
     if args.plot:
-        _plot(result, args.plot)
+        from commerce.family import payoff_unit
+
+        _plot(result, args.plot, payoff_unit(rules))
     if args.json:
         print(json.dumps({**{k: result[k] for k in ("ratings", "payoff", "ci95", "games",
                                                     "pairs", "rules", "players", "seed",
@@ -76,6 +82,19 @@ def run_tournament(args: argparse.Namespace) -> int:
         return 0
     _print(result, args.games, size)
     return 0
+
+
+def _plays_on_kernel(rules: Any, players: int, bots: list[str], engine: str) -> bool:
+    """Whether :func:`commerce.tournament.tournament` will play on the compiled kernel (False
+    where it will refuse the arguments, and say why)."""
+    from commerce.simulate import choose_engine
+
+    if len(bots) < 2 or len(set(bots)) != len(bots) or players not in rules.player_range():
+        return False
+    try:
+        return choose_engine(rules, players, bots, engine)[0] == "fast"
+    except CommerceError:
+        return False
 
 
 def _rows(result: dict[str, Any], *, raw: bool) -> tuple[list[str], list[list[Any]]]:
@@ -125,12 +144,17 @@ def _print(result: dict[str, Any], asked: int, size: int) -> None:
         rows.append([f"{p['a']} − {p['b']}", fmt(p["diff"]), interval(lo, hi), verdict])
     print_table("Differences per game (paired by block)",
                 ["pair", "difference", "95% interval", "verdict"], rows)
-    print("Ratings: Bradley-Terry on the Elo scale (mean 1500) from every two seats of "
-          "different bots in a game.")
-    print(f"engine: {result['engine']} ({result['engine_reason']})")
+    import textwrap
+
+    for line in ("Ratings: Bradley-Terry on the Elo scale (mean 1500) from every two seats of "
+                 "different bots in a game.",
+                 f"engine: {result['engine']} ({result['engine_reason']})"):
+        print(textwrap.fill(line, 80, subsequent_indent="  ", break_on_hyphens=False))
 
 
-def _plot(result: dict[str, Any], path: str) -> None:
+def _plot(result: dict[str, Any], path: str, unit: str = "stakes") -> None:
+    """Each bot's payoff per game (in *unit*, the ruleset's: stakes, tokens, points ...) and
+    each pair's difference, with their 95% intervals, to *path*."""
     from commerce.cli.report import interval_axes, new_figure, save_figure
 
     bots = result["bots"]
@@ -138,12 +162,13 @@ def _plot(result: dict[str, Any], path: str) -> None:
     labels = [f"{b}  ({result['ratings'][b]:.0f})" for b in bots]
     interval_axes(axes[0][0], labels, [result["payoff"][b] for b in bots],
                   [result["ci95"][b][0] for b in bots], [result["ci95"][b][1] for b in bots],
-                  xlabel="mean payoff per game (stakes), 95% interval",
+                  xlabel=f"mean payoff per game ({unit}), 95% interval",
                   title="Payoff per bot (rating in brackets)")
     pairs = result["pairs"]
     interval_axes(axes[0][1], [f"{p['a']} − {p['b']}" for p in pairs],
                   [p["diff"] for p in pairs], [p["ci95"][0] for p in pairs],
                   [p["ci95"][1] for p in pairs],
-                  xlabel="difference per game, 95% interval", title="Head to head")
+                  xlabel=f"difference per game ({unit}), 95% interval",
+                  title="Head to head")
     fig.suptitle(f"{result['rules']}, {result['players']} players, {result['games']} games")
     save_figure(fig, path)
