@@ -14,7 +14,7 @@ from commerce.server.protocol import json_schema
 STATIC = Path(__file__).resolve().parents[1] / "src" / "commerce" / "server" / "static"
 
 JS_NAMES = frozenset("""
-    add addEventListener all append body catch checked childElementCount className close
+    add addEventListener all append body catch finally checked childElementCount className close
     closest code colour concat contains ctrlKey data dataset default entries error every
     filter find findIndex firstElementChild flat flatMap floor focus forEach from get has
     hash host href includes indexOf innerHTML isConnected join json key keys length map
