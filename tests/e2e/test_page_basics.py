@@ -77,9 +77,13 @@ def test_the_keyboard_picks_a_card_and_acts(browser: Any, server: str) -> None:
         # the buttons narrowed to the actions naming the card picked
         view = [m for m in messages if m["type"] == "view" and m["actions"]][-1]
         naming = [a["notation"] for a in view["actions"] if card in a["cards"]]
+        assert naming
+        # drawn on the next frame: wait for the narrowed buttons (a busy machine is slow)
+        page.wait_for_function("n => document.querySelectorAll('#actions button.act').length"
+                               " === n", arg=len(naming), timeout=10000)
         shown = page.eval_on_selector_all("#actions button.act",
                                           "bs => bs.map(b => b.dataset.notation)")
-        assert naming and sorted(shown) == sorted(naming)
+        assert sorted(shown) == sorted(naming)
         page.keyboard.press("a")
         page.keyboard.press("Enter")
         page.wait_for_selector(f'#board:not([data-version="{version}"])', state="attached")

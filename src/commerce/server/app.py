@@ -465,6 +465,7 @@ def create_app(db_url: str = "sqlite://", *,
 
         @app.get("/t/{invite}", include_in_schema=False)
         async def invite_page(invite: str) -> FileResponse:
+            _key(invite)
             return FileResponse(static / "index.html")
 
         @app.get("/history", include_in_schema=False)
@@ -473,6 +474,7 @@ def create_app(db_url: str = "sqlite://", *,
 
         @app.get("/replay/{game_id}", include_in_schema=False)
         async def replay_page(game_id: str) -> FileResponse:
+            await finished(game_id)  # 404 for a game there is no replay of
             return FileResponse(static / "index.html")
 
         @app.get("/favicon.ico", include_in_schema=False)
