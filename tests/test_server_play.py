@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from commerce.rules import Ruleset
 from commerce.server.hub import CLOSE_SLOW, Connection, Hub
 from commerce.server.protocol import ChatMessage
 from commerce.server.tables import Table, TableConfig
+from tests.harness.noleak import check_offers, offer_rulesets
 
 
 class _Peer:
@@ -71,3 +75,13 @@ def test_a_view_the_same_as_the_last_one_sent_is_not_sent_again() -> None:
         return peer
 
     assert len(asyncio.run(run()).got) == 1
+
+
+@pytest.mark.parametrize("rules", offer_rulesets(), ids=lambda r: r.id)
+def test_what_a_seat_not_offered_is_sent_shows_no_pending_offer(rules: Ruleset) -> None:
+    # Pounce offers are rare (a tricon, and its fourth card in the widow): more games
+    games, sample = (8, 1.0) if rules.family == "widow" else (2, 0.5)
+    report = check_offers(rules, games=games, sample=sample)
+    assert report.offers > 2, f"no offer in {rules.id}: the check saw nothing"
+    assert not report.leaks, f"{len(report.leaks)} of {report.checked}:\n" + \
+        "\n".join(report.leaks[:5])

@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from commerce.server.cluster import Cluster, NoAnswer, RelayError
 from commerce.server.db import Store
 from commerce.server.hub import Hub
-from commerce.server.protocol import ChatMessage, LobbyMessage, TableInfo
+from commerce.server.protocol import ChatMessage, ErrorMessage, LobbyMessage, TableInfo
 from commerce.server.tables import Table, TableError
 
 __all__ = ["ApiError", "Server", "operation"]
@@ -83,7 +83,11 @@ class Server:
         self._resume_pace(table)
 
     def _resume_pace(self, table: Table) -> None:
+        """A table just read goes on at its pace, a whole window from now."""
         if self.paced(table) and table.status == "playing":
+            now = time.monotonic()
+            table.last_public_at = max(table.last_public_at, now)
+            table.last_seat_at = max(table.last_seat_at, now)
             self.spawn(table)
 
     def owns(self, table: Table) -> bool:
@@ -118,7 +122,8 @@ class Server:
         """Run an operation on a table this process owns."""
         table = await self.table(table_id)
         await self.change(table_id, operation(op, paced=self.paced(table)))
-        if self.paced(table) and op["op"] in ("act", "start", "again", "seat", "away"):
+        if self.paced(table) and op["op"] in ("act", "start", "again", "seat", "away",
+                                              "remove"):
             self.spawn(table)
 
     async def refresh(self, table_id: str) -> None:
@@ -194,8 +199,9 @@ class Server:
         return result
 
     async def pace(self, table_id: str) -> None:
-        """The bots' actions one at a time, each after the table's offer window (the same
-        wait at every point, offer or none); every connection sees each step. Each step
+        """The table's steps at its pace (:meth:`Table.tick`): bots' moves, chance, held
+        actions and the lapse of offers, each when due (a bot's move an offer window after
+        the last public change, offer or none); every connection sees each step. Each step
         takes the table's copy as it is then (a takeover reads it again), and stops where
         this process no longer owns it; a failure is logged, not lost, and the copy dropped
         (the next request reads the table as it was last stored)."""
@@ -213,23 +219,35 @@ class Server:
             table = self.tables.get(table_id)
             if table is None:
                 return
-            await asyncio.sleep(table.config.offer_window_s)
+            due = table.next_due(time.monotonic())
+            if due is None:
+                return
+            wait = due - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
             async with self.lock(table_id):
                 now = self.tables.get(table_id)
                 if now is None or not self.owns(now):
                     return
                 before = now.version
-                stepped = await run_in_threadpool(self._step_bot, now)
-            if now.version != before:  # a bot's action, or chance's (a new deal)
+                refusals = await run_in_threadpool(self._tick, now)
+            for seat, text in refusals:
+                for conn in self.hub.connections(table_id):
+                    if conn.seat == seat:
+                        await conn.send(ErrorMessage(message=text))
+            if now.version != before:
                 await self.broadcast(now)
-            if not stepped:
-                break
+            elif not refusals:
+                await asyncio.sleep(0.005)  # not due after all (a clock's rounding)
 
-    def _step_bot(self, table: Table) -> bool:
-        """One step of :meth:`Table.step_bot`, stored (run in a worker thread)."""
-        stepped = table.step_bot()
-        self.store.save_table(table)
-        return stepped
+    def _tick(self, table: Table) -> list[tuple[int, str]]:
+        """One step of :meth:`Table.tick`, stored (run in a worker thread)."""
+        before = table.version
+        refusals = table.tick(time.monotonic())
+        if table.version != before:
+            self.store.save_table(table)
+        return refusals
 
     def spawn(self, table: Table) -> None:
         """Start :meth:`pace` for *table* (one task a table at a time)."""
@@ -320,10 +338,10 @@ def operation(op: dict[str, Any], *, paced: bool) -> Callable[[Table], None]:
         "start": lambda t: t.start(str(player), secrets.token_hex(8), advance=not paced),
         "again": again,
         "seat": lambda t: t.set_seat(str(player), int(op["seat"]), op["kind"], op.get("level")),
-        "remove": lambda t: t.remove(str(player), int(op["seat"])),
+        "remove": lambda t: t.remove(str(player), int(op["seat"]), advance=not paced),
         "act": lambda t: t.act(player, str(op["action"]), int(op["version"]),
-                               advance=not paced),
-        "away": lambda t: t.set_away(int(op["seat"]), bool(op["away"])),
+                               advance=not paced, now=time.monotonic()),
+        "away": lambda t: t.set_away(int(op["seat"]), bool(op["away"]), advance=not paced),
     }
     if kind not in changes:
         raise ApiError(400, f"unknown operation {str(kind)[:20]!r}")
