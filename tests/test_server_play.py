@@ -4,14 +4,21 @@ offers out of turn that show nothing of who holds them."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
+from fastapi.testclient import TestClient
 
-from commerce.rules import Ruleset
+from commerce import engine
+from commerce.rules import Ruleset, find_ruleset
+from commerce.server.app import create_app
+from commerce.server.botpool import BotPool, Job
 from commerce.server.hub import CLOSE_SLOW, Connection, Hub
+from commerce.server.live import Limits
 from commerce.server.protocol import ChatMessage
-from commerce.server.tables import Table, TableConfig
+from commerce.server.tables import Table, TableConfig, TableError
 from tests.harness.noleak import check_offers, offer_rulesets
+from tests.harness.server import Player, close_all
 
 
 class _Peer:
@@ -85,3 +92,59 @@ def test_what_a_seat_not_offered_is_sent_shows_no_pending_offer(rules: Ruleset) 
     assert report.offers > 2, f"no offer in {rules.id}: the check saw nothing"
     assert not report.leaks, f"{len(report.leaks)} of {report.checked}:\n" + \
         "\n".join(report.leaks[:5])
+
+
+def test_bot_levels_come_from_a_fixed_menu_and_think_within_the_servers_cap() -> None:
+    for level in ("search:ms=60000", "search:iterations=100000", "god"):
+        with pytest.raises(TableError, match="levels are: random, heuristic, search"):
+            Table.new("t", "i", "h", TableConfig("peel", {}, 3), bots={1: level})
+    table = Table.new("t", "i", "h", TableConfig("peel", {}, 3),
+                      bots={1: "search", 2: "heuristic"})
+    table.join("h", "Ann", 0)
+    table.bot_ms = 40.0
+    table.start("h", "g", seed=1, advance=False)
+    assert table.driver is not None
+    assert [getattr(a, "spec", None) for a in table.driver.agents] == [
+        None, "search:ms=40", "heuristic"]
+
+
+def test_one_player_may_host_only_so_many_tables_and_bots() -> None:
+    with TestClient(create_app("sqlite://", limits=Limits(tables=2, bots=3))) as client:
+        try:
+            ann, bob = Player(client, "Ann"), Player(client, "Bob")
+            made = [ann.post("/api/tables", {"ruleset": "peel", "seats": 3,
+                                             "bots": {"1": "random"}}) for _ in range(3)]
+            assert [r.status_code for r in made] == [200, 200, 429]
+            assert "may host 2 tables" in made[2].json()["error"]
+            table = made[1].json()["table_id"]
+            assert ann.post(f"/api/tables/{table}/seats/2", {"kind": "bot"}).status_code == 200
+            again = ann.post(f"/api/tables/{made[0].json()['table_id']}/seats/2",
+                             {"kind": "bot"})
+            assert again.status_code == 429 and "3 bots" in again.json()["error"]
+            # another player is not held back by Ann's tables
+            assert bob.post("/api/tables", {"ruleset": "peel", "seats": 3, "bots": {
+                "1": "random", "2": "random"}}).status_code == 200
+        finally:
+            close_all()
+
+
+def test_the_bots_workers_take_each_host_in_turn() -> None:
+    pool = BotPool(0)  # one job at a time (threads), so the order is the queue's
+    rules = find_ruleset("peel")
+    state = engine.new_game(rules, 3)
+    while (d := engine.decision(state)) is not None and d.seat is None:
+        state = engine.apply(state, engine.sample_chance(state, random.Random(1))).state
+    assert d is not None and d.seat is not None
+    job = Job("random", engine.observe(state, d.seat), engine.legal_actions(state), 1)
+    finished: list[str] = []
+
+    async def run() -> None:
+        async def ask(host: str) -> None:
+            await pool.decide(host, job)
+            finished.append(host)
+
+        tasks = [asyncio.ensure_future(ask(h)) for h in ["many"] * 5 + ["one"]]
+        await asyncio.gather(*tasks)
+
+    asyncio.run(run())
+    assert finished.index("one") <= 2, finished  # not behind all of the other host's five

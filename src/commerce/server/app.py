@@ -33,10 +33,11 @@ from commerce.rules import (
     option_doc,
     rulesets,
 )
+from commerce.server.botpool import BotPool
 from commerce.server.cluster import Cluster
 from commerce.server.db import Player, Store
 from commerce.server.hub import Connection, RateLimit
-from commerce.server.live import ApiError, Server
+from commerce.server.live import ApiError, Limits, Server
 from commerce.server.protocol import (
     ActIntent,
     ChatIntent,
@@ -95,12 +96,16 @@ def _static_dir() -> Path | None:
 
 def create_app(db_url: str = "sqlite://", *,
                offer_window_s: float = DEFAULT_OFFER_WINDOW_S,
-               rate: tuple[float, int] = (20.0, 40)) -> FastAPI:
+               rate: tuple[float, int] = (20.0, 40), limits: Limits | None = None,
+               bot_workers: int = 0, warm: bool = False) -> FastAPI:
     """The app on the database at *db_url* (migrated at start; ``sqlite://`` keeps it in
     memory). *offer_window_s*: the default window of out-of-turn offers on new tables;
-    *rate*: the messages a second and the burst one connection may send."""
+    *rate*: the messages a second and the burst one connection may send; *limits*: what one
+    player may ask of the server (tables, bots, the search bot's time); *bot_workers*: the
+    processes the bots think in (0: threads of this one); *warm*: compile every bot's kernels
+    before serving."""
     store = Store.open(db_url)
-    server = Server(store, rate)
+    server = Server(store, rate, limits=limits, pool=BotPool(bot_workers))
     if store.engine.url.get_backend_name() == "postgresql":
         dsn = store.engine.url.set(drivername="postgresql").render_as_string(
             hide_password=False)
@@ -109,14 +114,11 @@ def create_app(db_url: str = "sqlite://", *,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await server.pool.start(server.warm_specs() if warm else ())
         if server.cluster is not None:
             await server.cluster.start()
         yield
-        if server.cluster is not None:
-            await server.cluster.stop()
-        for task in [*server.away_tasks.values(), *server.pacers.values(),
-                     *server.timers.values()]:
-            task.cancel()
+        await server.stop()
         store.close()
 
     app = FastAPI(title="Commerce", lifespan=lifespan)
@@ -172,6 +174,7 @@ def create_app(db_url: str = "sqlite://", *,
     async def create_table(body: CreateTable,
                            authorization: str | None = Header(default=None)) -> TableCreated:
         p = await me(authorization)
+        await server.check_host(p.id, tables=1, bots=len(body.bots))
         window = body.offer_window_s if body.offer_window_s is not None else offer_window_s
         config = TableConfig(body.ruleset, dict(body.options), body.seats, body.public,
                              body.hints, body.timeout_s, body.turn_timer_s, window)

@@ -10,19 +10,22 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
+from commerce.server.botpool import BotPool, Job
 from commerce.server.cluster import Cluster, NoAnswer, RelayError
 from commerce.server.db import Store
 from commerce.server.hub import Hub
 from commerce.server.protocol import ChatMessage, ErrorMessage, LobbyMessage, TableInfo
-from commerce.server.tables import Table, TableError
+from commerce.server.tables import BOT_LEVELS, BOT_MS, Table, TableError, bot_spec
 
-__all__ = ["ApiError", "Server", "operation"]
+__all__ = ["ApiError", "Limits", "Server", "operation"]
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
@@ -37,12 +40,35 @@ class ApiError(Exception):
         self.message = message
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one player may ask of the server (``commerce serve`` options)."""
+
+    bot_ms: float = BOT_MS
+    """How many milliseconds the search bot thinks per decision, at every table."""
+    tables: int = 10
+    """How many tables not yet over one player may host."""
+    bots: int = 20
+    """How many bots may sit at the tables one player hosts (not over), all together."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.bot_ms <= 10_000 or self.tables < 1 or self.bots < 0:
+            raise ValueError("bot_ms is from 1 to 10,000; tables at least 1; bots at least 0")
+
+
 class Server:
     """What one app holds: the database, the live tables, their locks and connections."""
 
-    def __init__(self, store: Store, rate: tuple[float, int] = (20.0, 40)) -> None:
+    def __init__(self, store: Store, rate: tuple[float, int] = (20.0, 40), *,
+                 limits: Limits | None = None, pool: BotPool | None = None) -> None:
         self.store = store
         self.rate = rate
+        self.limits = limits or Limits()
+        self.pool = pool or BotPool(0)
+        """Where the bots of paced tables think (:mod:`.botpool`)."""
+        self.asked: dict[str, asyncio.Task[None]] = {}
+        self._busy = 0
+        self._busy_lock = threading.Lock()
         self.cluster: Cluster | None = None
         """Set where several processes share a PostgreSQL database (:mod:`.cluster`)."""
         self.hub = Hub()
@@ -78,6 +104,7 @@ class Server:
         """This process owns a table it has just read: resuming may have played on (chance,
         or bots at an unpaced table), which is stored before anyone sees it; at a paced table
         the bots go on at its pace."""
+        table.bot_ms = self.limits.bot_ms
         async with self.lock(table.table_id):
             await run_in_threadpool(self.store.save_table, table)
         self._resume_pace(table)
@@ -99,6 +126,12 @@ class Server:
         """Run an operation (:func:`operation`) on a table: here if this process owns it,
         else relayed to its owner; a refusal is raised as a 400 error and changes nothing."""
         table = await self.table(key)
+        if op.get("op") == "seat" and op.get("kind") == "bot" and op.get("player"):
+            k = op.get("seat")
+            already = isinstance(k, int) and 0 <= k < len(table.seats) and \
+                table.seats[k].kind == "bot"
+            if not already:
+                await self.check_host(str(op["player"]), bots=1)
         if self.owns(table):
             await self.perform_here(table.table_id, op)
             return
@@ -171,6 +204,24 @@ class Server:
         table.chat.append(line)
         await self.hub.send_all(table_id, line)
 
+    async def check_host(self, player_id: str, *, tables: int = 0, bots: int = 0) -> None:
+        """Refuse a player who would host more than :attr:`limits` allow with *tables* more
+        tables and *bots* more bots.
+
+        :raises ApiError: 429, saying which limit.
+        """
+        hosted = await run_in_threadpool(self.store.hosted, player_id)
+        lim = self.limits
+        if tables and len(hosted) + tables > lim.tables:
+            raise ApiError(429, f"a player may host {lim.tables} tables at once: finish or "
+                                "leave one first")
+        if bots and sum(b for _, b in hosted) + bots > lim.bots:
+            raise ApiError(429, f"a player may have {lim.bots} bots at the tables they host")
+
+    def warm_specs(self) -> list[str]:
+        """The specs of every bot on the menu, at this server's time cap."""
+        return [bot_spec(level, self.limits.bot_ms) for level in BOT_LEVELS]
+
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock that orders every change of one table."""
         return self.locks.setdefault(table_id, asyncio.Lock())
@@ -182,11 +233,13 @@ class Server:
         async with self.lock(table.table_id):
             # the copy as it is now: a takeover may have read the table again meanwhile
             table = self.tables.get(table.table_id, table)
+            table.bot_ms = self.limits.bot_ms
 
             def work() -> T:
-                result = fn(table)
-                self.store.save_table(table)
-                return result
+                with self.busy():
+                    result = fn(table)
+                    self.store.save_table(table)
+                    return result
             try:
                 result = await run_in_threadpool(work)
             except TableError as exc:
@@ -222,6 +275,7 @@ class Server:
             due = table.next_due(time.monotonic())
             if due is None:
                 return
+            await self._think(table)
             wait = due - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -243,11 +297,55 @@ class Server:
 
     def _tick(self, table: Table) -> list[tuple[int, str]]:
         """One step of :meth:`Table.tick`, stored (run in a worker thread)."""
-        before = table.version
-        refusals = table.tick(time.monotonic())
-        if table.version != before:
-            self.store.save_table(table)
-        return refusals
+        with self.busy():
+            before = table.version
+            refusals = table.tick(time.monotonic())
+            if table.version != before:
+                self.store.save_table(table)
+            return refusals
+
+    async def _think(self, table: Table) -> None:
+        """Have the bot workers make the decisions the table's pace will ask for next (while
+        the table waits its window; the table's lock is not held meanwhile)."""
+        jobs = table.bot_jobs()
+        if not jobs:
+            return
+        host = table.host_id
+
+        async def one(key: tuple[int, int], job: Job) -> None:
+            try:
+                table.answers[key] = await self.pool.decide(host, job)
+            except Exception:  # noqa: BLE001 - the bot then thinks when its move is due
+                _log.warning("table %s: a bot's decision failed in its worker",
+                             table.table_id, exc_info=True)
+
+        await asyncio.gather(*(one(key, Job(spec, obs, legal, seed))
+                               for key, spec, obs, legal, seed in jobs))
+
+    @contextlib.contextmanager
+    def busy(self) -> Iterator[None]:
+        """Counts a change under way in a worker thread (a stopping server waits for it)."""
+        with self._busy_lock:
+            self._busy += 1
+        try:
+            yield
+        finally:
+            with self._busy_lock:
+                self._busy -= 1
+
+    async def stop(self, wait_s: float = 5.0) -> None:
+        """Stop the tables' tasks and the bot workers, then wait (at most *wait_s*) for any
+        change under way to be stored: every change is stored as it is made, so nothing a
+        player was shown is lost."""
+        if self.cluster is not None:
+            await self.cluster.stop()
+        for task in [*self.away_tasks.values(), *self.pacers.values(),
+                     *self.timers.values()]:
+            task.cancel()
+        self.pool.stop()
+        deadline = time.monotonic() + wait_s
+        while self._busy and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
 
     def spawn(self, table: Table) -> None:
         """Start :meth:`pace` for *table* (one task a table at a time)."""

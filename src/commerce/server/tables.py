@@ -44,8 +44,8 @@ from commerce.server.protocol import (
     ViewMessage,
 )
 
-__all__ = ["AWAY_BOT", "HIDDEN_OFFERS", "OFFERS", "Seat", "Table", "TableConfig", "TableError",
-           "seat_view"]
+__all__ = ["AWAY_BOT", "BOT_LEVELS", "BOT_MS", "HIDDEN_OFFERS", "OFFERS", "Seat", "Table",
+           "TableConfig", "TableError", "bot_spec", "check_level", "seat_view"]
 
 OFFERS = frozenset({DecisionKind.BARTER_REPLY, DecisionKind.POUNCE_OFFER,
                     DecisionKind.HORSE_OFFER, DecisionKind.BUY_OFFER})
@@ -66,7 +66,10 @@ LOG_LINES = 120
 CHAT_LINES = 50
 """The chat lines a table keeps."""
 BOT_LEVELS = ("random", "heuristic", "search")
-"""The bot levels a seat may have (with options, e.g. ``search:iterations=200``)."""
+"""The bot levels a seat may have: a fixed menu, without options (the server sets how long
+the search bot may think: :attr:`Table.bot_ms`)."""
+BOT_MS = 300.0
+"""How many milliseconds the search bot thinks per decision where the server sets no cap."""
 
 Status = Literal["lobby", "playing", "over"]
 
@@ -113,12 +116,27 @@ class Seat:
         return dataclasses.asdict(self)
 
 
-def _bot(level: str) -> Bot:
-    if level.split(":", 1)[0] not in BOT_LEVELS:
+def check_level(level: str) -> None:
+    """Refuse a bot level that is not on the menu (:data:`BOT_LEVELS`).
+
+    :raises TableError: naming the levels.
+    """
+    if level not in BOT_LEVELS:
         raise TableError(f"unknown bot level {level[:30]!r}; levels are: "
                          f"{', '.join(BOT_LEVELS)}")
+
+
+def bot_spec(level: str, ms: float = BOT_MS) -> str:
+    """The bot a seat's *level* plays with: the search bot at the server's time cap *ms* (a
+    level stored with options counts as its menu name)."""
+    name = level.split(":", 1)[0]
+    return f"search:ms={ms:g}" if name == "search" else name
+
+
+def _bot(level: str, ms: float = BOT_MS) -> Bot:
+    check_level(level.split(":", 1)[0])
     try:
-        return make_bot(level)
+        return make_bot(bot_spec(level, ms))
     except CommerceError as exc:
         raise TableError(str(exc)) from None
 
@@ -154,6 +172,11 @@ class Table:
     """When a seat last made a public move (not stored)."""
     offers_at: float | None = None
     """When the offers pending now were put (they lapse one offer window later)."""
+    bot_ms: float = BOT_MS
+    """How long the search bot thinks per decision (the server's cap; not stored)."""
+    answers: dict[tuple[int, int], Action] = field(default_factory=dict)
+    """Bots' decisions made ahead (in the server's bot workers), by (seat, the game's version
+    they are for); played when due instead of thinking then (not stored)."""
     _chain_cache: tuple[tuple[int, int], Any] | None = None
     _public_count: tuple[int, int] = (0, 0)
     _public_of: Any = None
@@ -176,7 +199,7 @@ class Table:
         for k, level in (bots or {}).items():
             if not 0 <= k < config.players:
                 raise TableError(f"bot seat {k} is not a seat from 0 to {config.players - 1}")
-            _bot(level)
+            check_level(level)
             seats[k] = Seat("bot", name=f"{level.split(':')[0]} bot", level=level)
         return cls(table_id, invite, host_id, config, seats)
 
@@ -228,7 +251,8 @@ class Table:
         k = self._seat_index(seat)
         if kind == "bot":
             lvl = level or "heuristic"
-            bot = _bot(lvl)
+            check_level(lvl)
+            bot = _bot(lvl, self.bot_ms)
             self.seats[k] = Seat("bot", name=f"{lvl.split(':')[0]} bot", level=lvl)
             if self.driver is not None:
                 self._set_agent(k, bot)
@@ -249,7 +273,7 @@ class Table:
             raise TableError(f"seat {k} holds no player")
         if self.status == "playing":
             self.seats[k] = Seat("bot", name=f"{AWAY_BOT} bot", level=AWAY_BOT)
-            self._set_agent(k, _bot(AWAY_BOT))
+            self._set_agent(k, _bot(AWAY_BOT, self.bot_ms))
             self.held.pop(k, None)
             if advance:
                 self.advance()
@@ -269,7 +293,7 @@ class Table:
             return
         s.away = away
         if self.driver is not None:
-            self._set_agent(seat, _bot(AWAY_BOT) if away else None)
+            self._set_agent(seat, _bot(AWAY_BOT, self.bot_ms) if away else None)
             self.held.pop(seat, None)
             if away and advance:
                 self.advance()
@@ -277,6 +301,8 @@ class Table:
     def _set_agent(self, seat: int, bot: Bot | None) -> None:
         driver = self.driver
         assert driver is not None
+        for key in [k for k in self.answers if k[0] == seat]:
+            del self.answers[key]
         driver.agents[seat] = bot
         driver._reads[seat] = bot is not None and getattr(bot, "reads_observation", True)
 
@@ -297,6 +323,7 @@ class Table:
         self.turn_clock = None
         self.timed_out.clear()
         self.held.clear()
+        self.answers.clear()
         self.offers_at = None
         self.status = "playing"
         self.game_id = game_id
@@ -309,8 +336,8 @@ class Table:
 
     def _agent(self, s: Seat) -> Bot | None:
         if s.kind == "bot":
-            return _bot(s.level or AWAY_BOT)
-        return _bot(AWAY_BOT) if s.away else None
+            return _bot(s.level or AWAY_BOT, self.bot_ms)
+        return _bot(AWAY_BOT, self.bot_ms) if s.away else None
 
     def resume(self, record: GameRecord) -> None:
         """Continue the stored game of *record* (a restarted server).
@@ -544,6 +571,45 @@ class Table:
             return self.last_public_at + window
         return None
 
+    def bot_jobs(self) -> list[tuple[tuple[int, int], str, Any, tuple[Action, ...], int]]:
+        """The bots' decisions the table's pace will ask for next, not yet made: its next
+        move where a bot is to act, and each pending offer put to a bot (in the state it is
+        put in, should the earlier ones be declined). Each as ((seat, the game's version it
+        is for), the bot's spec, its observation, the legal actions, a seed for its
+        generator drawn from the seat's own)."""
+        driver = self.driver
+        if driver is None or self.status != "playing":
+            return []
+        wanted: list[tuple[int, int, Any]] = []
+        if self.offer_pending():
+            chain, _ = self._chain()
+            wanted = [(h, self.version + i, st) for i, (h, st, _) in enumerate(chain)]
+        else:
+            d = driver.decision()
+            if d is not None and d.seat is not None and d.seat not in self.held:
+                wanted = [(d.seat, self.version, driver.state)]
+        out = []
+        for seat, at, state in wanted:
+            bot = driver.agents[seat]
+            if bot is None or (seat, at) in self.answers:
+                continue
+            spec = str(getattr(bot, "spec", "") or bot.name)
+            out.append(((seat, at), spec, engine.observe(state, seat),
+                        engine.legal_actions(state), driver._seat_rng(seat).getrandbits(63)))
+        return out
+
+    def _bot_move(self, seat: int) -> None:
+        """The bot of *seat* acts now: its decision made ahead, else it thinks now."""
+        driver = self.driver
+        assert driver is not None
+        answer = self.answers.pop((seat, self.version), None)
+        if answer is not None and engine.is_legal(driver.state, answer, seat=seat):
+            driver.act(seat, answer)
+        else:
+            driver.step()
+        for key in [k for k in self.answers if k[1] < self.version]:
+            del self.answers[key]
+
     def tick(self, now: float) -> list[tuple[int, str]]:
         """The table's next step, where it is due (:meth:`next_due`): the pending offers
         answered (each by its held answer, its bot, or let lapse: declined), chance, and one
@@ -562,7 +628,7 @@ class Table:
                 if held is not None and held[2] == self.version:
                     driver.act(d.seat, engine.parse_action(driver.state, held[0]))
                 elif driver.agents[d.seat] is not None:
-                    driver.step()
+                    self._bot_move(d.seat)
                 else:
                     driver.act(d.seat, _decline(driver.state))  # the offer lapses
             self.offers_at = None
@@ -599,7 +665,7 @@ class Table:
                 refusals.append((seat, str(exc)))
             return refusals
         if driver.agents[seat] is not None:
-            driver.step()
+            self._bot_move(seat)
             if not self.holds():  # chance follows at once (it can open no hidden offer)
                 while (d := driver.decision()) is not None and d.seat is None:
                     driver.step()
@@ -638,7 +704,7 @@ class Table:
         state = self._settled_for(seat)
         if state is None:
             return False
-        bot = _bot(AWAY_BOT)
+        bot = _bot(AWAY_BOT, self.bot_ms)
         action = bot.act(engine.observe(state, seat), engine.legal_actions(state),
                          random.Random(f"timer/{self.table_id}/{version}"))
         text = engine.format_action(state, action)
