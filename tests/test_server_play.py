@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -148,3 +149,99 @@ def test_the_bots_workers_take_each_host_in_turn() -> None:
 
     asyncio.run(run())
     assert finished.index("one") <= 2, finished  # not behind all of the other host's five
+
+
+def test_sigterm_stops_a_busy_server_within_seconds_with_every_game_stored(
+        tmp_path: Path) -> None:
+    import json
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import threading
+    import time
+    import urllib.request
+
+    from websockets.sync.client import connect
+
+    from commerce.server.db import Store
+    from tests.harness.server import public_version
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    url = f"http://127.0.0.1:{port}"
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    err = (tmp_path / "err").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "commerce", "serve", "--port", str(port), "--db", db,
+         "--offer-window", "0.05", "--bot-ms", "50", "--bot-workers", "1"],
+        stdout=subprocess.DEVNULL, stderr=err,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+
+    def call(path: str, body: object = None, token: str | None = None) -> object:
+        request = urllib.request.Request(url + path, data=json.dumps(body).encode(),
+                                         method="POST",
+                                         headers={"Content-Type": "application/json"})
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=300) as reply:
+            return json.loads(reply.read())
+
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                host = call("/api/players", {"name": "Host"})
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.2)
+        assert isinstance(host, dict)
+        tables = []
+        for _ in range(3):
+            made = call("/api/tables", {"ruleset": "widow", "seats": 3, "offer_window_s": 0.05,
+                                        "bots": {"0": "search", "1": "search", "2": "search"}},
+                        host["token"])
+            assert isinstance(made, dict)
+            call(f"/api/tables/{made['table_id']}/start", None, host["token"])
+            tables.append(made["table_id"])
+        seen = [0]
+
+        def watch() -> None:
+            with connect(f"ws://127.0.0.1:{port}/ws/tables/{tables[0]}") as ws:
+                ws.send(json.dumps({"type": "hello", "spectate": True}))
+                try:
+                    while True:
+                        msg = json.loads(ws.recv(timeout=10))
+                        if msg["type"] == "view":
+                            seen[0] = max(seen[0], msg["version"])
+                except Exception:  # noqa: BLE001 - the server went away
+                    return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        time.sleep(3)
+        assert seen[0] > 0
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=30)
+        took = time.monotonic() - began
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        err.close()
+    assert took < 5, f"stopped after {took:.1f} s"
+    assert code in (0, -signal.SIGTERM), (tmp_path / "err").read_text()[-2000:]
+    store = Store.open(db)
+    try:
+        for table_id in tables:
+            table = store.load_table(table_id)
+            assert table is not None and table.status == "playing"
+        stored = store.load_table(tables[0])
+        assert stored is not None
+        assert public_version(stored.record()) >= seen[0]  # nothing shown was lost
+    finally:
+        store.close()

@@ -175,6 +175,7 @@ def create_app(db_url: str = "sqlite://", *,
                            authorization: str | None = Header(default=None)) -> TableCreated:
         p = await me(authorization)
         await server.check_host(p.id, tables=1, bots=len(body.bots))
+        await server.pool.ready()  # a new table waits for the bots' kernels
         window = body.offer_window_s if body.offer_window_s is not None else offer_window_s
         config = TableConfig(body.ruleset, dict(body.options), body.seats, body.public,
                              body.hints, body.timeout_s, body.turn_timer_s, window)

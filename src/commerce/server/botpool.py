@@ -88,23 +88,33 @@ class BotPool:
         self._turns: deque[str] = deque()
         self._free = max(1, workers)
         self.done = 0
+        self._warming: asyncio.Future[Any] | None = None
 
     async def start(self, specs: Sequence[str] = ()) -> None:
-        """Start the workers; with *specs*, each one makes those bots' first decisions in
-        every family before this returns (their kernels compiled)."""
+        """Start the workers; with *specs*, each one begins by making those bots' first
+        decisions in every family (their kernels compiled): :meth:`ready` waits for it, and
+        every job waits behind it."""
+        loop = asyncio.get_running_loop()
         if self.workers > 0:
             self._executor = ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_start)
             if specs:
-                loop = asyncio.get_running_loop()
-                await asyncio.gather(*(loop.run_in_executor(self._executor, warm, list(specs))
-                                       for _ in range(self.workers)))
+                self._warming = asyncio.gather(*(
+                    loop.run_in_executor(self._executor, warm, list(specs))
+                    for _ in range(self.workers)))
         elif specs:
-            await run_in_threadpool(warm, list(specs))
+            self._warming = asyncio.ensure_future(run_in_threadpool(warm, list(specs)))
+
+    async def ready(self) -> None:
+        """Wait until every worker has compiled its bots' kernels."""
+        if self._warming is not None:
+            await asyncio.shield(self._warming)
 
     def stop(self) -> None:
         """Stop the workers now (a decision under way is dropped)."""
+        if self._warming is not None:
+            self._warming.cancel()
         for queue in self._queues.values():
             for _, future in queue:
                 future.cancel()
