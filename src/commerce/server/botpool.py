@@ -59,6 +59,8 @@ def warm(specs: Sequence[str]) -> int:
     from commerce.rules import rulesets
 
     made = 0
+    if not specs:
+        return made
     seen: set[str] = set()
     for rules in rulesets():
         if rules.family in seen:
@@ -92,17 +94,19 @@ class BotPool:
 
     async def start(self, specs: Sequence[str] = ()) -> None:
         """Start the workers; with *specs*, each one begins by making those bots' first
-        decisions in every family (their kernels compiled): :meth:`ready` waits for it, and
-        every job waits behind it."""
+        decisions in every family (their kernels compiled), and this process those of the
+        levels that think here: :meth:`ready` waits for it, and every job waits behind it."""
         loop = asyncio.get_running_loop()
         if self.workers > 0:
             self._executor = ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_start)
             if specs:
-                self._warming = asyncio.gather(*(
-                    loop.run_in_executor(self._executor, warm, list(specs))
-                    for _ in range(self.workers)))
+                cheap = [x for x in specs if not x.startswith("search")]
+                self._warming = asyncio.gather(
+                    run_in_threadpool(warm, cheap),  # the levels that think in this process
+                    *(loop.run_in_executor(self._executor, warm, list(specs))
+                      for _ in range(self.workers)))
         elif specs:
             self._warming = asyncio.ensure_future(run_in_threadpool(warm, list(specs)))
 

@@ -572,11 +572,11 @@ class Table:
         return None
 
     def bot_jobs(self) -> list[tuple[tuple[int, int], str, Any, tuple[Action, ...], int]]:
-        """The bots' decisions the table's pace will ask for next, not yet made: its next
-        move where a bot is to act, and each pending offer put to a bot (in the state it is
-        put in, should the earlier ones be declined). Each as ((seat, the game's version it
-        is for), the bot's spec, its observation, the legal actions, a seed for its
-        generator drawn from the seat's own)."""
+        """The search bots' decisions the table's pace will ask for next, not yet made (the
+        other levels answer at once): its next move where a bot is to act, and each pending
+        offer put to a bot (in the state it is put in, should the earlier ones be declined).
+        Each as ((seat, the game's version it is for), the bot's spec, its observation, the
+        legal actions, a seed for its generator drawn from the seat's own)."""
         driver = self.driver
         if driver is None or self.status != "playing":
             return []
@@ -594,6 +594,8 @@ class Table:
             if bot is None or (seat, at) in self.answers:
                 continue
             spec = str(getattr(bot, "spec", "") or bot.name)
+            if not spec.startswith("search"):
+                continue  # the other levels answer at once, in the table's own process
             out.append(((seat, at), spec, engine.observe(state, seat),
                         engine.legal_actions(state), driver._seat_rng(seat).getrandbits(63)))
         return out
