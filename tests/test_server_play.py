@@ -4,6 +4,7 @@ offers out of turn that show nothing of who holds them."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from pathlib import Path
 
@@ -245,3 +246,33 @@ def test_sigterm_stops_a_busy_server_within_seconds_with_every_game_stored(
         assert public_version(stored.record()) >= seen[0]  # nothing shown was lost
     finally:
         store.close()
+
+
+def test_a_person_plays_cox_with_bots_through_offers_at_the_tables_pace() -> None:
+    """Over the websocket: every action of the person is held to the table's pace and
+    played, or refused as stale (an offer that lapsed, a move the table moved past), through
+    the bots' hidden offers; no view repeats the one before."""
+    with TestClient(create_app("sqlite://", rate=(1000.0, 1000))) as client:
+        try:
+            ann = Player(client, "Ann")
+            reply = ann.post("/api/tables", {"ruleset": "cox", "seats": 3,
+                                             "offer_window_s": 0.02,
+                                             "bots": {"1": "random", "2": "heuristic"}})
+            table = reply.json()["table_id"]
+            ann.connect(table)
+            assert ann.post(f"/api/tables/{table}/start").status_code == 200
+            rng = random.Random(4)
+            made = 0
+            while made < 30 and ann.view["status"] != "over":
+                msg = ann.until_any("view", "error")
+                # the only refusal: an offer that lapsed, or a move the table moved past
+                assert msg["type"] == "view" or msg["message"].startswith("stale version"), msg
+                if msg["type"] == "view" and ann.view["actions"]:
+                    pick = rng.choice(ann.view["actions"])["notation"]
+                    ann.send(type="act", action=pick, version=ann.view["version"])
+                    made += 1
+            views = [json.dumps(m, sort_keys=True) for m in ann.messages if m["type"] == "view"]
+            assert all(a != b for a, b in zip(views, views[1:], strict=False))
+            assert made == 30 or ann.view["status"] == "over"
+        finally:
+            close_all()

@@ -182,6 +182,9 @@ def create_app(db_url: str = "sqlite://", *,
         table_id, invite = secrets.token_hex(8), secrets.token_urlsafe(6)
         try:
             table = Table.new(table_id, invite, p.id, config, bots=body.bots)
+            if window <= 0 < offer_window_s and table.hides_offers():
+                # offers to one seat alone are hidden only at the table's pace
+                table.config = dataclasses.replace(config, offer_window_s=offer_window_s)
             if 0 not in body.bots:
                 table.join(p.id, p.name, 0)
         except TableError as exc:
