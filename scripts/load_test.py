@@ -185,9 +185,9 @@ def check(server: Server, seats: list[Seat]) -> dict[str, int]:
                 continue
             record = GameRecord.from_json(text)
             state = engine.new_game(record.rules, record.players, dealer=record.dealer)
-            # a view's version counts the game's public events: the player's actions by the
-            # version they were made at
-            public = sum(1 for e in getattr(state, "log", ()) if e.visible_to is None)
+            # a view's version counts the actions that changed the table as a spectator
+            # sees it: the player's actions by the version they were made at
+            public, last = 0, engine.observe(state, None)
             mine: dict[int, list[str]] = {}
             for index, (_, transition) in enumerate(replay_steps(record)):
                 d = engine.decision(state)
@@ -195,8 +195,10 @@ def check(server: Server, seats: list[Seat]) -> dict[str, int]:
                     mine.setdefault(public, []).append(record.actions[index])
                     if seat.sent.get((game, public)) != record.actions[index]:
                         twice += 1
-                public += sum(1 for e in transition.events if e.visible_to is None)
                 state = transition.state
+                obs = engine.observe(state, None)
+                public += obs != last
+                last = obs
             twice += sum(len(x) - 1 for x in mine.values())
             replayed += 1
             for (g, version), action in seat.applied.items():

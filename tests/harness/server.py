@@ -107,13 +107,16 @@ def play_out(players: list[Player], rng: random.Random, *, limit: int = 20000) -
 
 
 def public_version(record: Any) -> int:
-    """The version a view shows at the end of a game's record: its public events (those
-    every seat sees), counted as the server counts them."""
+    """The version a view shows at the end of a game's record: its actions that changed the
+    table as a spectator sees it, counted as the server counts them."""
     from commerce import engine
     from commerce.record import replay_steps
 
-    start = engine.new_game(record.rules, record.players, dealer=record.dealer)
-    count = sum(1 for e in getattr(start, "log", ()) if e.visible_to is None)
+    last = engine.observe(engine.new_game(record.rules, record.players, dealer=record.dealer),
+                          None)
+    count = 0
     for _, transition in replay_steps(record):
-        count += sum(1 for e in transition.events if e.visible_to is None)
+        obs = engine.observe(transition.state, None)
+        count += obs != last
+        last = obs
     return count

@@ -32,7 +32,7 @@ from commerce.core import Action, ActionKind, Bot, Decision, DecisionKind, Event
 from commerce.driver import Driver
 from commerce.errors import CommerceError
 from commerce.family import family_spec
-from commerce.record import GameRecord
+from commerce.record import GameRecord, replay_steps
 from commerce.rules import Ruleset, resolve
 from commerce.server.protocol import (
     MAX_CHAT_CHARS,
@@ -178,8 +178,9 @@ class Table:
     """Bots' decisions made ahead (in the server's bot workers), by (seat, the game's version
     they are for); played when due instead of thinking then (not stored)."""
     _chain_cache: tuple[tuple[int, int], Any] | None = None
-    _public_count: tuple[int, int] = (0, 0)
-    _public_of: Any = None
+    _public: int = 0
+    _public_obs: Any = None
+    _tracked: Any = None
 
     @classmethod
     def new(cls, table_id: str, invite: str, host_id: str, config: TableConfig, *,
@@ -320,6 +321,7 @@ class Table:
             raise TableError("every seat needs a player or a bot before the start")
         agents = [self._agent(s) for s in self.seats]
         self.driver = Driver(self.rules, agents, seed=seed, names=self.names())
+        self._track(None)
         self.turn_clock = None
         self.timed_out.clear()
         self.held.clear()
@@ -346,6 +348,7 @@ class Table:
         """
         agents = [self._agent(s) for s in self.seats]
         self.driver = Driver.resume(record, agents, names=self.names())
+        self._track(record)
         self.status = "over" if self.driver.outcome() is not None else "playing"
         if self.config.offer_window_s > 0:  # the bots go on at the table's pace
             while (d := self.driver.decision()) is not None and d.seat is None:
@@ -364,18 +367,45 @@ class Table:
 
     @property
     def public_version(self) -> int:
-        """How many public events the game has had: the version every view shows and every
-        action is sent with. An answer to a hidden offer (a declined pounce, a seat that
-        does not buy) changes nothing public, so it leaves this alone."""
-        driver = self.driver
-        if driver is None:
+        """How many of the game's actions changed the table as a spectator sees it: the
+        version every view shows and every action is sent with. An answer to a hidden offer
+        (a declined pounce, a seat that does not buy) changes nothing public, so it leaves
+        this alone, and sends the other seats nothing."""
+        if self.driver is None:
             return 0
-        counted, count = self._public_count
-        if counted > len(driver.events) or self._public_of is not driver:
-            counted, count, self._public_of = 0, 0, driver
-        count += sum(1 for e in driver.events[counted:] if e.visible_to is None)
-        self._public_count = (len(driver.events), count)
-        return count
+        if self._tracked is not self.driver:
+            self._track(None)
+        return self._public
+
+    def _track(self, record: GameRecord | None) -> None:
+        """Count the public changes of the current game (from *record*'s start, where it was
+        resumed) and follow each new action."""
+        driver = self.driver
+        assert driver is not None
+        count = 0
+        if record is None and driver.actions:
+            record = driver.record()
+        if record is not None:
+            last = engine.observe(engine.new_game(record.rules, record.players,
+                                                  dealer=record.dealer), None)
+            for _, transition in replay_steps(record):
+                obs = engine.observe(transition.state, None)
+                if obs != last:
+                    count += 1
+                last = obs
+        else:
+            last = engine.observe(driver.state, None)
+        self._public, self._public_obs, self._tracked = count, last, driver
+        driver.on_events = self._stepped
+
+    def _stepped(self, _events: tuple[Event, ...]) -> None:
+        driver = self.driver
+        if driver is None or self._tracked is not driver:
+            return
+        obs = engine.observe(driver.state, None)
+        if obs != self._public_obs:
+            self._public += 1
+            self._public_obs = obs
 
     # -- hidden offers ---------------------------------------------------------------------------
     def hides_offers(self) -> bool:
