@@ -465,7 +465,8 @@ def check_offers(rules: Ruleset, *, games: int = 3, players: int | None = None,
         while (d := driver.decision()) is not None:
             if d.kind in HIDDEN_OFFERS and compared < per_game and rng.random() < sample:
                 compared += 1
-                table.offers_at = 10.0
+                # the offer was opened by the public move a moment ago, at 10 s
+                table.offers_at = table.last_public_at = table.last_seat_at = 10.0
                 if hidden_by:
                     twin, skip = replayed(game, moves[:public_at]), set(hidden_by)
                 else:
@@ -473,8 +474,8 @@ def check_offers(rules: Ruleset, *, games: int = 3, players: int | None = None,
                     while twin.offer_pending():
                         twin.driver.act(twin.driver.decision().seat,
                                         _decline(twin.driver.state))
-                _compare_offer(table, twin, skip, report, rng, 10.0, copy.deepcopy,
-                               TableError)
+                _compare_offer(table, twin, skip, report, rng, 10.0 + window / 4,
+                               copy.deepcopy, TableError)
             before = len(driver.events)
             if d.seat is None:
                 driver.step()
@@ -532,15 +533,20 @@ def _compare_offer(table: Any, twin: Any, skip: set[int], report: OfferReport,
         report.leaks.append(f"{where}: the buttons of seat {actor.seat} differ")
     elif buttons:
         pick = rng.choice(buttons)
-        played = copy(table)
-        played.act(f"p{actor.seat}", pick, played.public_version, now=now)
-        assert actor.seat in played.held, "the action was not held"
+        played, alone = copy(table), copy(twin)
+        for t in (played, alone):  # made within the window: held, offer or none
+            t.act(f"p{actor.seat}", pick, t.public_version, now=now)
+            assert actor.seat in t.held, "the action was not held"
         for k in holders:  # every offer lapses
             played.held.pop(k, None)
-        played.tick(now + 10)
-        twin.act(f"p{actor.seat}", pick, twin.public_version, now=now + 10)
-        if played.public_version != twin.public_version or \
-                played.driver.actions[-1] != twin.driver.actions[-1]:
+        due = played.next_due(now), alone.next_due(now)
+        if due[0] != due[1]:
+            report.leaks.append(f"{where}: seat {actor.seat}'s move is due at {due[0]} with "
+                                f"an offer pending, {due[1]} without")
+        for t, at in zip((played, alone), due, strict=True):
+            t.tick(at or now)
+        if played.public_version != alone.public_version or \
+                played.driver.actions[-1] != alone.driver.actions[-1]:
             report.leaks.append(f"{where}: seat {actor.seat}'s held {pick!r} was not "
                                 f"played as it would be with no offer")
 
