@@ -258,6 +258,7 @@ async def run(args: argparse.Namespace, beside: str = "none",
               db: str | None = None) -> dict[str, Any]:
     """One run: the players' tables (and, *beside* them, a spectator who never reads or
     search tables), the server killed and started again, the check."""
+    load = os.getloadavg()[0]
     folder = Path(tempfile.mkdtemp(prefix="commerce-load-"))
     server = Server(folder, db, SERVE_LIMITS)
     server.start()
@@ -305,6 +306,7 @@ async def run(args: argparse.Namespace, beside: str = "none",
 
     return {
         "beside": beside, "database": (db or "sqlite").split(":", 1)[0],
+        "load_at_start": round(load, 2), "load_at_end": round(os.getloadavg()[0], 2),
         "tables": args.tables, "seconds": round(elapsed, 1), "offer_window_s": args.window,
         "player_actions": len(lat), "player_actions_per_s": round(len(lat) / elapsed, 1),
         "latency_ms": {"median": round(statistics.median(lat), 1) if lat else 0.0,
@@ -319,6 +321,7 @@ async def run(args: argparse.Namespace, beside: str = "none",
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The median of each figure over *runs* (and the check summed: it must stay 0)."""
     out: dict[str, Any] = {"runs": len(runs)}
+    out["load_at_start"] = [r["load_at_start"] for r in runs]
     for key in ("player_actions_per_s", "games_finished"):
         out[key] = statistics.median(r[key] for r in runs)
     out["latency_ms"] = {q: statistics.median(r["latency_ms"][q] for r in runs)
