@@ -15,6 +15,16 @@ check: every finished game's record (from the database, through the API) replays
 engine, and every action a player saw applied is in it once, at the version it was sent for.
 ``"lost"``, ``"twice"`` and ``"records_missing"`` (a game a player saw end whose record the
 database does not hold as finished) must be 0. Exit status 1 when the check fails.
+
+``--db postgres`` runs the server on a throwaway PostgreSQL server (the tests' own); ``--beside
+spectator`` adds a spectator who never reads (a socket with a tiny receive buffer), ``--beside
+search`` forty tables of search bots, ``--beside all`` a run of each kind, and ``--repeat N``
+gives the median of N runs of each, with the players' 95th percentile beside the spectator or
+the search tables against the run without them. Every run states the server's limits and the
+machine's load at its start and end.
+
+    nice -n 10 .venv/bin/python scripts/load_test.py --tables 100 --seconds 45 --kill-at 15 \\
+        --window 0.6 --beside all --repeat 3 [--db postgres]
 """
 
 from __future__ import annotations
