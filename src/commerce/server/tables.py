@@ -541,6 +541,8 @@ class Table:
             else:
                 while (d := driver.decision()) is not None and d.seat is None:
                     driver.step()
+                if driver.outcome() is not None:
+                    self.status = "over"
             return
         # a table that hides offers: the action is checked against the table as the seat is
         # shown it, then played at once only where nothing could be pending, else held
@@ -590,7 +592,7 @@ class Table:
         window = self.config.offer_window_s
         d = driver.decision()
         if d is None:
-            return None
+            return now  # over: the next step says so
         if d.kind in HIDDEN_OFFERS:
             if self.offers_at is None:
                 self.offers_at = now
