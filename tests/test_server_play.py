@@ -276,3 +276,19 @@ def test_a_person_plays_cox_with_bots_through_offers_at_the_tables_pace() -> Non
             assert made == 30 or ann.view["status"] == "over"
         finally:
             close_all()
+
+
+def test_a_paced_game_ended_by_a_persons_move_is_over() -> None:
+    table = Table.new("t", "i", "p0", TableConfig("peel", {}, 3, offer_window_s=0.6))
+    for k in range(3):
+        table.join(f"p{k}", f"P{k}", k)
+    table.start("p0", "g", seed=2, advance=False)
+    rng = random.Random(2)
+    now = 0.0
+    while table.driver is not None and table.driver.outcome() is None:
+        now += 1.0
+        d = table.driver.decision()
+        assert d is not None and d.seat is not None
+        pick = rng.choice(table.view(d.seat).actions).notation
+        table.act(f"p{d.seat}", pick, table.public_version, advance=False, now=now)
+    assert table.status == "over"
