@@ -40,6 +40,7 @@ and the family contract: a new family is checked by registering it.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections import Counter
@@ -715,3 +716,165 @@ def check_views(rules: Ruleset, views: Callable[[Any, Seat], Any], *, public: bo
                                              f"{_short(theirs)}")
         game += 1
     return report
+
+
+# -- the server out of turn ------------------------------------------------------------------------
+@dataclass
+class OfferReport:
+    """What :func:`check_offers` saw: offers met, and every message that differed."""
+
+    offers: int = 0
+    checked: int = 0
+    leaks: list[str] = field(default_factory=list)
+
+
+def offer_rulesets() -> list[Ruleset]:
+    """Every preset ruleset whose game can put an offer to one seat alone."""
+    from commerce.rules import rulesets
+    from commerce.server.tables import Table, TableConfig
+
+    out = []
+    for rules in rulesets():
+        table = Table.new("t", "i", "h", TableConfig(rules.id, {}, rules.min_players))
+        if table.hides_offers():
+            out.append(rules)
+    return out
+
+
+def check_offers(rules: Ruleset, *, games: int = 3, players: int | None = None,
+                 seed: int = 0, window: float = 0.6, per_game: int = 4,
+                 sample: float = 0.5) -> OfferReport:
+    """Play games of *rules* at a server table (``commerce.server.tables.Table``, every seat a
+    person, with turn timers and an offer window; moves by the heuristic bot, offers taken or
+    not at random) and, at up to *per_game* pending hidden offers a game, compare what every
+    seat not offered (and a spectator) is sent with what it would be sent with no offer made:
+    the table rewound to its last public change (where a seat's own hidden choice opened the
+    offers, as Cox's turn player's draw; that seat is not compared), else the offers declined
+    (a Pounce opened by a public exchange). Compared: the view (buttons and version
+    included), the refusal of an action the seat may not make now, the turn timer; and the
+    seat to act may act, its action held and then played as it would be with no offer.
+    *sample*: the chance that a pending offer is compared."""
+    from commerce.server.tables import HIDDEN_OFFERS, Table, TableConfig, TableError, _decline
+
+    n = players or rules.min_players + (1 if rules.max_players > rules.min_players else 0)
+    report = OfferReport()
+    bot = make_bot("heuristic")
+
+    def new_table(game: int) -> Any:
+        table = Table.new("t", "i", "p0", TableConfig(rules.id, {}, n, turn_timer_s=60.0,
+                                                      offer_window_s=window))
+        for k in range(n):
+            table.join(f"p{k}", f"P{k}", k)
+        table.start("p0", f"g{game}", seed=seed * 1000 + game, advance=False)
+        assert table.holds()
+        return table
+
+    def replayed(game: int, moves: Sequence[tuple[int | None, Action]]) -> Any:
+        twin = new_table(game)
+        for who, action in moves:
+            if who is None:
+                twin.driver.step()
+            else:
+                twin.driver.act(who, action)
+        return twin
+
+    for game in range(games):
+        table = new_table(game)
+        driver = table.driver
+        rng = random.Random(seed * 1000 + game)
+        moves: list[tuple[int | None, Action]] = []
+        public_at, hidden_by = 0, set()
+        compared = 0
+        while (d := driver.decision()) is not None:
+            if d.kind in HIDDEN_OFFERS and compared < per_game and rng.random() < sample:
+                compared += 1
+                # the offer was opened by the public move a moment ago, at 10 s
+                table.offers_at = table.last_public_at = table.last_seat_at = 10.0
+                if hidden_by:
+                    twin, skip = replayed(game, moves[:public_at]), set(hidden_by)
+                else:
+                    twin, skip = copy.deepcopy(table), set()
+                    while twin.offer_pending():
+                        twin.driver.act(twin.driver.decision().seat,
+                                        _decline(twin.driver.state))
+                _compare_offer(table, twin, skip, report, rng, 10.0 + window / 4,
+                               copy.deepcopy, TableError)
+            before = len(driver.events)
+            if d.seat is None:
+                driver.step()
+                moves.append((None, driver._actions[-1]))
+            else:
+                legal = engine.legal_actions(driver.state)
+                action = rng.choice(legal) if d.kind in HIDDEN_OFFERS else bot.act(
+                    engine.observe(driver.state, d.seat), legal, rng)
+                driver.act(d.seat, action)
+                moves.append((d.seat, action))
+            if any(e.visible_to is None for e in driver.events[before:]):
+                public_at, hidden_by = len(moves), set()
+            elif d.seat is not None and d.kind not in HIDDEN_OFFERS:
+                hidden_by.add(d.seat)
+    return report
+
+
+def _compare_offer(table: Any, twin: Any, skip: set[int], report: OfferReport,
+                   rng: random.Random, now: float, copy: Callable[[Any], Any],
+                   refused: type[Exception]) -> None:
+    driver = table.driver
+    report.offers += 1
+    holders = {h for h, _, _ in table._chain()[0]}
+    where = f"{driver.rules.id} game at action {len(driver.actions)}"
+    n = len(table.seats)
+    for seat in [None, *(k for k in range(n) if k not in holders | skip)]:
+        report.checked += 1
+        a = table.view(seat).model_dump_json()
+        b = twin.view(seat).model_dump_json()
+        if a != b:
+            report.leaks.append(f"{where}: the view of seat {seat} shows an offer is pending:"
+                                f" {_diff(a, b)}")
+        if seat is None:
+            continue
+        for notation in ("pass", "draw", "decline", "knock"):
+            words = []
+            for t in (table, twin):
+                try:
+                    copy(t).act(f"p{seat}", notation, t.public_version, now=now)
+                    words.append("accepted")
+                except refused as exc:
+                    words.append(str(exc))
+            if words[0] != words[1]:
+                report.leaks.append(f"{where}: seat {seat}'s {notation!r} is answered "
+                                    f"{words[0]!r} with an offer pending, {words[1]!r} without")
+    if not skip and table.timer_for() != twin.timer_for():
+        report.leaks.append(f"{where}: the turn timer runs for {table.timer_for()} with an "
+                            f"offer pending, {twin.timer_for()} without")
+    # the seat to act acts now: held, then played once the offers lapse
+    actor = twin.driver.decision()
+    if skip or actor is None or actor.seat is None or actor.seat in holders:
+        return
+    buttons = [a.notation for a in table.view(actor.seat).actions]
+    if buttons != [a.notation for a in twin.view(actor.seat).actions]:
+        report.leaks.append(f"{where}: the buttons of seat {actor.seat} differ")
+    elif buttons:
+        pick = rng.choice(buttons)
+        played, alone = copy(table), copy(twin)
+        for t in (played, alone):  # made within the window: held, offer or none
+            t.act(f"p{actor.seat}", pick, t.public_version, now=now)
+            assert actor.seat in t.held, "the action was not held"
+        for k in holders:  # every offer lapses
+            played.held.pop(k, None)
+        due = played.next_due(now), alone.next_due(now)
+        if due[0] != due[1]:
+            report.leaks.append(f"{where}: seat {actor.seat}'s move is due at {due[0]} with "
+                                f"an offer pending, {due[1]} without")
+        for t, at in zip((played, alone), due, strict=True):
+            t.tick(at or now)
+        if played.public_version != alone.public_version or \
+                played.driver.actions[-1] != alone.driver.actions[-1]:
+            report.leaks.append(f"{where}: seat {actor.seat}'s held {pick!r} was not "
+                                f"played as it would be with no offer")
+
+
+def _diff(a: str, b: str) -> str:
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a),
+                                                                                  len(b)))
+    return f"...{a[max(0, i - 60):i + 80]!r} / ...{b[max(0, i - 60):i + 80]!r}"

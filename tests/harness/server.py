@@ -104,3 +104,19 @@ def play_out(players: list[Player], rng: random.Random, *, limit: int = 20000) -
         made += 1
         assert made < limit
     return made
+
+
+def public_version(record: Any) -> int:
+    """The version a view shows at the end of a game's record: its actions that changed the
+    table as a spectator sees it, counted as the server counts them."""
+    from commerce import engine
+    from commerce.record import replay_steps
+
+    last = engine.observe(engine.new_game(record.rules, record.players, dealer=record.dealer),
+                          None)
+    count = 0
+    for _, transition in replay_steps(record):
+        obs = engine.observe(transition.state, None)
+        count += obs != last
+        last = obs
+    return count

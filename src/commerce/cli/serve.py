@@ -13,7 +13,7 @@ import socket
 import sys
 from pathlib import Path
 
-from commerce.cli import int_in
+from commerce.cli import float_in, int_in
 from commerce.errors import CommerceError
 from commerce.server.limits import Limits
 
@@ -24,6 +24,11 @@ OFFER_WINDOW_S = 0.6
 :attr:`commerce.server.tables.TableConfig.offer_window_s`), unless the host sets another."""
 MAX_WS_BYTES = 16384
 """The largest websocket frame the server reads (messages are far smaller)."""
+BOT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
+"""The bot worker processes of ``commerce serve`` by default."""
+STOP_S = 2
+"""How long a stopping server (SIGTERM, Ctrl-C) waits for open connections before it closes
+them; every change is stored as it is made, so nothing is lost."""
 
 
 def data_folder() -> Path:
@@ -70,6 +75,24 @@ def configure_serve(p: argparse.ArgumentParser) -> None:
                    help="serve the API's OpenAPI schema and pages (/openapi.json, /docs, "
                         "/redoc); off by default")
 
+    p.add_argument("--bot-ms", type=int_in(1, 10_000), default=300, metavar="MS",
+                   help="how long the search bot thinks per decision, at every table, in "
+                        "milliseconds from 1 to 10,000 (default: 300)")
+    p.add_argument("--max-tables", type=int_in(1, 10_000), default=10, metavar="N",
+                   help="how many tables not yet over one player may host (default: 10)")
+    p.add_argument("--max-bots", type=int_in(0, 100_000), default=20, metavar="N",
+                   help="how many bots may sit at the tables one player hosts, all together "
+                        "(default: 20)")
+    p.add_argument("--bot-workers", type=int_in(0, 256), default=BOT_WORKERS, metavar="N",
+                   help="processes the bots think in, at a lower priority than the server "
+                        f"(default: {BOT_WORKERS}, the cores less one; 0: in the server's own "
+                        "process)")
+    p.add_argument("--offer-window", type=float_in(0.05, 5.0), default=OFFER_WINDOW_S,
+                   metavar="S",
+                   help="the pace of a table, in seconds from 0.05 to 5: every bot's move "
+                        "waits it, and where a game has hidden offers every move and every "
+                        f"offer (default: {OFFER_WINDOW_S})")
+
 
 def _limit(text: str) -> tuple[int, float]:
     """``COUNT/SECONDS`` for argparse."""
@@ -101,19 +124,23 @@ def run_serve(args: argparse.Namespace) -> int:
     url = args.db or default_url()
     if url.startswith("sqlite:///"):
         Path(url[len("sqlite:///"):]).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    from commerce.server.live import Hosting
+
     limits = limits_of(args)
+    hosting = Hosting(bot_ms=float(args.bot_ms), tables=args.max_tables, bots=args.max_bots)
     try:
-        app = create_app(url, offer_window_s=OFFER_WINDOW_S, limits=limits,
-                         api_docs=args.api_docs)
+        app = create_app(url, offer_window_s=args.offer_window, limits=limits, hosting=hosting,
+                         bot_workers=args.bot_workers, warm=True, api_docs=args.api_docs)
     except Exception as exc:  # noqa: BLE001 - an unreachable or bad database: one line
         raise CommerceError(f"cannot open the database {url.split('@')[-1]}: "
                             f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
                             ) from None
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
+    print("Compiling the bots' kernels before the tables open ...", flush=True)
     print(f"Commerce is served at http://{shown}:{args.port}/ (Ctrl-C stops it)", flush=True)
     print(f"Limits: {limits.describe()}", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_WS_BYTES,
-                log_level="warning")
+                log_level="warning", timeout_graceful_shutdown=STOP_S)
     return 0
 
 

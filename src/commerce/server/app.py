@@ -45,10 +45,11 @@ from commerce.rules import (
     option_doc,
     rulesets,
 )
+from commerce.server.botpool import BotPool
 from commerce.server.cluster import Cluster
 from commerce.server.db import Player, Store
 from commerce.server.hub import Connection, Limiter, Limits
-from commerce.server.live import ApiError, Server
+from commerce.server.live import ApiError, Hosting, Server
 from commerce.server.names import TextRefused, clean_text, player_name, shown
 from commerce.server.protocol import (
     ActIntent,
@@ -202,18 +203,22 @@ def _static_dir() -> Path | None:
 def create_app(db_url: str = "sqlite://", *,
                offer_window_s: float = DEFAULT_OFFER_WINDOW_S,
                rate: tuple[float, int] | None = None, limits: Limits | None = None,
+               hosting: Hosting | None = None, bot_workers: int = 0, warm: bool = False,
                api_docs: bool = False) -> FastAPI:
     """The app on the database at *db_url* (migrated at start; ``sqlite://`` keeps it in
     memory). *offer_window_s*: the default window of out-of-turn offers on new tables;
-    *limits*: what one player and one address may ask (:class:`.limits.Limits`); *rate*, where
-    given, the messages a second and the burst one player may send (in place of *limits*'
-    ``messages``); *api_docs*: serve the OpenAPI schema and its pages (``/docs``, ``/redoc``,
-    ``/openapi.json``)."""
+    *limits*: what one player and one address may ask at what rate (:class:`.limits.Limits`);
+    *rate*, where given, the messages a second and the burst one player may send (in place of
+    *limits*' ``messages``); *hosting*: what one player may host (tables, bots, the search
+    bot's time: :class:`.live.Hosting`); *bot_workers*: the processes the bots think in (0:
+    threads of this one); *warm*: compile every bot's kernels before serving; *api_docs*:
+    serve the OpenAPI schema and its pages (``/docs``, ``/redoc``, ``/openapi.json``)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, messages=(rate[1], rate[1] / rate[0]))
     store = Store.open(db_url)
-    server = Server(store, (limits.messages[0] / limits.messages[1], limits.messages[0]))
+    server = Server(store, (limits.messages[0] / limits.messages[1], limits.messages[0]),
+                    limits=hosting, pool=BotPool(bot_workers))
     limiter = Limiter(limits)
     notices: dict[tuple[str, str], str] = {}
     """What a player not connected is told on their return (their seat was given away)."""
@@ -225,14 +230,11 @@ def create_app(db_url: str = "sqlite://", *,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await server.pool.start(server.warm_specs() if warm else ())
         if server.cluster is not None:
             await server.cluster.start()
         yield
-        if server.cluster is not None:
-            await server.cluster.stop()
-        for task in [*server.away_tasks.values(), *server.pacers.values(),
-                     *server.timers.values()]:
-            task.cancel()
+        await server.stop()
         store.close()
 
     app = FastAPI(title="Commerce", lifespan=lifespan,
@@ -333,12 +335,17 @@ def create_app(db_url: str = "sqlite://", *,
                            authorization: str | None = Header(default=None)) -> TableCreated:
         p = await me(authorization)
         limit("tables", "new tables", p.id, request)
+        await server.check_host(p.id, tables=1, bots=len(body.bots))
+        await server.pool.ready()  # a new table waits for the bots' kernels
         window = body.offer_window_s if body.offer_window_s is not None else offer_window_s
         config = TableConfig(body.ruleset, dict(body.options), body.seats, body.public,
                              body.hints, body.timeout_s, body.turn_timer_s, window)
         table_id, invite = secrets.token_hex(8), secrets.token_urlsafe(6)
         try:
             table = Table.new(table_id, invite, p.id, config, bots=body.bots)
+            if window <= 0 < offer_window_s and table.hides_offers():
+                # offers to one seat alone are hidden only at the table's pace
+                table.config = dataclasses.replace(config, offer_window_s=offer_window_s)
             if 0 not in body.bots:
                 table.join(p.id, p.name, 0)
         except TableError as exc:

@@ -226,6 +226,15 @@ class Store:
                                                            TableRow.status == "lobby")
                                   .order_by(TableRow.created.desc()).limit(limit)))
 
+    def hosted(self, player_id: str) -> list[tuple[str, int]]:
+        """The tables *player_id* hosts that are not over: (id, how many bots sit there)."""
+        with self.session() as s:
+            rows = s.execute(select(TableRow.id, TableRow.seats)
+                             .where(TableRow.host_id == player_id,
+                                    TableRow.status != "over")).all()
+        return [(r.id, sum(1 for x in json.loads(r.seats) if x.get("kind") == "bot"))
+                for r in rows]
+
     def tables_of(self, player_id: str, limit: int = 200, *,
                   unfinished: bool = False) -> list[str]:
         """The ids of the tables where *player_id* holds a seat or hosts, newest first (found

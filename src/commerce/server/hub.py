@@ -6,8 +6,10 @@ Every message a connection gets is built for its seat alone (a spectator: for no
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -16,7 +18,8 @@ from pydantic import BaseModel
 from commerce.server.limits import Limits
 from commerce.server.tables import Table
 
-__all__ = ["Connection", "Hub", "Limiter", "Limits", "RateLimit"]
+__all__ = ["CLOSE_SLOW", "QUEUE_MESSAGES", "Connection", "Hub", "Limiter", "Limits",
+           "RateLimit"]
 
 
 class Socket(Protocol):
@@ -109,9 +112,21 @@ class Limiter:
         return limit[1] / limit[0]
 
 
+QUEUE_MESSAGES = 256
+"""The most messages waiting to go out to one connection; one that falls further behind is
+dropped (it may connect again and resume: every connection starts with the table as it is)."""
+CLOSE_SLOW = 4408
+"""The websocket close code of a connection dropped for not reading its messages."""
+
+
 @dataclass
 class Connection:
-    """One websocket at a table: its seat (None: a spectator) and its player."""
+    """One websocket at a table: its seat (None: a spectator) and its player.
+
+    Messages go out through a bounded queue, sent by the connection's own task: a peer that
+    stops reading fills its queue and is dropped (:attr:`dropped`), never holding back the
+    table, its bots or the other connections. A view or lobby message the same as the last
+    one sent is not sent again."""
 
     socket: Socket
     table_id: str
@@ -119,13 +134,67 @@ class Connection:
     player_id: str | None
     id: int = 0
     limit: RateLimit = field(default_factory=RateLimit)
+    capacity: int = QUEUE_MESSAGES
+    dropped: bool = False
+    _queue: asyncio.Queue[str] | None = None
+    _task: asyncio.Task[None] | None = None
+    _last: dict[str, str] = field(default_factory=dict)
+    on_drop: Callable[[Connection], None] | None = None
+
+    def start(self) -> None:
+        """Start sending (called when the hub registers the connection)."""
+        if self._queue is None:
+            self._queue = asyncio.Queue(self.capacity)
+            self._task = asyncio.get_running_loop().create_task(self._sender())
+
+    async def _sender(self) -> None:
+        assert self._queue is not None
+        while True:
+            text = await self._queue.get()
+            try:
+                await self.socket.send_text(text)
+            except Exception:  # noqa: BLE001 - the peer went away: its handler cleans up
+                pass
+
+    def stop(self) -> None:
+        """Stop sending (the connection is closed or dropped)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
 
     async def send(self, message: BaseModel) -> None:
-        """Send one typed message as JSON (a closed socket is ignored)."""
+        """Queue one typed message as JSON (never waits for the peer); a connection whose
+        queue is full is dropped."""
+        if self.dropped:
+            return
+        text = message.model_dump_json(by_alias=True)
+        kind = getattr(message, "type", "")
+        if kind in ("view", "lobby"):
+            if self._last.get(kind) == text:
+                return
+            self._last[kind] = text
+        if self._queue is None:
+            self.start()
+        assert self._queue is not None
         try:
-            await self.socket.send_text(message.model_dump_json(by_alias=True))
-        except Exception:  # noqa: BLE001 - the peer went away: its handler cleans up
-            pass
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop()
+
+    def drop(self) -> None:
+        """Give up on a peer that does not read: stop sending and close its socket (not
+        waited for)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self.stop()
+        if self.on_drop is not None:
+            self.on_drop(self)
+        close = getattr(self.socket, "close", None)
+        if close is not None:
+            task = asyncio.get_running_loop().create_task(
+                asyncio.wait_for(close(code=CLOSE_SLOW), 5.0))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
 
 class Hub:
@@ -136,12 +205,15 @@ class Hub:
         self._ids = itertools.count(1)
 
     def add(self, conn: Connection) -> None:
-        """Register *conn*."""
+        """Register *conn* and start sending to it (a dropped one is forgotten at once)."""
         conn.id = next(self._ids)
         self._tables.setdefault(conn.table_id, {})[conn.id] = conn
+        conn.on_drop = self.remove
+        conn.start()
 
     def remove(self, conn: Connection) -> None:
-        """Forget *conn*."""
+        """Forget *conn* (and stop sending to it)."""
+        conn.stop()
         conns = self._tables.get(conn.table_id, {})
         conns.pop(conn.id, None)
         if not conns:

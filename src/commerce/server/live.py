@@ -10,19 +10,22 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
+from commerce.server.botpool import BotPool, Job
 from commerce.server.cluster import Cluster, NoAnswer, RelayError
 from commerce.server.db import Store
 from commerce.server.hub import Hub
-from commerce.server.protocol import ChatMessage, LobbyMessage, TableInfo
-from commerce.server.tables import Table, TableError
+from commerce.server.protocol import ChatMessage, ErrorMessage, LobbyMessage, TableInfo
+from commerce.server.tables import BOT_LEVELS, BOT_MS, Table, TableError, bot_spec
 
-__all__ = ["ApiError", "Server", "operation"]
+__all__ = ["ApiError", "Hosting", "Server", "operation"]
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
@@ -37,12 +40,36 @@ class ApiError(Exception):
         self.message = message
 
 
+@dataclass(frozen=True)
+class Hosting:
+    """What one player may ask of the server: the tables and bots they host and the search
+    bot's time (``commerce serve`` options; the rates of requests are :class:`.limits.Limits`)."""
+
+    bot_ms: float = BOT_MS
+    """How many milliseconds the search bot thinks per decision, at every table."""
+    tables: int = 10
+    """How many tables not yet over one player may host."""
+    bots: int = 20
+    """How many bots may sit at the tables one player hosts (not over), all together."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.bot_ms <= 10_000 or self.tables < 1 or self.bots < 0:
+            raise ValueError("bot_ms is from 1 to 10,000; tables at least 1; bots at least 0")
+
+
 class Server:
     """What one app holds: the database, the live tables, their locks and connections."""
 
-    def __init__(self, store: Store, rate: tuple[float, int] = (20.0, 40)) -> None:
+    def __init__(self, store: Store, rate: tuple[float, int] = (20.0, 40), *,
+                 limits: Hosting | None = None, pool: BotPool | None = None) -> None:
         self.store = store
         self.rate = rate
+        self.limits = limits or Hosting()
+        self.pool = pool or BotPool(0)
+        """Where the bots of paced tables think (:mod:`.botpool`)."""
+        self.asked: dict[str, asyncio.Task[None]] = {}
+        self._busy = 0
+        self._busy_lock = threading.Lock()
         self.cluster: Cluster | None = None
         """Set where several processes share a PostgreSQL database (:mod:`.cluster`)."""
         self.hub = Hub()
@@ -78,12 +105,17 @@ class Server:
         """This process owns a table it has just read: resuming may have played on (chance,
         or bots at an unpaced table), which is stored before anyone sees it; at a paced table
         the bots go on at its pace."""
+        table.bot_ms = self.limits.bot_ms
         async with self.lock(table.table_id):
             await run_in_threadpool(self.store.save_table, table)
         self._resume_pace(table)
 
     def _resume_pace(self, table: Table) -> None:
+        """A table just read goes on at its pace, a whole window from now."""
         if self.paced(table) and table.status == "playing":
+            now = time.monotonic()
+            table.last_public_at = max(table.last_public_at, now)
+            table.last_seat_at = max(table.last_seat_at, now)
             self.spawn(table)
 
     def owns(self, table: Table) -> bool:
@@ -95,6 +127,12 @@ class Server:
         """Run an operation (:func:`operation`) on a table: here if this process owns it,
         else relayed to its owner; a refusal is raised as a 400 error and changes nothing."""
         table = await self.table(key)
+        if op.get("op") == "seat" and op.get("kind") == "bot" and op.get("player"):
+            k = op.get("seat")
+            already = isinstance(k, int) and 0 <= k < len(table.seats) and \
+                table.seats[k].kind == "bot"
+            if not already:
+                await self.check_host(str(op["player"]), bots=1)
         if self.owns(table):
             await self.perform_here(table.table_id, op)
             return
@@ -118,7 +156,8 @@ class Server:
         """Run an operation on a table this process owns."""
         table = await self.table(table_id)
         await self.change(table_id, operation(op, paced=self.paced(table)))
-        if self.paced(table) and op["op"] in ("act", "start", "again", "seat", "away"):
+        if self.paced(table) and op["op"] in ("act", "start", "again", "seat", "away",
+                                              "remove"):
             self.spawn(table)
 
     async def refresh(self, table_id: str) -> None:
@@ -166,6 +205,24 @@ class Server:
         table.chat.append(line)
         await self.hub.send_all(table_id, line)
 
+    async def check_host(self, player_id: str, *, tables: int = 0, bots: int = 0) -> None:
+        """Refuse a player who would host more than :attr:`limits` allow with *tables* more
+        tables and *bots* more bots.
+
+        :raises ApiError: 429, saying which limit.
+        """
+        hosted = await run_in_threadpool(self.store.hosted, player_id)
+        lim = self.limits
+        if tables and len(hosted) + tables > lim.tables:
+            raise ApiError(429, f"a player may host {lim.tables} tables at once: finish or "
+                                "leave one first")
+        if bots and sum(b for _, b in hosted) + bots > lim.bots:
+            raise ApiError(429, f"a player may have {lim.bots} bots at the tables they host")
+
+    def warm_specs(self) -> list[str]:
+        """The specs of every bot on the menu, at this server's time cap."""
+        return [bot_spec(level, self.limits.bot_ms) for level in BOT_LEVELS]
+
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock that orders every change of one table."""
         return self.locks.setdefault(table_id, asyncio.Lock())
@@ -177,11 +234,13 @@ class Server:
         async with self.lock(table.table_id):
             # the copy as it is now: a takeover may have read the table again meanwhile
             table = self.tables.get(table.table_id, table)
+            table.bot_ms = self.limits.bot_ms
 
             def work() -> T:
-                result = fn(table)
-                self.store.save_table(table)
-                return result
+                with self.busy():
+                    result = fn(table)
+                    self.store.save_table(table)
+                    return result
             try:
                 result = await run_in_threadpool(work)
             except TableError as exc:
@@ -194,8 +253,9 @@ class Server:
         return result
 
     async def pace(self, table_id: str) -> None:
-        """The bots' actions one at a time, each after the table's offer window (the same
-        wait at every point, offer or none); every connection sees each step. Each step
+        """The table's steps at its pace (:meth:`Table.tick`): bots' moves, chance, held
+        actions and the lapse of offers, each when due (a bot's move an offer window after
+        the last public change, offer or none); every connection sees each step. Each step
         takes the table's copy as it is then (a takeover reads it again), and stops where
         this process no longer owns it; a failure is logged, not lost, and the copy dropped
         (the next request reads the table as it was last stored)."""
@@ -213,23 +273,80 @@ class Server:
             table = self.tables.get(table_id)
             if table is None:
                 return
-            await asyncio.sleep(table.config.offer_window_s)
+            due = table.next_due(time.monotonic())
+            if due is None:
+                return
+            await self._think(table)
+            wait = due - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
             async with self.lock(table_id):
                 now = self.tables.get(table_id)
                 if now is None or not self.owns(now):
                     return
                 before = now.version
-                stepped = await run_in_threadpool(self._step_bot, now)
-            if now.version != before:  # a bot's action, or chance's (a new deal)
+                refusals = await run_in_threadpool(self._tick, now)
+            for seat, text in refusals:
+                for conn in self.hub.connections(table_id):
+                    if conn.seat == seat:
+                        await conn.send(ErrorMessage(message=text))
+            if now.version != before:
                 await self.broadcast(now)
-            if not stepped:
-                break
+            elif not refusals:
+                await asyncio.sleep(0.005)  # not due after all (a clock's rounding)
 
-    def _step_bot(self, table: Table) -> bool:
-        """One step of :meth:`Table.step_bot`, stored (run in a worker thread)."""
-        stepped = table.step_bot()
-        self.store.save_table(table)
-        return stepped
+    def _tick(self, table: Table) -> list[tuple[int, str]]:
+        """One step of :meth:`Table.tick`, stored (run in a worker thread)."""
+        with self.busy():
+            before = table.version
+            refusals = table.tick(time.monotonic())
+            if table.version != before:
+                self.store.save_table(table)
+            return refusals
+
+    async def _think(self, table: Table) -> None:
+        """Have the bot workers make the decisions the table's pace will ask for next (while
+        the table waits its window; the table's lock is not held meanwhile)."""
+        jobs = table.bot_jobs()
+        if not jobs:
+            return
+        host = table.host_id
+
+        async def one(key: tuple[int, int], job: Job) -> None:
+            try:
+                table.answers[key] = await self.pool.decide(host, job)
+            except Exception:  # noqa: BLE001 - the bot then thinks when its move is due
+                _log.warning("table %s: a bot's decision failed in its worker",
+                             table.table_id, exc_info=True)
+
+        await asyncio.gather(*(one(key, Job(spec, obs, legal, seed))
+                               for key, spec, obs, legal, seed in jobs))
+
+    @contextlib.contextmanager
+    def busy(self) -> Iterator[None]:
+        """Counts a change under way in a worker thread (a stopping server waits for it)."""
+        with self._busy_lock:
+            self._busy += 1
+        try:
+            yield
+        finally:
+            with self._busy_lock:
+                self._busy -= 1
+
+    async def stop(self, wait_s: float = 5.0) -> None:
+        """Stop the tables' tasks and the bot workers, then wait (at most *wait_s*) for any
+        change under way to be stored: every change is stored as it is made, so nothing a
+        player was shown is lost."""
+        if self.cluster is not None:
+            await self.cluster.stop()
+        for task in [*self.away_tasks.values(), *self.pacers.values(),
+                     *self.timers.values()]:
+            task.cancel()
+        self.pool.stop()
+        deadline = time.monotonic() + wait_s
+        while self._busy and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
 
     def spawn(self, table: Table) -> None:
         """Start :meth:`pace` for *table* (one task a table at a time)."""
@@ -320,10 +437,10 @@ def operation(op: dict[str, Any], *, paced: bool) -> Callable[[Table], None]:
         "start": lambda t: t.start(str(player), secrets.token_hex(8), advance=not paced),
         "again": again,
         "seat": lambda t: t.set_seat(str(player), int(op["seat"]), op["kind"], op.get("level")),
-        "remove": lambda t: t.remove(str(player), int(op["seat"])),
+        "remove": lambda t: t.remove(str(player), int(op["seat"]), advance=not paced),
         "act": lambda t: t.act(player, str(op["action"]), int(op["version"]),
-                               advance=not paced),
-        "away": lambda t: t.set_away(int(op["seat"]), bool(op["away"])),
+                               advance=not paced, now=time.monotonic()),
+        "away": lambda t: t.set_away(int(op["seat"]), bool(op["away"]), advance=not paced),
         "rename": lambda t: t.rename(str(player), str(op["name"])),
     }
     if kind not in changes:

@@ -28,12 +28,12 @@ from typing import Any, Literal
 
 from commerce import engine
 from commerce.bots import make_bot
-from commerce.core import Action, Bot, DecisionKind, Event
+from commerce.core import Action, ActionKind, Bot, Decision, DecisionKind, Event
 from commerce.driver import Driver
 from commerce.errors import CommerceError
 from commerce.family import family_spec, payoff_unit
 from commerce.presentation import humanize
-from commerce.record import GameRecord
+from commerce.record import GameRecord, replay_steps
 from commerce.rules import Ruleset, resolve
 from commerce.server.names import distinct
 from commerce.server.protocol import (
@@ -51,12 +51,22 @@ from commerce.server.protocol import (
     ViewMessage,
 )
 
-__all__ = ["AWAY_BOT", "OFFERS", "Seat", "Table", "TableConfig", "TableError", "amount",
-           "one_word_per_unit", "seat_view", "table_view"]
+__all__ = ["AWAY_BOT", "BOT_LEVELS", "BOT_MS", "HIDDEN_OFFERS", "OFFERS", "Seat", "Table",
+           "TableConfig", "TableError", "amount", "bot_spec", "check_level", "one_word_per_unit",
+           "seat_view", "table_view"]
 
 OFFERS = frozenset({DecisionKind.BARTER_REPLY, DecisionKind.POUNCE_OFFER,
                     DecisionKind.HORSE_OFFER, DecisionKind.BUY_OFFER})
 """Decisions offered out of the ordinary turn order."""
+HIDDEN_OFFERS = frozenset({DecisionKind.POUNCE_OFFER, DecisionKind.BUY_OFFER})
+"""Offers put to one seat alone, whose very existence the other seats may not learn (who
+holds three of a kind, who could buy): while one is pending, every other seat is shown the
+table as if none were (the families' observations already do), and the server's own
+messages (the seat to act, its buttons, refusals, timers, the pace) must do the same."""
+STALE = "stale version {sent}: the game is at version {now}; act on the table as it is now"
+"""The refusal of an action sent at a version the game has left."""
+HELD = "your move is made: it is played when the table moves on"
+"""The refusal of a second action while the first waits for the table's pace."""
 AWAY_BOT = "heuristic"
 """The level of the bot that plays for a player who is away."""
 LOG_LINES = 120
@@ -64,7 +74,10 @@ LOG_LINES = 120
 CHAT_LINES = 50
 """The chat lines a table keeps."""
 BOT_LEVELS = ("random", "heuristic", "search")
-"""The bot levels a seat may have (with options, e.g. ``search:iterations=200``)."""
+"""The bot levels a seat may have: a fixed menu, without options (the server sets how long
+the search bot may think: :attr:`Table.bot_ms`)."""
+BOT_MS = 300.0
+"""How many milliseconds the search bot thinks per decision where the server sets no cap."""
 
 Status = Literal["lobby", "playing", "over"]
 
@@ -111,12 +124,27 @@ class Seat:
         return dataclasses.asdict(self)
 
 
-def _bot(level: str) -> Bot:
-    if level.split(":", 1)[0] not in BOT_LEVELS:
+def check_level(level: str) -> None:
+    """Refuse a bot level that is not on the menu (:data:`BOT_LEVELS`).
+
+    :raises TableError: naming the levels.
+    """
+    if level not in BOT_LEVELS:
         raise TableError(f"unknown bot level {level[:30]!r}; levels are: "
                          f"{', '.join(BOT_LEVELS)}")
+
+
+def bot_spec(level: str, ms: float = BOT_MS) -> str:
+    """The bot a seat's *level* plays with: the search bot at the server's time cap *ms* (a
+    level stored with options counts as its menu name)."""
+    name = level.split(":", 1)[0]
+    return f"search:ms={ms:g}" if name == "search" else name
+
+
+def _bot(level: str, ms: float = BOT_MS) -> Bot:
+    check_level(level.split(":", 1)[0])
     try:
-        return make_bot(level)
+        return make_bot(bot_spec(level, ms))
     except CommerceError as exc:
         raise TableError(str(exc)) from None
 
@@ -161,6 +189,25 @@ class Table:
     timed_out: list[tuple[int, str]] = field(default_factory=list)
     """Each turn the table's bot played because the time ran out: (the game's version just
     after it, what the log says)."""
+    held: dict[int, tuple[str, int, int]] = field(default_factory=dict)
+    """Actions made and not yet played, by seat: (notation, the public version it was made at,
+    the game's version it is to be played at). At a paced table with hidden offers every
+    action waits for the table's pace (:meth:`tick`); not stored."""
+    last_public_at: float = 0.0
+    """When (monotonic seconds) the table last changed for everyone (not stored)."""
+    last_seat_at: float = 0.0
+    """When a seat last made a public move (not stored)."""
+    offers_at: float | None = None
+    """When the offers pending now were put (they lapse one offer window later)."""
+    bot_ms: float = BOT_MS
+    """How long the search bot thinks per decision (the server's cap; not stored)."""
+    answers: dict[tuple[int, int], Action] = field(default_factory=dict)
+    """Bots' decisions made ahead (in the server's bot workers), by (seat, the game's version
+    they are for); played when due instead of thinking then (not stored)."""
+    _chain_cache: tuple[tuple[int, int], Any] | None = None
+    _public: int = 0
+    _public_obs: Any = None
+    _tracked: Any = None
 
     @classmethod
     def new(cls, table_id: str, invite: str, host_id: str, config: TableConfig, *,
@@ -180,7 +227,7 @@ class Table:
         for k, level in (bots or {}).items():
             if not 0 <= k < config.players:
                 raise TableError(f"bot seat {k} is not a seat from 0 to {config.players - 1}")
-            _bot(level)
+            check_level(level)
             seats[k] = Seat("bot", level=level)
         _name_bots(seats)
         return cls(table_id, invite, host_id, config, seats)
@@ -252,7 +299,8 @@ class Table:
         k = self._seat_index(seat)
         if kind == "bot":
             lvl = level or "heuristic"
-            bot = _bot(lvl)
+            check_level(lvl)
+            bot = _bot(lvl, self.bot_ms)
             self._handed(k, "given to a bot")
             self.seats[k] = Seat("bot", level=lvl)
             if self.driver is not None:
@@ -264,7 +312,7 @@ class Table:
             self.seats[k] = Seat()
         _name_bots(self.seats)
 
-    def remove(self, by: str, seat: int) -> None:
+    def remove(self, by: str, seat: int, *, advance: bool = True) -> None:
         """The host removes the player of *seat* (one who never arrived): the seat opens, or
         during a game a bot plays it.
 
@@ -278,8 +326,10 @@ class Table:
         if self.status == "playing":
             self.seats[k] = Seat("bot", level=AWAY_BOT)
             _name_bots(self.seats)
-            self._set_agent(k, _bot(AWAY_BOT))
-            self.advance()
+            self._set_agent(k, _bot(AWAY_BOT, self.bot_ms))
+            self.held.pop(k, None)
+            if advance:
+                self.advance()
         else:
             self.seats[k] = Seat()
             _name_bots(self.seats)
@@ -289,20 +339,24 @@ class Table:
             raise TableError(f"seat {seat} is not a seat from 0 to {len(self.seats) - 1}")
         return seat
 
-    def set_away(self, seat: int, away: bool) -> None:
-        """A player away (a bot plays for them, shown as such) or back."""
+    def set_away(self, seat: int, away: bool, *, advance: bool = True) -> None:
+        """A player away (a bot plays for them, shown as such) or back; *advance*: the bots
+        play on at once (else at the table's pace)."""
         s = self.seats[seat]
         if s.kind != "human" or s.away == away:
             return
         s.away = away
         if self.driver is not None:
-            self._set_agent(seat, _bot(AWAY_BOT) if away else None)
-            if away:
+            self._set_agent(seat, _bot(AWAY_BOT, self.bot_ms) if away else None)
+            self.held.pop(seat, None)
+            if away and advance:
                 self.advance()
 
     def _set_agent(self, seat: int, bot: Bot | None) -> None:
         driver = self.driver
         assert driver is not None
+        for key in [k for k in self.answers if k[0] == seat]:
+            del self.answers[key]
         driver.agents[seat] = bot
         driver._reads[seat] = bot is not None and getattr(bot, "reads_observation", True)
 
@@ -320,8 +374,12 @@ class Table:
             raise TableError("every seat needs a player or a bot before the start")
         agents = [self._agent(s) for s in self.seats]
         self.driver = Driver(self.rules, agents, seed=seed, names=self.names())
+        self._track(None)
         self.turn_clock = None
         self.timed_out.clear()
+        self.held.clear()
+        self.answers.clear()
+        self.offers_at = None
         self.status = "playing"
         self.game_id = game_id
         self.games.append(game_id)
@@ -333,8 +391,8 @@ class Table:
 
     def _agent(self, s: Seat) -> Bot | None:
         if s.kind == "bot":
-            return _bot(s.level or AWAY_BOT)
-        return _bot(AWAY_BOT) if s.away else None
+            return _bot(s.level or AWAY_BOT, self.bot_ms)
+        return _bot(AWAY_BOT, self.bot_ms) if s.away else None
 
     def resume(self, record: GameRecord) -> None:
         """Continue the stored game of *record* (a restarted server).
@@ -343,6 +401,7 @@ class Table:
         """
         agents = [self._agent(s) for s in self.seats]
         self.driver = Driver.resume(record, agents, names=self.names())
+        self._track(record)
         self.status = "over" if self.driver.outcome() is not None else "playing"
         if self.config.offer_window_s > 0:  # the bots go on at the table's pace
             while (d := self.driver.decision()) is not None and d.seat is None:
@@ -357,7 +416,129 @@ class Table:
     @property
     def version(self) -> int:
         """How many actions the game has had (0 before it starts)."""
-        return 0 if self.driver is None else len(self.driver.actions)
+        return 0 if self.driver is None else len(self.driver._actions)
+
+    @property
+    def public_version(self) -> int:
+        """How many of the game's actions changed the table as a spectator sees it: the
+        version every view shows and every action is sent with. An answer to a hidden offer
+        (a declined pounce, a seat that does not buy) changes nothing public, so it leaves
+        this alone, and sends the other seats nothing."""
+        if self.driver is None:
+            return 0
+        if self._tracked is not self.driver:
+            self._track(None)
+        return self._public
+
+    def _track(self, record: GameRecord | None) -> None:
+        """Count the public changes of the current game (from *record*'s start, where it was
+        resumed) and follow each new action."""
+        driver = self.driver
+        assert driver is not None
+        count = 0
+        if record is None and driver.actions:
+            record = driver.record()
+        if record is not None:
+            last = engine.observe(engine.new_game(record.rules, record.players,
+                                                  dealer=record.dealer), None)
+            for _, transition in replay_steps(record):
+                obs = engine.observe(transition.state, None)
+                if obs != last:
+                    count += 1
+                last = obs
+        else:
+            last = engine.observe(driver.state, None)
+        self._public, self._public_obs, self._tracked = count, last, driver
+        driver.on_events = self._stepped
+
+    def _stepped(self, _events: tuple[Event, ...]) -> None:
+        driver = self.driver
+        if driver is None or self._tracked is not driver:
+            return
+        obs = engine.observe(driver.state, None)
+        if obs != self._public_obs:
+            self._public += 1
+            self._public_obs = obs
+
+    # -- hidden offers ---------------------------------------------------------------------------
+    def hides_offers(self) -> bool:
+        """Whether the game can put an offer to one seat alone (Pounce, Cox's "I buy")."""
+        rules = self.rules
+        return bool(getattr(rules, "pounce", False)) or rules.family == "cox"
+
+    def holds(self) -> bool:
+        """Whether every action waits for the table's pace: a paced table whose game hides
+        offers (so that nothing shows whether an offer is pending)."""
+        return self.config.offer_window_s > 0 and self.hides_offers()
+
+    def offer_pending(self) -> bool:
+        """Whether a hidden offer waits for its answer now."""
+        d = None if self.driver is None else self.driver.decision()
+        return d is not None and d.kind in HIDDEN_OFFERS
+
+    def _chain(self) -> tuple[list[tuple[int, Any, tuple[Event, ...]]], Any]:
+        """The hidden offers pending, each as (the seat offered, the state it is offered in,
+        the events before it since now) should every earlier one be declined; and the state
+        once all are declined (the table as the others are shown it)."""
+        driver = self.driver
+        assert driver is not None
+        cached = self._chain_cache
+        key = (id(driver), self.version)
+        if cached is not None and cached[0] == key:
+            return cached[1]  # type: ignore[no-any-return]
+        state = driver.state
+        chain: list[tuple[int, Any, tuple[Event, ...]]] = []
+        extra: tuple[Event, ...] = ()
+        while (d := engine.decision(state)) is not None and d.kind in HIDDEN_OFFERS:
+            assert d.seat is not None
+            chain.append((d.seat, state, extra))
+            t = engine.apply(state, _decline(state))
+            state, extra = t.state, extra + t.events
+        result = (chain, state)
+        self._chain_cache = (key, result)
+        return result
+
+    def public_decision(self, seat: int | None) -> Decision | None:
+        """Who must decide what, as *seat* is shown it (a hidden offer to another seat shows
+        as the turn it interrupts)."""
+        driver = self.driver
+        if driver is None:
+            return None
+        obs = engine.observe(driver.state, seat)
+        shown: Decision | None = getattr(obs, "decision", None)
+        return shown if hasattr(obs, "decision") else driver.decision()
+
+    def _settled_for(self, seat: int) -> Any | None:
+        """The state in which *seat* acts as the table shows it: the state once every hidden
+        offer is declined, if there the seat has the decision it is shown (else None)."""
+        chain, settled = self._chain()
+        shown = self.public_decision(seat)
+        d = engine.decision(settled)
+        if shown is None or d is None or shown.seat != seat or d.seat != seat \
+                or d.kind != shown.kind:
+            return None
+        return settled
+
+    def _state_for(self, seat: int) -> tuple[Any, int]:
+        """The state whose legal actions *seat* may choose from now, and the game's version
+        its action is to be played at: its own offer's, or the settled turn's.
+
+        :raises TableError: with the words of the table the seat is shown, where it may not
+            act now.
+        """
+        driver = self.driver
+        assert driver is not None
+        chain, settled = self._chain()
+        for i, (holder, state, _) in enumerate(chain):
+            if holder == seat:
+                return state, self.version + i
+        shown = self.public_decision(seat)
+        if shown is None:
+            raise TableError("the game is over")
+        if shown.seat != seat:
+            who = "chance" if shown.seat is None else f"seat {shown.seat}"
+            raise TableError(f"it is not your turn: {who} acts")
+        return settled, self.version + len(chain)
 
     def advance(self, on_step: Callable[[], None] | None = None) -> None:
         """Chance and bots play until a person must act or the game is over."""
@@ -385,7 +566,7 @@ class Table:
         return stepped
 
     def act(self, player_id: str | None, notation: str, version: int, *,
-            advance: bool = True) -> None:
+            advance: bool = True, now: float = 0.0) -> None:
         """A player's intent: the action in notation, at the version they saw.
 
         :raises TableError: not seated, no game, a stale version, an unknown action, out of
@@ -399,19 +580,184 @@ class Table:
             raise TableError("the game has not started")
         if self.status == "over":
             raise TableError("the game is over")
-        if version != self.version:
-            raise TableError(f"stale version {version}: the game is at version "
-                             f"{self.version}; act on the table as it is now")
+        if version != self.public_version:
+            raise TableError(STALE.format(sent=version, now=self.public_version))
+        if not self.holds():
+            try:
+                action = engine.parse_action(driver.state, notation)
+                driver.act(seat, action)
+            except CommerceError as exc:
+                raise TableError(str(exc)) from None
+            self.last_public_at = self.last_seat_at = now
+            if advance:
+                self.advance()
+            else:
+                while (d := driver.decision()) is not None and d.seat is None:
+                    driver.step()
+                if driver.outcome() is not None:
+                    self.status = "over"
+            return
+        # a table that hides offers: the action is checked against the table as the seat is
+        # shown it, then played at once only where nothing could be pending, else held
+        if seat in self.held:
+            raise TableError(HELD)
+        state, at = self._state_for(seat)
         try:
-            action = engine.parse_action(driver.state, notation)
-            driver.act(seat, action)
+            action = engine.parse_action(state, notation)
+            engine.check(state, action, seat=seat)
         except CommerceError as exc:
             raise TableError(str(exc)) from None
-        if advance:
-            self.advance()
+        if at == self.version and not self.offer_pending() \
+                and now >= self.last_public_at + self.config.offer_window_s:
+            self._play(seat, action, now)
         else:
+            self.held[seat] = (notation, self.public_version, at)
+
+    def _play(self, seat: int, action: Action, now: float) -> None:
+        """Play a checked action of *seat* now, and note the time of a public change."""
+        driver = self.driver
+        assert driver is not None
+        before = self.public_version
+        driver.act(seat, action)
+        self._moved(before, now, seat=True)
+
+    def _moved(self, before: int, now: float, *, seat: bool) -> None:
+        if self.public_version != before:
+            self.last_public_at = now
+            if seat:
+                self.last_seat_at = now
+        if self.offer_pending():
+            if self.offers_at is None:
+                self.offers_at = now
+        else:
+            self.offers_at = None
+        driver = self.driver
+        if driver is not None and driver.outcome() is not None:
+            self.status = "over"
+
+    def next_due(self, now: float) -> float | None:
+        """When (monotonic seconds) the table's next step is due at its pace: a pending
+        offer's lapse, chance, a bot's move or a held action; None when it waits for a
+        person (or the game is over)."""
+        driver = self.driver
+        if driver is None or self.status != "playing":
+            return None
+        window = self.config.offer_window_s
+        d = driver.decision()
+        if d is None:
+            return now  # over: the next step says so
+        if d.kind in HIDDEN_OFFERS:
+            if self.offers_at is None:
+                self.offers_at = now
+            return self.offers_at + window
+        if d.seat is None:
+            return self.last_seat_at + window if self.holds() else now
+        if d.seat in self.held or driver.agents[d.seat] is not None:
+            return self.last_public_at + window
+        return None
+
+    def bot_jobs(self) -> list[tuple[tuple[int, int], str, Any, tuple[Action, ...], int]]:
+        """The search bots' decisions the table's pace will ask for next, not yet made (the
+        other levels answer at once): its next move where a bot is to act, and each pending
+        offer put to a bot (in the state it is put in, should the earlier ones be declined).
+        Each as ((seat, the game's version it is for), the bot's spec, its observation, the
+        legal actions, a seed for its generator drawn from the seat's own)."""
+        driver = self.driver
+        if driver is None or self.status != "playing":
+            return []
+        wanted: list[tuple[int, int, Any]] = []
+        if self.offer_pending():
+            chain, _ = self._chain()
+            wanted = [(h, self.version + i, st) for i, (h, st, _) in enumerate(chain)]
+        else:
+            d = driver.decision()
+            if d is not None and d.seat is not None and d.seat not in self.held:
+                wanted = [(d.seat, self.version, driver.state)]
+        out = []
+        for seat, at, state in wanted:
+            bot = driver.agents[seat]
+            if bot is None or (seat, at) in self.answers:
+                continue
+            spec = str(getattr(bot, "spec", "") or bot.name)
+            if not spec.startswith("search"):
+                continue  # the other levels answer at once, in the table's own process
+            out.append(((seat, at), spec, engine.observe(state, seat),
+                        engine.legal_actions(state), driver._seat_rng(seat).getrandbits(63)))
+        return out
+
+    def _bot_move(self, seat: int) -> None:
+        """The bot of *seat* acts now: its decision made ahead, else it thinks now."""
+        driver = self.driver
+        assert driver is not None
+        answer = self.answers.pop((seat, self.version), None)
+        if answer is not None and engine.is_legal(driver.state, answer, seat=seat):
+            driver.act(seat, answer)
+        else:
+            driver.step()
+        for key in [k for k in self.answers if k[1] < self.version]:
+            del self.answers[key]
+
+    def tick(self, now: float) -> list[tuple[int, str]]:
+        """The table's next step, where it is due (:meth:`next_due`): the pending offers
+        answered (each by its held answer, its bot, or let lapse: declined), chance, and one
+        seat's move (its held action, or its bot's). Returns the refusals to send: (seat,
+        the words), each of a held action the table moved past."""
+        driver = self.driver
+        due = self.next_due(now)
+        if driver is None or due is None or now < due:
+            return []
+        refusals: list[tuple[int, str]] = []
+        before = self.public_version
+        if self.offer_pending():
+            while (d := driver.decision()) is not None and d.kind in HIDDEN_OFFERS:
+                assert d.seat is not None
+                held = self.held.pop(d.seat, None)
+                if held is not None and held[2] == self.version:
+                    driver.act(d.seat, engine.parse_action(driver.state, held[0]))
+                elif driver.agents[d.seat] is not None:
+                    self._bot_move(d.seat)
+                else:
+                    driver.act(d.seat, _decline(driver.state))  # the offer lapses
+            self.offers_at = None
+            if self.public_version != before:  # taken: every other held action is stale
+                for seat, (_, sent, _) in sorted(self.held.items()):
+                    refusals.append((seat, STALE.format(sent=sent, now=self.public_version)))
+                self.held.clear()
+                self._moved(before, now, seat=True)
+                return refusals
+        d = driver.decision()
+        if d is None:
+            self._moved(before, now, seat=False)
+            return refusals
+        if d.seat is None:
+            if self.holds() and now < self.last_seat_at + self.config.offer_window_s:
+                return refusals
             while (d := driver.decision()) is not None and d.seat is None:
                 driver.step()
+            self._moved(before, now, seat=False)
+            if self.holds() or d is None or d.kind in HIDDEN_OFFERS:
+                return refusals
+            before = self.public_version
+        if d.seat is None or now < self.last_public_at + self.config.offer_window_s:
+            return refusals
+        seat = d.seat
+        held = self.held.pop(seat, None)
+        if held is not None:
+            if held[2] != self.version:
+                refusals.append((seat, STALE.format(sent=held[1], now=self.public_version)))
+                return refusals
+            try:
+                self._play(seat, engine.parse_action(driver.state, held[0]), now)
+            except CommerceError as exc:
+                refusals.append((seat, str(exc)))
+            return refusals
+        if driver.agents[seat] is not None:
+            self._bot_move(seat)
+            if not self.holds():  # chance follows at once (it can open no hidden offer)
+                while (d := driver.decision()) is not None and d.seat is None:
+                    driver.step()
+            self._moved(before, now, seat=True)
+        return refusals
 
     def timer_for(self) -> tuple[int, int] | None:
         """(version, seat) of the person whose turn a turn timer should run for now: the
@@ -419,8 +765,19 @@ class Table:
         driver = self.driver
         if self.config.turn_timer_s is None or driver is None or self.status != "playing":
             return None
-        seat = driver.waiting_for_human()
-        return None if seat is None else (self.version, seat)
+        seat = self._person_to_act()
+        return None if seat is None else (self.public_version, seat)
+
+    def _person_to_act(self) -> int | None:
+        """The seated person (not away) to act as every seat is shown it: a hidden offer
+        pending shows as the turn it interrupts."""
+        driver = self.driver
+        if driver is None:
+            return None
+        d = self.public_decision(None)
+        if d is None or d.seat is None or driver.agents[d.seat] is not None:
+            return None
+        return d.seat
 
     def time_out(self, seat: int, version: int, *, advance: bool = True) -> bool:
         """The turn timer of *seat* ran out at *version*: the table's bot
@@ -428,17 +785,26 @@ class Table:
         observation, and the log says so. Nothing happens (False) if the game has moved on
         or it is no longer that seat's turn."""
         driver = self.driver
-        if (driver is None or self.status != "playing" or version != self.version
-                or driver.waiting_for_human() != seat):
+        if (driver is None or self.status != "playing" or version != self.public_version
+                or self._person_to_act() != seat or seat in self.held):
             return False
-        bot = _bot(AWAY_BOT)
-        action = bot.act(engine.observe(driver.state, seat), engine.legal_actions(driver.state),
+        state = self._settled_for(seat)
+        if state is None:
+            return False
+        bot = _bot(AWAY_BOT, self.bot_ms)
+        action = bot.act(engine.observe(state, seat), engine.legal_actions(state),
                          random.Random(f"timer/{self.table_id}/{version}"))
-        text = engine.format_action(driver.state, action)
-        driver.act(seat, action)
+        text = engine.format_action(state, action)
         self.turn_clock = None
-        self.timed_out.append((self.version, f"{self.names()[seat]}'s time ran out: the "
-                                             f"table's bot played {text}"))
+        line = f"{self.names()[seat]}'s time ran out: the table's bot played {text}"
+        if self.holds():
+            self.held[seat] = (engine.format_action(state, action), version,
+                               self.version + len(self._chain()[0]))
+            self.timed_out.append((version + 1, line))
+            del self.timed_out[:-LOG_LINES]
+            return True
+        driver.act(seat, action)
+        self.timed_out.append((self.public_version, line))
         del self.timed_out[:-LOG_LINES]
         if advance:
             self.advance()
@@ -475,19 +841,36 @@ class Table:
             game_id=self.game_id, games=list(self.games))
 
     def view(self, seat: int | None) -> ViewMessage:
-        """The table as *seat* may see it (None: a spectator): :func:`seat_view` of the game."""
+        """The table as *seat* may see it (None: a spectator): :func:`seat_view` of the game.
+
+        While a hidden offer is pending, the seat offered sees it (and a seat offered further
+        on sees its own, should the earlier ones be declined); every other seat sees what it
+        would with no offer pending: the seat to act, with its buttons, the same version."""
         driver = self.driver
         if driver is None:
             return ViewMessage(version=0, seat=seat, table=None, actions=[], log=[],
                                status="lobby", game_id=self.game_id)
-        view = seat_view(driver.state, driver.events, seat, self.names(), self.seats,
-                         version=self.version, over=self.status == "over",
+        state, events = driver.state, driver.events
+        settled = None
+        if self.offer_pending() and seat is not None:
+            chain, _ = self._chain()
+            mine = next(((st, ev) for holder, st, ev in chain if holder == seat), None)
+            if mine is not None:
+                state, events = mine[0], [*events, *mine[1]]
+            else:
+                settled = self._settled_for(seat)
+        view = seat_view(state, events, seat, self.names(), self.seats,
+                         version=self.public_version, over=self.status == "over",
                          game_id=self.game_id)
+        if settled is not None:
+            spec = family_spec(driver.rules.family)
+            view.actions = _actions(settled, engine.observe(settled, seat), seat, self.seats,
+                                    spec, _words(spec))
         if self.timed_out and self.game_id is not None:
-            view.log = [*view.log, *(text for v, text in self.timed_out if v <= self.version)
-                        ][-LOG_LINES:]
+            view.log = [*view.log, *(text for v, text in self.timed_out
+                                     if v <= self.public_version)][-LOG_LINES:]
         clock = self.turn_clock
-        if clock is not None and clock[0] == self.version and self.config.turn_timer_s:
+        if clock is not None and clock[0] == self.public_version and self.config.turn_timer_s:
             view.timer = TurnTimer(seat=clock[1], name=self.names()[clock[1]], ends_at=clock[2],
                                    seconds=self.config.turn_timer_s)
         return view
@@ -504,11 +887,18 @@ class Table:
             raise TableError("this table allows no hints")
         seat = self.seat_of(player_id)
         driver = self.driver
-        if seat is None or driver is None or driver.waiting_for_human() != seat:
+        if seat is None or driver is None or self.status != "playing":
             raise TableError("hints are for the player to act")
-        obs = engine.observe(driver.state, seat)
-        legal = engine.legal_actions(driver.state)
-        rng = random.Random(f"hint/{self.table_id}/{self.version}")
+        try:
+            state, _ = self._state_for(seat)
+        except TableError:
+            raise TableError("hints are for the player to act") from None
+        d = engine.decision(state)
+        if d is None or d.seat != seat:
+            raise TableError("hints are for the player to act")
+        obs = engine.observe(state, seat)
+        legal = engine.legal_actions(state)
+        rng = random.Random(f"hint/{self.table_id}/{self.public_version}")
         budget = default_iterations(driver.rules.family, driver.rules) * 4 * len(legal) // 5
         try:
             hints = search_hint(obs, legal, rng, iterations=max(budget, len(legal)))
@@ -647,6 +1037,12 @@ def _deals(spec: Any, state: Any, events: Sequence[Event], names: Sequence[str],
     return [DealRow(number=n, results=[amount(v, unit) for v in d.payoffs],
                     winners=[names[w] for w in d.winners])
             for n, d in enumerate(read, 1)], won
+
+
+def _decline(state: Any) -> Action:
+    """The answer that lets a hidden offer go (what a lapsed offer is taken as)."""
+    legal = engine.legal_actions(state)
+    return next((a for a in legal if a.kind is ActionKind.DECLINE), legal[-1])
 
 
 def _words(spec: Any) -> Callable[[str], str]:

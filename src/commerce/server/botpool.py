@@ -1,0 +1,177 @@
+"""The bots' thinking, off the request path: worker processes at a lower priority, shared
+fairly between the players who host tables.
+
+Each decision of a bot at a table is a job: the bot's spec (a menu level at the server's time
+cap), the seat's observation, the legal actions and a seed for the bot's generator. Jobs wait
+in one queue per host and go to the workers in turn, one host after another, so one host's
+forty tables of search bots take their turn beside another host's one table and never ahead
+of it. The workers are separate processes (the tables' own process stays free to answer
+people), started with a higher ``nice`` value, and they compile every bot's kernels before
+the server accepts tables (:meth:`BotPool.start`). With ``workers=0`` the jobs run in threads
+of the server's process instead (tests, and a server that should start at once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import random
+from collections import deque
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from commerce.bots import make_bot
+from commerce.core import Action
+
+__all__ = ["BotPool", "Job", "decide", "warm"]
+
+NICE = 10
+"""How much lower the workers' priority is than the server's (``nice``)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One decision of a bot: what it is given."""
+
+    spec: str
+    obs: Any
+    legal: tuple[Action, ...]
+    seed: int
+
+
+def decide(job: Job) -> Action:
+    """A bot's decision (in a worker): one of the legal actions."""
+    bot = make_bot(job.spec)
+    action: Action = bot.act(job.obs, job.legal, random.Random(job.seed))
+    return action
+
+
+def warm(specs: Sequence[str]) -> int:
+    """Every family's first decisions by each bot of *specs* (which compiles the kernels they
+    use); returns how many decisions were made."""
+    from commerce.driver import Driver
+    from commerce.rules import rulesets
+
+    made = 0
+    if not specs:
+        return made
+    seen: set[str] = set()
+    for rules in rulesets():
+        if rules.family in seen:
+            continue
+        seen.add(rules.family)
+        bots = [make_bot(specs[k % len(specs)]) for k in range(rules.min_players)]
+        driver = Driver(rules, bots, seed=1)
+        for _ in range(400):
+            if driver.decisions >= 2 * len(bots) or not driver.step():
+                break
+        made += driver.decisions
+    return made
+
+
+def _worker_start() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(NICE)
+
+
+class BotPool:
+    """The bots' workers, and the fair queue in front of them (one per server)."""
+
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = workers
+        self._executor: Executor | None = None
+        self._queues: dict[str, deque[tuple[Job, asyncio.Future[Action]]]] = {}
+        self._turns: deque[str] = deque()
+        self._free = max(1, workers)
+        self.done = 0
+        self._warming: asyncio.Future[Any] | None = None
+
+    async def start(self, specs: Sequence[str] = ()) -> None:
+        """Start the workers; with *specs*, each one begins by making those bots' first
+        decisions in every family (their kernels compiled), and this process those of the
+        levels that think here: :meth:`ready` waits for it, and every job waits behind it."""
+        loop = asyncio.get_running_loop()
+        if self.workers > 0:
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_start)
+            if specs:
+                cheap = [x for x in specs if not x.startswith("search")]
+                self._warming = asyncio.gather(
+                    run_in_threadpool(warm, cheap),  # the levels that think in this process
+                    *(loop.run_in_executor(self._executor, warm, list(specs))
+                      for _ in range(self.workers)))
+        elif specs:
+            self._warming = asyncio.ensure_future(run_in_threadpool(warm, list(specs)))
+
+    async def ready(self) -> None:
+        """Wait until every worker has compiled its bots' kernels."""
+        if self._warming is not None:
+            await asyncio.shield(self._warming)
+
+    def stop(self) -> None:
+        """Stop the workers now (a decision under way is dropped)."""
+        if self._warming is not None:
+            self._warming.cancel()
+        for queue in self._queues.values():
+            for _, future in queue:
+                future.cancel()
+        self._queues.clear()
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+            processes = getattr(executor, "_processes", None) or {}
+            for process in list(processes.values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
+
+    async def decide(self, host: str, job: Job) -> Action:
+        """The decision of *job*, queued behind the jobs of other hosts in turn."""
+        future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
+        queue = self._queues.get(host)
+        if queue is None:
+            queue = self._queues[host] = deque()
+            self._turns.append(host)
+        queue.append((job, future))
+        self._dispatch()
+        return await future
+
+    def _dispatch(self) -> None:
+        while self._free > 0 and self._turns:
+            host = self._turns.popleft()
+            queue = self._queues[host]
+            job, future = queue.popleft()
+            if queue:
+                self._turns.append(host)  # its next job waits for every other host's turn
+            else:
+                del self._queues[host]
+            if future.done():
+                continue
+            self._free -= 1
+            asyncio.get_running_loop().create_task(self._run(job, future))
+
+    async def _run(self, job: Job, future: asyncio.Future[Action]) -> None:
+        try:
+            if self._executor is not None:
+                loop = asyncio.get_running_loop()
+                result = await loop.run_in_executor(self._executor, decide, job)
+            else:
+                result = await run_in_threadpool(decide, job)
+            if not future.done():
+                future.set_result(result)
+        except BaseException as exc:  # noqa: BLE001 - the asker sees it
+            if not future.done():
+                if isinstance(exc, asyncio.CancelledError):
+                    future.cancel()
+                else:
+                    future.set_exception(exc)
+        finally:
+            self.done += 1
+            self._free += 1
+            self._dispatch()
