@@ -68,4 +68,4 @@ def test_an_agent_named_by_a_path_of_the_folder_it_was_started_from_still_runs(
         capture_output=True, text=True, check=False, cwd=tmp_path, timeout=120,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["bots"] == ["random", "agent"]
+    assert json.loads(done.stdout)["bots"] == ["agent", "random"]

@@ -37,7 +37,7 @@ def test_a_process_agent_plays_a_tournament(capsys: pytest.CaptureFixture[str]) 
                  "--seed", "3", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert out["bots"] == ["random", "agent"] and out["games"] == 6
+    assert out["bots"] == ["agent", "random"] and out["games"] == 6
     # the agent stands at once: every game of it is decided by the deal, never in error
     assert set(out["payoff"]) == {"random", "agent"}
 
@@ -89,7 +89,7 @@ def test_an_installed_package_declares_an_agent(tmp_path: Path) -> None:
          "--agent", "entry:first", "--games", "4", "--json"],
         capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["bots"] == ["random", "first"]
+    assert json.loads(done.stdout)["bots"] == ["first", "random"]
 
 
 def test_a_process_agent_takes_a_seat_at_play(tmp_path: Path) -> None:

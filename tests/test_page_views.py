@@ -21,8 +21,12 @@ def test_the_end_of_a_game_gives_results_in_the_unit_deal_by_deal() -> None:
     assert all(re.fullmatch(r"[+-]?\d+ tokens?", r) for d in view.deals for r in d.results)
     won = {s.seat: s.deals_won for s in view.standings}
     assert sum(won.values()) == sum(len(d.winners) for d in view.deals)
-    # two bots named alike each count only their own deals
-    assert won[0] + won[1] == sum(d.winners.count("heuristic bot") for d in view.deals)
+    # the two bots, numbered apart ("heuristic bot 1", "heuristic bot 2"), each count only
+    # their own deals
+    names = {s.seat: s.name for s in view.standings}
+    assert names[0] != names[1] and names[0].startswith("heuristic bot")
+    for seat in (0, 1):
+        assert won[seat] == sum(d.winners.count(names[seat]) for d in view.deals)
     for s in view.standings:
         assert s.result == one_word_per_unit(f"{s.payoff:+d} tokens" if s.payoff
                                              else "0 tokens")

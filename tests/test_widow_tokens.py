@@ -53,7 +53,10 @@ def test_dealer_exchanges_blind_before_looking() -> None:
     t.act("done")
     assert t.decision.seat == 1 and t.decision.kind is DecisionKind.TURN
     assert set(observe(t.state, 0).hand) == set(cards("JS 8D 2H"))
-    assert len([e for e in observe(t.state, 0).events if e.kind == "dealt"]) == 3
+    # his unseen cards were dealt to nobody's view; on looking he is told the two he kept
+    assert not [e for e in observe(t.state, 0).events if e.kind == "dealt"]
+    looked = [e for e in observe(t.state, 0).events if e.kind == "looked"]
+    assert len(looked) == 1 and set(looked[0].get("cards")) == set(cards("8D 2H"))
     blind = t.kinds("blind_exchanged")[0]
     assert blind.visible_to is None and blind.get("gave") == cards("7C")
 

@@ -702,7 +702,8 @@ def check_views(rules: Ruleset, views: Callable[[Any, Seat], Any], *, public: bo
     game = 0
     while report.states < states:
         limit = min(per_game, states - report.states)
-        for i, state in _sample(rules, players, seed * 1000 + game, every, limit):
+        sampled, _ = _sample(rules, players, seed * 1000 + game, every, limit)
+        for i, state in sampled:
             report.states += 1
             for hidden_from in range(players):
                 twin = permute(state, hidden_from, rng)

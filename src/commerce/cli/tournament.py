@@ -131,7 +131,10 @@ def _print(result: dict[str, Any], asked: int, size: int) -> None:
 
     title = (f"{result['rules']}, {result['players']} players: {result['games']} games "
              f"({result['blocks']} blocks of replayed deals), seed {result['seed']}")
-    print(block_note(asked, result["games"], size))
+    import textwrap
+
+    print(textwrap.fill(block_note(asked, result["games"], size), 80,
+                        break_on_hyphens=False))
     print_table(title, *_rows(result, raw=False))
     rows = []
     for p in result["pairs"]:
