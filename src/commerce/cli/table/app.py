@@ -47,7 +47,14 @@ from textual.worker import Worker, WorkerState
 from commerce import engine
 from commerce.cli.hint import HINT_MS
 from commerce.cli.menu import humanize
-from commerce.cli.table.screens import Note, end_text, scoreboard, showdown_text, times
+from commerce.cli.table.screens import (
+    Note,
+    end_text,
+    scoreboard,
+    showdown_text,
+    standing,
+    times,
+)
 from commerce.core import Action, ActionKind, DecisionKind, Event
 from commerce.errors import CommerceError, RecordError
 from commerce.family import DealSummary, family_spec, payoff_unit
@@ -715,7 +722,7 @@ class TableApp(App[int]):
     def result_line(self) -> str:
         """The final result in one line."""
         result = self.driver.outcome()
-        order = sorted(range(len(self.names)), key=lambda s: -result.payoffs[s])
+        order = standing(result, len(self.names))  # the standing's order (who went out later first)
         return "Final: " + ", ".join(f"{self.names[s]} {result.payoffs[s]:+d}" for s in order)
 
     def fill_menu(self, view: TableView) -> None:
