@@ -98,7 +98,8 @@ def test_the_hosts_own_seat_has_no_remove(browser: Any, server: str) -> None:
             data=json.dumps({"ruleset": "peel", "seats": 3,
                              "bots": {"2": "heuristic"}}).encode(),
             headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=10) as reply:
+        # a new table waits until the server's bots are compiled (a cold start: a minute)
+        with urllib.request.urlopen(request, timeout=300) as reply:
             invite = json.loads(reply.read())["invite"]
         ann.goto(f"{server}/t/{invite}")
         named(bob, server, "Bob")

@@ -588,6 +588,7 @@ class TableApp(App[int]):
             return
         self.selected = None
         self._chosen = None
+        self._digits = ""  # a number typed next picks from the next menu, whatever the clock
         self._acted = True
         self.save()
         self.advance()
