@@ -76,6 +76,25 @@ def test_a_number_highlights_its_move_and_enter_plays_only_that() -> None:
     assert move.split()[0] == label.split()[1], (move, label)  # "3) trade 2♦": a trade
 
 
+def test_a_number_typed_after_a_move_starts_afresh() -> None:
+    # "1" and Enter, then "1" within a second: the second "1" is the next menu's first entry,
+    # not an "11" joined across the move (which made a quick player's game, and a golden
+    # scene, take another path than a slow one's)
+    app = new_app("widow", 7, confirm=False)
+
+    async def script(pilot: Any) -> tuple[str, int, str]:
+        await pilot.press("1")
+        await pilot.pause()
+        typed, moves = app._digits, len(app.driver.actions)
+        await pilot.press("enter")
+        await pilot.pause()
+        return typed, len(app.driver.actions) - moves, app._digits
+
+    typed, moved, after = drive(app, (80, 24), script)
+    assert typed == "1" and moved > 0
+    assert after == ""
+
+
 def test_choosing_a_card_keeps_the_highlighted_move() -> None:
     app = new_app("peel", 7)
 
