@@ -69,7 +69,8 @@ def test_the_keyboard_picks_a_card_and_acts(browser: Any, server: str) -> None:
     try:
         page.goto(f"{server}/t/{made['invite']}")
         page.locator(ACTIONS).first.wait_for(timeout=90000)
-        # the buttons narrow to the actions naming the card picked; a view that arrives
+        # the buttons (the turn's actions, or the answers to an offer such as a neighbour's
+        # barter) narrow to those naming the card picked; a view that arrives
         # meanwhile may draw the table afresh: compare with the latest view, pick again if the
         # card was let go (a busy machine is slow to draw)
         shown: list[str] = []
@@ -84,7 +85,7 @@ def test_the_keyboard_picks_a_card_and_acts(browser: Any, server: str) -> None:
             card = int(second.get_attribute("data-card") or -1)
             view = [m for m in messages if m["type"] == "view" and m["actions"]][-1]
             naming = [a["notation"] for a in view["actions"] if card in a["cards"]]
-            shown = page.eval_on_selector_all("#actions button.act",
+            shown = page.eval_on_selector_all(".dock button.act",
                                               "bs => bs.map(b => b.dataset.notation)")
             if naming and sorted(shown) == sorted(naming):
                 break

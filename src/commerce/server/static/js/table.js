@@ -198,14 +198,23 @@ class TableSession {
 
   drawActions() {
     const acts = (this.view && this.view.actions) || [];
-    const offers = acts.filter((a) => a.out_of_turn);
+    let offers = acts.filter((a) => a.out_of_turn);
     let normal = acts.filter((a) => !a.out_of_turn);
     let heading = null;
     if (this.selected !== null) {
-      const named = normal.filter((a) => (a.cards || []).includes(this.selected));
+      // a picked card narrows both the turn's actions and an offer's answers (a barter's
+      // reply gives one of the hand's cards) to those that name it
+      const names = (a) => (a.cards || []).includes(this.selected);
       const face = this.faceOf(this.selected);
-      heading = named.length ? `With ${face}:` : `No action names ${face}; all your actions:`;
-      if (named.length) normal = named;
+      const named = normal.filter(names);
+      const offered = offers.filter(names);
+      if (offered.length) offers = offered;
+      if (normal.length) {
+        heading = named.length ? `With ${face}:` : `No action names ${face}; all your actions:`;
+        if (named.length) normal = named;
+      } else if (offers.length && !offered.length) {
+        heading = `No answer names ${face}; all your answers are above.`;
+      }
     }
     fill(this.offers, offers.length ? [el("h2", { text: "Offer, now" }), ...offers.map((a) => this.button(a))] : []);
     const groups = new Map();
