@@ -82,6 +82,10 @@ def test_a_restarted_app_continues_the_game_where_it_was(db_url: str) -> None:
         seen = {"ann": ann.view, "bob": bob.view}
         game = ann.view["game_id"]
     with serving(db_url) as client:
+        # the game in progress is listed to watch before anyone comes back to it
+        listed = {t["table_id"]: t for t in client.get("/api/tables").json()}
+        assert listed[table]["status"] == "playing"
+        assert listed[table]["host_name"] == "Ann" and listed[table]["seats_taken"] == 3
         for p in (ann, bob):
             p.client = client
         ann.connect(table)
@@ -160,3 +164,41 @@ def test_a_restart_while_bots_are_to_act_goes_on_at_the_tables_pace_and_stores_i
             assert complete and client.get(f"/api/games/{game}/record").status_code == 200
         finally:
             close_all()
+
+
+def test_a_move_is_stored_as_one_statement_and_sqlite_keeps_a_write_ahead_log(
+        db_url: str) -> None:
+    from sqlalchemy import event
+
+    from commerce.server.db import Store
+    from commerce.server.tables import Table, TableConfig
+
+    store = Store.open(db_url)
+    try:
+        ann = store.create_player("Ann")
+        table = Table.new("t1", "inv1", ann.id, TableConfig("peel", {}, 3),
+                          bots={1: "random", 2: "random"})
+        table.join(ann.id, "Ann")
+        table.start(ann.id, "g1", seed=7)
+        store.save_table(table)
+        statements: list[str] = []
+        event.listen(store.engine, "before_cursor_execute",
+                     lambda *args: statements.append(args[2]))
+        while not table.view(0).actions:
+            table.step_bot()
+        table.act(ann.id, table.view(0).actions[0].notation, table.view(0).version)
+        store.save_table(table)
+        assert len(statements) == 1 and statements[0].lstrip().upper().startswith("UPDATE")
+        again = store.load_table("t1")
+        assert again is not None and again.record().actions == table.record().actions
+        # a change of the seats is stored whole
+        table.rename(ann.id, "Annie")
+        statements.clear()
+        store.save_table(table)
+        assert len(statements) > 1
+        assert [s.name for s in store.load_table("t1").seats][0] == "Annie"  # type: ignore[union-attr]
+        if db_url.startswith("sqlite"):
+            with store.engine.connect() as c:
+                assert c.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    finally:
+        store.close()

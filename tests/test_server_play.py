@@ -4,6 +4,7 @@ offers out of turn that show nothing of who holds them."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from pathlib import Path
@@ -292,3 +293,91 @@ def test_a_paced_game_ended_by_a_persons_move_is_over() -> None:
         pick = rng.choice(table.view(d.seat).actions).notation
         table.act(f"p{d.seat}", pick, table.public_version, advance=False, now=now)
     assert table.status == "over"
+
+
+def test_a_hint_is_worked_out_by_the_bots_workers_off_the_request_path() -> None:
+    with TestClient(create_app(offer_window_s=0.0)) as client:
+        server = client.app.state.server  # type: ignore[attr-defined]
+        try:
+            ann = Player(client, "Ann")
+            table = ann.post("/api/tables", {"ruleset": "peel", "seats": 3, "bots": {
+                "1": "heuristic", "2": "heuristic"}}).json()["table_id"]
+            ann.connect(table)
+            assert ann.post(f"/api/tables/{table}/start").status_code == 200
+            while not ann.view["actions"]:
+                ann.until("view")
+            before = server.pool.done
+            ann.send(type="hint")
+            hint = ann.until("hint")
+            assert server.pool.done == before + 1  # one job of the workers' queue
+            rows = hint["rows"]
+            assert sorted(r["notation"] for r in rows) == sorted(
+                a["notation"] for a in ann.view["actions"])
+            assert rows[0]["best"] and sum(r["best"] for r in rows) == 1
+        finally:
+            close_all()
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is *pid* (read from /proc)."""
+    import os
+
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry))
+    return found
+
+
+def test_the_bots_workers_end_with_a_server_killed_outright(tmp_path: Path) -> None:
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "commerce", "serve", "--port", str(port),
+         "--db", f"sqlite:///{tmp_path / 's.db'}", "--bot-workers", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rulesets", timeout=2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.2)
+        while len(workers) < 2 and time.monotonic() < deadline:
+            # the workers, and the pool's own helper process where multiprocessing starts one
+            workers = {p for p in _children(proc.pid)
+                       if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()}
+            time.sleep(0.2)
+        assert len(workers) >= 2
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        while workers and time.monotonic() < deadline:
+            workers = {p for p in workers if os.path.exists(f"/proc/{p}") and Path(
+                f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"}
+            time.sleep(0.2)
+        assert not workers, "a worker outlived its server"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for p in workers:
+            with contextlib.suppress(OSError):
+                os.kill(p, signal.SIGKILL)

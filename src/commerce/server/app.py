@@ -362,9 +362,11 @@ def create_app(db_url: str = "sqlite://", *,
         server (to watch), newest first."""
         ids = await run_in_threadpool(store.public_tables)
         waiting = [server.info(await server.table(i)) for i in ids]
-        playing = [server.info(t) for t in reversed(list(server.tables.values()))
-                   if t.config.public and t.status == "playing"][:WATCH_TABLES]
-        return waiting + playing
+        # from the database, so that a restarted server (or another process of a cluster)
+        # lists every game in progress; the live copy where this process holds one
+        stored = await run_in_threadpool(store.public_games, WATCH_TABLES)
+        playing = [server.info(server.tables.get(t.table_id, t)) for t in stored]
+        return waiting + [t for t in playing if t.status == "playing"]
 
     @app.get("/api/tables/{key}")
     async def get_table(key: str) -> TableInfo:
@@ -788,7 +790,13 @@ async def _handle(server: Server, table: Table, conn: Connection, text: str,
         elif isinstance(msg, HintIntent):
             if not hint_allowed():
                 raise TableError("too many hints: wait a little and ask again")
-            rows = await run_in_threadpool(table.hint, conn.player_id)
+            async with server.lock(table.table_id):
+                job = table.hint_job(conn.player_id)
+            try:  # the bot workers think, off the request path, in the asker's turn
+                estimates = await server.pool.estimate(conn.player_id or "", job)
+            except CommerceError as exc:
+                raise TableError(f"hints are not available here: {exc}") from None
+            rows = table.hint_rows(job, estimates)
             present = family_spec(table.rules.family).presentation
             await conn.send(HintMessage(
                 rows=rows, gain_words=present.gain_words if present is not None else "",

@@ -2,7 +2,8 @@
 fairly between the players who host tables.
 
 Each decision of a bot at a table is a job: the bot's spec (a menu level at the server's time
-cap), the seat's observation, the legal actions and a seed for the bot's generator. Jobs wait
+cap), the seat's observation, the legal actions and a seed for the bot's generator; so is each
+hint a player asks for (the search bot's estimates from the player's observation). Jobs wait
 in one queue per host and go to the workers in turn, one host after another, so one host's
 forty tables of search bots take their turn beside another host's one table and never ahead
 of it. The workers are separate processes (the tables' own process stays free to answer
@@ -18,18 +19,23 @@ import contextlib
 import multiprocessing
 import os
 import random
+import threading
+import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 
 from commerce.bots import make_bot
 from commerce.core import Action
 
-__all__ = ["BotPool", "Job", "decide", "warm"]
+if TYPE_CHECKING:
+    from commerce.bots.search import Estimate
+
+__all__ = ["BotPool", "HintJob", "Job", "decide", "estimate", "warm"]
 
 NICE = 10
 """How much lower the workers' priority is than the server's (``nice``)."""
@@ -50,6 +56,25 @@ def decide(job: Job) -> Action:
     bot = make_bot(job.spec)
     action: Action = bot.act(job.obs, job.legal, random.Random(job.seed))
     return action
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """One hint: the search bot's estimate of each legal action of a seat to act."""
+
+    obs: Any
+    legal: tuple[Action, ...]
+    seed: int
+    iterations: int
+
+
+def estimate(job: HintJob) -> list[Estimate]:
+    """The search bot's estimate of each of the job's legal actions, in their order (in a
+    worker)."""
+    from commerce.bots.search import search
+
+    return list(search(job.obs, job.legal, random.Random(job.seed),
+                       iterations=job.iterations))
 
 
 def warm(specs: Sequence[str]) -> int:
@@ -78,6 +103,15 @@ def warm(specs: Sequence[str]) -> int:
 def _worker_start() -> None:
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICE)
+    # a worker ends with its server, even one killed outright (no shutdown to tell it)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()
 
 
 class BotPool:
@@ -86,7 +120,8 @@ class BotPool:
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
         self._executor: Executor | None = None
-        self._queues: dict[str, deque[tuple[Job, asyncio.Future[Action]]]] = {}
+        self._queues: dict[str, deque[tuple[Callable[[Any], Any], Any,
+                                            asyncio.Future[Any]]]] = {}
         self._turns: deque[str] = deque()
         self._free = max(1, workers)
         self.done = 0
@@ -120,7 +155,7 @@ class BotPool:
         if self._warming is not None:
             self._warming.cancel()
         for queue in self._queues.values():
-            for _, future in queue:
+            for _, _, future in queue:
                 future.cancel()
         self._queues.clear()
         executor, self._executor = self._executor, None
@@ -133,12 +168,21 @@ class BotPool:
 
     async def decide(self, host: str, job: Job) -> Action:
         """The decision of *job*, queued behind the jobs of other hosts in turn."""
-        future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
+        action: Action = await self._submit(host, decide, job)
+        return action
+
+    async def estimate(self, who: str, job: HintJob) -> list[Estimate]:
+        """The estimates of a hint, asked by *who* (queued as a host's jobs are)."""
+        rows: list[Estimate] = await self._submit(who, estimate, job)
+        return rows
+
+    async def _submit(self, host: str, fn: Callable[[Any], Any], job: Any) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         queue = self._queues.get(host)
         if queue is None:
             queue = self._queues[host] = deque()
             self._turns.append(host)
-        queue.append((job, future))
+        queue.append((fn, job, future))
         self._dispatch()
         return await future
 
@@ -146,7 +190,7 @@ class BotPool:
         while self._free > 0 and self._turns:
             host = self._turns.popleft()
             queue = self._queues[host]
-            job, future = queue.popleft()
+            fn, job, future = queue.popleft()
             if queue:
                 self._turns.append(host)  # its next job waits for every other host's turn
             else:
@@ -154,15 +198,16 @@ class BotPool:
             if future.done():
                 continue
             self._free -= 1
-            asyncio.get_running_loop().create_task(self._run(job, future))
+            asyncio.get_running_loop().create_task(self._run(fn, job, future))
 
-    async def _run(self, job: Job, future: asyncio.Future[Action]) -> None:
+    async def _run(self, fn: Callable[[Any], Any], job: Any,
+                   future: asyncio.Future[Any]) -> None:
         try:
             if self._executor is not None:
                 loop = asyncio.get_running_loop()
-                result = await loop.run_in_executor(self._executor, decide, job)
+                result = await loop.run_in_executor(self._executor, fn, job)
             else:
-                result = await run_in_threadpool(decide, job)
+                result = await run_in_threadpool(fn, job)
             if not future.done():
                 future.set_result(result)
         except BaseException as exc:  # noqa: BLE001 - the asker sees it

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, delete, select, update
+from sqlalchemy import Engine, create_engine, delete, event, select, update
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -73,11 +73,32 @@ def private_file(url: str) -> None:
     os.close(fd)
 
 
+def _write_ahead(connection: Any, _record: Any) -> None:
+    """A SQLite file database keeps a write-ahead log, synced at checkpoints: a move's commit
+    then writes one page to the log instead of syncing the file twice. A committed move
+    survives the server being killed (the log is on disk); only a power cut may lose the
+    last moment's moves. (The log and its index take the database file's permissions.)"""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
 def _members(host_id: str, seats_json: str) -> set[str]:
     """The host and the people seated, from a table's stored seats."""
     seats = json.loads(seats_json) if seats_json else []
     return {host_id} | {x["player_id"] for x in seats
                         if x.get("kind") == "human" and x.get("player_id")}
+
+
+def _shell(row: TableRow, games: list[str] | None = None) -> Table:
+    """The table a row holds: settings, seats and status, no game resumed."""
+    config = TableConfig(row.ruleset, json.loads(row.options), row.players, row.public,
+                         row.hints, row.timeout_s, row.turn_timer_s, row.offer_window_s)
+    seats = [Seat(**x) for x in json.loads(row.seats)]
+    status = row.status if row.status in ("lobby", "playing", "over") else "lobby"
+    return Table(row.id, row.invite, row.host_id, config, seats, status,  # type: ignore[arg-type]
+                 row.game_id, games or [])
 
 
 def _hash(token: str) -> str:
@@ -99,6 +120,10 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._session = sessionmaker(engine, expire_on_commit=False)
+        self._stored: dict[str, tuple[str, str, str | None, str]] = {}
+        """Per table id: what its row holds as this store last wrote or read it (seats,
+        status, game, host), so that a move, which changes the game's record alone, is one
+        UPDATE of the record (the table's owner is the one writer of its rows)."""
 
     @classmethod
     def open(cls, url: str) -> Store:
@@ -111,6 +136,8 @@ class Store:
             kwargs = {"connect_args": {"check_same_thread": False, "timeout": 30}}
             private_file(url)
         engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite") and "poolclass" not in kwargs:
+            event.listen(engine, "connect", _write_ahead)
         migrate(engine)
         return cls(engine)
 
@@ -156,6 +183,23 @@ class Store:
     # -- tables --------------------------------------------------------------------------------
     def save_table(self, table: Table) -> None:
         """Store *table*'s settings, seats and status, and its current game's record."""
+        seats = json.dumps([x.to_dict() for x in table.seats])
+        now = (seats, table.status, table.game_id, table.host_id)
+        if (self._stored.get(table.table_id) == now and table.driver is not None
+                and table.game_id is not None):
+            # a move: the table's row and the game's seats stand as stored
+            record = table.record()
+            with self.session() as s, s.begin():
+                done = s.execute(update(GameRow).where(GameRow.id == table.game_id).values(
+                    record=record.to_json(), actions=len(record.actions),
+                    complete=record.complete))
+                if getattr(done, "rowcount", 1) == 1:
+                    return
+            self._stored.pop(table.table_id, None)
+        self._save_whole(table, seats)
+        self._stored[table.table_id] = now
+
+    def _save_whole(self, table: Table, seats: str) -> None:
         c = table.config
         with self.session() as s, s.begin():
             row = s.get(TableRow, table.table_id)
@@ -169,7 +213,7 @@ class Store:
                 before: set[str] = set()
             else:
                 before = _members(row.host_id, row.seats)
-            row.seats = json.dumps([x.to_dict() for x in table.seats])
+            row.seats = seats
             row.status = table.status
             row.game_id = table.game_id
             after = _members(table.host_id, row.seats)
@@ -206,15 +250,13 @@ class Store:
             row = s.get(TableRow, key) or s.scalar(select(TableRow).where(TableRow.invite == key))
             if row is None:
                 return None
+            # read afresh (another process of a cluster may have written it): the next save
+            # writes the whole table
+            self._stored.pop(row.id, None)
             games = list(s.scalars(select(GameRow.id).where(GameRow.table_id == row.id)
                                    .order_by(GameRow.created)))
             game = s.get(GameRow, row.game_id) if row.game_id else None
-        config = TableConfig(row.ruleset, json.loads(row.options), row.players, row.public,
-                             row.hints, row.timeout_s, row.turn_timer_s, row.offer_window_s)
-        seats = [Seat(**x) for x in json.loads(row.seats)]
-        status = row.status if row.status in ("lobby", "playing", "over") else "lobby"
-        table = Table(row.id, row.invite, row.host_id, config, seats, status,  # type: ignore[arg-type]
-                      row.game_id, games)
+        table = _shell(row, games)
         if game is not None:
             table.resume(GameRecord.from_json(game.record))
         return table
@@ -225,6 +267,16 @@ class Store:
             return list(s.scalars(select(TableRow.id).where(TableRow.public.is_(True),
                                                            TableRow.status == "lobby")
                                   .order_by(TableRow.created.desc()).limit(limit)))
+
+    def public_games(self, limit: int = 30) -> list[Table]:
+        """The public tables playing a game now, the last seated or started first, as their
+        rows hold them: settings, seats and status, the game not read (enough for the lobby's
+        list of games to watch, whichever process of a cluster owns them)."""
+        with self.session() as s:
+            rows = list(s.scalars(select(TableRow).where(TableRow.public.is_(True),
+                                                        TableRow.status == "playing")
+                                  .order_by(TableRow.updated.desc()).limit(limit)))
+        return [_shell(row) for row in rows]
 
     def hosted(self, player_id: str) -> list[tuple[str, int]]:
         """The tables *player_id* hosts that are not over: (id, how many bots sit there)."""

@@ -24,7 +24,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from commerce import engine
 from commerce.bots import make_bot
@@ -35,6 +35,7 @@ from commerce.family import family_spec, payoff_unit
 from commerce.presentation import humanize
 from commerce.record import GameRecord, replay_steps
 from commerce.rules import Ruleset, resolve
+from commerce.server.botpool import HintJob, estimate
 from commerce.server.names import distinct
 from commerce.server.protocol import (
     MAX_CHAT_CHARS,
@@ -50,6 +51,9 @@ from commerce.server.protocol import (
     TurnTimer,
     ViewMessage,
 )
+
+if TYPE_CHECKING:
+    from commerce.bots.search import Estimate
 
 __all__ = ["AWAY_BOT", "BOT_LEVELS", "BOT_MS", "HIDDEN_OFFERS", "OFFERS", "Seat", "Table",
            "TableConfig", "TableError", "amount", "bot_spec", "check_level", "one_word_per_unit",
@@ -682,7 +686,7 @@ class Table:
             if not spec.startswith("search"):
                 continue  # the other levels answer at once, in the table's own process
             out.append(((seat, at), spec, engine.observe(state, seat),
-                        engine.legal_actions(state), driver._seat_rng(seat).getrandbits(63)))
+                        engine.legal_actions(state), driver.seat_rngs[seat].getrandbits(63)))
         return out
 
     def _bot_move(self, seat: int) -> None:
@@ -792,8 +796,10 @@ class Table:
         if state is None:
             return False
         bot = _bot(AWAY_BOT, self.bot_ms)
+        # the seat's own generator (seeded from the game's secret seed), not one anyone
+        # could make from the table's id
         action = bot.act(engine.observe(state, seat), engine.legal_actions(state),
-                         random.Random(f"timer/{self.table_id}/{version}"))
+                         driver.seat_rngs[seat])
         text = engine.format_action(state, action)
         self.turn_clock = None
         line = f"{self.names()[seat]}'s time ran out: the table's bot played {text}"
@@ -877,11 +883,25 @@ class Table:
 
     def hint(self, player_id: str | None) -> list[HintRow]:
         """The search bot's estimate of each legal action of the player's seat, from their
-        observation only: the recommended action first, each worded as on its button.
+        observation only: the recommended action first, each worded as on its button (worked
+        out here; the server has its bot workers do it: :meth:`hint_job`, :meth:`hint_rows`).
 
         :raises TableError: if the table allows no hints or the player is not to act.
         """
-        from commerce.bots.search import best_index, default_iterations, search_hint
+        job = self.hint_job(player_id)
+        try:
+            estimates = estimate(job)
+        except CommerceError as exc:
+            raise TableError(f"hints are not available here: {exc}") from None
+        return self.hint_rows(job, estimates)
+
+    def hint_job(self, player_id: str | None) -> HintJob:
+        """What a hint for the player asks of the search bot: their observation, legal
+        actions, a seed and a budget.
+
+        :raises TableError: if the table allows no hints or the player is not to act.
+        """
+        from commerce.bots.search import default_iterations
 
         if not self.config.hints:
             raise TableError("this table allows no hints")
@@ -896,23 +916,26 @@ class Table:
         d = engine.decision(state)
         if d is None or d.seat != seat:
             raise TableError("hints are for the player to act")
-        obs = engine.observe(state, seat)
         legal = engine.legal_actions(state)
-        rng = random.Random(f"hint/{self.table_id}/{self.public_version}")
         budget = default_iterations(driver.rules.family, driver.rules) * 4 * len(legal) // 5
-        try:
-            hints = search_hint(obs, legal, rng, iterations=max(budget, len(legal)))
-        except CommerceError as exc:
-            raise TableError(f"hints are not available here: {exc}") from None
-        spec = family_spec(driver.rules.family)
+        seed = random.Random(f"hint/{self.table_id}/{self.public_version}").getrandbits(63)
+        return HintJob(engine.observe(state, seat), legal, seed, max(budget, len(legal)))
+
+    def hint_rows(self, job: HintJob, estimates: Sequence[Estimate]) -> list[HintRow]:
+        """A hint's rows from the search bot's *estimates* of the job's actions: the
+        recommended action first, then by gain."""
+        from commerce.bots.search import best_index
+
+        assert self.driver is not None
+        spec = family_spec(self.driver.rules.family)
         words = _words(spec)
-        estimates = [e for _, e in hints]
+        obs = job.obs
         best = best_index(estimates)
         rows = [HintRow(notation=spec.format_action(a),
                         label=words(spec.action_label(a, obs) if spec.action_label is not None
                                     else spec.format_action(a)),
                         gain=round(e.value, 3), win=round(e.win, 3), best=i == best)
-                for i, (a, e) in enumerate(zip(legal, estimates, strict=True))]
+                for i, (a, e) in enumerate(zip(job.legal, estimates, strict=True))]
         return sorted(rows, key=lambda r: (not r.best, -r.gain, -r.win))
 
     def say(self, player_id: str | None, text: str) -> ChatMessage:
