@@ -384,6 +384,7 @@ def test_random_games_keep_invariants(n: int) -> None:
         assert out.payoffs == out.details["net"] == tuple(map(sum, zip(*out.details["hand_scores"],
                                                                       strict=True)))
         assert len(out.details["hand_scores"]) == 4
+        assert out.reason == "4 hands played"
 
 
 @pytest.mark.parametrize("options", [
@@ -398,6 +399,9 @@ def test_random_games_under_options(options: dict[str, Any]) -> None:
         s, _ = play(n, 7, rules=rules, every=50)
         assert engine.outcome(s) is not None
         assert s.session.hand_number == rules.hands_per_game
+    one = COX.with_options(hands_per_game=1)
+    out = engine.outcome(play(2, 7, rules=one, every=50)[0])
+    assert out is not None and out.reason == "1 hand played"
 
 
 def test_observation_hides_racks_and_supply() -> None:

@@ -381,3 +381,24 @@ def test_the_bots_workers_end_with_a_server_killed_outright(tmp_path: Path) -> N
         for p in workers:
             with contextlib.suppress(OSError):
                 os.kill(p, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("ruleset", ["peel", "vingt-un", "cox"])
+def test_every_line_a_spectator_reads_says_one_word_per_count(ruleset: str) -> None:
+    short = {"peel": {"deals_each": 1}, "vingt-un": {"deal_limit": "hands", "deal_hands": 2},
+             "cox": {"hands_per_game": 1}}[ruleset]
+    table = Table.new("t1", "inv", "p1", TableConfig(ruleset, short, 3),
+                      bots={0: "random", 1: "random", 2: "random"})
+    table.start("p1", "g1", seed=3)
+    lines: set[str] = set()
+    while True:
+        view = table.view(None)
+        lines.update(view.log)
+        if view.reason:
+            lines.add(view.reason)
+        if not table.step_bot():
+            break
+    view = table.view(None)
+    lines.update([*view.log, view.reason or ""])
+    assert view.status == "over" and view.reason
+    assert not [x for x in lines if "(s)" in x], sorted(x for x in lines if "(s)" in x)

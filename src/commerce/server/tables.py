@@ -32,7 +32,7 @@ from commerce.core import Action, ActionKind, Bot, Decision, DecisionKind, Event
 from commerce.driver import Driver
 from commerce.errors import CommerceError
 from commerce.family import family_spec, payoff_unit
-from commerce.presentation import humanize
+from commerce.presentation import humanize, times
 from commerce.record import GameRecord, replay_steps
 from commerce.rules import Ruleset, resolve
 from commerce.server.botpool import HintJob, estimate
@@ -1072,7 +1072,7 @@ def _words(spec: Any) -> Callable[[str], str]:
     symbols = spec.presentation.card_symbols if spec.presentation is not None else None
 
     def words(text: str) -> str:
-        text = one_word_per_unit(humanize(text))
+        text = one_word_per_unit(times(humanize(text)))
         return symbols(text) if symbols is not None else text
     return words
 

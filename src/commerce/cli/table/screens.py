@@ -8,7 +8,6 @@ deal by deal by the family's ``deal_reader`` hook (:class:`commerce.family.DealS
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from rich.console import Group, RenderableType
@@ -22,6 +21,7 @@ from textual.widgets import Static
 
 from commerce.core import Event, Outcome
 from commerce.family import DealSummary
+from commerce.presentation import plural, times
 from commerce.rules import Ruleset
 
 __all__ = ["Note", "amount", "deal_line", "end_text", "plural", "scoreboard", "showdown_text",
@@ -84,15 +84,6 @@ def amount(value: float, unit: str, *, signed: bool = True) -> str:
     """
     number = f"{value:+g}" if signed else f"{value:g}"
     return f"{number} {unit[:-1] if abs(value) == 1 and unit.endswith('s') else unit}"
-
-
-def plural(count: int, word: str) -> str:
-    """*count* *word*s, singular for one.
-
-    >>> plural(1, "deal"), plural(0, "hand")
-    ('1 deal', '0 hands')
-    """
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def deal_line(word: str, number: int, deal: DealSummary, names: Sequence[str],
@@ -235,24 +226,6 @@ def standing(outcome: Outcome, players: int) -> list[int]:
     out_in = outcome.details.get("out_in") or (None,) * players
     return sorted(range(players), key=lambda s: (
         -outcome.payoffs[s], out_in[s] is not None, -(out_in[s] or 0), s))
-
-
-_TIMES = re.compile(r"\b(\d+) time\(s\)")
-_PLURALS = re.compile(r"\b(\d+) (\w+)\(s\)")
-
-
-def times(text: str) -> str:
-    """"1 time(s)" as "once", "2 time(s)" as "twice", others as "N times"; any other
-    "N word(s)" in the singular or the plural as N says.
-
-    >>> times("every player has dealt 1 time(s)")
-    'every player has dealt once'
-    >>> times("gives up the deal after 1 hand(s), not 3 hand(s)")
-    'gives up the deal after 1 hand, not 3 hands'
-    """
-    text = _TIMES.sub(lambda m: {"1": "once", "2": "twice"}.get(m.group(1),
-                                                              f"{m.group(1)} times"), text)
-    return _PLURALS.sub(lambda m: plural(int(m.group(1)), m.group(2)), text)
 
 
 def end_text(outcome: Outcome, names: Sequence[str], deals: Sequence[DealSummary],

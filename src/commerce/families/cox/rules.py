@@ -100,7 +100,8 @@ def outcome(s: CoxState) -> Outcome | None:
     best = max(totals)
     return Outcome(
         payoffs=totals,
-        reason=f"{s.ruleset.hands_per_game} hand(s) played",
+        reason=(f"{s.ruleset.hands_per_game} "
+                f"{'hand' if s.ruleset.hands_per_game == 1 else 'hands'} played"),
         details={
             "net": totals,
             "hand_scores": scores,
