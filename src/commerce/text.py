@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from commerce.cards import format_cards
@@ -31,3 +32,30 @@ def showdown_lines(e: Event, names: Sequence[str], viewer: int | None, *, mark: 
         lines.append(f"  {seat_name(names, seat, viewer):<{name_width}} "
                      f"{format_cards(hand):<{cards_width}} {cat}{tail}")
     return "\n".join(lines)
+
+
+def plural(count: int, word: str) -> str:
+    """*count* *word*s, singular for one.
+
+    >>> plural(1, "deal"), plural(0, "hand")
+    ('1 deal', '0 hands')
+    """
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+_TIMES = re.compile(r"\b(\d+) time\(s\)")
+_PLURALS = re.compile(r"\b(\d+) (\w+)\(s\)")
+
+
+def times(text: str) -> str:
+    """"1 time(s)" as "once", "2 time(s)" as "twice", others as "N times"; any other
+    "N word(s)" in the singular or the plural as N says.
+
+    >>> times("every player has dealt 1 time(s)")
+    'every player has dealt once'
+    >>> times("gives up the deal after 1 hand(s), not 3 hand(s)")
+    'gives up the deal after 1 hand, not 3 hands'
+    """
+    text = _TIMES.sub(lambda m: {"1": "once", "2": "twice"}.get(m.group(1),
+                                                              f"{m.group(1)} times"), text)
+    return _PLURALS.sub(lambda m: plural(int(m.group(1)), m.group(2)), text)

@@ -32,7 +32,7 @@ from commerce.core import Action, ActionKind, Bot, Decision, DecisionKind, Event
 from commerce.driver import Driver
 from commerce.errors import CommerceError
 from commerce.family import family_spec, payoff_unit
-from commerce.presentation import humanize, times
+from commerce.presentation import humanize
 from commerce.record import GameRecord, replay_steps
 from commerce.rules import Ruleset, resolve
 from commerce.server.botpool import HintJob, estimate
@@ -51,6 +51,7 @@ from commerce.server.protocol import (
     TurnTimer,
     ViewMessage,
 )
+from commerce.text import times
 
 if TYPE_CHECKING:
     from commerce.bots.search import Estimate

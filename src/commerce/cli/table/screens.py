@@ -21,8 +21,8 @@ from textual.widgets import Static
 
 from commerce.core import Event, Outcome
 from commerce.family import DealSummary
-from commerce.presentation import plural, times
 from commerce.rules import Ruleset
+from commerce.text import plural, times
 
 __all__ = ["Note", "amount", "deal_line", "end_text", "plural", "scoreboard", "showdown_text",
            "standing", "times", "why_lines"]

@@ -11,7 +11,7 @@ from commerce.cards import format_card, format_cards
 from commerce.core import Event
 from commerce.families.trading.rules import TradingObservation
 from commerce.hands import evaluator_for
-from commerce.text import seat_name, showdown_lines
+from commerce.text import plural, seat_name, showdown_lines
 
 
 def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | None:
@@ -51,9 +51,10 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
     if k == "paid":
         to = seat_name(names, e.get("to"), viewer)
         why = e.get("why")
+        stakes = plural(int(e.get("amount") or 0), "stake")
         if why == "pool":
-            return f"{to} take{'' if e.get('to') == viewer else 's'} the pool ({e.get('amount')})."
-        return f"{who} pay{'' if you else 's'} {to} {e.get('amount')} ({why})."
+            return f"{to} take{'' if e.get('to') == viewer else 's'} the pool ({stakes})."
+        return f"{who} pay{'' if you else 's'} {to} {stakes} ({why})."
     return None
 
 

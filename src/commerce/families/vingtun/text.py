@@ -11,7 +11,7 @@ from commerce.cards import format_card, format_cards
 from commerce.core import Event
 from commerce.families.vingtun.observe import HandView, VingtUnObservation
 from commerce.families.vingtun.state import total
-from commerce.text import seat_name
+from commerce.text import plural, seat_name
 
 
 def _s(you: bool) -> str:
@@ -61,7 +61,8 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
                f"{e.get('count')} cards in the stock."
     if k == "paid":
         to = seat_name(names, e.get("to"), viewer)
-        return f"{who} pay{_s(you)} {to} {e.get('amount')} ({e.get('why')})."
+        counters = plural(int(e.get("amount") or 0), "counter")
+        return f"{who} pay{_s(you)} {to} {counters} ({e.get('why')})."
     if k == "pooled":
         return f"{who} put{_s(you)} {e.get('amount')} in the pool ({e.get('why')})."
     if k == "pool_taken":
@@ -74,7 +75,7 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
                 parts.append(f"{seat_name(names, seat, viewer)}: {shown}")
         return "Hands shown: " + "; ".join(parts) + "." if parts else None
     if k == "deal_ended":
-        return f"{who} give{_s(you)} up the deal after {e.get('hands')} hand(s)."
+        return f"{who} give{_s(you)} up the deal after {plural(int(e.get('hands') or 0), 'hand')}."
     if k == "pool_shared":
         return f"The pool ({e.get('amount')}) is shared out."
     return None
