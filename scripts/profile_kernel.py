@@ -52,7 +52,7 @@ def child(rules_id: str, bot: str, seconds: float, out: Path) -> None:
     from commerce.families.widow import compiled_rules as widow_rules
     from commerce.families.widow import compiled_turns as widow_turns
     from commerce.families.widow import kernel as widow_kernel
-    from commerce.fast import build_kernel, run_batch
+    from commerce.compiled import build_kernel, run_batch
     from commerce.rules import find_ruleset
 
     modules = {"trading": (trading_kernel, trading_heuristic, trading_playouts),

@@ -26,7 +26,7 @@ from commerce.families.cox.compiled_rules import _W_CNT, SCRATCH_SIZE, _best, _c
 from commerce.families.cox.deals import read_cox_deals
 from commerce.families.cox.kernel import CATEGORIES, decode_action
 from commerce.family import family_spec
-from commerce.fast import build_kernel, run_batch
+from commerce.compiled import build_kernel, run_batch
 from commerce.rules import Ruleset, find_ruleset
 from commerce.simulate import choose_engine
 from tests.harness.cox import Rigged, rigged_for

@@ -33,7 +33,7 @@ from commerce.families.cox.search import (
     SEARCH,
     kernel_playouts,
 )
-from commerce.fast import build_kernel
+from commerce.compiled import build_kernel
 from commerce.rules import Ruleset, find_ruleset
 from tests.harness.cox import rigged_for
 

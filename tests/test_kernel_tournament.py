@@ -10,7 +10,7 @@ import pytest
 
 from commerce.cli import main
 from commerce.errors import CommerceError
-from commerce.fast import run_batch
+from commerce.compiled import run_batch
 from commerce.rules import find_ruleset
 from commerce.tournament import tournament
 from tests.test_trading_kernel import replay as replay_trading
@@ -91,7 +91,7 @@ def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(
     from commerce import engine, kernelkit
     from commerce.analysis import _advantage_kernel, _position
     from commerce.family import family_spec
-    from commerce.fast import build_kernel
+    from commerce.compiled import build_kernel
 
     rules = find_ruleset(rid).with_options(**options)
     specs = ["random", "heuristic"]

@@ -23,7 +23,7 @@ from commerce import engine
 from commerce.core import ActionKind, DecisionKind
 from commerce.errors import CommerceError
 from commerce.family import family_spec
-from commerce.fast import build_kernel, policy_arrays, run_batch
+from commerce.compiled import build_kernel, policy_arrays, run_batch
 from commerce.hands import evaluator_for
 from commerce.kernelkit import (
     RANDOM,

@@ -20,7 +20,7 @@ from commerce import engine
 from commerce.core import ActionKind
 from commerce.errors import CommerceError, RulesetError
 from commerce.family import family_spec
-from commerce.fast import build_kernel, kernel_reason, run_batch
+from commerce.compiled import build_kernel, kernel_reason, run_batch
 from commerce.kernelkit import decode_action
 from commerce.rules import Ruleset, find_ruleset
 

@@ -13,7 +13,7 @@ from commerce.analysis import _variants_kernel, variants
 from commerce.cli import main
 from commerce.errors import CommerceError
 from commerce.family import family_spec
-from commerce.fast import build_kernel, run_batch
+from commerce.compiled import build_kernel, run_batch
 from commerce.rules import find_ruleset
 
 TRADING = ("peel", "hoyle", "trade-and-barter")

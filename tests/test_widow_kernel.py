@@ -19,7 +19,7 @@ from commerce.core import ActionKind
 from commerce.errors import CommerceError, RulesetError
 from commerce.families.widow.kernel import decode_action
 from commerce.family import family_spec
-from commerce.fast import build_kernel, run_batch
+from commerce.compiled import build_kernel, run_batch
 from commerce.rules import Ruleset, find_ruleset
 from commerce.simulate import choose_engine
 

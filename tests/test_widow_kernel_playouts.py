@@ -41,7 +41,7 @@ from commerce.families.widow.search import (
     pool_value,
 )
 from commerce.families.widow.state import Phase, WidowState
-from commerce.fast import build_kernel
+from commerce.compiled import build_kernel
 from commerce.rules import Ruleset, find_ruleset
 
 PRESETS = ("peel-old", "pool", "widow", "pounce", "no-pair-or-point")

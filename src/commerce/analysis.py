@@ -11,7 +11,7 @@ the points each seat scored in it (not zero-sum) and the hand categories ``sold 
 games whose seeds come from the master seed (``game_seed(seed, i)``), so results are the
 same for any number of processes. :func:`dealer_advantage` and :func:`variants` may play on
 the family's compiled kernel instead (*engine*), where it reports what they read of each
-deal (:mod:`commerce.fast`); its random streams are not the reference's, so the two engines
+deal (:mod:`commerce.compiled`); its random streams are not the reference's, so the two engines
 agree statistically, not game for game.
 
 >>> from commerce.rules import find_ruleset
@@ -234,7 +234,7 @@ def _analysis_engine(rules: Ruleset, players: int, specs: Sequence[str], engine:
 
     chosen, why = choose_engine(rules, players, specs, engine)
     if chosen == "fast":
-        from commerce.fast import build_kernel
+        from commerce.compiled import build_kernel
 
         if not getattr(build_kernel(rules, players), reports, False):
             why = f"the {rules.family} family's kernel does not report {what}"
@@ -383,7 +383,7 @@ def _kernel_pieces(rules: Ruleset, players: int, specs: Sequence[str], seed: int
     :data:`_KERNEL_ROOM`, or the kernel's ``deals`` if more), and a game that played more is
     played again alone with room for every deal: its own random streams (game *g* of the
     seed's run) make it the same game, so every deal of every game is read."""
-    from commerce.fast import build_kernel, run_batch
+    from commerce.compiled import build_kernel, run_batch
 
     kern = build_kernel(rules, players)
     varies = getattr(kern, "deal_counts", False)

@@ -331,7 +331,7 @@ class FamilySpec(Generic[StateT, ObsT]):
 
     kernel: Callable[[Ruleset, int], Any] | None = None
     """``kernel(rules, players)``: the family's compiled batch kernel (numba), driven by
-    :mod:`commerce.fast`; it refuses an option it does not play (raising RulesetError)."""
+    :mod:`commerce.compiled`; it refuses an option it does not play (raising RulesetError)."""
 
     env_kernel: Callable[[Ruleset, int], Any] | None = None
     """``env_kernel(rules, players)``: the family's steppable compiled kernel (numba) behind

@@ -176,7 +176,7 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
     :raises CommerceError: for ``fast`` when the kernel cannot play the run, saying why.
     """
     from commerce.errors import CommerceError, RulesetError
-    from commerce.fast import build_kernel, kernel_reason, policy_missing
+    from commerce.compiled import build_kernel, kernel_reason, policy_missing
 
     if engine_name not in ENGINES:
         raise CommerceError(f"--engine must be one of {', '.join(ENGINES)}, not {engine_name!r}")
@@ -197,14 +197,14 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
 
 def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
                   bots: Sequence[str]) -> dict[str, Any]:
-    """:func:`simulate` on the family's compiled kernel (:mod:`commerce.fast`): the same table,
+    """:func:`simulate` on the family's compiled kernel (:mod:`commerce.compiled`): the same table,
     with ``first_call_s`` (building the kernel and loading or compiling its code) and
     ``seconds`` (playing).
 
     Its random streams are the kernel's: a seed reproduces its results, which agree with the
     reference engine's statistically, not game for game.
     """
-    from commerce.fast import build_kernel, run_batch
+    from commerce.compiled import build_kernel, run_batch
 
     start = time.perf_counter()
     kernel = build_kernel(rules, players)
@@ -250,7 +250,7 @@ def kernel_decisions_per_s(rules: Ruleset, players: int = 4, *, bot: str = "rand
     at least, and more while they have taken less than *seconds* of the clock (at most 100):
     a batch of Peel's short games takes a tenth of a second, and five of them alone fall
     within half a second of a machine whose speed wanders."""
-    from commerce.fast import build_kernel, run_batch
+    from commerce.compiled import build_kernel, run_batch
 
     start = time.perf_counter()
     kernel = build_kernel(rules, players)

@@ -296,7 +296,7 @@ def _threshold_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: 
     import time
     from concurrent.futures import ThreadPoolExecutor
 
-    from commerce.fast import build_kernel, policy_arrays
+    from commerce.compiled import build_kernel, policy_arrays
     from commerce.kernelkit import S_PLACE, S_PLAY, S_RANK, S_STAND, S_WON
 
     start = time.perf_counter()

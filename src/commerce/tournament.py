@@ -264,9 +264,9 @@ def tournament(
 
 def _kernel_blocks(rules: Ruleset, players: int, names: Sequence[str], seed: int,
                    blocks: int, progress: Callable[[int], None] | None) -> list[BlockResult]:
-    """The blocks played on the compiled kernel (:func:`commerce.fast.run_batch` with
+    """The blocks played on the compiled kernel (:func:`commerce.compiled.run_batch` with
     ``rotate``), in batches of at most 4,096 blocks so that progress can be shown."""
-    from commerce.fast import build_kernel
+    from commerce.compiled import build_kernel
 
     lineups = block_lineups(len(names), players)
     k = len(lineups)
@@ -284,7 +284,7 @@ def _kernel_blocks(rules: Ruleset, players: int, names: Sequence[str], seed: int
 def _kernel_batches(rules: Ruleset, players: int, names: Sequence[str], seed: int,
                     blocks: int, progress: Callable[[int], None] | None, kernel: Any,
                     lineups: list[tuple[int, ...]], out: list[BlockResult], step: int) -> None:
-    from commerce.fast import run_batch
+    from commerce.compiled import run_batch
 
     k = len(lineups)
     for first in range(0, blocks, step):

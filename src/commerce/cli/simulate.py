@@ -187,7 +187,7 @@ def fast_bench_presets(names: str) -> list[Ruleset]:
     >>> [r.id for r in fast_bench_presets("all")][:3]
     ['peel', 'hoyle', 'trade-and-barter']
     """
-    from commerce.fast import kernel_reason
+    from commerce.compiled import kernel_reason
     from commerce.rules import find_ruleset, rulesets
 
     if names.strip().lower() == "all":
