@@ -18,6 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from commerce import engine
+from commerce.compiled import build_kernel, run_batch
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.errors import CommerceError, RulesetError
 from commerce.families.cox import scoring
@@ -26,7 +27,6 @@ from commerce.families.cox.compiled_rules import _W_CNT, SCRATCH_SIZE, _best, _c
 from commerce.families.cox.deals import read_cox_deals
 from commerce.families.cox.kernel import CATEGORIES, decode_action
 from commerce.family import family_spec
-from commerce.compiled import build_kernel, run_batch
 from commerce.rules import Ruleset, find_ruleset
 from commerce.simulate import choose_engine
 from tests.harness.cox import Rigged, rigged_for
@@ -191,8 +191,8 @@ def test_what_the_kernel_does_not_play_is_refused() -> None:
     with pytest.raises(CommerceError, match="search has no compiled policy"):
         run_batch(COX, players=4, games=2, seed=0, bots=["search"])
     assert choose_engine(COX, 4, ["random", "heuristic"], "auto") == (
-        "fast", "every bot has a compiled policy")
-    assert choose_engine(COX, 4, ["heuristic"], "fast")[0] == "fast"
+        "compiled", "every bot has a compiled policy")
+    assert choose_engine(COX, 4, ["heuristic"], "compiled")[0] == "compiled"
 
 
 @pytest.mark.parametrize("options", [{}, {"captain_can_be_fourth": True},

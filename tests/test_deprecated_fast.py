@@ -17,3 +17,33 @@ def test_commerce_fast_names_the_compiled_simulator_with_a_warning() -> None:
         assert fast.BatchResult is compiled.BatchResult
     with pytest.raises(AttributeError):
         fast._policies  # noqa: B018 - private names are not re-exported
+
+
+NO_KERNEL = "the vingtun family has no compiled kernel"
+
+
+def test_the_engine_fast_is_the_compiled_engine_with_a_warning() -> None:
+    from commerce.errors import CommerceError
+    from commerce.rules import find_ruleset
+    from commerce.simulate import choose_engine
+
+    rules = find_ruleset("vingt-un")
+    with pytest.warns(DeprecationWarning, match="compiled"), \
+            pytest.raises(CommerceError, match=f"^--engine compiled: {NO_KERNEL}$"):
+        choose_engine(rules, 4, ["random"], "fast")
+    assert choose_engine(rules, 4, ["random"], "auto") == ("reference", NO_KERNEL)
+
+
+def test_engine_fast_on_the_command_line_says_it_is_now_compiled(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from commerce.cli import main
+
+    argv = ["simulate", "--rules", "vingt-un", "--games", "2", "--bots", "random"]
+    with pytest.warns(DeprecationWarning, match="--engine compiled"):
+        assert main([*argv, "--engine", "fast"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["commerce: note: --engine fast is deprecated; it is now --engine compiled",
+                   f"commerce simulate: error: --engine compiled: {NO_KERNEL}"]
+    assert main([*argv, "--engine", "compiled"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"commerce simulate: error: --engine compiled: {NO_KERNEL}")

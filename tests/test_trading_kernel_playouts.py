@@ -16,12 +16,12 @@ import pytest
 
 from commerce import engine
 from commerce.bots import make_bot
+from commerce.compiled import build_kernel
 from commerce.core import ActionKind
 from commerce.families.trading import fast
 from commerce.families.trading.heuristic import trading_action
 from commerce.families.trading.search import kernel_playouts
 from commerce.families.trading.state import Phase
-from commerce.compiled import build_kernel
 from commerce.kernelkit import decode_action
 from commerce.rules import find_ruleset
 

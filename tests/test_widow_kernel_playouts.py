@@ -23,6 +23,7 @@ from commerce.bots import make_bot
 from commerce.bots import search as search_bot
 from commerce.bots.search import default_iterations
 from commerce.cards import pack
+from commerce.compiled import build_kernel
 from commerce.core import Action, ActionKind, Seat
 from commerce.errors import RulesetError
 from commerce.families.widow import fast
@@ -41,7 +42,6 @@ from commerce.families.widow.search import (
     pool_value,
 )
 from commerce.families.widow.state import Phase, WidowState
-from commerce.compiled import build_kernel
 from commerce.rules import Ruleset, find_ruleset
 
 PRESETS = ("peel-old", "pool", "widow", "pounce", "no-pair-or-point")

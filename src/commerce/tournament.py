@@ -221,13 +221,13 @@ def tournament(
 
     *engine* (:data:`commerce.simulate.ENGINES`): ``auto`` plays on the family's compiled
     kernel when every bot has a compiled policy there (:func:`commerce.simulate.choose_engine`),
-    ``fast`` insists on it, ``reference`` plays through the driver. On the kernel the blocks
+    ``compiled`` insists on it, ``reference`` plays through the driver. On the kernel the blocks
     are the same (each bot at every seat once, on the same deals: the games of a block share
     their first dealer and chance's cards deal for deal), but its random streams are the
     kernel's, so a seed reproduces results within one engine. The result says which engine
     played (``engine``) and why (``engine_reason``).
 
-    :raises CommerceError: for fewer than two bots, a repeated bot, a bad count, or ``fast``
+    :raises CommerceError: for fewer than two bots, a repeated bot, a bad count, or ``compiled``
         where the kernel cannot play.
     :raises Interrupted: on Ctrl-C, saying how many games were finished.
     """
@@ -248,7 +248,7 @@ def tournament(
     k = block_size(len(names), players)
     blocks = math.ceil(games / k)
     chosen, why = choose_engine(rules, players, names, engine)
-    if chosen == "fast":
+    if chosen == "compiled":
         result = summarize(rules, players, names, seed, _kernel_blocks(
             rules, players, names, seed, blocks, progress))
         return {**result, "engine": chosen, "engine_reason": why}

@@ -342,8 +342,9 @@ class CoxKernel:
     action_dtype: Any = np.int16
     """The dtype of the recorded actions."""
     piece_games: int = 100
-    """The fewest games of a piece of a batch shared by threads (:func:`commerce.compiled.run_batch`):
-    a game is a few hundred decisions, so a hundred is already milliseconds."""
+    """The fewest games of a piece of a batch shared by threads
+    (:func:`commerce.compiled.run_batch`): a game is a few hundred decisions, so a hundred is
+    already milliseconds."""
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
             boldness: Any, share: int, out: tuple[Any, ...]) -> None:

@@ -542,8 +542,9 @@ class TradingKernel:
     """It fills :attr:`commerce.compiled.BatchResult.deal_decisions` and ``deal_winners`` (what
     :func:`commerce.analysis.variants` reads)."""
     piece_games: int = 2_000
-    """The fewest games of a piece of a batch shared by threads (:func:`commerce.compiled.run_batch`):
-    a game is a few microseconds, so a piece shorter than this spends its time being handed out."""
+    """The fewest games of a piece of a batch shared by threads
+    (:func:`commerce.compiled.run_batch`): a game is a few microseconds, so a piece shorter than
+    this spends its time being handed out."""
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
             boldness: Any, share: int, out: tuple[Any, ...]) -> None:

@@ -310,8 +310,9 @@ class WidowKernel:
     action_dtype: Any = np.int32
     """The dtype of the recorded actions."""
     piece_games: int = 100
-    """The fewest games of a piece of a batch shared by threads (:func:`commerce.compiled.run_batch`):
-    a session makes tens to hundreds of decisions, so a hundred is already milliseconds."""
+    """The fewest games of a piece of a batch shared by threads
+    (:func:`commerce.compiled.run_batch`): a session makes tens to hundreds of decisions, so a
+    hundred is already milliseconds."""
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
             boldness: Any, share: int, out: tuple[Any, ...]) -> None:
