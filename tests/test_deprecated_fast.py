@@ -47,3 +47,21 @@ def test_engine_fast_on_the_command_line_says_it_is_now_compiled(
     assert main([*argv, "--engine", "compiled"]) == 2
     assert capsys.readouterr().err.strip() == (
         f"commerce simulate: error: --engine compiled: {NO_KERNEL}")
+
+
+def test_the_environments_fast_keyword_is_read_with_a_warning() -> None:
+    from tests.harness.rl_deps import need
+
+    need("pettingzoo")
+    need("gymnasium")
+    from commerce.rl import pettingzoo_env
+    from commerce.rl.gym import CommerceGym
+
+    plain = pettingzoo_env("peel", 4)
+    plain.reset(seed=3)
+    with pytest.warns(DeprecationWarning, match="fast="):
+        env = pettingzoo_env("peel", 4, fast=True)
+    env.reset(seed=3)
+    assert env.unwrapped.table.state == plain.unwrapped.table.state
+    with pytest.warns(DeprecationWarning, match="fast="):
+        CommerceGym("peel", 4, fast=False)

@@ -53,7 +53,7 @@ def simulate(
     went_out: list[list[int]] = [[] for _ in range(players)]
     decisions = 0
     for g in range(games):
-        driver = Driver(rules, agents, seed=game_seed(seed, g), fast=True)
+        driver = Driver(rules, agents, seed=game_seed(seed, g))
         driver.run()
         result = driver.outcome()
         assert result is not None

@@ -123,7 +123,7 @@ def _play_block(block: int) -> BlockResult:
     seed = game_seed(_WORKER["seed"], block)
     out: BlockResult = []
     for lineup in block_lineups(len(bots), players):
-        record = play_game(rules, [bots[k] for k in lineup], seed=seed, fast=True)
+        record = play_game(rules, [bots[k] for k in lineup], seed=seed)
         assert record.payoffs is not None
         out.append((lineup, tuple(record.payoffs)))
     return out
