@@ -38,7 +38,7 @@ def measure(rid: str, bot: str, games: int, batches: int, threads: int) -> dict[
     """The median and fastest batch of *batches*, decisions a second (clock and CPU). Timed
     here, as :func:`commerce.simulate.kernel_decisions_per_s` does, rather than by calling it:
     this runs inside the other version's package too, which may predate it or differ."""
-    from commerce.fast import build_kernel, run_batch
+    from commerce.compiled import build_kernel, run_batch
     from commerce.rules import find_ruleset
 
     rules = find_ruleset(rid)

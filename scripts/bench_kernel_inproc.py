@@ -54,7 +54,7 @@ def load_old(old_src: Path, family: str, folder: Path) -> Any:
 
 class Fitted:
     """The other version's kernel, handed as many of the result arrays as its compiled
-    ``play_games`` takes (arrays added to :class:`commerce.fast.BatchResult` since then come
+    ``play_games`` takes (arrays added to :class:`commerce.compiled.BatchResult` since then come
     last and are left out)."""
 
     def __init__(self, kernel: Any, module: Any) -> None:
@@ -75,7 +75,7 @@ class Fitted:
 def compare(rid: str, bot: str, old_kernel: Any, games: int, rounds: int,
             threads: int) -> str:
     """One line: both versions' median rates and the median ratio of *rounds* rounds."""
-    from commerce.fast import build_kernel, run_batch
+    from commerce.compiled import build_kernel, run_batch
     from commerce.rules import find_ruleset
 
     rules = find_ruleset(rid)

@@ -30,7 +30,7 @@ BOTS = ("heuristic", "random")
 def measure(games: int, batches: int, seed0: int, presets: tuple[str, ...],
             bots: tuple[str, ...]) -> dict[str, dict[str, list[float]]]:
     """Decisions per CPU second of each batch, by preset and bot."""
-    from commerce.fast import build_kernel, run_batch
+    from commerce.compiled import build_kernel, run_batch
     from commerce.rules import find_ruleset
 
     out: dict[str, dict[str, list[float]]] = {}

@@ -6,7 +6,7 @@
 For each ruleset (every preset with a kernel by default) and policy (random, heuristic; 4
 players), it plays ``--check`` games on the GPU (the family's ``kernel_cuda`` module: one thread
 a game, the CPU kernel's own source compiled for CUDA) and the same games on the CPU kernel
-(:func:`commerce.fast.run_batch`, every core), and counts the games whose payoffs, deals won,
+(:func:`commerce.compiled.run_batch`, every core), and counts the games whose payoffs, deals won,
 decisions or first dealer differ (there should be none). It then times batches of each size
 in ``--sizes`` on the GPU (the kernel alone, launched and waited for: the results stay on the
 device), and batches on the CPU kernel on every core of the same machine (200,000 trading
@@ -54,7 +54,7 @@ def main() -> int:
     warnings.simplefilter("ignore", category=Warning)  # numba's notes on occupancy
     from numba import cuda
 
-    from commerce.fast import build_kernel, new_result, policy_arrays, run_batch
+    from commerce.compiled import build_kernel, new_result, policy_arrays, run_batch
     from commerce.rules import find_ruleset
 
     if cuda.is_available() and hasattr(cuda, "get_current_device"):

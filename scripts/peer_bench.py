@@ -108,7 +108,7 @@ def simulate_rate() -> float:
 def kernel_rate(bot: str, threads: int, rules_id: str = "peel") -> Callable[[], float]:
     """The compiled kernel, *rules_id* (Peel), four players of *bot*, on *threads* threads."""
     def rate() -> float:
-        from commerce.fast import build_kernel, run_batch
+        from commerce.compiled import build_kernel, run_batch
         from commerce.rules import find_ruleset
 
         rules = find_ruleset(rules_id)

@@ -38,6 +38,7 @@ def child(rules_id: str, bot: str, seconds: float, out: Path) -> None:
     """Build the kernel, write the perf map and the code, then play batches for *seconds*."""
     import numba
 
+    from commerce.compiled import build_kernel, run_batch
     from commerce.families.cox import compiled_heuristic as cox_heuristic
     from commerce.families.cox import compiled_playouts as cox_playouts
     from commerce.families.cox import compiled_rules as cox_rules
@@ -52,7 +53,6 @@ def child(rules_id: str, bot: str, seconds: float, out: Path) -> None:
     from commerce.families.widow import compiled_rules as widow_rules
     from commerce.families.widow import compiled_turns as widow_turns
     from commerce.families.widow import kernel as widow_kernel
-    from commerce.fast import build_kernel, run_batch
     from commerce.rules import find_ruleset
 
     modules = {"trading": (trading_kernel, trading_heuristic, trading_playouts),

@@ -18,6 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from commerce import engine
+from commerce.compiled import build_kernel, run_batch
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.errors import CommerceError, RulesetError
 from commerce.families.cox import scoring
@@ -26,7 +27,6 @@ from commerce.families.cox.compiled_rules import _W_CNT, SCRATCH_SIZE, _best, _c
 from commerce.families.cox.deals import read_cox_deals
 from commerce.families.cox.kernel import CATEGORIES, decode_action
 from commerce.family import family_spec
-from commerce.fast import build_kernel, run_batch
 from commerce.rules import Ruleset, find_ruleset
 from commerce.simulate import choose_engine
 from tests.harness.cox import Rigged, rigged_for
@@ -147,9 +147,8 @@ def test_options_replay_through_the_reference(options: dict[str, Any], players: 
 
 def test_a_waiting_hand_spoiled_by_laying_out_discards_as_after_any_purchase() -> None:
     # With captain_can_be_fourth a card bought to sell out may be laid as a fourth and its
-    # replacement spoil the hand: the buyer then discards (decision #32), in the reference,
-    # the fast path and the kernel alike (before, his decision had no legal action)
-    from commerce.families.cox import fast
+    # replacement spoil the hand: the buyer then discards (decision #32), in the reference
+    # and the kernel alike (before, his decision had no legal action)
     from commerce.families.cox.choices import sell_outs
     from commerce.families.cox.state import Phase
 
@@ -165,7 +164,6 @@ def test_a_waiting_hand_spoiled_by_laying_out_discards_as_after_any_purchase() -
                 spoiled += 1
                 legal = engine.legal_actions(state)
                 assert legal and all(a.kind is ActionKind.DISCARD for a in legal)
-                assert fast.legal_actions(fast.from_reference(state)) == legal
             state = engine.apply(state, decode_action(int(code))).state
     assert spoiled >= 1  # the games reach such a turn
 
@@ -191,8 +189,8 @@ def test_what_the_kernel_does_not_play_is_refused() -> None:
     with pytest.raises(CommerceError, match="search has no compiled policy"):
         run_batch(COX, players=4, games=2, seed=0, bots=["search"])
     assert choose_engine(COX, 4, ["random", "heuristic"], "auto") == (
-        "fast", "every bot has a compiled policy")
-    assert choose_engine(COX, 4, ["heuristic"], "fast")[0] == "fast"
+        "compiled", "every bot has a compiled policy")
+    assert choose_engine(COX, 4, ["heuristic"], "compiled")[0] == "compiled"
 
 
 @pytest.mark.parametrize("options", [{}, {"captain_can_be_fourth": True},

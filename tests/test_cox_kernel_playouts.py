@@ -21,6 +21,7 @@ import pytest
 from commerce import engine
 from commerce.bots import make_bot
 from commerce.bots.search import default_iterations
+from commerce.compiled import build_kernel
 from commerce.core import Action, ActionKind, Seat
 from commerce.errors import RulesetError
 from commerce.families.cox.compiled_playouts import state_array
@@ -33,7 +34,6 @@ from commerce.families.cox.search import (
     SEARCH,
     kernel_playouts,
 )
-from commerce.fast import build_kernel
 from commerce.rules import Ruleset, find_ruleset
 from tests.harness.cox import rigged_for
 

@@ -209,30 +209,3 @@ def test_cox_search_keeps_to_the_heuristic_unless_it_sees_a_clear_gain(monkeypat
                 seen += len(legal) > 1
             driver.step()
     assert seen > 5
-
-
-def test_playouts_decide_on_what_the_heuristic_reads_of_the_real_observation():
-    """The playout's view (the fast path's projection) equals the observation field for field,
-    and the heuristic reads nothing else: its choice is the same on both."""
-    from commerce.families.cox import fast
-    from commerce.families.cox.heuristic import cox_heuristic
-
-    read = fast.HeuristicView._fields
-    checked = 0
-    for players, seed in ((2, 1), (3, 2), (4, 3)):
-        rng = random.Random(seed)
-        state = engine.new_game(COX.with_options(hands_per_game=1), players, dealer=0)
-        while engine.decision(state) is not None:
-            d = engine.decision(state)
-            legal = engine.legal_actions(state)
-            if d.seat is not None and len(legal) > 1:
-                quick = fast.from_reference(state)
-                obs = engine.observe(state, d.seat)
-                view = fast.heuristic_view(quick._replace(log=()), d.seat)
-                assert tuple(getattr(obs, f) for f in read) == tuple(view)
-                assert cox_heuristic(view, legal, random.Random(checked), 0.5) == \
-                    cox_heuristic(obs, legal, random.Random(checked), 0.5)
-                checked += 1
-            action = engine.sample_chance(state, rng) if d.seat is None else rng.choice(legal)
-            state = engine.apply(state, action).state
-    assert checked > 30

@@ -26,7 +26,7 @@ from commerce.families.cox.kernel_cuda import CudaCoxKernel
 from commerce.families.trading import kernel as K
 from commerce.families.trading.kernel_cuda import CudaTradingKernel
 from commerce.families.widow.kernel_cuda import CudaWidowKernel
-from commerce.fast import build_kernel, new_result, policy_arrays, run_batch
+from commerce.compiled import build_kernel, new_result, policy_arrays, run_batch
 from commerce.kernelkit import cuda_twin
 from commerce.rules import find_ruleset
 

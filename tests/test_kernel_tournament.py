@@ -9,8 +9,8 @@ import json
 import pytest
 
 from commerce.cli import main
+from commerce.compiled import run_batch
 from commerce.errors import CommerceError
-from commerce.fast import run_batch
 from commerce.rules import find_ruleset
 from commerce.tournament import tournament
 from tests.test_trading_kernel import replay as replay_trading
@@ -47,7 +47,8 @@ def test_tournament_runs_on_the_kernel_when_it_can(capsys: pytest.CaptureFixture
             "--json"]
     assert main(argv) == 0
     fast = json.loads(capsys.readouterr().out)
-    assert fast["engine"] == "fast" and fast["engine_reason"] == "every bot has a compiled policy"
+    assert fast["engine"] == "compiled"
+    assert fast["engine_reason"] == "every bot has a compiled policy"
     assert fast["games"] == 400 and fast["blocks"] == 200
     assert fast["ci95"]["heuristic"][0] > 0 > fast["ci95"]["random"][1]
     assert abs(sum(fast["payoff"].values())) < 1e-3
@@ -56,23 +57,24 @@ def test_tournament_runs_on_the_kernel_when_it_can(capsys: pytest.CaptureFixture
     assert main([*argv[:-1], "--engine", "reference", "--games", "4", "--json"]) == 0
     reference = json.loads(capsys.readouterr().out)
     assert (reference["engine"], reference["engine_reason"]) == ("reference", "asked for")
-    assert main(["tournament", "--bots", "random,search", "--games", "2", "--engine", "fast"]) == 2
+    assert main(["tournament", "--bots", "random,search", "--games", "2",
+                 "--engine", "compiled"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "commerce tournament: error: --engine fast: bot search has no compiled policy")
+        "commerce tournament: error: --engine compiled: bot search has no compiled policy")
     assert main(["tournament", "--rules", "widow", "--bots", "random,heuristic", "--games", "2"]) \
         == 0
-    assert "engine: fast (every bot has a compiled policy)" in capsys.readouterr().out
+    assert "engine: compiled (every bot has a compiled policy)" in capsys.readouterr().out
 
 
 def test_the_kernel_and_the_reference_agree_statistically() -> None:
     rules = find_ruleset("hoyle")
     fast = tournament(rules, players=4, bots=["random", "heuristic"], games=4000, seed=1,
-                      engine="fast")
+                      engine="compiled")
     # the reference at another seed: its draws are the driver's (the bots' generators keyed
     # from the seed), and seed 1 falls 3 standard errors low (1.58 against 1.87 to 2.05 at
     # seeds 2 to 6, the kernel's 1.92)
     reference = tournament(rules, players=4, bots=["random", "heuristic"], games=400, seed=2)
-    assert fast["engine"] == "fast" and reference["engine"] == "reference"
+    assert fast["engine"] == "compiled" and reference["engine"] == "reference"
     flo, fhi = fast["ci95"]["heuristic"]
     lo, hi = reference["ci95"]["heuristic"]
     assert fhi - flo < hi - lo  # ten times the games: a narrower interval
@@ -90,8 +92,8 @@ def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(
         rid: str, options: dict[str, str], room: int | None) -> None:
     from commerce import engine, kernelkit
     from commerce.analysis import _advantage_kernel, _position
+    from commerce.compiled import build_kernel
     from commerce.family import family_spec
-    from commerce.fast import build_kernel
 
     rules = find_ruleset(rid).with_options(**options)
     specs = ["random", "heuristic"]
@@ -124,7 +126,7 @@ def test_analyze_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[st
             "--json"]
     assert main([*argv, "--games", "4000"]) == 0
     fast = json.loads(capsys.readouterr().out)
-    assert (fast["engine"], fast["deals"]) == ("fast", 16000)
+    assert (fast["engine"], fast["deals"]) == ("compiled", 16000)
     assert main([*argv, "--games", "300", "--engine", "reference"]) == 0
     reference = json.loads(capsys.readouterr().out)
     assert reference["engine"] == "reference"
@@ -133,8 +135,8 @@ def test_analyze_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[st
     for rid in ("pounce", "cox"):  # every family with a kernel reports each deal's payoffs
         assert main(["analyze", "dealer-advantage", "--rules", rid, "--games", "20",
                      "--bots", "random", "--json"]) == 0
-        assert json.loads(capsys.readouterr().out)["engine"] == "fast"
+        assert json.loads(capsys.readouterr().out)["engine"] == "compiled"
     assert main(["analyze", "dealer-advantage", "--rules", "vingtun", "--games", "2",
-                 "--engine", "fast"]) == 2
+                 "--engine", "compiled"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "commerce analyze: error: --engine fast: the vingtun family has no compiled kernel")
+        "commerce analyze: error: --engine compiled: the vingtun family has no compiled kernel")

@@ -79,22 +79,13 @@ def test_the_same_seed_plays_the_same_episode_and_another_seed_another() -> None
     assert a == b and a != c
 
 
-def test_the_fast_path_and_the_reference_engine_give_the_same_episode() -> None:
-    for rules in ("peel", "pounce", "cox"):
-        fast, _ = _play(_env(rules), 5)
-        slow, _ = _play(_env(rules, fast=False), 5)
-        assert fast == slow, rules
-
-
 @pytest.mark.parametrize("rules", ["peel", "pool", "cox"])
 def test_a_game_episode_pays_the_games_outcome(rules: str) -> None:
-    from commerce.family import family_spec
+    from commerce import engine
 
     env = _env(rules, episode="game")
     _, totals = _play(env, 3)
-    spec = family_spec(env.table.rules.family)
-    assert spec.fast is not None
-    result = spec.fast.outcome(env.table.state)
+    result = engine.outcome(env.table.state)
     assert result is not None and env.table.deals > 1
     assert [totals[a] for a in env.possible_agents] == [float(p) for p in result.payoffs]
 
@@ -190,7 +181,7 @@ def test_state_is_every_seats_view_and_the_no_leak_harness_names_it_exempt() -> 
     from tests.harness.noleak import EXEMPT
 
     assert list(EXEMPT) == ["pettingzoo state()"]
-    env = _env("peel", fast=False)
+    env = _env("peel")
     raw = env.unwrapped
     assert env.state_space.shape == (4 * raw.table.observation_size,)
     env.reset(seed=2)

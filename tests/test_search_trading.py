@@ -12,7 +12,7 @@ from commerce.cards import pack
 from commerce.core import Action, ActionKind
 from commerce.determinize import state_sampler
 from commerce.driver import Driver, play_game
-from commerce.families.trading import fast, rules, search
+from commerce.families.trading import rules, search
 from commerce.families.trading.search import candidates, replayed_states
 from commerce.hands import Category, evaluator_for
 from commerce.rules import find_ruleset
@@ -163,15 +163,15 @@ def test_playouts_decide_from_the_seats_observation(monkeypatch):
         return decide(obs, legal, rng, boldness)
 
     real: list = []
-    apply = fast.apply_unchecked
+    apply = rules.apply_unchecked
 
     def spy_apply(s, action):
         if s.phase in (rules.Phase.TURN, rules.Phase.AFTER_TRADE, rules.Phase.BARTER_REPLY):
-            real.append(rules.observe(fast.to_reference(s), s.actor))
+            real.append(rules.observe(s, s.actor))
         return apply(s, action)
 
     monkeypatch.setattr(search, "trading_action", spy)
-    monkeypatch.setattr(fast, "apply_unchecked", spy_apply)
+    monkeypatch.setattr(rules, "apply_unchecked", spy_apply)
     rng = random.Random(3)
     turns = [s for s in _trading_states(PEEL, 4, range(3)) if s.phase is rules.Phase.TURN]
     for state in turns[:20]:

@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 
 from commerce import engine
+from commerce.compiled import build_kernel, policy_arrays, run_batch
 from commerce.core import ActionKind, DecisionKind
 from commerce.errors import CommerceError
 from commerce.family import family_spec
-from commerce.fast import build_kernel, policy_arrays, run_batch
 from commerce.hands import evaluator_for
 from commerce.kernelkit import (
     RANDOM,
@@ -161,10 +161,10 @@ def test_the_samples_of_a_run_do_not_depend_on_its_pieces() -> None:
 def test_the_analysis_runs_on_the_kernel_and_says_so() -> None:
     rules = find_ruleset("peel")
     fast = stand_threshold(rules, players=4, games=400, seed=2, engine="auto")
-    assert fast["engine"] == "fast"
+    assert fast["engine"] == "compiled"
     samples = sum(c["samples"] for p in fast["positions"] for c in p["classes"])
     assert samples > 400 * 4
-    again = stand_threshold(rules, players=4, games=400, seed=2, engine="fast")
+    again = stand_threshold(rules, players=4, games=400, seed=2, engine="compiled")
     assert again["positions"] == fast["positions"]
     ref = stand_threshold(rules, players=4, games=4, seed=2, engine="auto",
                           bots=["search:iterations=4"])
@@ -173,9 +173,9 @@ def test_the_analysis_runs_on_the_kernel_and_says_so() -> None:
     widow = stand_threshold(find_ruleset("widow"), players=4, games=40, seed=2)
     assert widow["engine"] == "reference"  # the default of the function: the driver
     assert stand_threshold(find_ruleset("widow"), players=4, games=40, seed=2,
-                           engine="auto")["engine"] == "fast"
+                           engine="auto")["engine"] == "compiled"
     with pytest.raises(CommerceError, match="no meaning"):
-        stand_threshold(find_ruleset("cox"), players=4, games=4, seed=2, engine="fast")
+        stand_threshold(find_ruleset("cox"), players=4, games=4, seed=2, engine="compiled")
 
 
 def _mean_gain(result: dict[str, Any]) -> tuple[float, float]:
@@ -202,7 +202,7 @@ def test_the_engines_agree_on_the_worth_of_standing(rid: str, games: int) -> Non
     ref = _mean_gain(stand_threshold(rules, players=4, games=games, seed=5,
                                      engine="reference"))
     fast = _mean_gain(stand_threshold(rules, players=4, games=100 * games, seed=5,
-                                      engine="fast"))
+                                      engine="compiled"))
     assert abs(ref[0] - fast[0]) < 4 * (ref[1] ** 2 + fast[1] ** 2) ** 0.5, (ref, fast)
 
 
@@ -211,7 +211,7 @@ def test_a_seat_that_may_only_stand_is_not_sampled() -> None:
     all he can do: there is no other way to compare, and neither engine samples him."""
     rules = find_ruleset("peel").with_options(dealer_may_trade=False, may_barter=False,
                                               stand_allowed="any_time")
-    for engine_name, games in (("reference", 6), ("fast", 200)):
+    for engine_name, games in (("reference", 6), ("compiled", 200)):
         r = stand_threshold(rules, players=3, games=games, seed=1, engine=engine_name)
         assert r["engine"] == engine_name
         places = {p["position"]: sum(c["samples"] for c in p["classes"])

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 from commerce import engine
+from commerce.compiled import build_kernel, kernel_reason, run_batch
 from commerce.core import ActionKind
 from commerce.errors import CommerceError, RulesetError
 from commerce.family import family_spec
-from commerce.fast import build_kernel, kernel_reason, run_batch
 from commerce.kernelkit import decode_action
 from commerce.rules import Ruleset, find_ruleset
 
@@ -204,7 +204,7 @@ def test_simulate_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[s
 
     assert main(["simulate", "--games", "30", "--bots", "random,heuristic", "--json"]) == 0
     fast = json.loads(capsys.readouterr().out)
-    assert fast["engine"] == "fast" and sum(s["net"] for s in fast["seats"]) == 0
+    assert fast["engine"] == "compiled" and sum(s["net"] for s in fast["seats"]) == 0
     assert fast["decisions"] > 0 and "first_call_s" not in fast
     assert main(["simulate", "--games", "30", "--bots", "random,heuristic", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == fast
@@ -214,9 +214,9 @@ def test_simulate_chooses_and_reports_its_engine(capsys: pytest.CaptureFixture[s
     assert main(["simulate", "--games", "3", "--rules", "vingt-un", "--json"]) == 0
     other = json.loads(capsys.readouterr().out)
     assert other["engine"] == "reference" and "no compiled kernel" in other["engine_reason"]
-    assert main(["simulate", "--games", "3", "--bots", "search", "--engine", "fast"]) == 2
+    assert main(["simulate", "--games", "3", "--bots", "search", "--engine", "compiled"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "commerce simulate: error: --engine fast: bot search has no compiled policy")
+        "commerce simulate: error: --engine compiled: bot search has no compiled policy")
 
 
 def test_bench_fast_all_times_every_four_player_preset_with_a_kernel() -> None:

@@ -1,10 +1,10 @@
 """The search bot's compiled playouts (the trading kernel's ``playouts``) against the rules.
 
 From decisions met in seeded games, every legal action is played out by the kernel with its
-actions recorded; each playout is replayed through the family's fast path (equal to the
-reference step for step): every action must be legal where the kernel played it, every seat's
-choice the Python heuristic's from that seat's own observation (a random seat's any legal
-one), and the seat's change in stakes and whether it won the deal the kernel's.
+actions recorded; each playout is replayed through the family's reference rules: every action
+must be legal where the kernel played it, every seat's choice the Python heuristic's from that
+seat's own observation (a random seat's any legal one), and the seat's change in stakes and
+whether it won the deal the kernel's.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import pytest
 
 from commerce import engine
 from commerce.bots import make_bot
+from commerce.compiled import build_kernel
 from commerce.core import ActionKind
-from commerce.families.trading import fast
+from commerce.families.trading import rules as ref
 from commerce.families.trading.heuristic import trading_action
 from commerce.families.trading.search import kernel_playouts
 from commerce.families.trading.state import Phase
-from commerce.fast import build_kernel
 from commerce.kernelkit import decode_action
 from commerce.rules import find_ruleset
 
@@ -52,23 +52,23 @@ def _decisions(rules_id: str, players: int, seed: int, count: int) -> list[Any]:
 
 def _replay(state: Any, codes: list[int], seat: int, erratic: frozenset[int],
             ) -> tuple[float, float]:
-    """Replay a recorded playout on the fast path, checking each step; (gain, won)."""
+    """Replay a recorded playout on the reference rules, checking each step; (gain, won)."""
     start = state.balances[seat]
-    s = fast.from_reference(state)
+    s = state
     for i, code in enumerate(codes):
         action = decode_action(code)
         if i and action.kind is ActionKind.DEAL:
             assert s.phase is Phase.DRAW
             assert action.cards[0] in s.unseen
         else:
-            legal = fast.legal_actions(s)
+            legal = ref.legal_actions(s)
             assert action in legal, f"{action} is not legal at step {i}"
             if i and s.actor not in erratic:
                 expected = (legal[0] if len(legal) == 1 else
-                            trading_action(fast.observe(s, s.actor), legal, random.Random(0),
+                            trading_action(ref.observe(s, s.actor), legal, random.Random(0),
                                            0.5))
                 assert action == expected, f"step {i}: the heuristic plays {expected}"
-        t = fast.apply(s, action)
+        t = ref.apply(s, action)
         s = t.state
         ended = [e for e in t.events if e.kind == "deal_ended"]
         if ended:

@@ -11,9 +11,9 @@ import pytest
 from commerce import engine, kernelkit
 from commerce.analysis import _variants_kernel, variants
 from commerce.cli import main
+from commerce.compiled import build_kernel, run_batch
 from commerce.errors import CommerceError
 from commerce.family import family_spec
-from commerce.fast import build_kernel, run_batch
 from commerce.rules import find_ruleset
 
 TRADING = ("peel", "hoyle", "trade-and-barter")
@@ -70,10 +70,10 @@ def test_the_kernel_samples_are_the_reference_reading_of_its_games(
 def test_the_kernel_and_the_reference_agree_statistically() -> None:
     chosen = [find_ruleset(r) for r in TRADING]
     bots = ["random", "heuristic"]
-    fast = variants(players=4, games=4000, seed=2, bots=bots, rules_list=chosen, engine="fast")
+    fast = variants(players=4, games=4000, seed=2, bots=bots, rules_list=chosen, engine="compiled")
     reference = variants(players=4, games=400, seed=2, bots=bots, rules_list=chosen)
     for f, r in zip(fast["rulesets"], reference["rulesets"], strict=True):
-        assert (f["engine"], f["engine_reason"]) == ("fast", "asked for")
+        assert (f["engine"], f["engine_reason"]) == ("compiled", "asked for")
         assert (r["engine"], r["engine_reason"]) == ("reference", "asked for")
         assert f["deals_per_game"]["mean"] == r["deals_per_game"]["mean"] == 4
         for key in ("decisions_per_game", "decisions_per_deal"):
@@ -94,10 +94,10 @@ def test_the_widow_kernel_and_the_reference_agree_statistically() -> None:
         chosen = [find_ruleset(rid)]
         few = 30 if rid in ("peel-old", "pool") else 10
         fast = variants(players=3, games=2000, seed=2, bots=bots, rules_list=chosen,
-                        engine="fast")["rulesets"][0]
+                        engine="compiled")["rulesets"][0]
         reference = variants(players=3, games=few, seed=2, bots=bots,
                              rules_list=chosen)["rulesets"][0]
-        assert (fast["engine"], reference["engine"]) == ("fast", "reference")
+        assert (fast["engine"], reference["engine"]) == ("compiled", "reference")
         for key in ("deals_per_game", "decisions_per_game", "decisions_per_deal"):
             (flo, fhi), (lo, hi) = fast[key]["ci95"], reference[key]["ci95"]
             assert flo <= hi and lo <= fhi, f"{rid}: the {key} intervals do not overlap"
@@ -111,7 +111,7 @@ def test_cox_on_the_kernel_and_the_reference_agree_statistically() -> None:
     reference = variants(players=4, games=60, seed=2, bots=bots, rules_list=chosen,
                          engine="reference")
     (f,), (r,) = fast["rulesets"], reference["rulesets"]
-    assert (f["engine"], f["engine_reason"]) == ("fast", "every bot has a compiled policy")
+    assert (f["engine"], f["engine_reason"]) == ("compiled", "every bot has a compiled policy")
     assert f["deals_per_game"]["mean"] == r["deals_per_game"]["mean"] == 4  # every hand played
     for key in ("decisions_per_game", "decisions_per_deal"):
         (flo, fhi), (lo, hi) = f[key]["ci95"], r[key]["ci95"]
@@ -128,33 +128,33 @@ def test_auto_plays_the_kernel_families_on_the_kernel_and_the_others_on_the_refe
     out = variants(players=3, games=2, seed=0, bots=["random"], rules_list=chosen,
                    engine="auto")
     assert [(r["rules"], r["engine"], r["engine_reason"]) for r in out["rulesets"]] == [
-        ("trade-and-barter-mini", "fast", "every bot has a compiled policy"),
-        ("peel-old", "fast", "every bot has a compiled policy"),
-        ("cox", "fast", "every bot has a compiled policy"),
+        ("trade-and-barter-mini", "compiled", "every bot has a compiled policy"),
+        ("peel-old", "compiled", "every bot has a compiled policy"),
+        ("cox", "compiled", "every bot has a compiled policy"),
         ("vingt-un", "reference", "the vingtun family has no compiled kernel"),
     ]
 
 
 def test_fast_refuses_a_family_without_a_kernel() -> None:
     with pytest.raises(CommerceError) as info:
-        variants(players=4, games=2, seed=0, bots=["random"], engine="fast",
+        variants(players=4, games=2, seed=0, bots=["random"], engine="compiled",
                  rules_list=[find_ruleset("widow"), find_ruleset("vingt-un")])
-    assert str(info.value) == f"--engine fast: {NO_KERNEL}"
+    assert str(info.value) == f"--engine compiled: {NO_KERNEL}"
 
 
 def test_the_cli_chooses_and_prints_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["analyze", "variants", "--games", "50", "--bots", "random,heuristic"]
-    assert main([*argv, "--rules", "peel,hoyle", "--engine", "fast"]) == 0
+    assert main([*argv, "--rules", "peel,hoyle", "--engine", "compiled"]) == 0
     out = capsys.readouterr().out
-    assert "engine: fast (asked for): peel, hoyle" in out
+    assert "engine: compiled (asked for): peel, hoyle" in out
     assert main([*argv, "--rules", "hoyle,pool,cox,vingt-un", "--json", "--games", "10"]) == 0
     rows = json.loads(capsys.readouterr().out)["rulesets"]
     assert [(r["rules"], r["engine"]) for r in rows] == [
-        ("hoyle", "fast"), ("pool", "fast"), ("cox", "fast"), ("vingt-un", "reference")]
+        ("hoyle", "compiled"), ("pool", "compiled"), ("cox", "compiled"), ("vingt-un", "reference")]
     assert rows[3]["engine_reason"] == NO_KERNEL
     assert main(["analyze", "variants", "--rules", "vingt-un", "--games", "2",
-                 "--engine", "fast"]) == 2
+                 "--engine", "compiled"]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"commerce analyze: error: --engine fast: {NO_KERNEL}")
+        f"commerce analyze: error: --engine compiled: {NO_KERNEL}")
     assert main(["analyze", "variants", "--rules", "pel", "--games", "2"]) == 2
     assert capsys.readouterr().err.startswith("commerce analyze: error:")

@@ -14,6 +14,7 @@ import random
 import numpy as np
 import pytest
 
+from commerce.compiled import build_kernel
 from commerce.families.widow.compiled_heuristic import (
     _CUBE,
     _HANDS,
@@ -27,7 +28,6 @@ from commerce.families.widow.compiled_heuristic import (
 )
 from commerce.families.widow.compiled_rules import _DEALER, _NMOVED, _SWAPS, _WLEN
 from commerce.families.widow.heuristic import hand_value
-from commerce.fast import build_kernel
 from commerce.rules import Ruleset, find_ruleset
 
 RULESETS: tuple[tuple[str, dict[str, object]], ...] = (

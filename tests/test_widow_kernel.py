@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from commerce import engine
+from commerce.compiled import build_kernel, run_batch
 from commerce.core import ActionKind
 from commerce.errors import CommerceError, RulesetError
 from commerce.families.widow.kernel import decode_action
 from commerce.family import family_spec
-from commerce.fast import build_kernel, run_batch
 from commerce.rules import Ruleset, find_ruleset
 from commerce.simulate import choose_engine
 
@@ -178,7 +178,7 @@ def test_what_the_kernel_does_not_play_is_refused() -> None:
     with pytest.raises(CommerceError, match="search has no compiled policy"):
         run_batch(widow, players=4, games=2, seed=0, bots=["search"])
     assert choose_engine(widow, 4, ["random", "heuristic"], "auto") == (
-        "fast", "every bot has a compiled policy")
+        "compiled", "every bot has a compiled policy")
     engine_name, why = choose_engine(widow, 4, ["random", "search"], "auto")
     assert engine_name == "reference" and "bot search has no compiled policy" in why
 

@@ -23,9 +23,9 @@ from commerce.bots import make_bot
 from commerce.bots import search as search_bot
 from commerce.bots.search import default_iterations
 from commerce.cards import pack
+from commerce.compiled import build_kernel
 from commerce.core import Action, ActionKind, Seat
 from commerce.errors import RulesetError
-from commerce.families.widow import fast
 from commerce.families.widow.compiled_playouts import arrays, improvable
 from commerce.families.widow.heuristic import best_target, hand_strength, widow_action
 from commerce.families.widow.kernel import decode_action
@@ -41,7 +41,6 @@ from commerce.families.widow.search import (
     pool_value,
 )
 from commerce.families.widow.state import Phase, WidowState
-from commerce.fast import build_kernel
 from commerce.rules import Ruleset, find_ruleset
 
 PRESETS = ("peel-old", "pool", "widow", "pounce", "no-pair-or-point")
@@ -96,8 +95,7 @@ def _score(rules: Ruleset, start: Any, end: Any, seat: Seat) -> float:
     """The seat's gain from *start* to *end* (the next deal begun, or the session over),
     as :func:`commerce.families.widow.search.playout` scores it."""
     if pool_model(rules):
-        return (pool_value(fast.from_reference(end), seat)
-                - pool_value(fast.from_reference(start), seat))
+        return pool_value(end, seat) - pool_value(start, seat)
     if rules.token_flow not in ("lowest_to_best", "lowest_to_pool"):
         return float(end.balances[seat] - start.balances[seat])
     gain = float(end.tokens[seat] - start.tokens[seat])

@@ -11,7 +11,6 @@ from commerce import engine
 from commerce.bots import make_bot
 from commerce.bots.search import default_iterations
 from commerce.core import ActionKind, DecisionKind
-from commerce.families.widow import fast
 from commerce.families.widow.search import (
     CANDIDATE_EXCHANGES,
     DEFAULT_ITERATIONS,
@@ -51,8 +50,7 @@ def test_pool_value_is_the_balance_plus_the_expected_pool() -> None:
     t = Table(start(POOL, 3, {1: "AS AH AD", 2: "2S 3H 5D", 0: "9S 9H 4C"}, "KC QD 8S",
                     starting_tokens=1))
     # Three players with one counter each and a horse to buy: a third of the pool each.
-    state = fast.from_reference(t.state)  # the playouts' (fast) state
-    assert pool_value(state, 0) == pytest.approx(-3 + 9 * survival(1, (1, 1), True, 1)[0]
+    assert pool_value(t.state, 0) == pytest.approx(-3 + 9 * survival(1, (1, 1), True, 1)[0]
                                                  + survival(1, (1, 1), True, 1)[1])
     assert pool_model(POOL) and not pool_model(find_ruleset("peel-old"))
     assert not pool_model(POOL.with_options(deals=5))

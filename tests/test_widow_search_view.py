@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from commerce import engine
-from commerce.families.widow import fast, search
+from commerce.families.widow import search
 from commerce.families.widow.heuristic import _swaps_this_turn, widow_action
 from commerce.families.widow.observe import observe
 from commerce.families.widow.state import Phase
@@ -30,7 +30,7 @@ def test_the_playout_view_reads_as_the_observation(preset: str) -> None:
                 s = engine.apply(s, engine.sample_chance(s, rng)).state
                 continue
             legal = engine.legal_actions(s)
-            view = search.view(fast.from_reference(s))
+            view = search.view(s)
             obs = observe(s, d.seat)
             for name in FIELDS:
                 assert getattr(view, name) == getattr(obs, name), name

@@ -11,7 +11,7 @@ the points each seat scored in it (not zero-sum) and the hand categories ``sold 
 games whose seeds come from the master seed (``game_seed(seed, i)``), so results are the
 same for any number of processes. :func:`dealer_advantage` and :func:`variants` may play on
 the family's compiled kernel instead (*engine*), where it reports what they read of each
-deal (:mod:`commerce.fast`); its random streams are not the reference's, so the two engines
+deal (:mod:`commerce.compiled`); its random streams are not the reference's, so the two engines
 agree statistically, not game for game.
 
 >>> from commerce.rules import find_ruleset
@@ -158,14 +158,14 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
     t-intervals over independent games. ``advantage`` is the dealer's mean payoff per deal;
     each row's ``vs_dealer`` is that place's payoff minus the dealer's.
 
-    *engine* (``auto``, ``reference`` or ``fast``: :func:`commerce.simulate.choose_engine`)
+    *engine* (``auto``, ``reference`` or ``compiled``: :func:`commerce.simulate.choose_engine`)
     may play the games on the family's compiled kernel where it reports each deal's payoffs;
     ``engine`` and ``engine_reason`` in the result say which played and why.
     """
     specs = _check(rules, players, bots, games)
     chosen, why = _analysis_engine(rules, players, specs, engine, "deal_payoffs",
                                    "each deal's payoffs")
-    if chosen == "fast":
+    if chosen == "compiled":
         chunks = [_advantage_kernel(rules, players, specs, seed, games)]
         if progress is not None:
             progress(games)
@@ -216,7 +216,7 @@ def plays_on_kernel(analysis: str, rules: Ruleset, players: int, bots: Sequence[
     reports, what = _REPORTS[analysis]
     try:
         specs = _check(rules, players, bots, 1)
-        return _analysis_engine(rules, players, specs, engine, reports, what)[0] == "fast"
+        return _analysis_engine(rules, players, specs, engine, reports, what)[0] == "compiled"
     except CommerceError:
         return False
 
@@ -227,19 +227,20 @@ def _analysis_engine(rules: Ruleset, players: int, specs: Sequence[str], engine:
     kernel only where it reports what the analysis reads (its attribute *reports* is true;
     *what* says it in words).
 
-    :raises CommerceError: for ``fast`` when the kernel cannot play the run or does not
+    :raises CommerceError: for ``compiled`` when the kernel cannot play the run or does not
         report *what*.
     """
-    from commerce.simulate import choose_engine
+    from commerce.simulate import choose_engine, resolve_engine
 
+    engine = resolve_engine(engine)
     chosen, why = choose_engine(rules, players, specs, engine)
-    if chosen == "fast":
-        from commerce.fast import build_kernel
+    if chosen == "compiled":
+        from commerce.compiled import build_kernel
 
         if not getattr(build_kernel(rules, players), reports, False):
             why = f"the {rules.family} family's kernel does not report {what}"
-            if engine == "fast":
-                raise CommerceError(f"--engine fast: {why}")
+            if engine == "compiled":
+                raise CommerceError(f"--engine compiled: {why}")
             return "reference", why
     return chosen, why
 
@@ -383,7 +384,7 @@ def _kernel_pieces(rules: Ruleset, players: int, specs: Sequence[str], seed: int
     :data:`_KERNEL_ROOM`, or the kernel's ``deals`` if more), and a game that played more is
     played again alone with room for every deal: its own random streams (game *g* of the
     seed's run) make it the same game, so every deal of every game is read."""
-    from commerce.fast import build_kernel, run_batch
+    from commerce.compiled import build_kernel, run_batch
 
     kern = build_kernel(rules, players)
     varies = getattr(kern, "deal_counts", False)
@@ -437,14 +438,14 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
     """Every preset side by side: deals per game, decisions per game and per deal, and the
     share of deals won by each hand category (*players* is clamped to each ruleset's range).
 
-    *engine* (``auto``, ``reference`` or ``fast``: :func:`commerce.simulate.choose_engine`)
+    *engine* (``auto``, ``reference`` or ``compiled``: :func:`commerce.simulate.choose_engine`)
     may play a ruleset's games on its family's compiled kernel where the kernel reports each
     deal's winners and decisions (its ``deal_results`` attribute; the trading, widow and Cox
     families' do: :func:`_variants_kernel` reads every deal of a widow session however long,
     exactly); each row's ``engine`` and ``engine_reason`` say which played and why. *jobs* splits
     the reference engine's games over processes; a kernel's batch runs on threads instead.
 
-    :raises CommerceError: for ``fast`` when a ruleset's games cannot run on a kernel that
+    :raises CommerceError: for ``compiled`` when a ruleset's games cannot run on a kernel that
         reports them.
     """
     chosen = list(rules_list) if rules_list is not None else list(rulesets())
@@ -462,7 +463,7 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
             continue
         played_on, why = _analysis_engine(rules, n, specs, engine, "deal_results",
                                           "each deal's winners and decisions")
-        if played_on == "fast":
+        if played_on == "compiled":
             samples = _variants_kernel(rules, n, specs, seed, games)
             if progress is not None:
                 progress(done + games)

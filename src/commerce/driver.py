@@ -78,9 +78,9 @@ class Driver:
     :param seed: the seed of every generator; None draws an unpredictable one from
         :mod:`secrets` (a seed predicts every card: never show it while the game runs).
     :param dealer: the first dealer; drawn with the seed when None.
-    :param fast: step the family's fast path (tested equal to the reference engine) where it
-        has one: for simulations, where nobody reads the states. A bot that declares
-        ``reads_observation = False`` is given None in place of the observation.
+
+    A bot that declares ``reads_observation = False`` is given None in place of the
+    observation.
     """
 
     def __init__(
@@ -92,7 +92,6 @@ class Driver:
         dealer: int | None = None,
         names: Sequence[str] | None = None,
         on_events: Callable[[tuple[Event, ...]], None] | None = None,
-        fast: bool = False,
     ) -> None:
         self.rules = rules
         self.agents = list(agents)
@@ -107,28 +106,18 @@ class Driver:
             dealer = derive_seed(seed, _DEALER, 0) % self.players
         self.dealer = dealer
         spec = family_spec(rules.family)
-        self._fast = spec.fast if fast else None
-        if self._fast is not None:
-            path = self._fast
-            self.state: Any = path.new_game(rules, self.players, dealer)
-            self._decision: Callable[[Any], Decision | None] = path.decision
-            self._legal: Callable[[Any], tuple[Action, ...]] = path.legal_actions
-            self._observe: Callable[[Any, int | None], Observation] = path.observe
-            self._sample: Callable[[Any, random.Random], Action] = path.sample_chance
-            self._step: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = path.apply
-            self._trusted_step = path.apply_unchecked or path.apply
-            self._outcome: Callable[[Any], Outcome | None] = path.outcome
-        else:
-            self.state = engine.new_game(rules, self.players, dealer=dealer)
-            self._decision, self._legal = engine.decision, engine.legal_actions
-            self._observe, self._sample = engine.observe, engine.sample_chance
-            self._step, self._outcome = engine.apply, engine.outcome
-            self._trusted_step = engine.apply
+        self.state: Any = engine.new_game(rules, self.players, dealer=dealer)
+        self._decision: Callable[[Any], Decision | None] = engine.decision
+        self._legal: Callable[[Any], tuple[Action, ...]] = engine.legal_actions
+        self._observe: Callable[[Any, int | None], Observation] = engine.observe
+        self._sample: Callable[[Any, random.Random], Action] = engine.sample_chance
+        self._step: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = engine.apply
+        self._outcome: Callable[[Any], Outcome | None] = engine.outcome
         self._format = spec.format_action
         self._actions: list[Action] = []
         self._texts: list[str] = []
-        # what the new game's state already holds (the same on both paths)
-        self.events: list[Event] = list(getattr(self.reference_state(), "log", ()))
+        # what the new game's state already holds
+        self.events: list[Event] = list(getattr(self.state, "log", ()))
         self.decisions = 0
         self.on_events = on_events
         self._reads = [a is not None and getattr(a, "reads_observation", True)
@@ -156,10 +145,9 @@ class Driver:
         return list(texts)
 
     def reference_state(self) -> GameState:
-        """The game's state in the reference engine's terms (the driver may be stepping the
-        family's fast path, whose states stand for these)."""
-        state: GameState = (self._fast.to_reference(self.state) if self._fast is not None
-                            else self.state)
+        """The game's state in the reference engine's terms: :attr:`state` itself (the
+        driver steps the reference engine)."""
+        state: GameState = self.state
         return state
 
     def visible_events(self, seat: int | None) -> tuple[Event, ...]:
@@ -191,13 +179,9 @@ class Driver:
         self._deals += 1
         return rng
 
-    def _apply(self, action: Action, seat: int | None, *,
-                trusted: bool = False) -> tuple[Event, ...]:
-        """Apply *action*; *trusted*: the family itself just gave it for this state (a chance
-        draw, or a bot's pick that is one of the listed legal actions), so the fast path may
-        skip its check."""
-        step = self._trusted_step if trusted else self._step
-        self.state, events = step(self.state, action)
+    def _apply(self, action: Action, seat: int | None) -> tuple[Event, ...]:
+        """Apply *action* (checked: an illegal one raises and changes nothing)."""
+        self.state, events = self._step(self.state, action)
         for event in events:
             if event.kind in _NEW_DEAL:
                 self.chance_rng = self._deal_rng()
@@ -217,7 +201,7 @@ class Driver:
             return False
         seat = d.seat
         if seat is None:
-            self._apply(self._sample(state, self.chance_rng), None, trusted=True)
+            self._apply(self._sample(state, self.chance_rng), None)
             return True
         bot = self.agents[seat]
         if bot is None:
@@ -226,7 +210,7 @@ class Driver:
         rng = self._seat_rng(seat)
         legal = self._legal(state)
         action = bot.act(obs, legal, rng)
-        self._apply(action, seat, trusted=any(a is action for a in legal))
+        self._apply(action, seat)
         return True
 
     def step_shown(self, seat: int) -> bool:
@@ -331,10 +315,8 @@ def play_game(
     *,
     seed: int,
     dealer: int | None = None,
-    fast: bool = False,
 ) -> GameRecord:
-    """Play a whole game with bots in every seat and return its record (*fast*: on the
-    family's fast path, which plays the same game)."""
-    driver = Driver(rules, bots, seed=seed, dealer=dealer, fast=fast)
+    """Play a whole game with bots in every seat and return its record."""
+    driver = Driver(rules, bots, seed=seed, dealer=dealer)
     driver.run()
     return driver.record()

@@ -41,7 +41,6 @@ __all__ = [
     "DealReader",
     "DealSummary",
     "FamilySpec",
-    "FastPath",
     "GameState",
     "Observation",
     "Preset",
@@ -85,7 +84,6 @@ class Observation(Protocol):
 
 StateT = TypeVar("StateT")
 ObsT = TypeVar("ObsT")
-FastT = TypeVar("FastT")
 
 StateSampler = Callable[[random.Random], Any]
 """Draws one complete state consistent with an observation, with the given RNG."""
@@ -211,39 +209,6 @@ class SearchHooks:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FastPath(Generic[StateT, FastT]):
-    """An optional faster step for whole-game loops (simulations, playouts).
-
-    It plays exactly the reference rules: a test steps it beside the reference engine and
-    compares states (through :attr:`to_reference`) and events after every action. *StateT*
-    is the reference state, *FastT* the fast path's own.
-    """
-
-    new_game: Callable[[Ruleset, int, Seat], FastT]
-    """The fast state of a new game."""
-    decision: Callable[[FastT], Decision | None]
-    """Who decides what in a fast state."""
-    legal_actions: Callable[[FastT], tuple[Action, ...]]
-    """Legal actions of a fast state, in the reference order."""
-    apply: Callable[[FastT, Action], tuple[FastT, tuple[Event, ...]]]
-    """The successor fast state and the events (checked like the reference)."""
-    sample_chance: Callable[[FastT, random.Random], Action]
-    """Chance's action drawn as the reference draws it."""
-    observe: Callable[[FastT, Seat | None], Observation]
-    """The observation, equal to the reference's for the same game."""
-    outcome: Callable[[FastT], Outcome | None]
-    """The outcome of a finished fast state."""
-    apply_unchecked: Callable[[FastT, Action], tuple[FastT, tuple[Event, ...]]] | None = None
-    """The same step without the check, for an action the family itself just gave for this
-    very state (one of its ``legal_actions``, or its ``sample_chance``): the driver calls it
-    only for those, so no second check is needed."""
-    to_reference: Callable[[FastT], StateT]
-    """The reference state this fast state stands for."""
-    from_reference: Callable[[StateT], FastT]
-    """The fast state standing for a reference state."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class FamilySpec(Generic[StateT, ObsT]):
     """Everything one family provides, as typed hooks (see ``docs/architecture.md``).
 
@@ -326,12 +291,9 @@ class FamilySpec(Generic[StateT, ObsT]):
     copy numbers): that seat's observation must not change."""
 
     # -- speed ------------------------------------------------------------------------------
-    fast: FastPath[StateT, Any] | None = None
-    """A faster step for whole-game loops, tested equal to the reference."""
-
     kernel: Callable[[Ruleset, int], Any] | None = None
     """``kernel(rules, players)``: the family's compiled batch kernel (numba), driven by
-    :mod:`commerce.fast`; it refuses an option it does not play (raising RulesetError)."""
+    :mod:`commerce.compiled`; it refuses an option it does not play (raising RulesetError)."""
 
     env_kernel: Callable[[Ruleset, int], Any] | None = None
     """``env_kernel(rules, players)``: the family's steppable compiled kernel (numba) behind

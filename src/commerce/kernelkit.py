@@ -1,6 +1,6 @@
 """What every family's compiled kernel shares: policy and action codes, per-game random streams.
 
-A *kernel* (a family's ``kernel`` hook, driven by :mod:`commerce.fast`) plays whole games in
+A *kernel* (a family's ``kernel`` hook, driven by :mod:`commerce.compiled`) plays whole games in
 compiled code (numba), many at a time, with states held in small integer arrays. This core
 module holds the parts that do not depend on a family:
 
@@ -211,8 +211,8 @@ class CudaBatch:
     :meth:`compiled`, that runs the CPU kernel's own steps through :func:`cuda_twin`).
 
     :meth:`run` takes what the CPU kernel's ``run`` takes, the result arrays as device arrays
-    (``numba.cuda.to_device`` of :func:`commerce.fast.new_result`'s, in
-    :meth:`commerce.fast.BatchResult.arrays`' order): game *i* draws from the same streams,
+    (``numba.cuda.to_device`` of :func:`commerce.compiled.new_result`'s, in
+    :meth:`commerce.compiled.BatchResult.arrays`' order): game *i* draws from the same streams,
     so the GPU plays the games the CPU kernel plays for the same seed."""
 
     outputs: int = 15

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -52,7 +53,7 @@ def simulate(
     went_out: list[list[int]] = [[] for _ in range(players)]
     decisions = 0
     for g in range(games):
-        driver = Driver(rules, agents, seed=game_seed(seed, g), fast=True)
+        driver = Driver(rules, agents, seed=game_seed(seed, g))
         driver.run()
         result = driver.outcome()
         assert result is not None
@@ -161,9 +162,23 @@ def playout_medians(presets: Sequence[Ruleset], players: int = 4, *, seconds: fl
     return {rid: statistics.median(rates) for rid, rates in runs.items()}
 
 
-ENGINES = ("auto", "reference", "fast")
+ENGINES = ("auto", "reference", "compiled")
 """The engines ``simulate`` may run on: the compiled kernel when it can (auto), the reference
-engine's fast path, or the kernel (fast)."""
+engine, or the compiled kernel (compiled). ``fast``, the former name of ``compiled``, is
+still accepted for one version, with a ``DeprecationWarning`` (:func:`resolve_engine`)."""
+
+
+def resolve_engine(name: str) -> str:
+    """The engine *name* asks for: ``fast`` (deprecated, warning) is ``compiled``.
+
+    >>> resolve_engine("auto")
+    'auto'
+    """
+    if name == "fast":
+        warnings.warn("the engine 'fast' is now called 'compiled' (--engine compiled)",
+                      DeprecationWarning, stacklevel=2)
+        return "compiled"
+    return name
 
 
 def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
@@ -173,11 +188,12 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
     ``auto`` takes the compiled kernel when the family has one, it plays every option of
     *rules* and every bot in the line-up has a compiled policy; otherwise the reference.
 
-    :raises CommerceError: for ``fast`` when the kernel cannot play the run, saying why.
+    :raises CommerceError: for ``compiled`` when the kernel cannot play the run, saying why.
     """
+    from commerce.compiled import build_kernel, kernel_reason, policy_missing
     from commerce.errors import CommerceError, RulesetError
-    from commerce.fast import build_kernel, kernel_reason, policy_missing
 
+    engine_name = resolve_engine(engine_name)
     if engine_name not in ENGINES:
         raise CommerceError(f"--engine must be one of {', '.join(ENGINES)}, not {engine_name!r}")
     if engine_name == "reference":
@@ -189,22 +205,23 @@ def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
         except RulesetError as exc:
             reason = str(exc)
     if reason is None:
-        return "fast", "every bot has a compiled policy" if engine_name == "auto" else "asked for"
-    if engine_name == "fast":
-        raise CommerceError(f"--engine fast: {reason}")
+        return ("compiled",
+                "every bot has a compiled policy" if engine_name == "auto" else "asked for")
+    if engine_name == "compiled":
+        raise CommerceError(f"--engine compiled: {reason}")
     return "reference", reason
 
 
 def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
                   bots: Sequence[str]) -> dict[str, Any]:
-    """:func:`simulate` on the family's compiled kernel (:mod:`commerce.fast`): the same table,
+    """:func:`simulate` on the family's compiled kernel (:mod:`commerce.compiled`): the same table,
     with ``first_call_s`` (building the kernel and loading or compiling its code) and
     ``seconds`` (playing).
 
     Its random streams are the kernel's: a seed reproduces its results, which agree with the
     reference engine's statistically, not game for game.
     """
-    from commerce.fast import build_kernel, run_batch
+    from commerce.compiled import build_kernel, run_batch
 
     start = time.perf_counter()
     kernel = build_kernel(rules, players)
@@ -250,7 +267,7 @@ def kernel_decisions_per_s(rules: Ruleset, players: int = 4, *, bot: str = "rand
     at least, and more while they have taken less than *seconds* of the clock (at most 100):
     a batch of Peel's short games takes a tenth of a second, and five of them alone fall
     within half a second of a machine whose speed wanders."""
-    from commerce.fast import build_kernel, run_batch
+    from commerce.compiled import build_kernel, run_batch
 
     start = time.perf_counter()
     kernel = build_kernel(rules, players)

@@ -186,7 +186,7 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
     threshold is stated only where the 95% interval supports it (classes with fewer than
     *min_samples* samples are passed over).
 
-    *engine* (``auto``, ``reference`` or ``fast``) may play the games on the family's
+    *engine* (``auto``, ``reference`` or ``compiled``) may play the games on the family's
     compiled kernel where it plays these samples (the trading and widow families' kernels:
     their ``compiled_stand`` modules, the same two ways from copies of the deal and its
     random streams); ``engine`` and ``engine_reason`` say which played.
@@ -198,7 +198,7 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
     chosen, why = _analysis_engine(rules, players, specs, engine, "stand_samples",
                                    "the stand samples")
     first_call = None
-    if chosen == "fast":
+    if chosen == "compiled":
         samples, first_call = _threshold_kernel(rules, players, specs, seed, games, progress)
         chunks = [samples]
     else:
@@ -296,7 +296,7 @@ def _threshold_kernel(rules: Ruleset, players: int, specs: Sequence[str], seed: 
     import time
     from concurrent.futures import ThreadPoolExecutor
 
-    from commerce.fast import build_kernel, policy_arrays
+    from commerce.compiled import build_kernel, policy_arrays
     from commerce.kernelkit import S_PLACE, S_PLAY, S_RANK, S_STAND, S_WON
 
     start = time.perf_counter()

@@ -123,7 +123,7 @@ def _play_block(block: int) -> BlockResult:
     seed = game_seed(_WORKER["seed"], block)
     out: BlockResult = []
     for lineup in block_lineups(len(bots), players):
-        record = play_game(rules, [bots[k] for k in lineup], seed=seed, fast=True)
+        record = play_game(rules, [bots[k] for k in lineup], seed=seed)
         assert record.payoffs is not None
         out.append((lineup, tuple(record.payoffs)))
     return out
@@ -221,13 +221,13 @@ def tournament(
 
     *engine* (:data:`commerce.simulate.ENGINES`): ``auto`` plays on the family's compiled
     kernel when every bot has a compiled policy there (:func:`commerce.simulate.choose_engine`),
-    ``fast`` insists on it, ``reference`` plays through the driver. On the kernel the blocks
+    ``compiled`` insists on it, ``reference`` plays through the driver. On the kernel the blocks
     are the same (each bot at every seat once, on the same deals: the games of a block share
     their first dealer and chance's cards deal for deal), but its random streams are the
     kernel's, so a seed reproduces results within one engine. The result says which engine
     played (``engine``) and why (``engine_reason``).
 
-    :raises CommerceError: for fewer than two bots, a repeated bot, a bad count, or ``fast``
+    :raises CommerceError: for fewer than two bots, a repeated bot, a bad count, or ``compiled``
         where the kernel cannot play.
     :raises Interrupted: on Ctrl-C, saying how many games were finished.
     """
@@ -248,7 +248,7 @@ def tournament(
     k = block_size(len(names), players)
     blocks = math.ceil(games / k)
     chosen, why = choose_engine(rules, players, names, engine)
-    if chosen == "fast":
+    if chosen == "compiled":
         result = summarize(rules, players, names, seed, _kernel_blocks(
             rules, players, names, seed, blocks, progress))
         return {**result, "engine": chosen, "engine_reason": why}
@@ -264,9 +264,9 @@ def tournament(
 
 def _kernel_blocks(rules: Ruleset, players: int, names: Sequence[str], seed: int,
                    blocks: int, progress: Callable[[int], None] | None) -> list[BlockResult]:
-    """The blocks played on the compiled kernel (:func:`commerce.fast.run_batch` with
+    """The blocks played on the compiled kernel (:func:`commerce.compiled.run_batch` with
     ``rotate``), in batches of at most 4,096 blocks so that progress can be shown."""
-    from commerce.fast import build_kernel
+    from commerce.compiled import build_kernel
 
     lineups = block_lineups(len(names), players)
     k = len(lineups)
@@ -284,7 +284,7 @@ def _kernel_blocks(rules: Ruleset, players: int, names: Sequence[str], seed: int
 def _kernel_batches(rules: Ruleset, players: int, names: Sequence[str], seed: int,
                     blocks: int, progress: Callable[[int], None] | None, kernel: Any,
                     lineups: list[tuple[int, ...]], out: list[BlockResult], step: int) -> None:
-    from commerce.fast import run_batch
+    from commerce.compiled import run_batch
 
     k = len(lineups)
     for first in range(0, blocks, step):

@@ -6,8 +6,8 @@ the rest dealt at random where it may lie), and on each drawn state plays every 
 out with the heuristic bot in every seat (its own included) to the end of the deal. Every
 action of one drawn state is played out with the same chance RNG, so the actions are compared
 on the same cards (common random numbers). It picks the action with the best mean gain: the
-change in its stakes from now to the end of the deal (for a family without a fast playout,
-its payoff at the end of the game).
+change in its stakes from now to the end of the deal (for a family without a playout of its
+own, its payoff at the end of the game).
 
 Where the family has compiled playouts (``SearchHooks.batch``: the trading and the widow
 families' kernels), each drawn state's actions are played out there, all at once, by the same

@@ -25,6 +25,8 @@ _ANALYSES = {
 
 def configure_analyze(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce analyze``."""
+    from commerce.cli.simulate import ENGINE_CHOICES, engine_arg
+
     sub = p.add_subparsers(dest="analysis", metavar="ANALYSIS", required=True)
     for name, (help_text, games) in _ANALYSES.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
@@ -46,18 +48,18 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
                        "stand-threshold": "plays the samples (the trading and widow "
                                           "families' do)"}
         if name in kernel_does:
-            sp.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
+            sp.add_argument("--engine", default="auto", type=engine_arg, choices=ENGINE_CHOICES,
                             help="auto (default): the compiled kernel when every bot has a "
                                  "compiled policy (random, heuristic) and the family's kernel "
-                                 f"{kernel_does[name]}; reference: the driver; fast: the "
+                                 f"{kernel_does[name]}; reference: the driver; compiled: the "
                                  "kernel or an error")
         elif name == "variants":
-            sp.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
+            sp.add_argument("--engine", default="auto", type=engine_arg, choices=ENGINE_CHOICES,
                             help="auto (default): each preset on its family's compiled kernel "
                                  "when every bot has a compiled policy (random, heuristic) and "
                                  "the kernel reports each deal's winners and decisions (the "
                                  "trading, widow and Cox families' do), else on the driver; "
-                                 "reference: the driver; fast: the kernel or an error; --jobs "
+                                 "reference: the driver; compiled: the kernel or an error; --jobs "
                                  "applies to the driver only")
         add_output_arguments(sp, games=games)
         add_ray_argument(sp)
@@ -192,11 +194,11 @@ def engine_lines(result: dict[str, Any]) -> list[str]:
     engine and reason.
 
     >>> for line in engine_lines({"rulesets": [
-    ...     {"rules": "peel", "engine": "fast", "engine_reason": "asked for"},
+    ...     {"rules": "peel", "engine": "compiled", "engine_reason": "asked for"},
     ...     {"rules": "pool", "engine": "reference", "engine_reason": "no kernel"},
-    ...     {"rules": "hoyle", "engine": "fast", "engine_reason": "asked for"}]}):
+    ...     {"rules": "hoyle", "engine": "compiled", "engine_reason": "asked for"}]}):
     ...     print(line)
-    engine: fast (asked for): peel, hoyle
+    engine: compiled (asked for): peel, hoyle
     engine: reference (no kernel): pool
     """
     groups: dict[tuple[str, str], list[str]] = {}

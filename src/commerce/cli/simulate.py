@@ -28,6 +28,29 @@ BENCH_GAMES: tuple[int, int] = (1, 2_000_000)
 most)."""
 
 
+ENGINE_CHOICES = ("auto", "reference", "compiled")
+"""The values of ``--engine`` (``fast``, the former name of ``compiled``, is still read for one
+version: :func:`engine_arg`)."""
+
+
+def engine_arg(text: str) -> str:
+    """``--engine``'s value: ``fast`` (deprecated: a note on stderr and a
+    ``DeprecationWarning``) reads as ``compiled``.
+
+    >>> engine_arg("reference")
+    'reference'
+    """
+    if text.strip().lower() == "fast":
+        import warnings
+
+        print("commerce: note: --engine fast is deprecated; it is now --engine compiled",
+              file=sys.stderr)
+        warnings.warn("--engine fast is now --engine compiled", DeprecationWarning,
+                      stacklevel=2)
+        return "compiled"
+    return text
+
+
 def configure_simulate(p: argparse.ArgumentParser) -> None:
     """Arguments of ``commerce simulate``."""
     add_rules_arguments(p)
@@ -41,10 +64,10 @@ def configure_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", default="random,heuristic",
                    help="comma list of bots, cycled over the seats (default random,heuristic); "
                         + BOTS_HELP)
-    p.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
+    p.add_argument("--engine", default="auto", type=engine_arg, choices=ENGINE_CHOICES,
                    help="auto (default): the compiled kernel when every bot has a compiled "
                         "policy (random, heuristic) and the kernel plays the rules; reference: "
-                        "the reference engine's fast path; fast: the kernel or an error")
+                        "the reference engine; compiled: the kernel or an error")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -85,7 +108,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     for spec in bots:
         make_bot(spec)  # validate before playing
     engine, why = choose_engine(rules, args.players, bots, args.engine)
-    if engine == "fast":
+    if engine == "compiled":
         from commerce.cli.wait import warm_kernel
 
         warm = warm_kernel(rules, args.players, bots)  # says so on a terminal if it compiles
@@ -187,7 +210,7 @@ def fast_bench_presets(names: str) -> list[Ruleset]:
     >>> [r.id for r in fast_bench_presets("all")][:3]
     ['peel', 'hoyle', 'trade-and-barter']
     """
-    from commerce.fast import kernel_reason
+    from commerce.compiled import kernel_reason
     from commerce.rules import find_ruleset, rulesets
 
     if names.strip().lower() == "all":

@@ -26,10 +26,12 @@ def configure_tournament(p: argparse.ArgumentParser) -> None:
                    help="comma list of bot specs, each once (default random,heuristic,search);"
                         " options of one bot with ';', e.g. search:iterations=100;  "
                         + BOTS_HELP)
-    p.add_argument("--engine", default="auto", choices=("auto", "reference", "fast"),
+    from commerce.cli.simulate import ENGINE_CHOICES, engine_arg
+
+    p.add_argument("--engine", default="auto", type=engine_arg, choices=ENGINE_CHOICES,
                    help="auto (default): the compiled kernel when every bot has a compiled "
                         "policy (random, heuristic) and the kernel plays the rules; reference: "
-                        "the driver; fast: the kernel or an error")
+                        "the driver; compiled: the kernel or an error")
     add_output_arguments(p, games=60)
     add_ray_argument(p)
     from commerce.cli.agents import add_agent_argument
@@ -92,7 +94,7 @@ def _plays_on_kernel(rules: Any, players: int, bots: list[str], engine: str) -> 
     if len(bots) < 2 or len(set(bots)) != len(bots) or players not in rules.player_range():
         return False
     try:
-        return choose_engine(rules, players, bots, engine)[0] == "fast"
+        return choose_engine(rules, players, bots, engine)[0] == "compiled"
     except CommerceError:
         return False
 

@@ -78,7 +78,7 @@ def warm_kernel(rules: Ruleset, players: int, bots: Sequence[str], *, stand: boo
     """Build the kernel of *rules* at *players* seats and play one game on it (with *stand*,
     one game of its stand samples), so that its code is loaded, or compiled the first time,
     before a command's games begin, under a :func:`notice`; the seconds it took."""
-    from commerce.fast import build_kernel, policy_arrays, run_batch
+    from commerce.compiled import build_kernel, policy_arrays, run_batch
 
     start = time.perf_counter()
     with notice(COMPILING, stream=stream):

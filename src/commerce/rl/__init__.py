@@ -36,7 +36,7 @@ def pettingzoo_env(rules: str, players: int = 4, **options: Any) -> OrderEnforci
     Options: ``version`` (``"commerce_v0"``, the default: agents ``seat_0`` ...;
     ``"commerce_v1"``: ``player_0`` ...), ``episode`` (``"deal"``, the default, or
     ``"game"``), ``illegal`` (``"raise"``, the default, or ``"penalty"``), ``penalty`` (-1),
-    ``dealer`` (None: drawn at each reset), ``fast`` (True), ``render_mode`` (``"ansi"`` or
+    ``dealer`` (None: drawn at each reset), ``render_mode`` (``"ansi"`` or
     ``"human"``), and ``set``: a mapping of rule options (``{"pack": 32}``).
 
     >>> env = pettingzoo_env("peel", players=4)

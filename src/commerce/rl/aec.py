@@ -21,7 +21,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from commerce.errors import IllegalActionError, RulesetError
-from commerce.rl.table import OBSERVATION_BOUND, Episode, Table
+from commerce.rl.table import OBSERVATION_BOUND, Episode, Table, warn_fast
 from commerce.rules import Ruleset
 
 __all__ = ["AGENT_PREFIXES", "CommerceAEC", "IllegalPolicy", "order_enforced"]
@@ -43,7 +43,7 @@ class CommerceAEC(AECEnv):  # type: ignore[misc]
 
     def __init__(self, rules: Ruleset, players: int, *, episode: Episode = "deal",
                  illegal: IllegalPolicy = "raise", penalty: float = -1.0,
-                 dealer: int | None = None, fast: bool = True,
+                 dealer: int | None = None, fast: bool | None = None,
                  render_mode: str | None = None, version: str = "commerce_v0") -> None:
         super().__init__()
         if version not in AGENT_PREFIXES:
@@ -54,7 +54,8 @@ class CommerceAEC(AECEnv):  # type: ignore[misc]
             raise RulesetError(f"illegal must be 'raise' or 'penalty', not {illegal!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise RulesetError(f"render_mode must be 'ansi' or 'human', not {render_mode!r}")
-        self.table = Table(rules, players, episode=episode, dealer=dealer, fast=fast)
+        warn_fast(fast)
+        self.table = Table(rules, players, episode=episode, dealer=dealer)
         self.illegal, self.penalty, self.render_mode = illegal, float(penalty), render_mode
         self.possible_agents = [f"{AGENT_PREFIXES[version]}_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}

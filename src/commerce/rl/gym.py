@@ -22,7 +22,7 @@ from commerce.bots import make_bot
 from commerce.core import Bot
 from commerce.driver import seat_seed
 from commerce.errors import IllegalActionError, RulesetError
-from commerce.rl.table import OBSERVATION_BOUND, Episode, Table
+from commerce.rl.table import OBSERVATION_BOUND, Episode, Table, warn_fast
 from commerce.rules import find_ruleset, rulesets
 
 __all__ = ["ENTRY_POINT", "ENV_IDS", "CommerceGym", "MaskedObservation", "env_id", "register_envs"]
@@ -50,11 +50,12 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
                  opponents: str = "heuristic", episode: Episode = "deal",
                  illegal: str = "penalty", penalty: float = -1.0,
                  set: dict[str, Any] | None = None,
-                 fast: bool = True, render_mode: str | None = None) -> None:
+                 fast: bool | None = None, render_mode: str | None = None) -> None:
         ruleset = find_ruleset(rules)
         if set:
             ruleset = ruleset.with_options(**set)
-        self.table = Table(ruleset, players, episode=episode, fast=fast)
+        warn_fast(fast)
+        self.table = Table(ruleset, players, episode=episode)
         if not 0 <= seat < players:
             raise RulesetError(f"seat must be from 0 to {players - 1}")
         if illegal not in ("raise", "penalty"):

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -42,6 +43,17 @@ OBSERVATION_BOUND = 1e6
 """Every number of an observation vector lies within plus or minus this (the spaces' bounds)."""
 
 
+def warn_fast(fast: bool | None) -> None:
+    """Warn (``DeprecationWarning``) where an environment was given ``fast=``, which chose
+    the Python fast path, now gone: the keyword is read for one more version and changes
+    nothing. The environments step the reference engine (:class:`Table`); where a family's
+    compiled engine steps them, they use it whatever *fast* says."""
+    if fast is not None:
+        warnings.warn("fast= is deprecated and changes nothing: the environment steps the "
+                      "reference engine (the compiled one where the family has it)",
+                      DeprecationWarning, stacklevel=3)
+
+
 class Table:
     """A game stepped seat decision by seat decision (see the module's docstring).
 
@@ -49,12 +61,12 @@ class Table:
     :param players: the number of seats.
     :param episode: ``"deal"`` (an episode ends with the first deal) or ``"game"``.
     :param dealer: the first dealer; None draws it from the seed at each reset.
-    :param fast: step the family's fast path (tested equal to the reference engine, its
-        observations included); False steps :mod:`commerce.engine` itself.
+
+    The game is stepped on the reference engine (:mod:`commerce.engine`).
     """
 
     def __init__(self, rules: Ruleset, players: int, *, episode: Episode = "deal",
-                 dealer: int | None = None, fast: bool = True) -> None:
+                 dealer: int | None = None) -> None:
         if players not in rules.player_range():
             raise RulesetError(f"{rules.name} is for {rules.min_players} to "
                                f"{rules.max_players} players, not {players}")
@@ -71,22 +83,14 @@ class Table:
         self._dealer = dealer
         self.num_actions = self.encoding.num_actions(rules, players)
         self.observation_size = observation_size(self.encoding, rules, players)
-        path = spec.fast if fast else None
-        if path is not None:
-            self._new: Callable[[Ruleset, int, int], Any] = path.new_game
-            self._decision: Callable[[Any], Decision | None] = path.decision
-            self._legal: Callable[[Any], tuple[Action, ...]] = path.legal_actions
-            self._observe: Callable[[Any, int | None], Any] = path.observe
-            self._sample: Callable[[Any, random.Random], Action] = path.sample_chance
-            self._step: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = \
-                path.apply_unchecked or path.apply
-            self._outcome: Callable[[Any], Outcome | None] = path.outcome
-        else:
-            self._new = lambda r, n, d: engine.new_game(r, n, dealer=d)
-            self._decision, self._legal = engine.decision, engine.legal_actions
-            self._observe, self._sample = engine.observe, engine.sample_chance
-            self._step = engine.apply
-            self._outcome = engine.outcome
+        self._new: Callable[[Ruleset, int, int], Any] = (
+            lambda r, n, d: engine.new_game(r, n, dealer=d))
+        self._decision: Callable[[Any], Decision | None] = engine.decision
+        self._legal: Callable[[Any], tuple[Action, ...]] = engine.legal_actions
+        self._observe: Callable[[Any, int | None], Any] = engine.observe
+        self._sample: Callable[[Any, random.Random], Action] = engine.sample_chance
+        self._step: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = engine.apply
+        self._outcome: Callable[[Any], Outcome | None] = engine.outcome
         self.state: Any = None
         self.rng = random.Random(0)
         self.seat: int | None = None

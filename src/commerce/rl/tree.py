@@ -220,25 +220,16 @@ class TreeBuilder:
 
 
 class _Stepper:
-    """The engine's steps for one ruleset: its fast path where the family has one (equal to
-    the reference step for step), else the reference engine."""
+    """The engine's steps for one ruleset: the reference engine's, without its dispatch
+    (the family's own hooks)."""
 
     def __init__(self, spec: FamilySpec[Any, Any]) -> None:
         self.reader = spec.deal_reader
-        fast = spec.fast
-        if fast is not None:
-            self.new_game: Callable[..., Any] = fast.new_game
-            self.decision: Callable[[Any], Any] = fast.decision
-            self.legal: Callable[[Any], tuple[Action, ...]] = fast.legal_actions
-            self.apply: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = (
-                fast.apply_unchecked or fast.apply)
-            self.observe: Callable[[Any, int], Any] = fast.observe
-        else:
-            self.new_game = lambda rules, players, dealer: engine.new_game(rules, players,
-                                                                           dealer=dealer)
-            self.decision, self.legal = engine.decision, engine.legal_actions
-            self.apply = lambda state, action: tuple(engine.apply(state, action))
-            self.observe = engine.observe
+        self.new_game: Callable[..., Any] = spec.new_game
+        self.decision: Callable[[Any], Any] = spec.decision
+        self.legal: Callable[[Any], tuple[Action, ...]] = spec.legal_actions
+        self.apply: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = spec.apply
+        self.observe: Callable[[Any, int], Any] = spec.observe
 
     def deal(self, rules: Ruleset, players: int, cards: tuple[int, ...]) -> tuple[
             Any, tuple[tuple[Event, ...], ...], tuple[Event, ...]]:
@@ -418,7 +409,7 @@ def _walk(out: TreeBuilder, stepper: _Stepper, rules: Ruleset, reader: Any, stat
 Chooser = Callable[[int, Hashable, Any, tuple[Action, ...]], Action]
 """``choose(seat, key, state, legal) -> action``: a seat's decision in a deal played by
 :func:`play_deal`; *key* is the information state's key in :func:`build_tree`'s trees and
-*state* the (fast) state, whose ``observe(state, seat)`` is all a bot may read."""
+*state* the state, whose ``observe(state, seat)`` is all a bot may read."""
 
 
 def play_deal(rules: Ruleset, players: int, cards: tuple[int, ...], choose: Chooser,
@@ -454,7 +445,7 @@ def draw_deal(rules: Ruleset, players: int, rng: random.Random) -> tuple[int, ..
 
 
 def state_at(rules: Ruleset, tree: GameTree, node: int) -> Any:
-    """The (fast) state of *node* of a tree of :func:`build_tree` of *rules*, replayed from
+    """The state of *node* of a tree of :func:`build_tree` of *rules*, replayed from
     its deal: for asking a bot what it does there (``observe_for(rules, state, seat)``)."""
     return _replay(_Stepper(family_spec(rules.family)), rules, tree, node)
 

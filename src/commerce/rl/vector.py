@@ -55,9 +55,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from commerce.bots import make_bot
+from commerce.compiled import policy_code
 from commerce.errors import CommerceError, IllegalActionError, IllegalReason, RulesetError
 from commerce.family import family_spec
-from commerce.fast import policy_code
 from commerce.rl.gym import env_id
 from commerce.rl.table import EPISODES, OBSERVATION_BOUND
 from commerce.rules import Ruleset, find_ruleset, rulesets

@@ -3,12 +3,12 @@
 This package holds the game whole: ``presets`` and ``options``, ``cards`` (the 80-card pack and
 its notation), ``scoring``; the reference rules (``rules`` names the entry points and the
 stage modules in the order of play: ``state``, ``game``, ``deal``, ``layout``, ``turn``,
-``settle``, ``choices``, ``observe``, ``notation``); ``fast`` (the same rules written for
-speed); ``kernel`` (the same rules compiled, with ``compiled_rules`` and
-``compiled_heuristic``, loaded by ``compiled``; ``kernel_env`` steps them one decision at a
-time for the vector environment); ``text`` (words for people), ``deals`` (hand
-summaries for the analyses), ``heuristic``, ``sample`` and ``search`` (what the bots use),
-``hidden`` (test hooks). :data:`FAMILY` is the one place that names its hooks.
+``settle``, ``choices``, ``observe``, ``notation``); ``kernel`` (the same rules compiled,
+with ``compiled_rules`` and ``compiled_heuristic``, loaded by ``compiled``; ``kernel_env``
+steps them one decision at a time for the vector environment); ``text`` (words for
+people), ``deals`` (hand summaries for the analyses), ``heuristic``, ``sample`` and
+``search`` (what the bots use), ``hidden`` (test hooks). :data:`FAMILY` is the one place
+that names its hooks.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from commerce.families.cox import (
     compiled,
     deals,
     encode,
-    fast,
     heuristic,
     hidden,
     notation,
@@ -63,7 +62,6 @@ FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
     permute_hidden=hidden.permute_hidden,
     encoding=encode.ENCODING,
     presentation=present.PRESENTATION,
-    fast=fast.FAST,
     kernel=compiled.kernel,
     env_kernel=compiled.env_kernel,
     extras={"no_stand_reason": "stand-threshold has no meaning in Cox's game ({id}): nobody "

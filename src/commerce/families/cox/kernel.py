@@ -331,23 +331,24 @@ class CoxKernel:
     policies: tuple[int, ...] = (RANDOM, HEURISTIC)
     """The policy codes it plays."""
     deal_payoffs: bool = True
-    """It fills :attr:`commerce.fast.BatchResult.deal_payoffs` with each seat's points for
+    """It fills :attr:`commerce.compiled.BatchResult.deal_payoffs` with each seat's points for
     each hand (the ``hand_scored`` event's scores, which the deal reader reads)."""
     deal_dealers: bool = True
-    """It fills :attr:`commerce.fast.BatchResult.deal_dealers` with each hand's Retailer: the
+    """It fills :attr:`commerce.compiled.BatchResult.deal_dealers` with each hand's Retailer: the
     Directors drawn at each hand decide the places, so they do not pass round the table."""
     deal_results: bool = True
-    """It fills :attr:`commerce.fast.BatchResult.deal_decisions` and ``deal_winners`` (what
+    """It fills :attr:`commerce.compiled.BatchResult.deal_decisions` and ``deal_winners`` (what
     :func:`commerce.analysis.variants` reads): every game plays all its hands."""
     action_dtype: Any = np.int16
     """The dtype of the recorded actions."""
     piece_games: int = 100
-    """The fewest games of a piece of a batch shared by threads (:func:`commerce.fast.run_batch`):
-    a game is a few hundred decisions, so a hundred is already milliseconds."""
+    """The fewest games of a piece of a batch shared by threads
+    (:func:`commerce.compiled.run_batch`): a game is a few hundred decisions, so a hundred is
+    already milliseconds."""
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
             boldness: Any, share: int, out: tuple[Any, ...]) -> None:
-        """Play rows *first* to *stop* into *out* (:class:`commerce.fast.BatchResult`'s
+        """Play rows *first* to *stop* into *out* (:class:`commerce.compiled.BatchResult`'s
         arrays, in its order), row *r*'s seats by line-up ``r % len(policies)``, in chance
         groups of *share* games; it releases the GIL, so threads may share a batch."""
         play_games(np.uint64(master_key(seed)), index0, first, stop, self.cfg, policies,

@@ -18,8 +18,8 @@ A game is ``hands_per_game`` hands (four). Each hand (read the modules in this o
    ends when the supply runs out. Every holding is scored (:mod:`.scoring`).
 
 :mod:`.choices` says what is legal, :mod:`.observe` what each seat sees, :mod:`.notation` how
-actions are written. The state is :class:`.state.CoxState`. :mod:`.fast` plays the same game
-faster.
+actions are written. The state is :class:`.state.CoxState`. :mod:`.kernel` plays the same game
+compiled.
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ from commerce.families.cox.turn import buy, choose_to_draw, decline_offer, disca
 
 __all__ = [
     "BLANK", "RETAILER", "WHOLESALER", "CoxObservation", "CoxState", "Phase", "action_label",
-    "apply", "check", "decision", "event_to_dict", "format_action", "legal_actions",
-    "new_game", "observe", "outcome", "parse_action", "reveal_all", "sample_chance",
+    "apply", "apply_unchecked", "check", "decision", "event_to_dict", "format_action",
+    "legal_actions", "new_game", "observe", "outcome", "parse_action", "reveal_all",
+    "sample_chance",
 ]
 
 
@@ -51,6 +52,12 @@ def apply(s: CoxState, action: Action) -> Transition:
     :raises IllegalActionError: with the reason, if *action* is not legal in *s*.
     """
     check(s, action)
+    return apply_unchecked(s, action)
+
+
+def apply_unchecked(s: CoxState, action: Action) -> Transition:
+    """Play an action already known to be legal (one of :func:`legal_actions`, or
+    :func:`sample_chance`'s): :func:`apply` without the check, for the search's playouts."""
     out: list[Event] = []
     after = _play(s, action, out)
     events = tuple(out)

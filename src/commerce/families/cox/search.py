@@ -1,10 +1,10 @@
-"""Fast playouts of Cox's game (family ``cox``) for the search bot.
+"""Playouts of Cox's game (family ``cox``) for the search bot.
 
 Inside a drawn (determinised) state every seat plays the heuristic bot's rules of thumb
 (:mod:`commerce.families.cox.heuristic`) on its own observation to the end of the current
 hand: on the compiled kernel (:func:`kernel_playouts`, every action of a drawn state at once,
 the compiled heuristic tested equal to the Python one), or where the kernel does not play the
-ruleset through the fast path's unchecked transition (:func:`playout`, each action from
+ruleset through the reference rules' unchecked transition (:func:`playout`, each action from
 ``legal_actions``), with a smaller budget (:data:`PYTHON_ITERATIONS`).
 
 Cox's payoffs are points, and not zero-sum: every seat scores its own holding. What the
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from commerce.core import Action, ActionKind, Seat
-from commerce.families.cox import fast
+from commerce.core import Action, ActionKind, Seat, evolve
+from commerce.families.cox import rules as ref
 from commerce.families.cox.heuristic import cox_heuristic, rank_discards
 from commerce.families.cox.state import CoxState
 from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none, kernel_plays
@@ -49,17 +49,17 @@ def playout(state: CoxState, action: Action, seat: Seat,
             rng: random.Random) -> tuple[float, float]:
     """Play *action*, then heuristics to the hand's end: (lead in the hand, won).
 
-    The drawn (reference) state is played on the fast path. Each seat decides on what the
-    heuristic reads of its own observation (:func:`commerce.families.cox.fast.heuristic_view`,
-    field for field the observation's); no rule reads the events, so the log is kept empty.
+    The drawn state is played on the reference rules. Each seat decides on its own
+    observation, as the heuristic bot does at the table; no rule reads the events, so the log
+    is emptied before each seat's observation is made.
     """
-    apply = fast.apply_unchecked
-    legal_actions = fast.legal_actions
-    view = fast.heuristic_view
+    apply = ref.apply_unchecked
+    legal_actions = ref.legal_actions
+    observe = ref.observe
     # Asking only the seats that may buy a discard (those who cannot may only decline)
     # changes nothing but the number of steps.
-    s = fast.from_reference(state)
-    t = apply(s._replace(log=(), ruleset=_eligible_only(s.ruleset)), action)
+    t = apply(evolve(state, ruleset=_eligible_only(state.ruleset),
+                     deal=evolve(state.deal, log=())), action)
     while True:
         for e in t.events:
             if e.kind == "hand_scored":
@@ -69,7 +69,8 @@ def playout(state: CoxState, action: Action, seat: Seat,
         if len(legal) == 1:
             t = apply(s, legal[0])
             continue
-        t = apply(s._replace(log=()), cox_heuristic(view(s, s.actor), legal, rng, 0.5))
+        s = evolve(s, deal=evolve(s.deal, log=()))
+        t = apply(s, cox_heuristic(observe(s, s.turn.actor), legal, rng, 0.5))
 
 
 @lru_cache(maxsize=32)

@@ -4,9 +4,10 @@ Each player buys from the dealer for ready money or barters with a neighbour unt
 stands. This package holds the family whole: ``presets`` and ``options`` (the rulesets and the
 options they read); the reference rules, ``rules`` (the hooks the engine calls) over ``state``,
 ``deal``, ``turn`` and ``settle`` (one function per rule step, in the order of play),
-``observe`` (what each seat sees) and ``notation``; ``fast`` (the same rules for whole-game
-loops, tested equal to the reference); ``text`` (words for people), ``deals`` (deal summaries
-for the analyses), ``heuristic``, ``sample`` and ``search`` (what the bots use).
+``observe`` (what each seat sees) and ``notation``; ``kernel`` (the same rules compiled, with
+``compiled_heuristic``, loaded by ``compiled``, for whole-game loops and the search's
+playouts); ``text`` (words for people), ``deals`` (deal summaries for the analyses),
+``heuristic``, ``sample`` and ``search`` (what the bots use).
 :data:`FAMILY` is the one place that names its hooks.
 """
 
@@ -17,7 +18,6 @@ from commerce.families.trading import (
     compiled,
     deals,
     encode,
-    fast,
     heuristic,
     hidden,
     notation,
@@ -68,7 +68,6 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
     permute_hidden=hidden.permute_hidden,
     encoding=encode.ENCODING,
     presentation=present.PRESENTATION,
-    fast=fast.FAST,
     kernel=compiled.kernel,
     env_kernel=compiled.env_kernel,
 )

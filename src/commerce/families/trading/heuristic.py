@@ -28,8 +28,7 @@ def trading_action(obs: TradingObservation, legal: Sequence[Action], rng: random
                    boldness: float) -> Action:
     """The heuristic's choice in a trading-family game.
 
-    Reads ``ruleset``, ``players``, ``hand``, ``decision`` and ``offered`` of *obs* (the search
-    bot's playouts pass the fast path's observation, equal to the reference's).
+    Reads ``ruleset``, ``players``, ``hand``, ``decision`` and ``offered`` of *obs*.
     """
     rules: Ruleset = obs.ruleset
     hand = tuple(obs.hand)

@@ -22,7 +22,7 @@ process).
 
 Every option of the family is played except an unlimited deal (``max_rounds_per_deal=0``),
 which a kernel cannot bound; :func:`build` refuses that, and any option it does not know, with
-a message naming it. :mod:`commerce.fast` drives the kernel in batches.
+a message naming it. :mod:`commerce.compiled` drives the kernel in batches.
 """
 
 from __future__ import annotations
@@ -537,17 +537,18 @@ class TradingKernel:
     after_win: Any
     category_names: tuple[str, ...] = CATEGORY_NAMES
     deal_payoffs: bool = True
-    """It fills :attr:`commerce.fast.BatchResult.deal_payoffs`."""
+    """It fills :attr:`commerce.compiled.BatchResult.deal_payoffs`."""
     deal_results: bool = True
-    """It fills :attr:`commerce.fast.BatchResult.deal_decisions` and ``deal_winners`` (what
+    """It fills :attr:`commerce.compiled.BatchResult.deal_decisions` and ``deal_winners`` (what
     :func:`commerce.analysis.variants` reads)."""
     piece_games: int = 2_000
-    """The fewest games of a piece of a batch shared by threads (:func:`commerce.fast.run_batch`):
-    a game is a few microseconds, so a piece shorter than this spends its time being handed out."""
+    """The fewest games of a piece of a batch shared by threads
+    (:func:`commerce.compiled.run_batch`): a game is a few microseconds, so a piece shorter than
+    this spends its time being handed out."""
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
             boldness: Any, share: int, out: tuple[Any, ...]) -> None:
-        """Play rows *first* to *stop* into *out* (:class:`commerce.fast.BatchResult`'s
+        """Play rows *first* to *stop* into *out* (:class:`commerce.compiled.BatchResult`'s
         arrays, in its order), row *r*'s seats by line-up ``r % len(policies)`` (rows of
         *policies* and *boldness*: one for every game, or a rotation's period), in
         chance groups of *share* games; it releases the GIL, so threads may share a batch."""

@@ -5,7 +5,7 @@ Nothing here restates a rule. Each game's thread runs the kernel's own
 Python source as the CPU kernel (:func:`commerce.kernelkit.cuda_twin`); its working arrays
 (hands, stock, bottom queue, balances, streams) are made in the thread's local memory, the
 tables (ranks, strengths) are read from the device's memory. Game *i* of a run draws from the
-same streams as on the CPU, so the GPU plays the very games :func:`commerce.fast.run_batch`
+same streams as on the CPU, so the GPU plays the very games :func:`commerce.compiled.run_batch`
 plays for the same seed: ``tests/test_kernel_cuda.py`` holds the two equal game for game (in
 numba's CUDA simulator, where no GPU is at hand), and ``scripts/gpu_kernel.py`` measures and
 checks it on a GPU.

@@ -9,7 +9,7 @@ state, :mod:`.observe` what each seat sees and :mod:`.notation` the actions in w
 
 This module gathers the hooks the engine calls (:data:`commerce.families.trading.FAMILY`):
 :func:`legal_actions`, :func:`check` and :func:`apply` dispatch on where the deal stands.
-:mod:`.fast` plays the same rules faster, for whole-game loops.
+:mod:`.kernel` plays the same rules compiled, for whole-game loops.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from commerce.families.trading.turn import (
 )
 
 __all__ = [
-    "Phase", "TradingObservation", "TradingState", "apply", "check", "decision",
+    "Phase", "TradingObservation", "TradingState", "apply", "apply_unchecked", "check", "decision",
     "legal_actions", "new_game", "observe", "outcome", "reveal_all", "sample_chance",
 ]
 
@@ -161,6 +161,12 @@ def apply(s: TradingState, action: Action) -> Transition:
     :raises IllegalActionError: with the reason, if *action* is not legal in *s*.
     """
     check(s, action)
+    return apply_unchecked(s, action)
+
+
+def apply_unchecked(s: TradingState, action: Action) -> Transition:
+    """Apply an action already known to be legal (one of :func:`legal_actions`, or
+    :func:`sample_chance`'s): :func:`apply` without the check, for the search's playouts."""
     kind = action.kind
     if kind is ActionKind.DEAL:
         if s.phase is Phase.DRAW:

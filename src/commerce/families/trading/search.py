@@ -1,8 +1,9 @@
-"""Fast playouts of the trading family for the search bot, and what it believes of the deal.
+"""Playouts of the trading family for the search bot, and what it believes of the deal.
 
 Inside a drawn (determinised) state, every seat plays the heuristic bot's rules of thumb on its
-own cards only, through the family's unchecked transition (each action comes from
-``legal_actions``), until the deal's showdown.
+own cards only until the deal's showdown: on the compiled kernel (:func:`kernel_playouts`)
+where it plays the ruleset, else on the reference rules' unchecked transition (each action
+comes from ``legal_actions``).
 
 Where a turn is one action (no standing after a trade: Trade and Barter), a hand after a trade
 says nothing of whether its holder would have stood, so the search draws its states by
@@ -20,7 +21,7 @@ from typing import Any
 from commerce.cards import Card, pack
 from commerce.core import Action, ActionKind, DecisionKind, Seat
 from commerce.determinize import state_sampler
-from commerce.families.trading import fast
+from commerce.families.trading import rules as ref
 from commerce.families.trading.heuristic import trading_action
 from commerce.families.trading.observe import TradingObservation
 from commerce.families.trading.state import Phase, TradingState
@@ -34,8 +35,8 @@ def playout(state: TradingState, action: Action, seat: Seat,
             rng: random.Random) -> tuple[float, float]:
     """Play *action*, then heuristics to the deal's end: (gain in stakes from now, won).
 
-    The playout runs on the fast path; each seat decides from its own observation, as the
-    heuristic bot does at the table."""
+    The playout steps the reference rules; each seat decides from its own observation, as
+    the heuristic bot does at the table."""
     return _play(state, action, seat, rng, frozenset())
 
 
@@ -83,8 +84,8 @@ def _play(state: TradingState, action: Action, seat: Seat, rng: random.Random,
           erratic: frozenset[Seat]) -> tuple[float, float]:
     """:func:`playout`, the *erratic* seats choosing at random."""
     start = state.balances[seat]
-    apply = fast.apply_unchecked
-    t = apply(fast.from_reference(state), action)
+    apply = ref.apply_unchecked
+    t = apply(state, action)
     while True:
         for e in t.events:
             if e.kind == "deal_ended":
@@ -92,16 +93,16 @@ def _play(state: TradingState, action: Action, seat: Seat, rng: random.Random,
         s = t.state
         phase = s.phase
         if phase is Phase.DEAL or phase is Phase.DRAW:
-            t = apply(s, fast.sample_chance(s, rng))
+            t = apply(s, ref.sample_chance(s, rng))
             continue
-        legal = fast.legal_actions(s)
+        legal = ref.legal_actions(s)
         if len(legal) == 1:
             t = apply(s, legal[0])
             continue
         if s.actor in erratic:
             t = apply(s, legal[rng.randrange(len(legal))])
             continue
-        t = apply(s, trading_action(fast.observe(s, s.actor), legal, rng, 0.5))
+        t = apply(s, trading_action(ref.observe(s, s.actor), legal, rng, 0.5))
 
 
 def plausible(state: TradingState, seat: Seat) -> bool:
@@ -132,7 +133,7 @@ def plausible(state: TradingState, seat: Seat) -> bool:
 
 
 def _settle(t: Any, seat: Seat, start: int) -> tuple[float, float]:
-    s: fast.FastState = t.state
+    s: TradingState = t.state
     balance = s.balances[seat]
     if s.phase is not Phase.OVER:  # the next deal's antes are already taken: give them back
         rules = s.ruleset

@@ -3,9 +3,10 @@
 Players exchange with face-up cards in the middle (the widow) until two stand or one knocks.
 The reference rules read like the sources: ``state`` (the session, the deal, the turn),
 then one module per stage of play, ``deal``, ``turn`` and ``settle``, with ``rules`` saying
-which step each action is; ``observe`` (what each seat may know) and ``notation``. ``fast``
-plays the same rules for speed (simulations, the search's playouts) and is tested equal to
-them step for step. Also: ``presets`` and ``options``, ``hidden`` (the generic tests'
+which step each action is; ``observe`` (what each seat may know) and ``notation``. ``kernel``
+plays the same rules compiled (with ``compiled_rules`` and its siblings, loaded by
+``compiled``) for speed (simulations, the search's playouts), tested equal to them step for
+step. Also: ``presets`` and ``options``, ``hidden`` (the generic tests'
 hooks), ``text`` (words for people), ``deals`` (deal summaries for the analyses),
 ``heuristic``, ``sample`` and ``search`` (what the bots use). :data:`FAMILY` is
 the one place that names its hooks.
@@ -18,7 +19,6 @@ from commerce.families.widow import (
     compiled,
     deals,
     encode,
-    fast,
     heuristic,
     hidden,
     notation,
@@ -77,7 +77,6 @@ FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     encoding=encode.ENCODING,
     unit_of=present.unit_of,
     presentation=present.PRESENTATION,
-    fast=fast.FAST,
     kernel=compiled.kernel,
     env_kernel=compiled.env_kernel,
 )

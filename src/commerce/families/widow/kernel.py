@@ -290,32 +290,33 @@ class WidowKernel:
     tracks_tokens: bool = False
     """Whether its rules track tokens (every preset but the Old Game): it then reports each
     seat's tokens at the end and the deal it went out in
-    (:attr:`commerce.fast.BatchResult.session`)."""
+    (:attr:`commerce.compiled.BatchResult.session`)."""
     deal_results: bool = True
-    """It fills :attr:`commerce.fast.BatchResult.deal_decisions` and ``deal_winners`` (what
+    """It fills :attr:`commerce.compiled.BatchResult.deal_decisions` and ``deal_winners`` (what
     :func:`commerce.analysis.variants` reads), for the first deals of each session, as many
     as their deal axis holds (:attr:`deals`, or ``run_batch``'s *deal_room*)."""
     deal_counts: bool = True
-    """Its sessions vary in length: it fills :attr:`commerce.fast.BatchResult.deal_counts`
+    """Its sessions vary in length: it fills :attr:`commerce.compiled.BatchResult.deal_counts`
     with the deals each session played (all of them, past the deal axis too)."""
     deal_payoffs: bool = True
-    """It fills :attr:`commerce.fast.BatchResult.deal_payoffs` (what a deal's settlement
+    """It fills :attr:`commerce.compiled.BatchResult.deal_payoffs` (what a deal's settlement
     paid each seat, as the analyses' deal reader reads it: a horse and the pool shared out at
     the session's end belong to no deal) for the first deals of each session, as many as the
     deal axis holds."""
     deal_dealers: bool = True
-    """It fills :attr:`commerce.fast.BatchResult.deal_dealers`: in the token games the deal
+    """It fills :attr:`commerce.compiled.BatchResult.deal_dealers`: in the token games the deal
     passes over a seat that has gone out, so a deal's dealer is not the first dealer's
     turn round the table."""
     action_dtype: Any = np.int32
     """The dtype of the recorded actions."""
     piece_games: int = 100
-    """The fewest games of a piece of a batch shared by threads (:func:`commerce.fast.run_batch`):
-    a session makes tens to hundreds of decisions, so a hundred is already milliseconds."""
+    """The fewest games of a piece of a batch shared by threads
+    (:func:`commerce.compiled.run_batch`): a session makes tens to hundreds of decisions, so a
+    hundred is already milliseconds."""
 
     def run(self, seed: int, index0: int, first: int, stop: int, policies: Any,
             boldness: Any, share: int, out: tuple[Any, ...]) -> None:
-        """Play rows *first* to *stop* into *out* (:class:`commerce.fast.BatchResult`'s
+        """Play rows *first* to *stop* into *out* (:class:`commerce.compiled.BatchResult`'s
         arrays, in its order), row *r*'s seats by line-up ``r % len(policies)`` (rows of
         *policies* and *boldness*: one for every game, or a rotation's period), in
         chance groups of *share* games; it releases the GIL, so threads may share a batch."""

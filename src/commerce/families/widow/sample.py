@@ -33,7 +33,6 @@ from commerce.cards import Card, pack
 from commerce.core import DecisionKind
 from commerce.errors import CommerceError
 from commerce.families.widow import state as ref
-from commerce.families.widow.fast import WidowState, to_reference
 from commerce.families.widow.observe import WidowObservation
 from commerce.families.widow.state import Phase, Resume
 
@@ -148,7 +147,6 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], ref.WidowState]:
     # -- the rest of the state ------------------------------------------------------------
     order = obs.in_deal
     locked = _mask(obs.locked)
-    stood_mask = _mask(obs.stood)
     knocker = obs.knocker if obs.knocker is not None else -1
     final: tuple[int, ...] = ()
     if obs.final_turns and phase in (Phase.FINAL, Phase.MORE, Phase.POUNCE):
@@ -215,6 +213,10 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], ref.WidowState]:
     tokens = tuple(obs.tokens) if (tracked and obs.tokens is not None) else (0,) * n
     hidden_t = tuple(hidden)
     in_final = obs.final_turns
+    locked_seats = frozenset(obs.locked)
+    passed_seats = frozenset(obs.passed)
+    stood_seats = frozenset(obs.stood)
+    pounced_seats = frozenset(obs.pounced)
 
     def draw(rng: random.Random) -> ref.WidowState:
         rest = list(hidden_t)
@@ -229,46 +231,25 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], ref.WidowState]:
         if not blind or seat != dealer:
             hands[seat] = own
         unseen = tuple(sorted(rest[k:]))
-        return to_reference(WidowState(
+        return ref.WidowState(
             ruleset=rules,
             players=n,
-            tokens=tokens,
-            balances=obs.balances,
-            out_in=tuple(out_in),
-            deals_won=(0,) * n,
-            pool=obs.pool,
-            pool_counters=obs.pool_counters,
-            horses=horses,
-            horse_open=horse_open,
-            offers=offers,
-            dealer=dealer,
-            deal_number=obs.deal_number,
-            order=order,
-            order_mask=_mask(order),
-            hands=tuple(hands),
-            widow=widow,
-            unseen=unseen,
-            to_deal=0,
-            phase=phase,
-            actor=actor,
-            turn=obs.turn,
-            pos=pos,
-            round=obs.round,
-            locked=locked,
-            passed=_mask(obs.passed),
-            stood=stood_mask,
-            frozen=_mask(obs.pounced),
-            knocker=knocker,
-            final=final,
-            in_final=in_final,
-            swaps=swaps,
-            moved=moved,
-            resume=resume,
-            fresh=(),
-            offer=offer,
-            log=events,
-            last_deal=obs.last_deal,
-            ended=obs.ended,
-        ))
+            session=ref.Session(
+                tokens=tokens, balances=obs.balances, out_in=tuple(out_in),
+                deals_won=(0,) * n, pool=obs.pool, pool_counters=obs.pool_counters,
+                horses=horses, horse_open=horse_open, horse_offers=offers, dealer=dealer,
+                deal_number=obs.deal_number, last_deal=obs.last_deal, ended=obs.ended,
+            ),
+            deal=ref.Deal(
+                order=order, hands=tuple(hands), widow=widow, stock=unseen, to_deal=0,
+                locked=locked_seats, passed=passed_seats, stood=stood_seats,
+                pounced=pounced_seats, knocker=None if knocker < 0 else knocker, log=events,
+            ),
+            turn=ref.Turn(
+                phase=phase, actor=actor, seat=obs.turn, pos=pos, round=obs.round,
+                final=final, in_final=in_final, swaps=swaps, moved=moved, resume=resume,
+                fresh=(), offer=None if offer < 0 else offer,
+            ),
+        )
 
     return draw

@@ -1,9 +1,10 @@
-"""Fast playouts of the widow family for the search bot.
+"""Playouts of the widow family for the search bot.
 
 Inside a drawn (determinised) state, every seat plays the heuristic's rules of thumb
-(:func:`commerce.families.widow.heuristic.widow_action`) on its own cards and the public table,
-through the family's unchecked transition (each action comes from ``legal_actions``), until
-the deal ends. The gain is the seat's change in tokens (counters) where the ruleset has them,
+(:func:`commerce.families.widow.heuristic.widow_action`) on its own cards and the public table
+until the deal ends: on the compiled kernel (:func:`kernel_playouts`) where it plays the
+ruleset, else on the reference rules' unchecked transition (:func:`playout`, each action from
+``legal_actions``). The gain is the seat's change in tokens (counters) where the ruleset has them,
 else in stakes, from now to the end of the deal (and the pool, if the session ends with it).
 
 In Pool Commerce (counters to the pool, no cap on the deals, no prize per deal) a counter is
@@ -24,9 +25,7 @@ from typing import Any, NamedTuple
 
 from commerce.cards import Card
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
-from commerce.families.widow import fast as widow
-from commerce.families.widow import state as ref
-from commerce.families.widow.fast import WidowState
+from commerce.families.widow import rules as widow
 from commerce.families.widow.heuristic import (
     best_target,
     hand_strength,
@@ -34,7 +33,7 @@ from commerce.families.widow.heuristic import (
     knock_threshold,
     widow_action,
 )
-from commerce.families.widow.state import Phase
+from commerce.families.widow.state import Phase, WidowState
 from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none, kernel_plays
 from commerce.rules import Ruleset
 
@@ -63,7 +62,7 @@ MAX_ACTIONS = 2000
 
 class View(NamedTuple):
     """The part of an observation the heuristic reads (a test checks it reads as
-    :func:`commerce.families.widow.fast.observe` of the seat to act)."""
+    :func:`commerce.families.widow.observe.observe` of the seat to act)."""
 
     ruleset: Ruleset
     seat: Seat
@@ -78,18 +77,19 @@ class View(NamedTuple):
 def view(s: WidowState) -> View:
     """What the seat to act in *s* observes, as far as the heuristic reads it: during the
     dealer's blind exchange only the cards he has taken so far are his hand."""
-    actor = s.actor
-    hand = s.hands[actor]
-    if s.phase is Phase.BLIND:
-        hand = hand[:s.swaps]
-    return View(s.ruleset, actor, hand, s.widow, widow.decision(s), s.order, s.in_final, s.log)
+    turn, deal = s.turn, s.deal
+    actor = turn.actor
+    hand = deal.hands[actor]
+    if turn.phase is Phase.BLIND:
+        hand = hand[:turn.swaps]
+    return View(s.ruleset, actor, hand, deal.widow, widow.decision(s), deal.order,
+                turn.in_final, deal.log)
 
 
-def playout(drawn: ref.WidowState, action: Action, seat: Seat,
+def playout(state: WidowState, action: Action, seat: Seat,
             rng: random.Random) -> tuple[float, float]:
-    """Play *action* in the drawn state, then heuristics to the deal's end, on the fast path:
-    (gain from now, won the deal)."""
-    state = widow.from_reference(drawn)
+    """Play *action* in the drawn state, then heuristics to the deal's end, on the reference
+    rules: (gain from now, won the deal)."""
     rules = state.ruleset
     tokens = rules.token_flow in _TOKENS
     pooled = pool_model(rules)
@@ -143,9 +143,10 @@ def pool_value(state: WidowState, seat: Seat) -> float:
     its balance now, plus the pool times its chance of surviving, plus its share of the horse
     money to come, as :func:`survival` models the rest of the game. Once the game is over,
     its balance."""
-    offered = seat in state.offers or (state.phase is Phase.HORSE and state.actor == seat)
-    return expected_stakes(state.ruleset, seat, state.balances[seat], state.tokens,
-                           state.pool, state.horse_open, state.phase is Phase.OVER, offered)
+    session, turn = state.session, state.turn
+    offered = seat in session.horse_offers or (turn.phase is Phase.HORSE and turn.actor == seat)
+    return expected_stakes(state.ruleset, seat, session.balances[seat], session.tokens,
+                           session.pool, session.horse_open, turn.phase is Phase.OVER, offered)
 
 
 def expected_stakes(rules: Ruleset, seat: Seat, balance: int, tokens: Sequence[int],
@@ -225,7 +226,7 @@ def survival(mine: int, others: tuple[int, ...], horse_open: bool,
     return win / m, horses / m
 
 
-def plausible(state: ref.WidowState, seat: Seat) -> bool:
+def plausible(state: WidowState, seat: Seat) -> bool:
     """Whether every other seat that stood, knocked or passed on its turn (and whose hand has
     not changed since) holds a hand the heuristic would have stopped on: one no exchange with
     the widow of that moment improved, unless it was strong enough to knock on at once
@@ -351,7 +352,7 @@ def kernel_playouts(obs: Any) -> BatchPlayouts | None:
     pooled = pool_model(rules)
     pooled_over = rules.token_flow == "lowest_to_pool"
 
-    def playouts(state: ref.WidowState, actions: Sequence[Action], seat: Seat,
+    def playouts(state: WidowState, actions: Sequence[Action], seat: Seat,
                  key: int) -> list[tuple[float, float]]:
         ends = run(state, actions, seat, key)
         wins = ends.wins.tolist()
@@ -390,7 +391,7 @@ BELIEF_TRIES = 8
 holds (as the search bot tries them where the family has no sampler of its own)."""
 
 
-def believed_states(obs: Any) -> Callable[[random.Random], ref.WidowState] | None:
+def believed_states(obs: Any) -> Callable[[random.Random], WidowState] | None:
     """The search's drawer of states (``SearchHooks.sampler``) where the kernel plays the
     ruleset: states drawn from the seat's view (:func:`.sample.prepare`), each redrawn up to
     :data:`BELIEF_TRIES` times until :func:`plausible` accepts it, exactly as the search bot
@@ -413,7 +414,7 @@ def believed_states(obs: Any) -> Callable[[random.Random], ref.WidowState] | Non
     rank3, strength, vtab = kern.rank3, kern.strength, kern.vtab
     read: list[Any] = [None, None, ()]  # the log and widow last read, and their judgements
 
-    def fits(state: ref.WidowState) -> bool:
+    def fits(state: WidowState) -> bool:
         deal = state.deal
         if deal.log is not read[0] or deal.widow != read[1]:
             threshold = knock_threshold(rules, len(deal.order) - 1, 0.5)
@@ -428,7 +429,7 @@ def believed_states(obs: Any) -> Callable[[random.Random], ref.WidowState] | Non
                 return False
         return True
 
-    def believed(rng: random.Random) -> ref.WidowState:
+    def believed(rng: random.Random) -> WidowState:
         state = draw(rng)
         tries = 1
         while tries < BELIEF_TRIES and not fits(state):
