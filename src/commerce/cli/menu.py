@@ -24,10 +24,14 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from commerce.presentation import MenuGroup
 from commerce.presentation import humanize as humanize  # the menus' words, kept here too
+
+if TYPE_CHECKING:
+    from commerce.core import Action
+    from commerce.driver import Driver
 
 WIDTH = 80
 """The width the plain interface writes for (a terminal's classic width)."""
@@ -139,7 +143,7 @@ PHRASES = (("buy a horse", "buy_horse"), ("buy horse", "buy_horse"),
 """Natural phrases a player may type for a move, each with the action's word, longest first."""
 
 
-def phrase_action(driver: Any, legal: Any, text: str) -> str:
+def phrase_action(driver: Driver, legal: Sequence[Action], text: str) -> str:
     """Natural phrases as actions: "I buy" is ``buy``, "I sell out A1" is ``sell_out A1``, and
     "I sell out" alone is the one sell-out there is."""
     from commerce import engine
@@ -156,7 +160,8 @@ def phrase_action(driver: Any, legal: Any, text: str) -> str:
     return text
 
 
-def family_labels(driver: Any, seat: int, legal: Any, labels: list[str]) -> list[str]:
+def family_labels(driver: Driver, seat: int, legal: Sequence[Action],
+                  labels: list[str]) -> list[str]:
     """Menu labels in words where the family has an ``action_label`` hook."""
     from commerce import engine
     from commerce.family import family_spec
@@ -168,7 +173,8 @@ def family_labels(driver: Any, seat: int, legal: Any, labels: list[str]) -> list
     return [str(label(a, obs)) for a in legal]
 
 
-def menu_groups(driver: Any, seat: int, legal: Any) -> list[Any] | None:
+def menu_groups(driver: Driver, seat: int,
+                legal: Sequence[Action]) -> list[MenuGroup | None] | None:
     """The family's grouping of the menu (see :class:`commerce.presentation.Presentation`)."""
     from commerce import engine
     from commerce.family import family_spec
