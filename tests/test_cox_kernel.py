@@ -200,6 +200,7 @@ def test_each_holding_kept_as_cards_move_is_the_one_built_anew(options: dict[str
     cards, kinds, lone cards) equal, after every action of random games, the ones built anew
     from the racks and layouts; a state written from outside gets them built
     (:func:`holdings`)."""
+    from commerce.families.cox.compiled_game import _start_hand
     from commerce.families.cox.compiled_rules import (
         _ACTOR,
         _HAND,
@@ -214,7 +215,6 @@ def test_each_holding_kept_as_cards_move_is_the_one_built_anew(options: dict[str
         holdings,
     )
     from commerce.families.cox.compiled_turn import apply_code, end_hand, legal
-    from commerce.families.cox.kernel import _start_hand
 
     rules = COX.with_options(**options) if options else COX
     rng = np.random.default_rng(7)

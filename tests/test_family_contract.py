@@ -1,9 +1,8 @@
 """The family contract: explicit registration, hooks checked at registration, per-family
-options, and the floors of the package (each imports only from below)."""
+options. (The floors of the package are checked in ``test_imports.py``.)"""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import os
 import subprocess
@@ -86,54 +85,6 @@ def test_a_preset_label_does_not_depend_on_import_order():
     assert first == second == "peel@2"
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-    return found
-
-
-CORE = ("cards", "hands", "rules", "core", "errors", "family", "engine", "record", "driver",
-        "kernelkit", "determinize", "strength", "stats", "text", "odds", "encoding")
-ABOVE_CORE = ("commerce.families", "commerce.bots", "commerce.cli", "commerce.simulate",
-              "commerce.tournament", "commerce.analysis", "commerce.threshold", "commerce.bench",
-              "commerce.rl")
-
-
-def test_the_core_imports_nothing_above_it():
-    for name in CORE:
-        for module in _imports(SRC / f"{name}.py"):
-            assert not module.startswith(ABOVE_CORE), f"commerce.{name} imports {module}"
-
-
-def test_families_import_neither_bots_nor_applications_nor_each_other():
-    for path in (SRC / "families").rglob("*.py"):
-        family = path.relative_to(SRC / "families").parts[0]
-        for module in _imports(path):
-            assert not module.startswith(("commerce.bots", "commerce.cli", "commerce.simulate",
-                                          "commerce.tournament", "commerce.analysis",
-                                          "commerce.threshold", "commerce.rl")), \
-                f"{path} imports {module}"
-            if module.startswith("commerce.families.") and path.name != "__init__.py":
-                assert module.split(".")[2] == family, f"{path} imports {module}"
-
-
-def test_bots_import_no_family_package():
-    for path in (SRC / "bots").rglob("*.py"):
-        for module in _imports(path):
-            assert not module.startswith("commerce.families"), f"{path} imports {module}"
-
-
-def test_no_module_is_found_by_a_name_built_from_a_string():
-    for path in SRC.rglob("*.py"):
-        assert "importlib" not in _imports(path), f"{path} uses importlib"
-        assert "__import__(" not in path.read_text(), path
-
-
 def test_the_spec_is_typed_for_its_family():
     spec: FamilySpec[object, object] = family_spec("trading")
     assert spec.state_type.__name__ == "TradingState"
@@ -170,49 +121,3 @@ def test_rulesets_with_family_options_cross_processes():
 
     rules = find_ruleset("pool").with_options(horse_price=2)
     assert pickle.loads(pickle.dumps(rules)) == rules
-
-
-def _module_graph() -> dict[str, set[str]]:
-    """Module-level imports between the package's modules (``from pkg import mod`` is an
-    edge to ``pkg.mod``; a package's own ``__init__`` is left out: it is the package's face)."""
-    modules = {}
-    for path in SRC.rglob("*.py"):
-        parts = path.relative_to(SRC.parent).with_suffix("").parts
-        if parts[-1] == "__init__":
-            continue
-        modules[".".join(parts)] = path
-    graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
-        edges: set[str] = set()
-        for node in ast.parse(path.read_text()).body:
-            if isinstance(node, ast.ImportFrom) and node.module:
-                for alias in node.names:
-                    target = f"{node.module}.{alias.name}"
-                    if target in modules:
-                        edges.add(target)
-                    elif node.module in modules:
-                        edges.add(node.module)
-            elif isinstance(node, ast.Import):
-                edges.update(a.name for a in node.names if a.name in modules)
-        graph[name] = edges
-    return graph
-
-
-def test_no_import_circle():
-    graph = _module_graph()
-    state: dict[str, int] = {}
-    circles: list[str] = []
-
-    def visit(node: str, path: list[str]) -> None:
-        state[node] = 1
-        for nxt in sorted(graph[node]):
-            if state.get(nxt) == 1:
-                circles.append(" -> ".join([*path[path.index(nxt):], nxt]))
-            elif nxt not in state:
-                visit(nxt, [*path, nxt])
-        state[node] = 2
-
-    for node in sorted(graph):
-        if node not in state:
-            visit(node, [node])
-    assert graph and circles == []

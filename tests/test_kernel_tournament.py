@@ -91,7 +91,7 @@ def test_the_kernel_and_the_reference_agree_statistically() -> None:
 def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(
         rid: str, options: dict[str, str], room: int | None) -> None:
     from commerce import engine, kernelkit
-    from commerce.analysis import _advantage_kernel, _position
+    from commerce.analysis import _advantage_kernel, seat_position
     from commerce.compiled import build_kernel
     from commerce.family import family_spec
 
@@ -114,7 +114,7 @@ def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(
         longer += room is not None and len(deals) > room
         for deal in deals:
             for seat, p in enumerate(deal.payoffs):
-                pos = _position(seat, deal.dealer, 4, rules)
+                pos = seat_position(seat, deal.dealer, 4, rules)
                 sums[pos] += p
                 counts[pos] += 1
         assert samples[g] == (sums, counts), f"game {g}"

@@ -15,8 +15,7 @@ import pytest
 from commerce import engine
 from commerce.bots import make_bot
 from commerce.cli import main
-from commerce.cli.menu import humanize, menu_lines, wrap_text
-from commerce.cli.play import _family_labels, _menu_groups
+from commerce.cli.menu import family_labels, humanize, menu_groups, menu_lines, wrap_text
 from commerce.cli.textview import describe_event, render
 from commerce.driver import Driver
 from commerce.rules import find_ruleset
@@ -43,12 +42,12 @@ def _decisions(rules_id: str) -> tuple[tuple[list[str], list[Any], list[str]], .
             dec = d.decision()
             if dec is not None and dec.seat is not None:
                 legal = engine.legal_actions(d.state)
-                labels = _family_labels(d, dec.seat, legal,
+                labels = family_labels(d, dec.seat, legal,
                                         [engine.format_action(rules, a) for a in legal])
                 screen = [render(engine.observe(d.state, dec.seat), d.names)]
                 screen += [describe_event(e, d.names, dec.seat, rules.family) or ""
                            for e in d.visible_events(dec.seat)[-20:]]
-                out.append((labels, _menu_groups(d, dec.seat, legal) or [None] * len(legal),
+                out.append((labels, menu_groups(d, dec.seat, legal) or [None] * len(legal),
                             screen))
             d.step()
     return tuple(out)

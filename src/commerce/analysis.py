@@ -83,26 +83,37 @@ def play_and_read(rules: Ruleset, bots: Sequence[Any], seed: int) -> PlayedGame:
 
 # -- parallel plumbing ---------------------------------------------------------------------
 
-_WORKER: dict[str, Any] = {}
+WORKER: dict[str, Any] = {}
+"""A worker process's run, set by :func:`init_worker`: rules, players, bot specs, bots by
+seat, master seed and games (each process of a run has its own; the analyses' chunks read it)."""
 
 
-def _init(rules: Ruleset, players: int, specs: Sequence[str], seed: int, games: int) -> None:
+def init_worker(rules: Ruleset, players: int, specs: Sequence[str], seed: int,
+                games: int) -> None:
+    """Set up a worker process's run (:data:`WORKER`): the bots by seat, *specs* cycled."""
     from commerce.bots import make_bot
 
-    _WORKER.update(rules=rules, players=players, specs=list(specs),
+    WORKER.update(rules=rules, players=players, specs=list(specs),
                    bots=[make_bot(specs[i % len(specs)]) for i in range(players)],
                    seed=seed, games=games)
 
 
-def _games_of(chunk: int) -> range:
-    return range(chunk * CHUNK, min((chunk + 1) * CHUNK, _WORKER["games"]))
+def games_of_chunk(chunk: int) -> range:
+    """The games of chunk number *chunk* of the worker's run (:data:`CHUNK` games a chunk)."""
+    return range(chunk * CHUNK, min((chunk + 1) * CHUNK, WORKER["games"]))
 
 
-def _chunks(games: int) -> int:
+def chunk_count(games: int) -> int:
+    """How many chunks *games* games make."""
     return -(-games // CHUNK)
 
 
-def _check(rules: Ruleset, players: int, bots: Sequence[str], games: int) -> list[str]:
+def checked_bots(rules: Ruleset, players: int, bots: Sequence[str], games: int) -> list[str]:
+    """The bot specs of a run, stripped and checked, with *players* and *games*.
+
+    :raises CommerceError: for a table size the ruleset refuses, no games, no bot or a bad one,
+        or a family without a deal reader.
+    """
     from commerce.bots import make_bot
 
     if players not in rules.player_range():
@@ -118,7 +129,7 @@ def _check(rules: Ruleset, players: int, bots: Sequence[str], games: int) -> lis
     return specs
 
 
-def _position(seat: Seat, dealer: Seat, players: int, rules: Ruleset) -> int:
+def seat_position(seat: Seat, dealer: Seat, players: int, rules: Ruleset) -> int:
     """0 for the dealer, 1 for the eldest (first to play), and so on round the table."""
     step = 1 if rules.direction == "left" else -1
     return ((seat - dealer) * step) % players
@@ -133,15 +144,15 @@ def role_name(position: int) -> str:
 
 
 def _advantage_chunk(chunk: int) -> list[tuple[list[float], list[int]]]:
-    rules, players, bots = _WORKER["rules"], _WORKER["players"], _WORKER["bots"]
+    rules, players, bots = WORKER["rules"], WORKER["players"], WORKER["bots"]
     out = []
-    for g in _games_of(chunk):
-        game = play_and_read(rules, bots, game_seed(_WORKER["seed"], g))
+    for g in games_of_chunk(chunk):
+        game = play_and_read(rules, bots, game_seed(WORKER["seed"], g))
         sums = [0.0] * players
         counts = [0] * players
         for deal in game.deals:
             for seat, p in enumerate(deal.payoffs):
-                pos = _position(seat, deal.dealer, players, rules)
+                pos = seat_position(seat, deal.dealer, players, rules)
                 sums[pos] += p
                 counts[pos] += 1
         out.append((sums, counts))
@@ -162,16 +173,16 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
     may play the games on the family's compiled kernel where it reports each deal's payoffs;
     ``engine`` and ``engine_reason`` in the result say which played and why.
     """
-    specs = _check(rules, players, bots, games)
-    chosen, why = _analysis_engine(rules, players, specs, engine, "deal_payoffs",
+    specs = checked_bots(rules, players, bots, games)
+    chosen, why = analysis_engine(rules, players, specs, engine, "deal_payoffs",
                                    "each deal's payoffs")
     if chosen == "compiled":
         chunks = [_advantage_kernel(rules, players, specs, seed, games)]
         if progress is not None:
             progress(games)
     else:
-        chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
-                            _advantage_chunk, _init, _scaled(progress, games))
+        chunks = run_blocks((rules, players, specs, seed, games), chunk_count(games), jobs,
+                            _advantage_chunk, init_worker, chunk_progress(progress, games))
     samples: list[list[float]] = [[] for _ in range(players)]
     deals = 0
     for chunk in chunks:
@@ -185,14 +196,16 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
     for pos in range(players):
         m = mean_ci(samples[pos])
         vs = mean_ci([x - y for x, y in zip(samples[pos], samples[0], strict=True)])
-        rows.append({"position": pos, "role": _role(rules, pos, players), "payoff": _r(m.mean),
-                     "ci95": [_r(m.lo), _r(m.hi)], "vs_dealer": _r(vs.mean),
-                     "vs_dealer_ci95": [_r(vs.lo), _r(vs.hi)]})
+        rows.append({"position": pos, "role": _role(rules, pos, players),
+                     "payoff": rounded(m.mean),
+                     "ci95": [rounded(m.lo), rounded(m.hi)], "vs_dealer": rounded(vs.mean),
+                     "vs_dealer_ci95": [rounded(vs.lo), rounded(vs.hi)]})
     return {
         "analysis": "dealer-advantage", "rules": rules.id, "players": players,
         "bots": specs, "games": games, "deals": deals, "seed": seed,
         "unit": payoff_unit(rules),
-        "advantage": {"payoff": _r(dealer.mean), "ci95": [_r(dealer.lo), _r(dealer.hi)]},
+        "advantage": {"payoff": rounded(dealer.mean),
+                      "ci95": [rounded(dealer.lo), rounded(dealer.hi)]},
         "seats": rows, "engine": chosen, "engine_reason": why,
     }
 
@@ -215,13 +228,13 @@ def plays_on_kernel(analysis: str, rules: Ruleset, players: int, bots: Sequence[
     """
     reports, what = _REPORTS[analysis]
     try:
-        specs = _check(rules, players, bots, 1)
-        return _analysis_engine(rules, players, specs, engine, reports, what)[0] == "compiled"
+        specs = checked_bots(rules, players, bots, 1)
+        return analysis_engine(rules, players, specs, engine, reports, what)[0] == "compiled"
     except CommerceError:
         return False
 
 
-def _analysis_engine(rules: Ruleset, players: int, specs: Sequence[str], engine: str,
+def analysis_engine(rules: Ruleset, players: int, specs: Sequence[str], engine: str,
                      reports: str, what: str) -> tuple[str, str]:
     """The engine of an analysis' run: :func:`commerce.simulate.choose_engine`, and the
     kernel only where it reports what the analysis reads (its attribute *reports* is true;
@@ -301,10 +314,10 @@ class _VariantSamples(NamedTuple):
 
 
 def _variants_chunk(chunk: int) -> list[tuple[int, int, list[int], list[tuple[str, float]]]]:
-    rules, bots = _WORKER["rules"], _WORKER["bots"]
+    rules, bots = WORKER["rules"], WORKER["bots"]
     out = []
-    for g in _games_of(chunk):
-        game = play_and_read(rules, bots, game_seed(_WORKER["seed"], g))
+    for g in games_of_chunk(chunk):
+        game = play_and_read(rules, bots, game_seed(WORKER["seed"], g))
         per_deal = []
         previous = 0
         wins = []
@@ -323,8 +336,8 @@ def _variants_reference(rules: Ruleset, players: int, specs: Sequence[str], seed
                         progress: Callable[[int], None] | None) -> _VariantSamples:
     """:class:`_VariantSamples` of *games* games played by the reference engine, in chunks
     (:func:`_variants_chunk`)."""
-    chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
-                        _variants_chunk, _init, progress)
+    chunks = run_blocks((rules, players, specs, seed, games), chunk_count(games), jobs,
+                        _variants_chunk, init_worker, progress)
     out = _VariantSamples([], [], [], {})
     for chunk in chunks:
         for d, dec, pd, w in chunk:
@@ -455,13 +468,13 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
     for rules in chosen:
         n = min(max(players, rules.min_players), rules.max_players)
         try:
-            specs = _check(rules, n, bots, games)
+            specs = checked_bots(rules, n, bots, games)
         except CommerceError as exc:
             if family_spec(rules.family).deal_reader is not None:
                 raise
             skipped.append({"rules": rules.id, "reason": str(exc)})
             continue
-        played_on, why = _analysis_engine(rules, n, specs, engine, "deal_results",
+        played_on, why = analysis_engine(rules, n, specs, engine, "deal_results",
                                           "each deal's winners and decisions")
         if played_on == "compiled":
             samples = _variants_kernel(rules, n, specs, seed, games)
@@ -477,7 +490,7 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
             "deals_per_game": _ci(mean_ci(samples.deals)),
             "decisions_per_game": _ci(mean_ci(samples.decisions)),
             "decisions_per_deal": _ci(mean_ci(samples.per_deal)),
-            "wins_by_category": {c: _r(samples.wins.get(c, 0.0) / total)
+            "wins_by_category": {c: rounded(samples.wins.get(c, 0.0) / total)
                                  for c in sorted(_categories(rules) | set(samples.wins))},
             "engine": played_on, "engine_reason": why,
         })
@@ -505,7 +518,7 @@ def _categories(rules: Ruleset) -> set[str]:
 
 
 def _ci(m: Any) -> dict[str, Any]:
-    return {"mean": _r(m.mean), "ci95": [_r(m.lo), _r(m.hi)]}
+    return {"mean": rounded(m.mean), "ci95": [rounded(m.lo), rounded(m.hi)]}
 
 
 def _offset(progress: Callable[[int], None] | None, base: int,
@@ -515,14 +528,16 @@ def _offset(progress: Callable[[int], None] | None, base: int,
     return lambda chunks: progress(base + min(chunks * CHUNK, games))
 
 
-def _scaled(progress: Callable[[int], None] | None,
-            games: int) -> Callable[[int], None] | None:
+def chunk_progress(progress: Callable[[int], None] | None,
+                   games: int) -> Callable[[int], None] | None:
+    """*progress* (told games done) as a callback told chunks done (``None`` stays ``None``)."""
     if progress is None:
         return None
     return lambda chunks: progress(min(chunks * CHUNK, games))
 
 
-def _r(x: float, digits: int = 4) -> float | None:
+def rounded(x: float, digits: int = 4) -> float | None:
+    """*x* rounded for a report; ``None`` for a NaN or an infinity (JSON has neither)."""
     import math
 
     if math.isnan(x) or math.isinf(x):

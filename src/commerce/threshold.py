@@ -19,17 +19,17 @@ from typing import Any
 
 from commerce import engine
 from commerce.analysis import (
-    _WORKER,
-    _analysis_engine,
-    _check,
-    _chunks,
-    _games_of,
-    _init,
-    _position,
-    _r,
-    _scaled,
+    WORKER,
+    analysis_engine,
+    checked_bots,
+    chunk_count,
+    chunk_progress,
     deal_reader,
+    games_of_chunk,
+    init_worker,
     role_name,
+    rounded,
+    seat_position,
 )
 from commerce.core import Action, ActionKind, DecisionKind, Event, Seat
 from commerce.errors import CommerceError
@@ -99,12 +99,12 @@ def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, flo
     """Samples (position, class key, class label, stand payoff, play-on payoff, stand won)."""
     from commerce.driver import Driver
 
-    rules, players, bots = _WORKER["rules"], _WORKER["players"], _WORKER["bots"]
+    rules, players, bots = WORKER["rules"], WORKER["players"], WORKER["bots"]
     reader = deal_reader(rules)
     stand = stand_action(rules)
     out = []
-    for g in _games_of(chunk):
-        driver = Driver(rules, bots, seed=game_seed(_WORKER["seed"], g))
+    for g in games_of_chunk(chunk):
+        driver = Driver(rules, bots, seed=game_seed(WORKER["seed"], g))
         deal_start = 0
         first_turn_done: set[Seat] = set()
         while True:
@@ -123,7 +123,7 @@ def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, flo
                 view: Any = engine.observe(state, seat)  # a three-card family's view
                 hand = view.hand
                 key, label = hand_class(rules, hand)
-                pos = _position(seat, deal.dealer, players, rules)
+                pos = seat_position(seat, deal.dealer, players, rules)
                 out.append((pos, key, label, deal.payoffs[seat], played,
                             float(seat in deal.winners)))
             before = len(driver.events)
@@ -194,16 +194,16 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
     :raises CommerceError: for Cox's game, which has no stand or knock.
     """
     stand_action(rules)
-    specs = _check(rules, players, bots, games)
-    chosen, why = _analysis_engine(rules, players, specs, engine, "stand_samples",
+    specs = checked_bots(rules, players, bots, games)
+    chosen, why = analysis_engine(rules, players, specs, engine, "stand_samples",
                                    "the stand samples")
     first_call = None
     if chosen == "compiled":
         samples, first_call = _threshold_kernel(rules, players, specs, seed, games, progress)
         chunks = [samples]
     else:
-        chunks = run_blocks((rules, players, specs, seed, games), _chunks(games), jobs,
-                            _stand_chunk, _init, _scaled(progress, games))
+        chunks = run_blocks((rules, players, specs, seed, games), chunk_count(games), jobs,
+                            _stand_chunk, init_worker, chunk_progress(progress, games))
     cells: dict[tuple[int, tuple[int, ...]], list[tuple[float, float, float]]] = {}
     labels: dict[tuple[int, ...], str] = {}
     for chunk in chunks:
@@ -220,10 +220,10 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
             share, lo, hi = proportion_ci(sum(w for _, _, w in rows), len(rows))
             classes.append({
                 "class": labels[key], "order": order[key], "samples": len(rows),
-                "win": _r(share), "win_ci95": [_r(lo), _r(hi)],
-                "stand": _r(sum(s for s, _, _ in rows) / len(rows)),
-                "play_on": _r(sum(p for _, p, _ in rows) / len(rows)),
-                "gain": _r(gain.mean), "gain_ci95": [_r(gain.lo), _r(gain.hi)],
+                "win": rounded(share), "win_ci95": [rounded(lo), rounded(hi)],
+                "stand": rounded(sum(s for s, _, _ in rows) / len(rows)),
+                "play_on": rounded(sum(p for _, p, _ in rows) / len(rows)),
+                "gain": rounded(gain.mean), "gain_ci95": [rounded(gain.lo), rounded(gain.hi)],
             })
         keys = sorted(k for (q, k) in cells if q == pos)
         verdict = threshold_verdict(
@@ -271,9 +271,9 @@ def threshold_verdict(classes: Sequence[tuple[str, Sequence[float]]],
     for total, n, names, gains in blocks:
         if total / n > 0:
             ci = mean_ci(gains)
-            lo = None if math.isinf(ci.lo) else _r(ci.lo)
-            hi = None if math.isinf(ci.hi) else _r(ci.hi)
-            return {"from": names[0], "through": names[-1], "gain": _r(ci.mean),
+            lo = None if math.isinf(ci.lo) else rounded(ci.lo)
+            hi = None if math.isinf(ci.hi) else rounded(ci.hi)
+            return {"from": names[0], "through": names[-1], "gain": rounded(ci.mean),
                     "gain_ci95": [lo, hi], "samples": n,
                     "supported": lo is not None and lo > 0}
     return {"from": None, "through": None, "gain": None, "gain_ci95": [None, None],

@@ -72,7 +72,7 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
 def run_analyze(args: argparse.Namespace) -> int:
     """Run one analysis and report it."""
     from commerce import analysis
-    from commerce.cli.simulate import _with_progress
+    from commerce.cli.report import with_progress
     from commerce.cli.wait import warm_kernel
 
     check_output_arguments(args)
@@ -88,7 +88,7 @@ def run_analyze(args: argparse.Namespace) -> int:
             n = min(max(args.players, rules.min_players), rules.max_players)
             if analysis.plays_on_kernel(kind, rules, n, bots, args.engine):
                 warm_kernel(rules, n, bots)
-        result = _with_progress(total, lambda progress: analysis.variants(
+        result = with_progress(total, lambda progress: analysis.variants(
             players=args.players, games=args.games, seed=args.seed, bots=bots, jobs=workers(args),
             rules_list=presets, progress=progress, engine=args.engine))
         header, rows = _variants_rows(result)
@@ -100,13 +100,13 @@ def run_analyze(args: argparse.Namespace) -> int:
         if analysis.plays_on_kernel(kind, rules, args.players, bots, args.engine):
             warm_kernel(rules, args.players, bots, stand=kind == "stand-threshold")
         if kind == "dealer-advantage":
-            result = _with_progress(args.games, lambda progress: analysis.dealer_advantage(
+            result = with_progress(args.games, lambda progress: analysis.dealer_advantage(
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
                 jobs=workers(args), progress=progress, engine=args.engine))
         else:
             from commerce.threshold import stand_threshold
 
-            result = _with_progress(args.games, lambda progress: stand_threshold(
+            result = with_progress(args.games, lambda progress: stand_threshold(
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
                 jobs=workers(args), progress=progress, engine=args.engine))
         if kind == "dealer-advantage":

@@ -24,9 +24,14 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from commerce.presentation import MenuGroup
 from commerce.presentation import humanize as humanize  # the menus' words, kept here too
+
+if TYPE_CHECKING:
+    from commerce.core import Action
+    from commerce.driver import Driver
 
 WIDTH = 80
 """The width the plain interface writes for (a terminal's classic width)."""
@@ -130,3 +135,52 @@ def possible_now(labels: Sequence[str],
             tail = rests[0] if len(rests) == 1 else f"{', '.join(rests[:-1])} or {rests[-1]}"
             parts.append(f"{word} {tail}")
     return "; ".join(parts)
+
+
+PHRASES = (("buy a horse", "buy_horse"), ("buy horse", "buy_horse"),
+            ("i sell out", "sell_out"), ("sell out", "sell_out"), ("i sell", "sell_out"),
+            ("sell", "sell_out"), ("i buy", "buy"))
+"""Natural phrases a player may type for a move, each with the action's word, longest first."""
+
+
+def phrase_action(driver: Driver, legal: Sequence[Action], text: str) -> str:
+    """Natural phrases as actions: "I buy" is ``buy``, "I sell out A1" is ``sell_out A1``, and
+    "I sell out" alone is the one sell-out there is."""
+    from commerce import engine
+    from commerce.core import ActionKind
+
+    low = " ".join(text.lower().split())
+    for phrase, word in PHRASES:
+        if low == phrase or low.startswith(phrase + " "):
+            rest = low[len(phrase):].strip()
+            sells = [a for a in legal if a.kind is ActionKind.SELL_OUT]
+            if word == "sell_out" and not rest and len(sells) == 1:
+                return str(engine.format_action(driver.rules, sells[0]))
+            return f"{word} {rest}".strip()
+    return text
+
+
+def family_labels(driver: Driver, seat: int, legal: Sequence[Action],
+                  labels: list[str]) -> list[str]:
+    """Menu labels in words where the family has an ``action_label`` hook."""
+    from commerce import engine
+    from commerce.family import family_spec
+
+    label = family_spec(driver.rules.family).action_label
+    if label is None:
+        return labels
+    obs = engine.observe(driver.state, seat)
+    return [str(label(a, obs)) for a in legal]
+
+
+def menu_groups(driver: Driver, seat: int,
+                legal: Sequence[Action]) -> list[MenuGroup | None] | None:
+    """The family's grouping of the menu (see :class:`commerce.presentation.Presentation`)."""
+    from commerce import engine
+    from commerce.family import family_spec
+
+    present = family_spec(driver.rules.family).presentation
+    if present is None or present.menu_group is None:
+        return None
+    obs = engine.observe(driver.state, seat)
+    return [present.menu_group(a, obs) for a in legal]

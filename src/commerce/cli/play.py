@@ -439,14 +439,20 @@ def _ask(driver: Any, seat: int,
     reads it (:func:`line_reader`).
     """
     from commerce import engine
-    from commerce.cli.menu import menu_lines, possible_now
+    from commerce.cli.menu import (
+        family_labels,
+        menu_groups,
+        menu_lines,
+        phrase_action,
+        possible_now,
+    )
     from commerce.errors import CommerceError
 
     family = driver.rules.family
     legal = engine.legal_actions(driver.state)
     labels = [engine.format_action(driver.rules, a) for a in legal]
-    labels = _family_labels(driver, seat, legal, labels)
-    groups = _menu_groups(driver, seat, legal)
+    labels = family_labels(driver, seat, legal, labels)
+    groups = menu_groups(driver, seat, legal)
     menu = "\n".join(menu_lines(labels, groups))
     while True:
         print(menu)
@@ -475,7 +481,7 @@ def _ask(driver: Any, seat: int,
                 return legal[n - 1]
             print(f"No such option: choose a number from 1 to {len(legal)}.")
             continue
-        text = _phrase(driver, legal, text)
+        text = phrase_action(driver, legal, text)
         words = text.split()
         words[0] = presentation(family).short_words.get(words[0].lower(), words[0])
         try:
@@ -511,52 +517,6 @@ def _rules_at_hand(driver: Any, seat: int) -> str:
         if now:
             lines.append("Now: " + now)
     return "\n".join(lines)
-
-
-_PHRASES = (("buy a horse", "buy_horse"), ("buy horse", "buy_horse"),
-            ("i sell out", "sell_out"), ("sell out", "sell_out"), ("i sell", "sell_out"),
-            ("sell", "sell_out"), ("i buy", "buy"))
-
-
-def _phrase(driver: Any, legal: Any, text: str) -> str:
-    """Natural phrases as actions: "I buy" is ``buy``, "I sell out A1" is ``sell_out A1``, and
-    "I sell out" alone is the one sell-out there is."""
-    from commerce import engine
-    from commerce.core import ActionKind
-
-    low = " ".join(text.lower().split())
-    for phrase, word in _PHRASES:
-        if low == phrase or low.startswith(phrase + " "):
-            rest = low[len(phrase):].strip()
-            sells = [a for a in legal if a.kind is ActionKind.SELL_OUT]
-            if word == "sell_out" and not rest and len(sells) == 1:
-                return str(engine.format_action(driver.rules, sells[0]))
-            return f"{word} {rest}".strip()
-    return text
-
-
-def _family_labels(driver: Any, seat: int, legal: Any, labels: list[str]) -> list[str]:
-    """Menu labels in words where the family has an ``action_label`` hook."""
-    from commerce import engine
-    from commerce.family import family_spec
-
-    label = family_spec(driver.rules.family).action_label
-    if label is None:
-        return labels
-    obs = engine.observe(driver.state, seat)
-    return [str(label(a, obs)) for a in legal]
-
-
-def _menu_groups(driver: Any, seat: int, legal: Any) -> list[Any] | None:
-    """The family's grouping of the menu (see :class:`commerce.presentation.Presentation`)."""
-    from commerce import engine
-    from commerce.family import family_spec
-
-    present = family_spec(driver.rules.family).presentation
-    if present is None or present.menu_group is None:
-        return None
-    obs = engine.observe(driver.state, seat)
-    return [present.menu_group(a, obs) for a in legal]
 
 
 def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:

@@ -1,5 +1,6 @@
 """Output shared by ``commerce tournament`` and ``commerce analyze``: the table, ``--json``,
-``--csv FILE``, ``--plot FILE.png|.svg`` and ``--jobs N``.
+``--csv FILE``, ``--plot FILE.png|.svg`` and ``--jobs N``; and the progress bar they and
+``commerce simulate`` show.
 
 Heavy imports (rich, matplotlib) happen inside the functions.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,22 @@ from commerce.cli import GAMES, JOBS, SEED, file_name, int_in, span
 from commerce.errors import CommerceError
 
 PLOT_SUFFIXES = (".png", ".svg")
+
+
+
+def with_progress(total: int, work: Any) -> Any:
+    """``work(progress)``: on a terminal with a progress bar on stderr of *total* games, that
+    *progress* (told games done) moves; elsewhere *progress* is ``None``."""
+    if not sys.stderr.isatty():
+        return work(None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("games", total=total)
+        return work(lambda done: bar.update(task, completed=done))
 
 
 def add_output_arguments(p: argparse.ArgumentParser, *, games: int, seed: bool = True) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING, Any
 
 from commerce.cli import (
@@ -19,6 +18,7 @@ from commerce.cli import (
     resolve_rules,
     span,
 )
+from commerce.cli.report import with_progress
 
 if TYPE_CHECKING:
     from commerce.rules import Ruleset
@@ -116,7 +116,7 @@ def run_simulate(args: argparse.Namespace) -> int:
                                bots=bots)
         result["first_call_s"] = round(result["first_call_s"] + warm, 3)
     else:
-        result = _with_progress(
+        result = with_progress(
             args.games,
             lambda progress: simulate(rules, players=args.players, games=args.games,
                                       seed=args.seed, bots=bots, progress=progress),
@@ -130,19 +130,6 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 0
     _print_table(result)
     return 0
-
-
-def _with_progress(total: int, work: Any) -> Any:
-    if not sys.stderr.isatty():
-        return work(None)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("games", total=total)
-        return work(lambda done: bar.update(task, completed=done))
 
 
 def _print_table(result: dict[str, Any]) -> None:

@@ -41,7 +41,7 @@ def configure_tournament(p: argparse.ArgumentParser) -> None:
 
 def run_tournament(args: argparse.Namespace) -> int:
     """Play the tournament and report it."""
-    from commerce.cli.simulate import _with_progress
+    from commerce.cli.report import with_progress
     from commerce.tournament import block_size, bot_order, tournament
 
     check_output_arguments(args)
@@ -61,7 +61,7 @@ def run_tournament(args: argparse.Namespace) -> int:
         from commerce.cli.wait import warm_kernel
 
         warm_kernel(rules, args.players, bots)  # before the bar starts
-    result = _with_progress(
+    result = with_progress(
         blocks * max(size, 1),
         lambda progress: tournament(rules, players=args.players, bots=bots, games=args.games,
                                     seed=args.seed, jobs=spread, progress=progress,

@@ -46,7 +46,7 @@ from textual.worker import Worker, WorkerState
 
 from commerce import engine
 from commerce.cli.hint import HINT_MS
-from commerce.cli.menu import humanize
+from commerce.cli.menu import family_labels, humanize, phrase_action
 from commerce.cli.table.screens import (
     Note,
     end_text,
@@ -862,7 +862,6 @@ class TableApp(App[int]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """A typed move, read as in the plain interface."""
         from commerce.cli import presentation
-        from commerce.cli.play import _phrase
 
         move = self.query_one("#move", Input)
         text = event.value.strip()
@@ -878,7 +877,7 @@ class TableApp(App[int]):
             else:
                 self.say(f"No move {text[:6]}: the menu has {len(self.shown)}.")
             return
-        words = _phrase(self.driver, self.legal, text).split()
+        words = phrase_action(self.driver, self.legal, text).split()
         short = presentation(self.driver.rules.family).short_words
         words[0] = short.get(words[0].lower(), words[0])
         try:
@@ -920,13 +919,11 @@ class TableApp(App[int]):
         the table until a key (:mod:`commerce.cli.hint`). It is worked out in a thread while
         a note says so; ``Esc`` (any key) there cancels it; the search stops at
         :data:`HINT_MS`."""
-        from commerce.cli.play import _family_labels
-
         driver = self.driver
         if not self.ready():
             return
         legal = engine.legal_actions(driver.state)
-        labels = [humanize(x) for x in _family_labels(
+        labels = [humanize(x) for x in family_labels(
             driver, self.human, legal, [engine.format_action(driver.rules, a) for a in legal])]
         width = max(40, min(self.size.width, 110) - 6)
         asked = len(driver.actions)

@@ -1,5 +1,5 @@
 """The search bot's playouts on Cox's compiled kernel (:func:`playouts`, the kernel's turn loop
-:func:`.kernel._advance` from a drawn state to the end of its hand): a reference state turned
+:func:`.compiled_game._advance` from a drawn state to the end of its hand): a reference state turned
 into the kernel's state array, and each playout's scores for the hand.
 
 A reference :class:`~commerce.families.cox.state.CoxState` (a drawn state, at a seat's
@@ -22,6 +22,7 @@ import numpy as np
 from commerce.core import Action, Seat
 from commerce.errors import RulesetError
 from commerce.families.cox.cards import face_of, is_wild, kind_of
+from commerce.families.cox.compiled_game import _advance
 from commerce.families.cox.compiled_rules import (
     _ACTOR,
     _BN,
@@ -67,7 +68,6 @@ from commerce.families.cox.compiled_rules import (
     encode_action_py,
     holdings,
 )
-from commerce.families.cox.kernel import _advance
 from commerce.families.cox.state import CoxState, Phase
 from commerce.kernelkit import HEURISTIC, RANDOM, stream_start, uncounted
 

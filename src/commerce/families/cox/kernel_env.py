@@ -5,8 +5,8 @@ Where :mod:`.kernel` plays whole games, this module stops every game at the lear
 decisions. Each of *N* games (an *environment*) is one row of the whole-game kernel's own
 state array (``g``, laid out by :mod:`.compiled_rules`) and scratch row (``w``), with a few
 scalars of its own (:data:`SCALARS`) and the learner's history of visible acts. The rules
-are the whole-game kernel's steps, in the order its turn loop (:func:`.kernel._advance`)
-plays them, one decision at a time: a hand's cards by :func:`.kernel._start_hand` (chance's
+are the whole-game kernel's steps, in the order its turn loop (:func:`.compiled_game._advance`)
+plays them, one decision at a time: a hand's cards by :func:`.compiled_game._start_hand` (chance's
 Directors cards and supply, from the hand's chance stream of the game's group), each other
 seat's decision by its compiled policy (random over :func:`.compiled_rules.legal`, or
 :func:`.compiled_heuristic.heuristic_choice`), played by :func:`.compiled_rules.apply_code`
@@ -48,6 +48,7 @@ import numpy as np
 
 from commerce.core import DecisionKind
 from commerce.encoding import DECISION_KINDS, segment_offsets
+from commerce.families.cox.compiled_game import _start_hand
 from commerce.families.cox.compiled_heuristic import heuristic_choice
 from commerce.families.cox.compiled_rules import (
     _ACTOR,
@@ -96,7 +97,7 @@ from commerce.families.cox.compiled_rules import (
 )
 from commerce.families.cox.compiled_turn import apply_code, end_hand, legal
 from commerce.families.cox.encode import FACES, HISTORY, KINDS, layout
-from commerce.families.cox.kernel import CoxKernel, _start_hand, build
+from commerce.families.cox.kernel import CoxKernel, build
 from commerce.kernelkit import (
     DEALS_PER_GROUP,
     GAMMA,

@@ -18,7 +18,7 @@ from commerce.families.cox.cards import (
     is_honour,
     transport_suit,
 )
-from commerce.families.cox.text import _prompt
+from commerce.families.cox.text import decision_prompt
 from commerce.presentation import CardFace, Pile, Presentation, SeatView, TableView
 from commerce.text import seat_name
 
@@ -91,7 +91,7 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
              Pile("Supply Bases", count=supply))
     hand = tuple(obs.rack) if obs.seat is not None else ()
     d = obs.decision
-    prompt = _prompt(obs, names) or ""  # the plain view's own words
+    prompt = decision_prompt(obs, names) or ""  # the plain view's own words
     if not prompt and d is not None and d.seat is not None:
         prompt = f"{seat_name(names, d.seat, obs.seat)} to act."
     return TableView(title=obs.ruleset.name,

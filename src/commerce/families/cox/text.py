@@ -251,7 +251,7 @@ def _declined_live(obs: CoxObservation) -> bool:
     return False
 
 
-def _prompt(obs: CoxObservation, names: Sequence[str] | None) -> str | None:
+def decision_prompt(obs: CoxObservation, names: Sequence[str] | None) -> str | None:
     """What the viewer is asked, in words, when it is his decision."""
     d = obs.decision
     if d is None or obs.seat is None or d.seat != obs.seat:
@@ -328,7 +328,7 @@ def render_observation(obs: CoxObservation, names: Sequence[str] | None = None) 
             f"{_seat_label(obs, i, names)} {p:+d}" for i, p in enumerate(scores))
             for h, scores in enumerate(obs.hand_scores, 1))
         lines.append(f"Scores so far: {hands}")
-    prompt = _prompt(obs, names)
+    prompt = decision_prompt(obs, names)
     if prompt is not None:
         lines.append(prompt)
     elif obs.decision is not None and obs.decision.seat is not None:

@@ -1,7 +1,7 @@
 """The search bot's playouts on the trading kernel: from one drawn state, each root action
 played at the decision, then every seat by its policy to the deal's showdown, all with the
 same random streams (:meth:`.kernel.TradingKernel.playouts` calls it from a reference
-state). The deal's turns are the kernel's own (:func:`.kernel._rest_of_deal`)."""
+state). The deal's turns are the kernel's own (:func:`.compiled_rules._rest_of_deal`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import numba
 
-from commerce.families.trading.kernel import (
+from commerce.families.trading.compiled_rules import (
     _BH,
     _BL,
     _COUNT,

@@ -27,7 +27,7 @@ from commerce.families.trading.compiled_heuristic import (
     heuristic_choice,
     random_turn,
 )
-from commerce.families.trading.kernel import (
+from commerce.families.trading.compiled_rules import (
     _ANTE,
     _ANYTIME,
     _BH,

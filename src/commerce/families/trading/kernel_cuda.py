@@ -25,7 +25,10 @@ import numba
 from numba import cuda as _cuda
 
 from commerce.errors import RulesetError
-from commerce.families.trading.kernel import _N_SC, TradingKernel, _play_rows
+from commerce.families.trading.compiled_rules import (
+    _N_SC,
+)
+from commerce.families.trading.kernel import TradingKernel, _play_rows
 from commerce.kernelkit import CudaBatch, cuda_kernel, cuda_twin
 
 cuda: Any = _cuda

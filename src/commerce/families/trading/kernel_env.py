@@ -47,8 +47,7 @@ from commerce.families.trading.compiled_heuristic import (
     random_reply,
     random_turn,
 )
-from commerce.families.trading.encode import HISTORY, KINDS, layout
-from commerce.families.trading.kernel import (
+from commerce.families.trading.compiled_rules import (
     _AFTERSTAND,
     _ANTE,
     _ANYTIME,
@@ -64,12 +63,12 @@ from commerce.families.trading.kernel import (
     _ROUNDS,
     _STEP,
     _TCOST,
-    TradingKernel,
     _lowest_combination,
     _showdown,
     _turn,
-    build,
 )
+from commerce.families.trading.encode import HISTORY, KINDS, layout
+from commerce.families.trading.kernel import TradingKernel, build
 from commerce.kernelkit import (
     GAMMA,
     RANDOM,
@@ -202,7 +201,7 @@ def _new_game(e: Any, tables: Any, arrays: Any) -> None:
 
 @uncounted()
 def _settle(e: Any, stander: Any, tables: Any, arrays: Any, work: Any) -> None:
-    """The showdown (:func:`.kernel._showdown`); the learner's reward is what the deal paid
+    """The showdown (:func:`.compiled_rules._showdown`); the learner's reward is what the deal paid
     it. Then the game is over, or the next deal begins (dealt at once in a whole-game
     episode; a deal episode ends with its antes paid)."""
     cfg, ec, rank3 = tables[0], tables[1], tables[3]

@@ -15,7 +15,7 @@ from typing import Any, Final
 import numpy as np
 
 from commerce.core import Action, ActionKind
-from commerce.kernelkit import NO_CARD, uncounted
+from commerce.kernelkit import DEALS_PER_GROUP, NO_CARD, chance_start, next_below, uncounted
 
 KINDS: Final[tuple[ActionKind, ...]] = (
     ActionKind.DEAL, ActionKind.PASS, ActionKind.DONE, ActionKind.KNOCK, ActionKind.STAND,
@@ -488,3 +488,28 @@ def _end_of_deal(st: Any, cfg: Any, order: Any, flags: Any, hlen: Any, out_in: A
     st[_PHASE] = _OVER
 
 
+@uncounted(inline="always")
+def _new_session(key: Any, group: Any, cfg: Any, pack_cards: Any, st: Any, order: Any,
+                 flags: Any, hlen: Any, stock: Any, tokens: Any, balances: Any, out_in: Any,
+                 won: Any) -> Any:
+    """A session begun (:mod:`.start`): each seat's tokens and entry, the pool, the first
+    dealer drawn from the group's stream, and the first deal to deal: ``(cs, dealer)``."""
+    p = cfg[_P]
+    flow = cfg[_FLOW]
+    tracked = flow != 2
+    entry = cfg[_ENTRY] if flow == 1 else 0
+    for s in range(p):
+        tokens[s] = cfg[_TOKENS] if tracked else 0
+        balances[s] = -entry
+        out_in[s] = 0
+        won[s] = 0
+    st[_DEALNO] = 0
+    st[_POOL] = entry * p
+    st[_PCOUNT] = 0
+    st[_HORSES] = 0
+    st[_HOPEN] = 1
+    st[_OLEN] = 0
+    st[_OHEAD] = 0
+    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
+    _start_deal(st, cfg, dealer, order, flags, hlen, out_in, stock, pack_cards)
+    return cs, dealer

@@ -37,10 +37,10 @@ from commerce.families.widow.compiled_rules import (
     _STEP,
     _TURN,
     _code,
+    _new_session,
     _rank,
 )
 from commerce.families.widow.compiled_turns import PLAY_ON, _advance, _scratch
-from commerce.families.widow.kernel import _new_session
 from commerce.kernelkit import (
     S_DECISION,
     S_PLACE,

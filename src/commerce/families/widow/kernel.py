@@ -46,35 +46,23 @@ from commerce.families.widow.compiled_heuristic import (
 )
 from commerce.families.widow.compiled_rules import (
     _DEALNO,
-    _ENTRY,
-    _FLOW,
-    _HOPEN,
-    _HORSES,
-    _OHEAD,
-    _OLEN,
     _P,
-    _PCOUNT,
-    _POOL,
-    _TOKENS,
     DEAL_CAP,
     KINDS,
     SUPPORTED,
-    _start_deal,
+    _new_session,
     decode_action,
     encode_action_py,
 )
 from commerce.families.widow.compiled_turns import _advance, _scratch
 from commerce.hands import Category, evaluator_for
 from commerce.kernelkit import (
-    DEALS_PER_GROUP,
     HEURISTIC,
     RANDOM,
     S_PLAYED,
     S_STOOD,
     SAMPLE_WIDTH,
-    chance_start,
     master_key,
-    next_below,
     stream_start,
     uncounted,
 )
@@ -83,33 +71,6 @@ from commerce.strength import strength_table
 
 __all__ = ["DEAL_CAP", "KINDS", "SUPPORTED", "WidowKernel", "build", "decode_action",
            "encode_action_py", "play_games"]
-
-
-@uncounted(inline="always")
-def _new_session(key: Any, group: Any, cfg: Any, pack_cards: Any, st: Any, order: Any,
-                 flags: Any, hlen: Any, stock: Any, tokens: Any, balances: Any, out_in: Any,
-                 won: Any) -> Any:
-    """A session begun (:mod:`.start`): each seat's tokens and entry, the pool, the first
-    dealer drawn from the group's stream, and the first deal to deal: ``(cs, dealer)``."""
-    p = cfg[_P]
-    flow = cfg[_FLOW]
-    tracked = flow != 2
-    entry = cfg[_ENTRY] if flow == 1 else 0
-    for s in range(p):
-        tokens[s] = cfg[_TOKENS] if tracked else 0
-        balances[s] = -entry
-        out_in[s] = 0
-        won[s] = 0
-    st[_DEALNO] = 0
-    st[_POOL] = entry * p
-    st[_PCOUNT] = 0
-    st[_HORSES] = 0
-    st[_HOPEN] = 1
-    st[_OLEN] = 0
-    st[_OHEAD] = 0
-    cs, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
-    _start_deal(st, cfg, dealer, order, flags, hlen, out_in, stock, pack_cards)
-    return cs, dealer
 
 
 @uncounted()

@@ -85,10 +85,11 @@ from commerce.families.widow.compiled_rules import (
     _WLEN,
     _code,
     _in,
+    _new_session,
 )
 from commerce.families.widow.compiled_turns import _advance
 from commerce.families.widow.encode import HISTORY, KINDS, layout
-from commerce.families.widow.kernel import WidowKernel, _new_session, build
+from commerce.families.widow.kernel import WidowKernel, build
 from commerce.kernelkit import (
     GAMMA,
     EnvBatch,
