@@ -402,3 +402,29 @@ def test_every_line_a_spectator_reads_says_one_word_per_count(ruleset: str) -> N
     lines.update([*view.log, view.reason or ""])
     assert view.status == "over" and view.reason
     assert not [x for x in lines if "(s)" in x], sorted(x for x in lines if "(s)" in x)
+
+
+def test_once_every_person_is_out_the_bots_play_on_at_a_tenth_of_the_window() -> None:
+    table = Table.new("t1", "inv", "p1", TableConfig("pounce", {}, 3, offer_window_s=0.6),
+                      bots={1: "heuristic", 2: "heuristic"})
+    table.join("p1", "Ann")
+    table.start("p1", "g1", seed=4)
+    rng = random.Random(4)
+    windows = set()
+    now, acted = 0.0, -1
+    for _ in range(50_000):
+        view = table.view(0)
+        assert view.table is not None
+        if view.status == "over" or view.table.seats[0].out:
+            break
+        windows.add(table.pace_window())
+        if view.actions and acted != view.version:  # a person who plays at random
+            table.act("p1", rng.choice(view.actions).notation, view.version,
+                      advance=False, now=now)
+            acted = view.version
+        due = table.next_due(now)
+        now = max(now, due if due is not None else now)
+        table.tick(now)
+    assert windows == {0.6}
+    assert view.table.seats[0].out and table.status == "playing"
+    assert table.pace_window() == pytest.approx(0.06)

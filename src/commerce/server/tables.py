@@ -210,6 +210,7 @@ class Table:
     """Bots' decisions made ahead (in the server's bot workers), by (seat, the game's version
     they are for); played when due instead of thinking then (not stored)."""
     _chain_cache: tuple[tuple[int, int], Any] | None = None
+    _people_in: tuple[int, bool] | None = None
     _public: int = 0
     _public_obs: Any = None
     _tracked: Any = None
@@ -647,7 +648,7 @@ class Table:
         driver = self.driver
         if driver is None or self.status != "playing":
             return None
-        window = self.config.offer_window_s
+        window = self.pace_window()
         d = driver.decision()
         if d is None:
             return now  # over: the next step says so
@@ -660,6 +661,30 @@ class Table:
         if d.seat in self.held or driver.agents[d.seat] is not None:
             return self.last_public_at + window
         return None
+
+    def pace_window(self) -> float:
+        """The wait before each step at the table's pace: its offer window while a person at
+        the table still plays; once every person is out of the game (the token games), a
+        tenth of it, so that they need not watch the bots' long end at a person's pace. The
+        wait is the same for every step either way, so it still shows nothing of who holds
+        an offer."""
+        window = self.config.offer_window_s
+        driver = self.driver
+        if driver is None:
+            return window
+        version = self.public_version
+        if self._people_in is None or self._people_in[0] != version:
+            self._people_in = (version, self._someone_plays())
+        return window if self._people_in[1] else window / 10
+
+    def _someone_plays(self) -> bool:
+        assert self.driver is not None
+        present = family_spec(self.driver.rules.family).presentation
+        people = [k for k, s in enumerate(self.seats) if s.kind == "human"]
+        if not people or present is None or present.table is None:
+            return True
+        seats = present.table(engine.observe(self.driver.state, None), self.names()).seats
+        return any(not seats[k].out for k in people)
 
     def bot_jobs(self) -> list[tuple[tuple[int, int], str, Any, tuple[Action, ...], int]]:
         """The search bots' decisions the table's pace will ask for next, not yet made (the
