@@ -118,6 +118,11 @@ def test_your_moves_are_on_screen_on_a_phone(browser: Any, server: str, ruleset:
         first.wait_for(timeout=90000)
         box = first.bounding_box()
         assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
+        # and one's hand above the moves docked at the bottom, not under them
+        dock = page.locator(".dock").bounding_box()
+        hand = page.locator(".hand .cards").first.bounding_box()
+        assert dock is not None and hand is not None
+        assert 0 <= hand["y"] and hand["y"] + hand["height"] <= dock["y"] + 1, (hand, dock)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.screenshot(path=str(artifacts() / f"screen-{ruleset}-phone.png"))
         body = page.inner_text("main")

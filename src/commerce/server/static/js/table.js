@@ -169,9 +169,21 @@ class TableSession {
     this.showTimer(view.timer, view.seat);
     const mine = view.actions.length > 0;
     this.root.classList.toggle("my-turn", mine);
+    if (mine && !this.wasMine) this.showHand();
+    this.wasMine = mine;
     const hint = this.root.querySelector("#hint-button");
     if (hint) hint.hidden = this.spectate || !mine;  // hints are for the player to act
     document.title = `${mine ? "● Your turn · " : ""}${table ? table.title : "Commerce"}`;
+  }
+
+  /** On one's turn the moves dock at the bottom of the window: where the dock would cover
+   * one's hand (a phone), the page scrolls just enough to show the hand above it. */
+  showHand() {
+    const hand = this.board.querySelector(".hand");
+    const dock = this.root.querySelector(".dock");
+    if (!hand || !dock) return;
+    const covered = hand.getBoundingClientRect().bottom - (window.innerHeight - dock.getBoundingClientRect().height);
+    if (covered > 0) window.scrollBy(0, covered + 8);
   }
 
   showTimer(timer, seat) {
