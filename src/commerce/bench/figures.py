@@ -76,7 +76,8 @@ class Figures:
                           f"load average {env['load']})"])
 
     def _numeric(self, key: str) -> bool:
-        return any(isinstance(row.get(key), int | float) for row in self.rows)
+        return any(isinstance(v, int | float) and not isinstance(v, bool)
+                   for v in (row.get(key) for row in self.rows))
 
     def _measured(self) -> str:
         env = environment()
