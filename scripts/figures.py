@@ -15,7 +15,10 @@ prints it named in the first::
 The command runs from the repository's root with ``src`` first on ``PYTHONPATH``;
 ``commerce`` and ``python`` name this interpreter's. A block marked ``(long)`` after its name
 (``<!-- figures ladder (long): ... -->``) takes too long for a routine run (a ladder takes a
-quarter of an hour) and runs with ``--long`` or ``--only`` alone. ``--quick`` adds ``--quick``
+quarter of an hour) and runs with ``--long`` or ``--only`` alone. A block marked ``(by hand)``
+names the command whose output its figures were copied from, where that command does not
+print the table itself (a walk of a whole game tree, a load test against a database): it is
+listed, never run. ``--quick`` adds ``--quick``
 to every command (each benchmark has a small size); ``--check`` writes nothing and fails
 where a command's table has not the columns of the table in the docs (with ``--quick``,
 whose tables have fewer rows, the columns only). A table that holds reference data, not
@@ -37,19 +40,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ("docs/performance.md", "docs/research.md", "docs/ladder.md", "docs/deployment.md")
 """The pages whose every table is figures made by a command or marked as reference data."""
-OPEN = re.compile(r"^<!-- figures ([\w-]+)( \(long\))?: (.+?) -->$")
+OPEN = re.compile(r"^<!-- figures ([\w-]+)(?: \((long|by hand)\))?: (.+?) -->$")
 CLOSE = "<!-- /figures -->"
 NOT_FIGURES = re.compile(r"^<!-- not-figures: .+ -->$")
 
 
 @dataclass
 class Block:
-    """One marked table: its page, name, command, the lines between its markers, and where
-    they are (the index of the opening marker's line and of the closing one's)."""
+    """One marked table: its page, name, kind (``""``, ``"long"`` or ``"by hand"``),
+    command, the lines between its markers, and where they are (the index of the opening
+    marker's line and of the closing one's)."""
 
     page: Path
     name: str
-    long: bool
+    kind: str
     command: str
     body: list[str]
     start: int
@@ -72,7 +76,7 @@ def blocks(page: Path) -> list[Block]:
             if not opened:
                 raise ValueError(f"{page}:{n + 1}: {CLOSE} without its opening marker")
             start, om = opened
-            found.append(Block(page, om.group(1), bool(om.group(2)), om.group(3),
+            found.append(Block(page, om.group(1), om.group(2) or "", om.group(3),
                                lines[start + 1:n], start, n))
             opened = None
     if opened:
@@ -149,10 +153,16 @@ def main(args: list[str] | None = None) -> int:
     for page in pages:
         for index, block in enumerate(blocks(page)):
             if ns.list:
-                print(f"{page.relative_to(ROOT)} {block.name}{' (long)' * block.long}: "
-                      f"{block.command}")
+                kind = f" ({block.kind})" if block.kind else ""
+                print(f"{page.relative_to(ROOT)} {block.name}{kind}: {block.command}")
                 continue
-            if (only and block.name not in only) or (block.long and not ns.long and not only):
+            if block.kind == "by hand":
+                if not only or block.name in only:
+                    print(f"{page.name} {block.name}: by hand, from `{block.command}`",
+                          file=sys.stderr)
+                continue
+            if (only and block.name not in only) or (block.kind == "long" and not ns.long
+                                                     and not only):
                 continue
             print(f"{page.name} {block.name}: {block.command}", file=sys.stderr, flush=True)
             try:

@@ -146,6 +146,9 @@ def main() -> int:
                         "instead of the rungs")
     p.add_argument("--rewrite", action="store_true",
                    help="measure nothing: write the page again from its rows")
+    p.add_argument("--print", action="store_true",
+                   help="print the table (the ladder's, or with --mixed the mixed table's) "
+                        "instead of writing the page: scripts/figures.py runs this")
     p.add_argument("--mixed-games", type=int, default=120,
                    help="games of the mixed table (default 120; rounded up to whole blocks "
                         "of 6)")
@@ -188,6 +191,10 @@ def main() -> int:
         row = new_mixed.get(rid) or old_mixed.get(rid)
         if row is not None:
             mixed_lines.append(row)
+    if args.print:
+        print((MIXED_HEADER if args.mixed else HEADER)
+              + "\n".join(mixed_lines if args.mixed else lines))
+        return 0
     page = DOC.read_text() if DOC.exists() else SKELETON
     DOC.write_text(with_rows(with_rows(page, HEADER, lines), MIXED_HEADER, mixed_lines))
     print(f"wrote {DOC}", file=sys.stderr)
