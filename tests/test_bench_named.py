@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
 from commerce.bench.named import NAMES
 from commerce.cli import main
 from commerce.cli.bench import BENCHES
+
+SRC = str(Path(__file__).resolve().parent.parent / "src")
+EXTRA = {"kernel-ab": ("--against", SRC)}  # this checkout against itself
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -26,7 +30,7 @@ def test_every_benchmark_has_its_options() -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_quick_json_has_the_columns_and_positive_figures(capsys: pytest.CaptureFixture[str],
                                                          name: str) -> None:
-    code, out, err = _run(capsys, name, "--quick", "--json")
+    code, out, err = _run(capsys, name, "--quick", "--json", *EXTRA.get(name, ()))
     assert code == 0, err
     data = json.loads(out)
     assert data["bench"] == name and data["title"] and data["rows"]
@@ -67,6 +71,9 @@ def test_a_missing_optional_package_is_one_clear_line(capsys: pytest.CaptureFixt
     (("search", "--games", "0"), "--games: must be a whole number from 1 to 100,000"),
     (("vector-env", "--envs", "-1"), "--envs: must be a whole number from 1 to 65,536"),
     (("nope",), "invalid choice: 'nope'"),
+    (("kernel-ab", "--quick"), "give the other checkout's src folder with --against SRC"),
+    (("kernel-ab", "--against", "/nonexistent", "--quick"),
+     "/nonexistent is not a src folder with the commerce package in it"),
 ])
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
                                needle: str) -> None:

@@ -4,6 +4,8 @@
   table (:func:`commerce.bench.naive_strength`);
 * ``kernel``: whole games on the compiled kernel (random and heuristic players, two threads)
   against random playouts through the reference engine's checked API, per preset;
+* ``kernel-ab``: this checkout's compiled kernel against another checkout's (``--against
+  SRC``), alternated batch for batch, each in a fresh process;
 * ``peers``: every speed figure of the project (reference engine, compiled kernel, the research
   API's environments, the compiled vector environment) beside OpenSpiel's games, all random
   play, as ratios to OpenSpiel's pure-Python Kuhn poker (the project's yardstick; needs
@@ -39,7 +41,8 @@ from commerce.rules import Ruleset, find_ruleset
 if TYPE_CHECKING:
     from commerce.core import Action
 
-NAMES = ("hands", "kernel", "peers", "research", "vector-env", "search", "hint", "jobs")
+NAMES = ("hands", "kernel", "kernel-ab", "peers", "research", "vector-env", "search", "hint",
+         "jobs")
 """The benchmarks, in the order ``commerce bench --help`` lists them."""
 
 EXTRAS = {"open_spiel": "openspiel", "pyspiel": "openspiel", "pettingzoo": "rl",
@@ -186,6 +189,93 @@ def kernel(*, quick: bool = False, rules: str | None = None, seconds: float = 1.
          ("random_per_s", "kernel, random"), ("random_ratio", "× reference"),
          ("heuristic_per_s", "kernel, heuristic"), ("heuristic_ratio", "× reference")],
         rows)
+
+
+_AB_BATCH = """
+import sys, time
+try:
+    from commerce.compiled import build_kernel, run_batch
+except ImportError:
+    from commerce.fast import build_kernel, run_batch
+from commerce.rules import find_ruleset
+rules_id, bot, games, threads, seed = sys.argv[1:6]
+r = find_ruleset(rules_id)
+k = build_kernel(r, 4)
+run_batch(r, players=4, games=2, seed=0, bots=[bot], kernel=k, threads=1)
+t = time.perf_counter()
+x = run_batch(r, players=4, games=int(games), seed=int(seed), bots=[bot], kernel=k,
+              threads=int(threads))
+print(float(x.decisions.sum()) / (time.perf_counter() - t))
+"""
+"""One timed batch on the compiled kernel of the checkout first on ``PYTHONPATH`` (the kernel
+loaded or compiled before the timing)."""
+
+
+def tree_work(src: str, rules: Ruleset, bot: str, *, games: int,
+              threads: int) -> Callable[[], float]:
+    """One batch on the compiled kernel of the checkout whose ``src`` folder is *src*, in a
+    fresh process a call: player decisions a second (the process's start and the kernel's
+    loading are not timed)."""
+    import os
+    import subprocess
+    import sys
+
+    seeds = itertools.count(1)
+    env = {**os.environ, "PYTHONPATH": src}
+
+    def work() -> float:
+        done = subprocess.run([sys.executable, "-c", _AB_BATCH, rules.id, bot, str(games),
+                               str(threads), str(next(seeds))], env=env, capture_output=True,
+                              text=True, check=False)
+        if done.returncode:
+            raise CommerceError(f"commerce bench kernel-ab: the kernel of {src} failed: "
+                                + (done.stderr.strip().splitlines() or ["?"])[-1])
+        return float(done.stdout.strip().splitlines()[-1])
+    return work
+
+
+def kernel_ab(*, quick: bool = False, against: str, rules: str | None = None,
+              bots: str = "random,heuristic", rounds: int = 5, threads: int = 2) -> Figures:
+    """This checkout's kernel against the kernel of another checkout's ``src`` (*against*;
+    ``git worktree add`` or ``git archive COMMIT src | tar -x -C DIR`` makes one), batch
+    for batch in turn, each batch in a fresh process of its version; the ratio is the median
+    of the rounds' ratios."""
+    from pathlib import Path
+
+    import commerce
+
+    other = Path(against).resolve()
+    if not (other / "commerce" / "__init__.py").is_file():
+        raise CommerceError(f"commerce bench kernel-ab: {against} is not a src folder with "
+                            "the commerce package in it")
+    here = str(Path(commerce.__file__).resolve().parent.parent)
+    chosen = presets(rules or ("hoyle" if quick else "peel,widow,cox"))
+    kinds = ["random"] if quick else [b.strip() for b in bots.split(",") if b.strip()]
+    rounds = 1 if quick else rounds
+    rows: list[dict[str, Cell]] = []
+    for r in chosen:
+        for bot in kinds:
+            games = _batch_games(r, bot, quick)
+            mine = tree_work(here, r, bot, games=games, threads=threads)
+            theirs = tree_work(str(other), r, bot, games=games, threads=threads)
+            new: list[float] = []
+            old: list[float] = []
+            for n in range(rounds):
+                pair = (theirs, mine) if n % 2 == 0 else (mine, theirs)
+                got = [w() for w in pair]
+                old.append(got[0] if n % 2 == 0 else got[1])
+                new.append(got[1] if n % 2 == 0 else got[0])
+            rows.append({"rules": r.id, "bot": bot, "this_per_s": round(statistics.median(new)),
+                         "other_per_s": round(statistics.median(old)),
+                         "ratio": round(statistics.median(a / b for a, b in
+                                                          zip(new, old, strict=True)), 3)})
+    return Figures(
+        "kernel-ab",
+        f"player decisions per second on the compiled kernel, 4 players, {threads} threads: "
+        f"this checkout against {against}, a batch of each in turn (each in a fresh process); "
+        f"the ratio is the median of {rounds} rounds' ratios",
+        [("rules", "ruleset"), ("bot", "policy"), ("this_per_s", "this checkout"),
+         ("other_per_s", "the other"), ("ratio", "this / the other")], rows)
 
 
 # --- the research API --------------------------------------------------------------------

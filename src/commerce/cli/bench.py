@@ -16,6 +16,7 @@ from typing import Any
 
 from commerce.bench.figures import Figures
 from commerce.cli import CommandParser, float_in, int_in, simulate, span
+from commerce.errors import CommerceError
 
 SECONDS: tuple[float, float] = (0.01, 60.0)
 ROUNDS: tuple[int, int] = (1, 100)
@@ -39,6 +40,12 @@ BENCHES: dict[str, tuple[str, list[Option]]] = {
                                     "kernel that seats 4)"),
                 _SECONDS, _ROUNDS,
                 ("--threads", int_in(1, 64), 2, "the kernel's threads (default {default})")]),
+    "kernel-ab": ("this checkout's compiled kernel against another checkout's, alternated",
+                  [("--against", str, None, "the other checkout's src folder (required)"),
+                   (*_RULES[:2], None, "comma list of ruleset ids (default: peel,widow,cox)"),
+                   ("--bots", str, "random,heuristic", "policies (default {default})"),
+                   _ROUNDS,
+                   ("--threads", int_in(1, 64), 2, "the kernel's threads (default {default})")]),
     "peers": ("every speed figure beside OpenSpiel's games (needs open_spiel)",
               [_SECONDS, _ROUNDS]),
     "research": ("the research API's steps per second per ruleset (needs open_spiel)",
@@ -103,6 +110,9 @@ def run_bench(args: argparse.Namespace) -> int:
               for flag, *_ in options}
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
     work: Callable[..., Figures] = getattr(named, name.replace("-", "_"))
+    if name == "kernel-ab" and "against" not in kwargs:
+        raise CommerceError("commerce bench kernel-ab: give the other checkout's src folder "
+                            "with --against SRC")
     figures = work(quick=args.quick, **kwargs)
     if args.json:
         print(json.dumps(figures.as_json()))
