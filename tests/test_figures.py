@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from scripts.figures import PAGES, ROOT, blocks, main, table_shape, unmarked_tables
 
 from commerce.cli import build_parser
-from scripts.figures import PAGES, ROOT, blocks, main, table_shape, unmarked_tables
 
 
 @pytest.mark.parametrize("page", PAGES)
