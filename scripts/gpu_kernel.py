@@ -53,7 +53,11 @@ def main() -> int:
     parser.add_argument("--markdown", action="store_true",
                         help="print the table of docs/performance.md (the progress lines go to "
                              "standard error)")
+    parser.add_argument("--quick", action="store_true",
+                        help="Peel alone, 1,000 games checked and timed once")
     args = parser.parse_args()
+    if args.quick:
+        args.rules, args.sizes, args.repeats, args.check = "peel", "1000", 1, 1000
     log = sys.stderr if args.markdown else sys.stdout
     warnings.simplefilter("ignore", category=Warning)  # numba's notes on occupancy
     from numba import cuda

@@ -152,7 +152,13 @@ def main() -> int:
     p.add_argument("--mixed-games", type=int, default=120,
                    help="games of the mixed table (default 120; rounded up to whole blocks "
                         "of 6)")
+    p.add_argument("--quick", action="store_true",
+                   help="Peel alone, a dozen games a rung (six at the mixed table), one "
+                        "process: a check that the table is made")
     args = p.parse_args()
+    if args.quick:
+        args.rules, args.games, args.search_games, args.mixed_games, args.jobs = (
+            "peel", 12, 12, 6, 1)
     rungs = {r.strip() for r in args.rungs.split(",") if r.strip()}
     chosen = ([find_ruleset(x).id for x in args.rules.split(",")] if args.rules
               else [r.id for r in rulesets()])
