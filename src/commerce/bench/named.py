@@ -636,7 +636,7 @@ class _Timed:
 
 
 def hint(*, quick: bool = False, rules: str | None = None, decisions: int = 30) -> Figures:
-    """Seconds of the table's hint per decision (:func:`commerce.cli.hint.hint_text` under
+    """Milliseconds of the table's hint per decision (:func:`commerce.cli.hint.hint_text` under
     its wall-time cap), at seat 0's decisions with more than one legal move."""
     from commerce import engine
     from commerce.bots import make_bot
@@ -672,19 +672,20 @@ def hint(*, quick: bool = False, rules: str | None = None, decisions: int = 30) 
             return time.perf_counter() - start
 
         time_hint(found[0])  # compiles the family's kernels
-        times = sorted(time_hint(d) for d in found)
+        times = sorted(1000 * time_hint(d) for d in found)
         rows.append({"rules": r.id, "decisions": len(times),
-                     "median_s": round(statistics.median(times), 2),
-                     "p90_s": round(times[math.ceil(0.9 * len(times)) - 1], 2),
-                     "max_s": round(times[-1], 2),
+                     "median_ms": round(statistics.median(times), 1),
+                     "p90_ms": round(times[math.ceil(0.9 * len(times)) - 1], 1),
+                     "max_ms": round(times[-1], 1),
                      "moves": statistics.median(len(engine.legal_actions(d.state))
                                                 for d in found)})
     return Figures(
         "hint",
-        f"seconds to work out the table's hint at seat 0's decisions (heuristic bots, every "
+        f"milliseconds to work out the table's hint at seat 0's decisions (heuristic bots, every "
         f"third decision with more than one move), under the hint's cap of {HINT_MS:g} ms",
-        [("rules", "ruleset"), ("decisions", "decisions"), ("median_s", "median s"),
-         ("p90_s", "90th percentile"), ("max_s", "slowest"), ("moves", "legal moves (median)")],
+        [("rules", "ruleset"), ("decisions", "decisions"), ("median_ms", "median ms"),
+         ("p90_ms", "90th percentile"), ("max_ms", "slowest"),
+         ("moves", "legal moves (median)")],
         rows)
 
 

@@ -63,7 +63,7 @@ BENCHES: dict[str, tuple[str, list[Option]]] = {
                                     "peel,trade-and-barter,widow,cox)"),
                 ("--games", int_in(*GAMES), 10, "games a ruleset (default {default})"),
                 ("--bot", str, "search", "the bot spec timed (default {default})")]),
-    "hint": ("the table's hint, seconds per decision",
+    "hint": ("the table's hint, milliseconds per decision",
              [(*_RULES[:2], None, "comma list of ruleset ids (default: "
                                   "peel,widow,cox,vingt-un)"),
               ("--decisions", int_in(1, 1000), 30, "decisions a ruleset (default {default})")]),
