@@ -76,3 +76,18 @@ def test_a_failing_command_fails_the_run_and_keeps_the_page(tmp_path: Path,
     assert page.read_text(encoding="utf-8") == before
     assert "failed (3)" in capsys.readouterr().err
     assert sys.executable
+
+
+def test_every_command_of_the_docs_names_a_script_that_exists() -> None:
+    found = [b for page in PAGES for b in blocks(ROOT / page)]
+    assert {b.kind for b in found} == {"", "long", "by hand"}
+    for block in found:
+        words = shlex.split(block.command)
+        assert words[0] in ("commerce", "python"), block.command
+        if words[0] == "python":
+            assert (ROOT / words[1]).is_file(), block.command
+
+
+def test_the_quick_check_runs_a_documented_command_and_compares_its_table() -> None:
+    page = ROOT / "docs" / "research.md"
+    assert main(["--check", "--quick", "--only", "reinforce", str(page)]) == 0
