@@ -153,12 +153,12 @@ def main() -> int:
                    help="games of the mixed table (default 120; rounded up to whole blocks "
                         "of 6)")
     p.add_argument("--quick", action="store_true",
-                   help="Peel alone, a dozen games a rung (six at the mixed table), one "
+                   help="Peel alone, a dozen games a rung and at the mixed table, one "
                         "process: a check that the table is made")
     args = p.parse_args()
     if args.quick:
         args.rules, args.games, args.search_games, args.mixed_games, args.jobs = (
-            "peel", 12, 12, 6, 1)
+            "peel", 12, 12, 12, 1)
     rungs = {r.strip() for r in args.rungs.split(",") if r.strip()}
     chosen = ([find_ruleset(x).id for x in args.rules.split(",")] if args.rules
               else [r.id for r in rulesets()])
