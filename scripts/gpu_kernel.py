@@ -50,7 +50,15 @@ def main() -> int:
     parser.add_argument("--check", type=int, default=0,
                         help="games checked (0: 100,000 trading games, 10,000 of the others)")
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the table of docs/performance.md (the progress lines go to "
+                             "standard error)")
+    parser.add_argument("--quick", action="store_true",
+                        help="Peel alone, 1,000 games checked and timed once")
     args = parser.parse_args()
+    if args.quick:
+        args.rules, args.sizes, args.repeats, args.check = "peel", "1000", 1, 1000
+    log = sys.stderr if args.markdown else sys.stdout
     warnings.simplefilter("ignore", category=Warning)  # numba's notes on occupancy
     from numba import cuda
 
@@ -63,7 +71,7 @@ def main() -> int:
     else:  # numba's simulator (NUMBA_ENABLE_CUDASIM=1): a check of the script, not a figure
         name = "CUDA simulator"
     cores = os.cpu_count() or 1
-    print(f"device: {name}; CPU cores: {cores}", flush=True)
+    print(f"device: {name}; CPU cores: {cores}", file=log, flush=True)
     rows = []
     for rid in args.rules.split(","):
         rules = find_ruleset(rid)
@@ -115,11 +123,31 @@ def main() -> int:
             sizes = ", ".join(f"{s:,}: {r / 1e6:,.0f}M" for s, r in row["gpu"].items())
             print(f"{rid} {bot}: first call {first:.1f} s; {row['differ']} of {check:,} "
                   f"games differ from the CPU kernel; GPU {sizes}; CPU ({cores} cores, "
-                  f"{cpu_games:,} games) {row['cpu'] / 1e6:,.0f}M decisions/s", flush=True)
+                  f"{cpu_games:,} games) {row['cpu'] / 1e6:,.0f}M decisions/s", file=log,
+                  flush=True)
             if args.json:
                 with open(args.json, "w") as f:
                     json.dump(rows, f, indent=1)
+    if args.markdown:
+        print(markdown(rows, cores))
     return 0 if all(r["differ"] == 0 for r in rows) else 1
+
+
+def markdown(rows: list[dict[str, Any]], cores: int) -> str:
+    """The rows as the table of docs/performance.md: million decisions a second."""
+    sizes = list(rows[0]["gpu"]) if rows else []
+    largest = sizes[-1] if sizes else 0
+    head = (["ruleset", "policy", *(f"GPU, {s:,} games" if i == 0 else f"{s:,}"
+                                    for i, s in enumerate(sizes)),
+             f"CPU kernel, {cores} cores", f"GPU at {largest:,} / CPU", "checked, differing"])
+    lines = ["| " + " | ".join(head) + " |",
+             "|---|---|" + "---:|" * (len(sizes) + 3)]
+    for r in rows:
+        cells = [r["rules"], r["bot"], *(f"{r['gpu'][s] / 1e6:,.0f}" for s in sizes),
+                 f"{r['cpu'] / 1e6:,.0f}", f"{r['gpu'][largest] / r['cpu']:.1f}x",
+                 f"{r['checked']:,}, {r['differ']}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -146,10 +146,19 @@ def main() -> int:
                         "instead of the rungs")
     p.add_argument("--rewrite", action="store_true",
                    help="measure nothing: write the page again from its rows")
+    p.add_argument("--print", action="store_true",
+                   help="print the table (the ladder's, or with --mixed the mixed table's) "
+                        "instead of writing the page: scripts/figures.py runs this")
     p.add_argument("--mixed-games", type=int, default=120,
                    help="games of the mixed table (default 120; rounded up to whole blocks "
                         "of 6)")
+    p.add_argument("--quick", action="store_true",
+                   help="Peel alone, a dozen games a rung and at the mixed table, one "
+                        "process: a check that the table is made")
     args = p.parse_args()
+    if args.quick:
+        args.rules, args.games, args.search_games, args.mixed_games, args.jobs = (
+            "peel", 12, 12, 12, 1)
     rungs = {r.strip() for r in args.rungs.split(",") if r.strip()}
     chosen = ([find_ruleset(x).id for x in args.rules.split(",")] if args.rules
               else [r.id for r in rulesets()])
@@ -188,6 +197,10 @@ def main() -> int:
         row = new_mixed.get(rid) or old_mixed.get(rid)
         if row is not None:
             mixed_lines.append(row)
+    if args.print:
+        print((MIXED_HEADER if args.mixed else HEADER)
+              + "\n".join(mixed_lines if args.mixed else lines))
+        return 0
     page = DOC.read_text() if DOC.exists() else SKELETON
     DOC.write_text(with_rows(with_rows(page, HEADER, lines), MIXED_HEADER, mixed_lines))
     print(f"wrote {DOC}", file=sys.stderr)

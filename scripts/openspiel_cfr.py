@@ -29,7 +29,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--iterations", default="0,1,3,10,30",
                         help="comma-separated counts at which to measure (default 0,1,3,10,30)")
+    parser.add_argument("--quick", action="store_true",
+                        help="one deal, iterations 0 and 1 (a check that the table is made)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.iterations = 1, "0,1"
     game = pyspiel.load_game(game_name(args.rules),
                              {"players": 2, "deals": args.deals, "seed": args.seed})
     solver = cfr.CFRSolver(game)

@@ -39,6 +39,7 @@ from hypothesis import strategies as st
 from commerce import engine
 from commerce.bots import make_bot
 from commerce.cli import GAMES, JOBS, SECONDS, build_parser, main
+from commerce.cli.bench import BENCHES
 from commerce.driver import Driver, play_game
 from commerce.errors import CommerceError, NotationError, RecordError
 from commerce.record import GameRecord, replay
@@ -242,7 +243,8 @@ def _cheap_argv(argv: list[str]) -> list[str]:
                     out[i + 1] = str(cap)
         elif word in ("--bots", "--bot"):
             out[i + 1] = ",".join(_no_search(spec) for spec in value.split(","))
-    words = out[:2] if out[:1] == ["analyze"] else out[:1]
+    named_bench = out[:1] == ["bench"] and out[1:2] and out[1] in BENCHES
+    words = out[:2] if out[:1] == ["analyze"] or named_bench else out[:1]
     defaults = {"simulate": ["--games", "1", "--bots", "random"],
                 "tournament": ["--games", "2", "--bots", "random,heuristic"],
                 "analyze": ["--games", "2", "--bots", "random"],
@@ -250,6 +252,8 @@ def _cheap_argv(argv: list[str]) -> list[str]:
                 "play": ["--bot", "random", "--save", "{tmp}/saved.json"],
                 "serve": ["--port", str(busy_port()), "--db", "sqlite:///{tmp}/server.db"]}
     extra = defaults.get(out[0], []) if out else []
+    if named_bench:  # a named benchmark at its small size (tests/test_bench_named.py: shapes)
+        extra = ["--quick"]
     # The defaults go first, so that the drawn flags (capped above) override them.
     return [*words, *extra, *out[len(words):]]
 

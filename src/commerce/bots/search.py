@@ -15,7 +15,7 @@ rules and the same heuristic.
 
 The budget is ``iterations`` (playouts per decision, shared among the legal actions; the
 default, :func:`default_iterations` of the family, answers within 200 ms here: see
-``scripts/bench_search.py``) or ``ms`` (wall time
+``commerce bench search``) or ``ms`` (wall time
 per decision; results then depend on the machine's speed). It sees only the observation, the
 legal actions and its RNG, never the state.
 
@@ -45,7 +45,7 @@ from commerce.rules import Ruleset
 
 DEFAULT_ITERATIONS = 500
 """Playouts per decision by default, unless the family registers its own with its playout
-(see :func:`default_iterations`, and ``scripts/bench_search.py`` for the timings)."""
+(see :func:`default_iterations`, and ``commerce bench search`` for the timings)."""
 
 Playout = Callable[[Any, Action, Seat, random.Random], tuple[float, float]]
 """``playout(state, action, seat, rng) -> (gain, won)``: play *action* in *state*, then

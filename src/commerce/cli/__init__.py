@@ -169,7 +169,7 @@ Run = Callable[[argparse.Namespace], int]
 def _commands() -> dict[str, tuple[str, Configure, Run]]:
     """Every subcommand: (help, add its arguments, run it). Each module keeps its heavy
     imports inside its functions, so building the parser stays cheap."""
-    from commerce.cli import analyze, hands, play, rules, serve, simulate, tournament
+    from commerce.cli import analyze, bench, hands, play, rules, serve, simulate, tournament
 
     return {
         "play": ("play a game against the computer in the terminal",
@@ -184,8 +184,8 @@ def _commands() -> dict[str, tuple[str, Configure, Run]]:
         "score": ("score a holding in Cox's 1925 game", hands.configure_score, hands.run_score),
         "simulate": ("play many games between bots and tabulate results",
                      simulate.configure_simulate, simulate.run_simulate),
-        "bench": ("print speed figures for this machine",
-                  simulate.configure_bench, simulate.run_bench),
+        "bench": ("print speed figures for this machine (a named benchmark: bench NAME)",
+                  bench.configure_bench, bench.run_bench),
         "tournament": ("rank bots by playing them against each other in every seat",
                        tournament.configure_tournament, tournament.run_tournament),
         "analyze": ("dealer advantage, stand thresholds and the variants side by side",

@@ -37,12 +37,12 @@ DEFAULT_ITERATIONS = 1000
 """Playouts per decision by default, on the compiled playouts (:func:`kernel_playouts`): a
 decision costs drawing its states (in Python, about half its time) and a compiled playout of
 the rest of the hand (about 30 microseconds), and 1000 playouts answered in a median of 53
-to 65 ms, 95% of decisions within 70 to 110 ms (``scripts/bench_search.py --rules cox``, three
+to 65 ms, 95% of decisions within 70 to 110 ms (``commerce bench search --rules cox``, three
 games and one)."""
 PYTHON_ITERATIONS = 64
 """The default budget where the kernel does not play the ruleset (:func:`compiled`) and the
 playouts are :func:`playout`'s: a playout of a whole hand takes about 2.3 ms here, so that a
-decision stays within 200 ms (``scripts/bench_search.py --rules cox``)."""
+decision stays within 200 ms (``commerce bench search --rules cox``)."""
 
 
 def playout(state: CoxState, action: Action, seat: Seat,

@@ -148,7 +148,7 @@ def _settle(t: Any, seat: Seat, start: int) -> tuple[float, float]:
 DEFAULT_ITERATIONS = 2000
 """Playouts per decision by default: the compiled playouts (:func:`kernel_playouts`) answer
 within 200 ms here with four times the 500 the Python playouts could afford
-(``scripts/bench_search.py``)."""
+(``commerce bench search``)."""
 
 def _kernel(rules: Ruleset, players: int) -> Any:
     """The compiled kernel of *rules* at *players* seats, or None where it does not play them
@@ -164,7 +164,7 @@ def kernel_playouts(obs: TradingObservation) -> BatchPlayouts | None:
     that play unlike it, :func:`erratic_seats`, as :func:`fitted_playout` plays them) to the
     deal's showdown; the same rules and the same heuristic as :func:`playout`, tested equal
     step for step. A decision of 500 playouts took a fifth to an eighth of the time
-    (``scripts/bench_search.py``; docs/bots.md). None where the kernel does not play the
+    (``commerce bench search``; docs/bots.md). None where the kernel does not play the
     ruleset."""
     kern = _kernel(obs.ruleset, obs.players)
     if kern is None:

@@ -42,7 +42,7 @@ DEFAULT_ITERATIONS = 1000
 """The search bot's default budget in this family, on the compiled playouts
 (:func:`kernel_playouts`, :func:`believed_states`): a decision costs little more than drawing
 its states, and 1000 playouts answered in a median of about 20 ms, 95% of decisions within
-90 ms (``scripts/bench_search.py``: see docs/bots.md)."""
+90 ms (``commerce bench search``: see docs/bots.md)."""
 POOL_ITERATIONS = 800
 """The default budget in Pool Commerce (:func:`pool_model`), whose searches weigh only a few
 actions (:func:`candidates`), so that each drawn state serves fewer playouts: 800 answered
