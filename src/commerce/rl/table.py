@@ -54,6 +54,12 @@ def warn_fast(fast: bool | None) -> None:
                       DeprecationWarning, stacklevel=3)
 
 
+def _new_game(rules: Ruleset, players: int, dealer: int) -> Any:
+    """A new game with *dealer* dealing first (a module function, so that environments
+    pickle)."""
+    return engine.new_game(rules, players, dealer=dealer)
+
+
 class Table:
     """A game stepped seat decision by seat decision (see the module's docstring).
 
@@ -83,8 +89,7 @@ class Table:
         self._dealer = dealer
         self.num_actions = self.encoding.num_actions(rules, players)
         self.observation_size = observation_size(self.encoding, rules, players)
-        self._new: Callable[[Ruleset, int, int], Any] = (
-            lambda r, n, d: engine.new_game(r, n, dealer=d))
+        self._new: Callable[[Ruleset, int, int], Any] = _new_game
         self._decision: Callable[[Any], Decision | None] = engine.decision
         self._legal: Callable[[Any], tuple[Action, ...]] = engine.legal_actions
         self._observe: Callable[[Any, int | None], Any] = engine.observe
