@@ -252,3 +252,32 @@ def test_the_sqlite_file_is_created_private_to_its_owner(tmp_path: Path) -> None
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     for extra in tmp_path.glob("new.sqlite3-*"):  # a journal left behind: the same
         assert stat.S_IMODE(extra.stat().st_mode) & 0o077 == 0, extra
+
+
+def test_the_rulesets_are_built_once_however_many_ask_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from commerce.server import app as served
+
+    built: list[int] = []
+    build = served._ruleset_infos
+
+    def counted() -> Any:
+        built.append(1)
+        return build()
+
+    monkeypatch.setattr(served, "_ruleset_infos", counted)
+    with TestClient(create_app()) as client:
+        answers: list[int] = []
+
+        def ask() -> None:
+            answers.append(len(client.get("/api/rulesets").json()))
+
+        askers = [threading.Thread(target=ask) for _ in range(6)]
+        for t in askers:
+            t.start()
+        for t in askers:
+            t.join()
+    assert len(answers) == 6 and len(set(answers)) == 1 and answers[0] > 0
+    assert built == [1]  # a busy server built them six times over, one per poll

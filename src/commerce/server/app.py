@@ -321,13 +321,14 @@ def create_app(db_url: str = "sqlite://", *,
 
     # -- lobby -------------------------------------------------------------------------------
     infos: list[RulesetInfo] = []  # built on first use (the hand rankings take a moment)
+    building = asyncio.Lock()  # once: the requests that come meanwhile wait for it
 
     @app.get("/api/rulesets")
     async def get_rulesets() -> list[RulesetInfo]:
         if not infos:
-            built = await run_in_threadpool(_ruleset_infos)
-            if not infos:  # another request may have built them meanwhile
-                infos.extend(built)
+            async with building:
+                if not infos:
+                    infos.extend(await run_in_threadpool(_ruleset_infos))
         return infos
 
     @app.post("/api/tables")
