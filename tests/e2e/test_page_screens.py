@@ -278,3 +278,28 @@ def test_a_replay_reloads_and_shows_the_log_in_words(finished: Any, server: str)
     assert a.locator("#step-log li").count() > 0
     assert a.locator("#board .seat").count() == 3
     a.screenshot(path=str(artifacts() / "screen-widow-replay.png"), full_page=True)
+
+
+def test_a_player_out_of_the_game_is_told_so_and_may_watch(browser: Any, server: str) -> None:
+    ann = call(server, "/api/players", {"name": "Ann"})
+    made = table(server, ann, "pounce", 3, bots={"1": "heuristic", "2": "heuristic"},
+                 options={"starting_tokens": 2, "max_rounds_per_deal": 1})
+    messages: list[dict[str, Any]] = []
+    page = person(browser, ann, WIDE)
+    record(page, messages)
+    try:
+        page.goto(f"{server}/t/{made['invite']}")
+        page.wait_for_selector(".seat")
+
+        def out() -> bool:
+            return page.locator(".seat.you.out").count() > 0 or page.locator(
+                "#again").count() > 0
+        take_turns([page], out, random.Random(2), limit=600)
+        if page.locator(".seat.you.out").count():
+            note = page.inner_text(".out-note")
+            assert "You are out of the game" in note and "watch" in note
+        else:  # Ann won: the game is over and she was never out
+            assert page.locator(".out-note").count() == 0
+    finally:
+        page.context.close()
+    check_messages(messages)
