@@ -187,8 +187,8 @@ def load_model(name: str, directory: Path | None = None) -> tuple[Any, ModelConf
     :raises CommerceError: for a name that is not plain, a model not found, or files that do
         not make a model.
     """
-    torch = need_torch()
     check_model_name(name)
+    torch = need_torch()
     where = models_dir() if directory is None else directory
     weights, about = where / f"{name}.pt", where / f"{name}.json"
     if not weights.is_file() or not about.is_file():

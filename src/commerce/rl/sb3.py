@@ -9,8 +9,8 @@ snapshots of the learner (one is taken every few iterations and at least five ar
 writes a CSV log row, a checkpoint and a progress line at every evaluation, and the final
 model, which ``learned:model=NAME`` plays (:mod:`commerce.bots.learned`).
 
-Needs the optional packages of ``commerce[learn]`` (PyTorch, sb3-contrib) and ``commerce[rl]``
-(Gymnasium); :func:`need_learning` says so in one sentence where they are missing.
+Needs the optional packages of ``commerce[learn]`` (PyTorch, sb3-contrib, Gymnasium);
+:func:`need_learning` says so in one sentence where they are missing.
 """
 
 from __future__ import annotations
@@ -55,9 +55,8 @@ def need_learning() -> None:
         try:
             __import__(module)
         except ImportError:
-            extra = "pip install 'commerce[rl]'" if module == "gymnasium" else LEARN_EXTRA
             raise CommerceError(f"training needs {module}, an optional package: "
-                                f"{extra}") from None
+                                f"{LEARN_EXTRA}") from None
 
 
 def _vec_env_base() -> type:

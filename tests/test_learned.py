@@ -1,0 +1,161 @@
+"""The learned player: the league's vector environment, ``commerce train`` and the ``learned`` bot.
+
+The tests that train need PyTorch and sb3-contrib (``commerce[learn]``): skipped without them
+on a developer's machine, failed under ``CI``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from commerce import engine
+from commerce.bots import make_bot
+from commerce.cli import main
+from commerce.errors import CommerceError
+from commerce.rl.league import League, LeagueVectorEnv
+from commerce.rules import find_ruleset
+from tests.harness.rl_deps import need
+
+
+class Recorder:
+    """A batch policy that plays the lowest legal action and notes each batch's size."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+
+    def act_batch(self, obs: Any, mask: Any) -> Any:
+        assert obs.shape[0] == mask.shape[0]
+        self.sizes.append(len(obs))
+        return np.argmax(mask, axis=1)
+
+
+def test_the_league_env_hands_batch_policies_their_decisions_together() -> None:
+    league = League({"heuristic": 1.0}, snapshot_share=1.0, size=5)
+    recorder = Recorder()
+    league.add(recorder)
+    env = LeagueVectorEnv("peel", 4, num_envs=12, league=league, seed=3)
+    obs, mask = env.reset()
+    assert obs.shape == (12, env.observation_size) and mask.any(axis=1).all()
+    ended = 0
+    for step in range(30):
+        obs, rewards, dones, infos = env.step(env.sample_legal(seed=step))
+        assert mask.shape == env.mask.shape and env.mask.any(axis=1).all()
+        assert (rewards[~dones] == 0).all()
+        ended += int(dones.sum())
+        for e in np.flatnonzero(dones):
+            assert infos[e]["terminal_observation"].shape == (env.observation_size,)
+    assert ended > 12
+    assert max(recorder.sizes) > 1  # several games' decisions in one call
+
+
+def test_the_league_draws_snapshots_and_keeps_the_newest() -> None:
+    league = League({"random": 1.0}, snapshot_share=0.5, size=5)
+    policies = [Recorder() for _ in range(7)]
+    for p in policies:
+        league.add(p)
+    assert league.snapshots == policies[2:]
+    drawn = league.draw(np.random.default_rng(0), 400)
+    snapshots = sum(1 for d in drawn if isinstance(d, Recorder))
+    assert 150 < snapshots < 250
+    with pytest.raises(CommerceError):
+        League({})
+
+
+def test_an_illegal_learner_action_is_refused_and_nothing_played() -> None:
+    env = LeagueVectorEnv("peel", 4, num_envs=2, league=League({"random": 1.0}), seed=1)
+    env.reset()
+    bad = np.array([int(np.flatnonzero(~env.mask[0])[0]), int(np.argmax(env.mask[1]))])
+    before = [g.table.state for g in env.games]
+    with pytest.raises(CommerceError, match="not legal in game 0"):
+        env.step(bad)
+    assert [g.table.state for g in env.games] == before
+
+
+@pytest.mark.parametrize("name", ["../models/x", "/etc/passwd", "a/b", ".hidden", "",
+                                  "x" * 65, "a..b"])
+def test_a_model_is_named_never_a_path(name: str) -> None:
+    with pytest.raises(CommerceError, match="model name"):
+        make_bot(f"learned:model={name}")
+
+
+def test_without_pytorch_the_bot_and_train_say_what_to_install(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch fails
+    with pytest.raises(CommerceError, match=r"pip install 'commerce\[learn\]'"):
+        make_bot("learned:model=peel-s1")
+    assert main(["train", "--out", str(tmp_path / "run")]) != 0
+    err = capsys.readouterr().err
+    assert "pip install 'commerce[learn]'" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def _train_tiny(out: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    need("torch", "learn")
+    need("sb3_contrib", "learn")
+    status = main(["train", "--rules", "peel", "--steps", "32", "--seed", "7", "--out",
+                   str(out), "--name", "tiny", "--envs", "4", "--rollout", "8", "--batch",
+                   "16", "--epochs", "1", "--hidden", "16", "--eval-deals", "20",
+                   "--eval-every", "2", "--snapshot-every", "1"])
+    assert status == 0
+    return capsys.readouterr().out
+
+
+def test_train_writes_a_log_checkpoints_and_a_model_the_bot_plays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "run"
+    printed = _train_tiny(out, capsys)
+    assert "iteration 1/1" in printed and "vs heuristic" in printed
+    with (out / "log.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 1
+    row = rows[0]
+    assert int(row["steps"]) == 32 and int(row["eval_deals"]) >= 20
+    assert -10 < float(row["mean_vs_heuristic"]) < 10
+    assert 0 <= float(row["win_rate_vs_heuristic"]) <= 1
+    assert (out / row["checkpoint"]).is_file()
+    about = json.loads((out / "tiny.json").read_text(encoding="utf-8"))
+    assert about["rules"] == "peel" and about["players"] == 4 and about["hidden"] == [16]
+    assert about["steps"] == 32
+
+    # the model is a bot: greedy, from the seat's observation alone
+    monkeypatch.setenv("COMMERCE_MODELS", str(out))
+    bot = make_bot("learned:model=tiny")
+    state = engine.new_game(find_ruleset("peel"), 4, dealer=0)
+    rng = random.Random(0)
+    while (d := engine.decision(state)) is not None and d.seat is None:
+        state, _ = engine.apply(state, engine.sample_chance(state, rng))
+    assert d is not None and d.seat is not None
+    legal = engine.legal_actions(state)
+    obs = engine.observe(state, d.seat)
+    picks = {bot.act(obs, legal, random.Random(k)) for k in range(5)}
+    assert len(picks) == 1 and picks <= set(legal)
+
+    # and plays a tournament
+    assert main(["tournament", "--rules", "peel", "--bots", "learned:model=tiny,random",
+                 "--games", "4", "--seed", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert "learned:model=tiny" in result["bots"]
+
+
+def test_a_model_for_other_rules_is_refused_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "run"
+    _train_tiny(out, capsys)
+    monkeypatch.setenv("COMMERCE_MODELS", str(out))
+    assert main(["tournament", "--rules", "trade-and-barter", "--bots",
+                 "learned:model=tiny,random", "--games", "2"]) != 0
+    err = capsys.readouterr().err
+    assert "plays peel with 4 players" in err and "Traceback" not in err
+    assert main(["tournament", "--bots", "learned:model=nothere,random", "--games", "2"]) != 0
+    assert "no model 'nothere'" in capsys.readouterr().err
