@@ -159,3 +159,28 @@ def test_a_model_for_other_rules_is_refused_in_one_line(
     assert "plays peel with 4 players" in err and "Traceback" not in err
     assert main(["tournament", "--bots", "learned:model=nothere,random", "--games", "2"]) != 0
     assert "no model 'nothere'" in capsys.readouterr().err
+
+
+def test_the_server_offers_only_the_models_its_operator_lists(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from commerce.server.tables import Table, TableConfig, TableError
+
+    out = tmp_path / "run"
+    _train_tiny(out, capsys)
+    monkeypatch.setenv("COMMERCE_MODELS", str(out))
+    config = TableConfig("peel", {}, 4)
+    with pytest.raises(TableError, match="unknown bot level 'learned:tiny'"):
+        Table.new("t1", "inv", "p1", config, bots={1: "learned:tiny"})
+    table = Table.new("t1", "inv", "p1", config, bots={1: "learned:tiny", 2: "random",
+                                                       3: "random"}, models=("tiny",))
+    for level in ("learned:../run/tiny", f"learned:{out}/tiny", "learned:model=tiny"):
+        with pytest.raises(TableError, match="unknown bot level"):
+            table.set_seat("p1", 2, "bot", level)
+    assert table.join("p1", "Ann") == 0
+    table.start("p1", "g1", seed=7)
+    assert table.status == "playing"
+    # the operator's list is checked at start: a model not found stops the server in one line
+    assert main(["serve", "--port", "1", "--models", "nothere"]) != 0
+    err = capsys.readouterr().err
+    assert "no model 'nothere'" in err and len(err.strip().splitlines()) == 1
