@@ -184,3 +184,28 @@ def test_the_server_offers_only_the_models_its_operator_lists(
     assert main(["serve", "--port", "1", "--models", "nothere"]) != 0
     err = capsys.readouterr().err
     assert "no model 'nothere'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_saved_network_scores_as_the_trained_actor() -> None:
+    torch = need("torch", "learn")
+    sb3_contrib = need("sb3_contrib", "learn")
+    from commerce.bots.learned import ModelConfig, Network, features, greedy
+    from commerce.rl.sb3 import make_sb3_env, policy_state
+
+    env = LeagueVectorEnv("peel", 4, num_envs=4, league=League({"random": 1.0}), seed=2)
+    venv = make_sb3_env(env)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=8, batch_size=16, n_epochs=1,
+                                    seed=3, device="cpu",
+                                    policy_kwargs={"net_arch": [16, 16]})
+    model.learn(32)
+    config = ModelConfig(rules="peel", players=4, observation_size=env.observation_size,
+                         num_actions=env.num_actions, hidden=(16, 16))
+    state = policy_state(model, config.hidden)
+    net = Network.from_state({k: v.numpy() for k, v in state.items()}, config)
+    obs, mask = env.reset()
+    with torch.no_grad():
+        x = model.policy.extract_features(torch.as_tensor(features(obs)))
+        logits = model.policy.action_net(model.policy.mlp_extractor.forward_actor(x)).numpy()
+    assert np.allclose(net.scores(obs), logits, atol=1e-5)
+    chosen, _ = model.predict(features(obs), deterministic=True, action_masks=mask)
+    assert (greedy(net, obs, mask) == chosen).all()

@@ -27,7 +27,7 @@ import json
 import os
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,8 +41,8 @@ from commerce.errors import CommerceError
 if TYPE_CHECKING:
     import torch
 
-__all__ = ["LEARN_EXTRA", "MODELS_ENV", "LearnedBot", "ModelConfig", "PolicyNet",
-           "check_model_name", "features", "load_model", "models_dir", "need_torch",
+__all__ = ["LEARN_EXTRA", "MODELS_ENV", "LearnedBot", "ModelConfig", "Network",
+           "check_model_name", "features", "greedy", "load_model", "models_dir", "need_torch",
            "save_model"]
 
 MODELS_ENV = "COMMERCE_MODELS"
@@ -139,37 +139,60 @@ def features(obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.asarray(obs / np.maximum(np.float32(1.0), np.abs(obs)), np.float32)
 
 
-def PolicyNet(config: ModelConfig) -> Any:  # noqa: N802  (builds a torch module)
-    """The policy network of *config*: linear layers with tanh between them, one score per
-    action (the actor of the trainer's actor-critic, :mod:`commerce.rl.sb3`).
+class Network:
+    """A model's policy network evaluated in numpy: linear layers with tanh between them, one
+    score per action (the actor of the trainer's actor-critic, :mod:`commerce.rl.sb3`).
 
-    Its parameters are named ``layers.0.weight`` ... as the ``state_dict`` of a model holds.
+    Its weights are named ``layers.0.weight``, ``layers.0.bias``, ``layers.2.weight`` ... in a
+    model's ``state_dict`` (the numbers of a torch ``Sequential`` of linear and tanh layers).
     """
-    torch = need_torch()
-    sizes = [config.observation_size, *config.hidden]
-    parts: list[Any] = []
-    for a, b in zip(sizes, sizes[1:], strict=False):
-        parts += [torch.nn.Linear(a, b), torch.nn.Tanh()]
-    parts.append(torch.nn.Linear(sizes[-1], config.num_actions))
-    net = torch.nn.Module()
-    net.layers = torch.nn.Sequential(*parts)
-    return net
+
+    def __init__(self, layers: Sequence[tuple[npt.NDArray[np.float32],
+                                              npt.NDArray[np.float32]]]) -> None:
+        self.layers = tuple(layers)
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], config: ModelConfig) -> Network:
+        """The network of *state* (arrays or tensors by name), checked against *config*.
+
+        :raises CommerceError: if a weight is missing, extra or of the wrong shape.
+        """
+        sizes = [config.observation_size, *config.hidden, config.num_actions]
+        expected: dict[str, tuple[int, ...]] = {}
+        for i, (a, b) in enumerate(zip(sizes, sizes[1:], strict=False)):
+            expected[f"layers.{2 * i}.weight"] = (b, a)
+            expected[f"layers.{2 * i}.bias"] = (b,)
+        if set(state) != set(expected):
+            raise CommerceError(f"the weights are not those of a network "
+                                f"{'-'.join(map(str, sizes))}")
+        arrays = {k: np.asarray(v, np.float32) for k, v in state.items()}
+        for key, shape in expected.items():
+            if arrays[key].shape != shape:
+                raise CommerceError(f"weight {key} has shape {arrays[key].shape}, not {shape}")
+        return cls([(arrays[f"layers.{2 * i}.weight"], arrays[f"layers.{2 * i}.bias"])
+                    for i in range(len(sizes) - 1)])
+
+    def scores(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """Each action's score for each row of *obs* (raw observation vectors)."""
+        x = features(obs)
+        for k, (weight, bias) in enumerate(self.layers):
+            x = x @ weight.T + bias
+            if k < len(self.layers) - 1:
+                x = np.tanh(x)
+        return np.asarray(x, np.float32)
 
 
-def greedy(net: Any, obs: npt.NDArray[np.float32],
+def greedy(net: Network, obs: npt.NDArray[np.float32],
            mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
     """The legal action of highest score for each row of *obs* (raw observation vectors,
     ``(n, size)``) and *mask* (``(n, num_actions)`` booleans)."""
-    torch = need_torch()
-    with torch.no_grad():
-        scores = net.layers(torch.as_tensor(features(obs))).numpy()
-    scores = np.where(mask, scores, -np.inf)
+    scores = np.where(mask, net.scores(obs), -np.inf)
     return np.asarray(np.argmax(scores, axis=1), np.int64)
 
 
 def save_model(directory: Path, name: str, state: dict[str, torch.Tensor],
                config: ModelConfig) -> Path:
-    """Write ``NAME.pt`` (the weights, *state* as :func:`PolicyNet` names them) and
+    """Write ``NAME.pt`` (the weights, *state* as :class:`Network` names them) and
     ``NAME.json`` into *directory*; the weights' path."""
     torch = need_torch()
     check_model_name(name)
@@ -180,7 +203,7 @@ def save_model(directory: Path, name: str, state: dict[str, torch.Tensor],
     return path
 
 
-def load_model(name: str, directory: Path | None = None) -> tuple[Any, ModelConfig]:
+def load_model(name: str, directory: Path | None = None) -> tuple[Network, ModelConfig]:
     """The network and configuration of model *name* in *directory* (default
     :func:`models_dir`), its weights read with ``torch.load(weights_only=True)``.
 
@@ -195,14 +218,15 @@ def load_model(name: str, directory: Path | None = None) -> tuple[Any, ModelConf
         raise CommerceError(f"no model {name!r} in {where} (a model is NAME.pt and NAME.json; "
                             f"set {MODELS_ENV} to the directory that holds them)")
     config = ModelConfig.from_json(about.read_text(encoding="utf-8"))
-    net = PolicyNet(config)
     try:
         state = torch.load(weights, map_location="cpu", weights_only=True)
-        net.load_state_dict(state)
+        if not isinstance(state, dict):
+            raise CommerceError("not a state_dict")
+        net = Network.from_state({k: v.numpy() for k, v in state.items()}, config)
     except Exception as exc:  # a file that is not these weights: one clear message
         raise CommerceError(f"model {name!r}: its weights do not fit its configuration "
-                            f"({str(exc).splitlines()[0][:200]})") from None
-    net.eval()
+                            f"({str(exc).splitlines()[0][:200] if str(exc) else exc!r})"
+                            ) from None
     return net, config
 
 

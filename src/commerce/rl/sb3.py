@@ -29,7 +29,7 @@ import numpy.typing as npt
 from commerce.bots.learned import (
     LEARN_EXTRA,
     ModelConfig,
-    PolicyNet,
+    Network,
     features,
     greedy,
     save_model,
@@ -169,7 +169,7 @@ class NetPolicy:
     """A frozen copy of a policy network as a league opponent: its actions drawn from its
     softmax over the legal actions (or greedy), all pending decisions at once."""
 
-    def __init__(self, net: Any, seed: int, *, sample: bool = True) -> None:
+    def __init__(self, net: Network, seed: int, *, sample: bool = True) -> None:
         self.net = net
         self.sample = sample
         self.rng = np.random.default_rng(seed)
@@ -179,11 +179,7 @@ class NetPolicy:
         """One legal action per row."""
         if not self.sample:
             return greedy(self.net, obs, mask)
-        import torch
-
-        with torch.no_grad():
-            scores = self.net.layers(torch.as_tensor(features(obs))).numpy().astype(np.float64)
-        scores = np.where(mask, scores, -np.inf)
+        scores = np.where(mask, self.net.scores(obs).astype(np.float64), -np.inf)
         scores -= scores.max(axis=1, keepdims=True)
         p = np.exp(scores)
         p /= p.sum(axis=1, keepdims=True)
@@ -193,7 +189,7 @@ class NetPolicy:
 
 
 def policy_state(model: Any, hidden: Sequence[int]) -> dict[str, Any]:
-    """The actor of a MaskablePPO *model* as :func:`commerce.bots.learned.PolicyNet` names
+    """The actor of a MaskablePPO *model* as :class:`commerce.bots.learned.Network` names
     its weights (``layers.0.weight`` ...)."""
     state = model.policy.state_dict()
     out: dict[str, Any] = {}
@@ -205,14 +201,12 @@ def policy_state(model: Any, hidden: Sequence[int]) -> dict[str, Any]:
     return {k: v.detach().clone().cpu() for k, v in out.items()}
 
 
-def _frozen(model: Any, config: ModelConfig) -> Any:
-    net = PolicyNet(config)
-    net.load_state_dict(policy_state(model, config.hidden))
-    net.eval()
-    return net
+def _frozen(model: Any, config: ModelConfig) -> Network:
+    state = policy_state(model, config.hidden)
+    return Network.from_state({k: v.numpy() for k, v in state.items()}, config)
 
 
-def evaluate(net: Any, rules: str, players: int, opponent: str, deals: int, seed: int,
+def evaluate(net: Network, rules: str, players: int, opponent: str, deals: int, seed: int,
              envs: int = 16) -> tuple[float, float, int]:
     """The greedy policy *net* at a seat drawn every deal against *opponent* bots: the mean
     payoff per deal (over every deal, those that ended before it acted included), the share
