@@ -7,6 +7,7 @@ on a developer's machine, failed under ``CI``.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import random
 import sys
@@ -145,6 +146,14 @@ def test_train_writes_a_log_checkpoints_and_a_model_the_bot_plays(
                  "--games", "4", "--seed", "2", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert "learned:model=tiny" in result["bots"]
+
+    # and sits at the plain table against a person
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    saved = tmp_path / "game.json"
+    assert main(["play", "--plain", "--bot", "learned:model=tiny", "--seed", "3", "--save",
+                 str(saved)]) == 0
+    seats = json.loads(saved.read_text(encoding="utf-8"))["seats"]
+    assert [s["agent"] for s in seats] == ["human"] + ["learned:model=tiny"] * 3
 
 
 def test_a_model_for_other_rules_is_refused_in_one_line(
