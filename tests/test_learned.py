@@ -186,6 +186,9 @@ def test_the_server_offers_only_the_models_its_operator_lists(
     for level in ("learned:../run/tiny", f"learned:{out}/tiny", "learned:model=tiny"):
         with pytest.raises(TableError, match="unknown bot level"):
             table.set_seat("p1", 2, "bot", level)
+    with pytest.raises(TableError, match="plays peel with 4 players, not peel with 3"):
+        Table.new("t2", "inv", "p1", TableConfig("peel", {}, 3), bots={1: "learned:tiny"},
+                  models=("tiny",))
     assert table.join("p1", "Ann") == 0
     table.start("p1", "g1", seed=7)
     assert table.status == "playing"

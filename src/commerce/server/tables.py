@@ -151,6 +151,18 @@ def bot_spec(level: str, ms: float = BOT_MS) -> str:
     return f"search:ms={ms:g}" if name == "search" else name
 
 
+def _fits(level: str, rules: Ruleset, players: int) -> None:
+    """Refuse a learned model at a table of rules or seats other than those it was trained
+    for."""
+    if not level.startswith("learned:"):
+        return
+    bot = _bot(level, models=(level.partition(":")[2],))
+    config = getattr(bot, "config", None)
+    if config is not None and (config.rules != rules.id or config.players != players):
+        raise TableError(f"bot {level} plays {config.rules} with {config.players} players, "
+                         f"not {rules.id} with {players}")
+
+
 def _bot(level: str, ms: float = BOT_MS, models: tuple[str, ...] = ()) -> Bot:
     check_level(level if level.startswith("learned:") else level.split(":", 1)[0], models)
     try:
@@ -240,6 +252,7 @@ class Table:
             if not 0 <= k < config.players:
                 raise TableError(f"bot seat {k} is not a seat from 0 to {config.players - 1}")
             check_level(level, models)
+            _fits(level, rules, config.players)
             seats[k] = Seat("bot", level=level)
         _name_bots(seats)
         table = cls(table_id, invite, host_id, config, seats)
@@ -314,6 +327,7 @@ class Table:
         if kind == "bot":
             lvl = level or "heuristic"
             check_level(lvl, self.models)
+            _fits(lvl, self.rules, self.config.players)
             bot = _bot(lvl, self.bot_ms, self.models)
             self._handed(k, "given to a bot")
             self.seats[k] = Seat("bot", level=lvl)
