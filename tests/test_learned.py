@@ -221,3 +221,21 @@ def test_the_saved_network_scores_as_the_trained_actor() -> None:
     assert np.allclose(net.scores(obs), logits, atol=1e-5)
     chosen, _ = model.predict(features(obs), deterministic=True, action_masks=mask)
     assert (greedy(net, obs, mask) == chosen).all()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--out", "/dev/null"], "cannot make the directory"),
+    (["--out", "{tmp}", "--hidden", "5000"], "--hidden: 1 to 8 widths"),
+    (["--out", "{tmp}", "--hidden", "x"], "--hidden: widths such as"),
+    (["--out", "{tmp}", "--device", "tpu"], "--device: cpu, cuda"),
+    (["--out", "{tmp}", "--name", "../up"], "model name '../up'"),
+    (["--out", "{tmp}", "--minutes", "nan"], "--minutes must be positive"),
+])
+def test_train_refuses_bad_arguments_in_one_line(argv: list[str], message: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    need("torch", "learn")
+    need("sb3_contrib", "learn")
+    args = [a.replace("{tmp}", str(tmp_path / "run")) for a in argv]
+    assert main(["train", "--steps", "1", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1

@@ -41,7 +41,8 @@ def configure_train(p: argparse.ArgumentParser) -> None:
     p.add_argument("--epochs", type=int_in(1, 100), default=4,
                    help="passes over each iteration's decisions (default 4)")
     p.add_argument("--hidden", default="128,128",
-                   help="hidden layer widths, comma-separated (default 128,128)")
+                   help="hidden layer widths, comma-separated, 1 to 8 of 1 to 4096 "
+                        "(default 128,128)")
     p.add_argument("--snapshot-every", type=int_in(1, 10**6), default=5,
                    help="iterations between two snapshots joining the league (default 5)")
     p.add_argument("--league", type=int_in(5, 1000), default=8,
@@ -73,14 +74,20 @@ def run_train(args: argparse.Namespace) -> int:
         hidden = tuple(int(h) for h in args.hidden.split(","))
     except ValueError:
         raise CommerceError(f"--hidden: widths such as 128,128, not {args.hidden!r}") from None
-    if not hidden or any(not 1 <= h <= 65536 for h in hidden):
-        raise CommerceError(f"--hidden: widths from 1 to 65536, not {args.hidden!r}")
+    if not 1 <= len(hidden) <= 8 or any(not 1 <= h <= 4096 for h in hidden):
+        raise CommerceError(f"--hidden: 1 to 8 widths from 1 to 4096, not {args.hidden!r}")
     if args.minutes is not None and not args.minutes > 0:
         raise CommerceError(f"--minutes must be positive, not {args.minutes}")
-    if not re.fullmatch(r"cpu|cuda(:[0-9]{1,3})?|mps", args.device):
-        raise CommerceError(f"--device: cpu, cuda, cuda:N or mps, not {args.device[:40]!r}")
     if args.name is not None:
         check_model_name(args.name)
+    _check_device(args.device)
+    if not args.out.strip():
+        raise CommerceError("--out: name a directory")
+    try:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommerceError(f"--out {args.out}: cannot make the directory "
+                            f"({exc.strerror or exc})") from None
     settings = TrainSettings(rules=rules.id, players=args.players, steps=args.steps,
                              seed=args.seed, envs=args.envs, rollout=args.rollout,
                              batch=args.batch, epochs=args.epochs, hidden=hidden,
@@ -90,3 +97,19 @@ def run_train(args: argparse.Namespace) -> int:
                              device=args.device)
     train(settings, Path(args.out), progress=lambda line: print(line, flush=True))
     return 0
+
+
+def _check_device(device: str) -> None:
+    """Refuse a device that is not named as PyTorch names them or not on this machine."""
+    import torch
+
+    from commerce.errors import CommerceError
+
+    if not re.fullmatch(r"cpu|cuda(:[0-9]{1,3})?|mps", device):
+        raise CommerceError(f"--device: cpu, cuda, cuda:N or mps, not {device[:40]!r}")
+    if device.startswith("cuda"):
+        index = int(device.partition(":")[2] or 0)
+        if not torch.cuda.is_available() or index >= torch.cuda.device_count():
+            raise CommerceError(f"--device {device}: this machine has no such CUDA device")
+    if device == "mps" and not torch.backends.mps.is_available():
+        raise CommerceError("--device mps: this machine has no MPS device")
