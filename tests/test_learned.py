@@ -239,3 +239,20 @@ def test_train_refuses_bad_arguments_in_one_line(argv: list[str], message: str, 
     assert main(["train", "--steps", "1", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_deals_that_end_before_the_learner_acts_are_counted_apart_from_the_reward() -> None:
+    env = LeagueVectorEnv("peel", 4, num_envs=8, league=League({"heuristic": 1.0}), seat=0,
+                          seed=5)
+    env.reset()
+    shown = deals = 0
+    skipped_paid = 0.0
+    for step in range(60):
+        _, _, dones, infos = env.step(env.sample_legal(seed=step))
+        shown += int(dones.sum())
+        deals += sum(int(i["deals"]) for i in infos)
+        skipped_paid += sum(abs(float(i["skipped"])) for i in infos)
+        for e in range(8):
+            assert infos[e]["deals"] >= int(dones[e])
+    # seat 0 often has nothing to decide in a deal of Peel: those deals are counted, not shown
+    assert deals > shown > 0 and skipped_paid > 0

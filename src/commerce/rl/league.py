@@ -15,7 +15,8 @@ anew in the same step (its reward and ``done`` are the ended deal's, the observa
 mask the new deal's first decision of the learner). A deal that ends before the learner's
 first decision is not shown: what it paid the learner is reported in the next step's
 ``infos[e]["skipped"]`` (and ``infos[e]["deals"]`` counts it), not in the reward, as the
-learner could not act in it.
+learner could not act in it; so the sum of the rewards and of ``skipped`` over the sum of
+``deals`` is the learner's mean over every deal.
 
 The observation is the learner's seat's vector (:mod:`commerce.encoding`), built only from
 what that seat may know; so is every opponent's.
@@ -162,8 +163,8 @@ class LeagueVectorEnv:
         observations and legal-action masks (copies)."""
         infos: list[dict[str, Any]] = [{} for _ in self.games]
         for e, game in enumerate(self.games):
-            self._new_episode(game)
             game.skipped, game.deals = 0.0, 0
+            self._new_episode(game)
             self._settle(e, infos)
         return self.obs.copy(), self.mask.copy()
 
@@ -192,13 +193,14 @@ class LeagueVectorEnv:
         dones = np.zeros(self.num_envs, np.bool_)
         infos: list[dict[str, Any]] = [{} for _ in self.games]
         for e, game in enumerate(self.games):
-            game.reward, game.skipped, game.deals = 0.0, 0.0, 0
+            game.reward = 0.0
             self._pay(game, game.table.step(int(chosen[e])))
             game.acted = True
         self._play_on(list(range(self.num_envs)), rewards, dones, infos)
         for e, game in enumerate(self.games):
             infos[e]["deals"] = game.deals
             infos[e]["skipped"] = game.skipped
+            game.skipped, game.deals = 0.0, 0
         return self.obs.copy(), rewards, dones, infos
 
     def sample_legal(self, seed: int | None = None) -> Actions:
