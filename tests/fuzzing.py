@@ -229,7 +229,11 @@ def _cheap_argv(argv: list[str]) -> list[str]:
     the case's folder."""
     # a local Ray for every case would take seconds each (tests/test_spread.py covers it)
     out = ["--json" if word == "--ray" else word for word in argv]
-    caps = {"--games": (2, GAMES[1]), "--jobs": (2, JOBS[1]), "--seconds": (0.01, SECONDS[1])}
+    caps = {"--games": (2, GAMES[1]), "--jobs": (2, JOBS[1]), "--seconds": (0.01, SECONDS[1]),
+            # commerce train: one tiny iteration
+            "--steps": (1, 10**10), "--envs": (1, 4096), "--rollout": (2, 100_000),
+            "--epochs": (1, 100), "--eval-deals": (1, 10**7), "--league": (5, 1000),
+            "--batch": (2, 10**6)}
     for i, word in enumerate(out[:-1]):
         value = out[i + 1]
         if word == "--port" and value.strip().isdigit():
@@ -250,7 +254,10 @@ def _cheap_argv(argv: list[str]) -> list[str]:
                 "analyze": ["--games", "2", "--bots", "random"],
                 "bench": ["--seconds", "0.01"],
                 "play": ["--bot", "random", "--save", "{tmp}/saved.json"],
-                "serve": ["--port", str(busy_port()), "--db", "sqlite:///{tmp}/server.db"]}
+                "serve": ["--port", str(busy_port()), "--db", "sqlite:///{tmp}/server.db"],
+                "train": ["--steps", "1", "--envs", "1", "--rollout", "2", "--batch", "2",
+                          "--epochs", "1", "--eval-deals", "1", "--hidden", "4",
+                          "--out", "{tmp}/train"]}
     extra = defaults.get(out[0], []) if out else []
     if named_bench:  # a named benchmark at its small size (tests/test_bench_named.py: shapes)
         extra = ["--quick"]

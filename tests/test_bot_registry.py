@@ -50,7 +50,7 @@ def test_registering_first_keeps_every_built_in_bot():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, check=False)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == ["heuristic,mine,random,search,search-fast",
+    assert proc.stdout.splitlines() == ["heuristic,learned,mine,random,search,search-fast",
                                          "heuristic search random"]
 
 

@@ -13,11 +13,12 @@ from types import ModuleType
 import pytest
 
 
-def need(module: str) -> ModuleType:
-    """The imported *module*, or a skip (locally) / a failure (under ``CI``) if missing."""
+def need(module: str, extra: str = "rl") -> ModuleType:
+    """The imported *module*, or a skip (locally) / a failure (under ``CI``) if missing
+    (*extra*: the optional extra that installs it)."""
     if os.environ.get("CI"):
         try:
             return importlib.import_module(module)
         except ImportError as exc:
-            pytest.fail(f"{module} is needed under CI (pip install -e '.[rl]'): {exc}")
-    return pytest.importorskip(module, reason="pip install -e '.[rl]'")
+            pytest.fail(f"{module} is needed under CI (pip install -e '.[{extra}]'): {exc}")
+    return pytest.importorskip(module, reason=f"pip install -e '.[{extra}]'")

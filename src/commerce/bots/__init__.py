@@ -5,7 +5,7 @@
 >>> make_bot("dealer")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-commerce.errors.CommerceError: unknown bot 'dealer'; bots are: heuristic, random, search, ...
+commerce.errors.CommerceError: unknown bot 'dealer'; bots are: heuristic, learned, random, ...
 """
 
 from __future__ import annotations
@@ -37,6 +37,12 @@ def _heuristic(options: dict[str, str]) -> Bot:
     return HeuristicBot.from_options(options)
 
 
+def _learned(options: dict[str, str]) -> Bot:
+    from commerce.bots.learned import LearnedBot
+
+    return LearnedBot.from_options(options)
+
+
 def _search(options: dict[str, str]) -> Bot:
     from commerce.bots.search import SearchBot
 
@@ -52,7 +58,8 @@ def _search_fast(options: dict[str, str]) -> Bot:
 # The built-in levels are registered from the start (their modules load when one is built),
 # so a register_bot() call adds to them rather than taking their place.
 _FACTORIES: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic,
-                                     "search": _search, "search-fast": _search_fast}
+                                     "search": _search, "search-fast": _search_fast,
+                                     "learned": _learned}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:

@@ -169,7 +169,17 @@ Run = Callable[[argparse.Namespace], int]
 def _commands() -> dict[str, tuple[str, Configure, Run]]:
     """Every subcommand: (help, add its arguments, run it). Each module keeps its heavy
     imports inside its functions, so building the parser stays cheap."""
-    from commerce.cli import analyze, bench, hands, play, rules, serve, simulate, tournament
+    from commerce.cli import (
+        analyze,
+        bench,
+        hands,
+        play,
+        rules,
+        serve,
+        simulate,
+        tournament,
+        train,
+    )
 
     return {
         "play": ("play a game against the computer in the terminal",
@@ -192,6 +202,8 @@ def _commands() -> dict[str, tuple[str, Configure, Run]]:
                     analyze.configure_analyze, analyze.run_analyze),
         "rules": ("list the rulesets, show one, or compare two",
                   rules.configure_rules, rules.run_rules),
+        "train": ("train a learned player by self-play (needs commerce[learn])",
+                  train.configure_train, train.run_train),
         "serve": ("serve the game to browsers: a lobby and tables for friends and bots",
                   serve.configure_serve, serve.run_serve),
     }

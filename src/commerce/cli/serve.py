@@ -83,6 +83,10 @@ def configure_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-bots", type=int_in(0, 100_000), default=20, metavar="N",
                    help="how many bots may sit at the tables one player hosts, all together "
                         "(default: 20)")
+    p.add_argument("--models", default="", metavar="NAME,...",
+                   help="learned models to offer as bot levels learned:NAME, from the models "
+                        "directory ($COMMERCE_MODELS, else ~/.local/share/commerce/models); "
+                        "none by default")
     p.add_argument("--bot-workers", type=int_in(0, 256), default=BOT_WORKERS, metavar="N",
                    help="processes the bots think in, at a lower priority than the server "
                         f"(default: {BOT_WORKERS}, the cores less one; 0: in the server's own "
@@ -127,7 +131,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from commerce.server.live import Hosting
 
     limits = limits_of(args)
-    hosting = Hosting(bot_ms=float(args.bot_ms), tables=args.max_tables, bots=args.max_bots)
+    hosting = Hosting(bot_ms=float(args.bot_ms), tables=args.max_tables, bots=args.max_bots,
+                      models=_models(args.models))
     try:
         app = create_app(url, offer_window_s=args.offer_window, limits=limits, hosting=hosting,
                          bot_workers=args.bot_workers, warm=True, api_docs=args.api_docs)
@@ -160,3 +165,15 @@ def check_listen(host: str, port: int) -> None:
     except (OSError, UnicodeError, ValueError) as exc:
         why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         raise CommerceError(f"cannot listen on {host}:{port}: {why}") from None
+
+
+def _models(text: str) -> tuple[str, ...]:
+    """The models of ``--models``, each loaded once here so that a missing one stops the
+    server before it starts."""
+    from commerce.bots import make_bot
+    from commerce.bots.learned import check_model_name
+
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    for name in names:
+        make_bot(f"learned:model={check_model_name(name)}")
+    return names

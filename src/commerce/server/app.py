@@ -343,7 +343,8 @@ def create_app(db_url: str = "sqlite://", *,
                              body.hints, body.timeout_s, body.turn_timer_s, window)
         table_id, invite = secrets.token_hex(8), secrets.token_urlsafe(6)
         try:
-            table = Table.new(table_id, invite, p.id, config, bots=body.bots)
+            table = Table.new(table_id, invite, p.id, config, bots=body.bots,
+                              models=server.limits.models)
             if window <= 0 < offer_window_s and table.hides_offers():
                 # offers to one seat alone are hidden only at the table's pace
                 table.config = dataclasses.replace(config, offer_window_s=offer_window_s)

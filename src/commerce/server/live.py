@@ -51,6 +51,8 @@ class Hosting:
     """How many tables not yet over one player may host."""
     bots: int = 20
     """How many bots may sit at the tables one player hosts (not over), all together."""
+    models: tuple[str, ...] = ()
+    """The learned models offered as bot levels ``learned:NAME`` (``--models``)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.bot_ms <= 10_000 or self.tables < 1 or self.bots < 0:
@@ -105,7 +107,7 @@ class Server:
         """This process owns a table it has just read: resuming may have played on (chance,
         or bots at an unpaced table), which is stored before anyone sees it; at a paced table
         the bots go on at its pace."""
-        table.bot_ms = self.limits.bot_ms
+        table.bot_ms, table.models = self.limits.bot_ms, self.limits.models
         async with self.lock(table.table_id):
             await run_in_threadpool(self.store.save_table, table)
         self._resume_pace(table)
@@ -234,7 +236,7 @@ class Server:
         async with self.lock(table.table_id):
             # the copy as it is now: a takeover may have read the table again meanwhile
             table = self.tables.get(table.table_id, table)
-            table.bot_ms = self.limits.bot_ms
+            table.bot_ms, table.models = self.limits.bot_ms, self.limits.models
 
             def work() -> T:
                 with self.busy():

@@ -129,25 +129,47 @@ class Seat:
         return dataclasses.asdict(self)
 
 
-def check_level(level: str) -> None:
-    """Refuse a bot level that is not on the menu (:data:`BOT_LEVELS`).
+def check_level(level: str, models: tuple[str, ...] = ()) -> None:
+    """Refuse a bot level that is not on the menu (:data:`BOT_LEVELS`, and ``learned:NAME``
+    for each model *NAME* of *models*, those the server's operator offers).
+
+    >>> check_level("learned:peel-s1", ("peel-s1",))
+    >>> check_level("learned:../x", ("peel-s1",))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    commerce.server.tables.TableError: unknown bot level 'learned:../x'; levels are: ...
 
     :raises TableError: naming the levels.
     """
-    if level not in BOT_LEVELS:
+    offered = (*BOT_LEVELS, *(f"learned:{m}" for m in models))
+    if level not in offered:
         raise TableError(f"unknown bot level {level[:30]!r}; levels are: "
-                         f"{', '.join(BOT_LEVELS)}")
+                         f"{', '.join(offered)}")
 
 
 def bot_spec(level: str, ms: float = BOT_MS) -> str:
-    """The bot a seat's *level* plays with: the search bot at the server's time cap *ms* (a
-    level stored with options counts as its menu name)."""
-    name = level.split(":", 1)[0]
+    """The bot a seat's *level* plays with: the search bot at the server's time cap *ms*, a
+    learned model by its name (a level stored with options counts as its menu name)."""
+    name, _, model = level.partition(":")
+    if name == "learned":
+        return f"learned:model={model}"
     return f"search:ms={ms:g}" if name == "search" else name
 
 
-def _bot(level: str, ms: float = BOT_MS) -> Bot:
-    check_level(level.split(":", 1)[0])
+def _fits(level: str, rules: Ruleset, players: int) -> None:
+    """Refuse a learned model at a table of rules or seats other than those it was trained
+    for."""
+    if not level.startswith("learned:"):
+        return
+    bot = _bot(level, models=(level.partition(":")[2],))
+    config = getattr(bot, "config", None)
+    if config is not None and (config.rules != rules.id or config.players != players):
+        raise TableError(f"bot {level} plays {config.rules} with {config.players} players, "
+                         f"not {rules.id} with {players}")
+
+
+def _bot(level: str, ms: float = BOT_MS, models: tuple[str, ...] = ()) -> Bot:
+    check_level(level if level.startswith("learned:") else level.split(":", 1)[0], models)
     try:
         return make_bot(bot_spec(level, ms))
     except CommerceError as exc:
@@ -206,6 +228,8 @@ class Table:
     """When the offers pending now were put (they lapse one offer window later)."""
     bot_ms: float = BOT_MS
     """How long the search bot thinks per decision (the server's cap; not stored)."""
+    models: tuple[str, ...] = ()
+    """The learned models the server offers as levels ``learned:NAME`` (not stored)."""
     answers: dict[tuple[int, int], Action] = field(default_factory=dict)
     """Bots' decisions made ahead (in the server's bot workers), by (seat, the game's version
     they are for); played when due instead of thinking then (not stored)."""
@@ -217,7 +241,7 @@ class Table:
 
     @classmethod
     def new(cls, table_id: str, invite: str, host_id: str, config: TableConfig, *,
-            bots: dict[int, str] | None = None) -> Table:
+            bots: dict[int, str] | None = None, models: tuple[str, ...] = ()) -> Table:
         """A new table in the lobby, *bots* seated at their levels.
 
         :raises TableError: for a bad ruleset, option, seat count or bot.
@@ -233,10 +257,13 @@ class Table:
         for k, level in (bots or {}).items():
             if not 0 <= k < config.players:
                 raise TableError(f"bot seat {k} is not a seat from 0 to {config.players - 1}")
-            check_level(level)
+            check_level(level, models)
+            _fits(level, rules, config.players)
             seats[k] = Seat("bot", level=level)
         _name_bots(seats)
-        return cls(table_id, invite, host_id, config, seats)
+        table = cls(table_id, invite, host_id, config, seats)
+        table.models = models
+        return table
 
     # -- seats ---------------------------------------------------------------------------------
     @property
@@ -305,8 +332,9 @@ class Table:
         k = self._seat_index(seat)
         if kind == "bot":
             lvl = level or "heuristic"
-            check_level(lvl)
-            bot = _bot(lvl, self.bot_ms)
+            check_level(lvl, self.models)
+            _fits(lvl, self.rules, self.config.players)
+            bot = _bot(lvl, self.bot_ms, self.models)
             self._handed(k, "given to a bot")
             self.seats[k] = Seat("bot", level=lvl)
             if self.driver is not None:
@@ -397,7 +425,7 @@ class Table:
 
     def _agent(self, s: Seat) -> Bot | None:
         if s.kind == "bot":
-            return _bot(s.level or AWAY_BOT, self.bot_ms)
+            return _bot(s.level or AWAY_BOT, self.bot_ms, self.models)
         return _bot(AWAY_BOT, self.bot_ms) if s.away else None
 
     def resume(self, record: GameRecord) -> None:
