@@ -192,6 +192,17 @@ def test_the_server_offers_only_the_models_its_operator_lists(
     assert table.join("p1", "Ann") == 0
     table.start("p1", "g1", seed=7)
     assert table.status == "playing"
+    # the page's menu: the fixed levels, then the listed model with what it plays
+    from fastapi.testclient import TestClient
+
+    from commerce.server.app import create_app
+    from commerce.server.live import Hosting
+
+    with TestClient(create_app(hosting=Hosting(models=("tiny",)))) as client:
+        levels = client.get("/api/levels").json()
+    assert [x["level"] for x in levels] == ["random", "heuristic", "search", "learned:tiny"]
+    assert (levels[-1]["ruleset"], levels[-1]["players"]) == ("peel", 4)
+    assert levels[0]["ruleset"] is None and levels[0]["label"].startswith("bot: random")
     # the operator's list is checked at start: a model not found stops the server in one line
     assert main(["serve", "--port", "1", "--models", "nothere"]) != 0
     err = capsys.readouterr().err

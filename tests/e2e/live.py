@@ -27,14 +27,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(folder: Path) -> Iterator[str]:
-    """Runs ``commerce serve`` on loopback with a database in *folder*; yields its URL."""
+def serve(folder: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Runs ``commerce serve`` on loopback with a database in *folder* (and *args*, with
+    *env* added to the environment); yields its URL."""
     port = free_port()
     log = (folder / "server.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "commerce", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite:///{folder / 'commerce.db'}"],
-        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+         "--db", f"sqlite:///{folder / 'commerce.db'}", *args],
+        stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -13,7 +13,7 @@ import dataclasses
 import json
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,7 @@ from commerce.server.live import ApiError, Hosting, Server
 from commerce.server.names import TextRefused, clean_text, player_name, shown
 from commerce.server.protocol import (
     ActIntent,
+    BotLevel,
     ChatIntent,
     CreatePlayer,
     CreateTable,
@@ -83,6 +84,7 @@ from commerce.server.protocol import (
     parse_client,
 )
 from commerce.server.tables import (
+    BOT_LEVELS,
     Table,
     TableConfig,
     TableError,
@@ -162,6 +164,28 @@ def _summary_line(facts: list[tuple[str, str]], most: int = 240) -> str:
             continue
         out.append(line)
     return ". ".join(out) + "." if out else ""
+
+
+LEVEL_WORDS = {"random": "bot: random (plays any legal move)",
+               "heuristic": "bot: heuristic (plays by rules of thumb)",
+               "search": "bot: search (looks ahead; the strongest)"}
+"""The fixed bot levels in words."""
+
+
+def bot_levels(models: Sequence[str]) -> list[BotLevel]:
+    """The fixed bot levels, then a level for each learned model of *models* (read from its
+    configuration: the ruleset and seats it plays)."""
+    from commerce.bots.learned import ModelConfig, check_model_name, models_dir
+
+    out = [BotLevel(level=level, label=LEVEL_WORDS.get(level, f"bot: {level}"))
+           for level in BOT_LEVELS]
+    for name in models:
+        about = models_dir() / f"{check_model_name(name)}.json"
+        config = ModelConfig.from_json(about.read_text(encoding="utf-8"))
+        out.append(BotLevel(level=f"learned:{name}",
+                            label=f"bot: learned {name} (a trained network)",
+                            ruleset=config.rules, players=config.players))
+    return out
 
 
 def _ruleset_infos() -> list[RulesetInfo]:
@@ -330,6 +354,12 @@ def create_app(db_url: str = "sqlite://", *,
                 if not infos:
                     infos.extend(await run_in_threadpool(_ruleset_infos))
         return infos
+
+    @app.get("/api/levels")
+    async def get_levels() -> list[BotLevel]:
+        """The bot levels a seat may have here: the fixed menu, then each learned model the
+        operator listed (``--models``), with the ruleset and seats it plays."""
+        return await run_in_threadpool(bot_levels, server.limits.models)
 
     @app.post("/api/tables")
     async def create_table(body: CreateTable, request: Request,

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
-    "MAX_CHAT_CHARS", "MAX_MESSAGE_BYTES", "MAX_NAME_CHARS", "ActIntent", "ActionView",
+    "MAX_CHAT_CHARS", "MAX_MESSAGE_BYTES", "MAX_NAME_CHARS", "ActIntent", "ActionView", "BotLevel",
     "CardFaceView", "ChatIntent", "ChatMessage", "ClientMessage", "CreatePlayer", "CreateTable",
     "DealRow", "ErrorMessage", "ErrorReply", "FactInfo", "GameSummary", "HelloIntent",
     "HintIntent", "HintMessage", "HintRow", "JoinTable", "LobbyMessage", "MeReply",
@@ -123,6 +123,20 @@ class MoveInfo(_Model):
 
     move: str
     meaning: str
+
+
+class BotLevel(_Model):
+    """A bot level the server offers for a seat (``GET /api/levels``)."""
+
+    level: str
+    """What a seat's ``level`` is set to: ``random``, ``heuristic``, ``search``, or
+    ``learned:NAME`` for a model the server's operator listed."""
+    label: str
+    """The level in words, for the menu."""
+    ruleset: str | None = None
+    """The one ruleset the level plays (a learned model's); None: every ruleset."""
+    players: int | None = None
+    """The one number of seats the level plays at (a learned model's); None: any."""
 
 
 class RulesetInfo(_Model):
@@ -513,7 +527,7 @@ class ReplayReply(_Model):
 SERVER_MESSAGES = (ViewMessage, LobbyMessage, ChatMessage, HintMessage, ErrorMessage,
                    PongMessage, NoticeMessage)
 """Every websocket message the server sends."""
-REST_REPLIES = (RulesetInfo, TableInfo, TableCreated, PlayerReply, MeReply, ReplayReply,
+REST_REPLIES = (RulesetInfo, BotLevel, TableInfo, TableCreated, PlayerReply, MeReply, ReplayReply,
                 ErrorReply)
 """Every REST reply the page reads."""
 

@@ -5,7 +5,7 @@ import { call, claimLink, ensurePlayer, renamePlayer, savedName, token } from ".
 import { el, fill } from "./dom.js";
 import { docWords, rulesets } from "./rules.js";
 
-const LEVELS = ["random", "heuristic", "search"];
+const FIXED_LEVELS = ["random", "heuristic", "search"].map((level) => ({ level, label: `bot: ${level}` }));
 
 /** Draws the lobby into root; go(path) moves the page. */
 export async function showLobby(root, go) {
@@ -47,16 +47,18 @@ export async function showLobby(root, go) {
     openBox, createBox, el("p", {}, el("a", { href: "/history", "data-route": "", text: "My games" })));
 
   let presets = [];
+  let levels = FIXED_LEVELS;
   try {
     presets = await rulesets();
+    levels = await call("GET", "/api/levels");  // the server's menu, with any learned models
   } catch (err) {
     notice.textContent = err.message;
   }
-  createBox.append(createForm(presets, notice, nameInput, go));
+  createBox.append(createForm(presets, levels, notice, nameInput, go));
   await listTables(openBox, notice, go);
 }
 
-function createForm(presets, notice, nameInput, go) {
+function createForm(presets, levels, notice, nameInput, go) {
   // the ruleset by its title with a line on what it is; its options under "More options"
   const ruleset = el("input", { id: "ruleset", type: "hidden", value: presets.length ? presets[0].id : "" });
   const choices = el("div", { id: "rulesets", class: "rulesets", role: "radiogroup", "aria-label": "ruleset" },
@@ -83,8 +85,11 @@ function createForm(presets, notice, nameInput, go) {
       const old = seatList.querySelector(`[name="seat-${k}"]`);
       const kind = el("select", { name: `seat-${k}`, "aria-label": `seat ${k + 1}` },
         el("option", { value: "human", text: k === 0 ? "you" : "a person" }),
-        ...LEVELS.map((l) => el("option", { value: l, text: `bot: ${l}` })));
+        // a learned model plays only the ruleset and seats it was trained for
+        ...levels.filter((l) => (!l.ruleset || l.ruleset === ruleset.value) && (!l.players || l.players === n))
+          .map((l) => el("option", { value: l.level, text: l.label })));
       kind.value = old ? old.value : k === 0 ? "human" : k === n - 1 ? "heuristic" : "human";
+      if (!kind.value) kind.value = "human";  // a learned model that does not play these seats
       rows.push(el("li", {}, el("span", { text: `Seat ${k + 1} ` }), kind));
     }
     fill(seatList, rows);
