@@ -28,7 +28,7 @@ JS_NAMES = frozenset("""
     toggle onopen onmessage onclose retries closed sent keys spectate lobbySeen selected
     ticking ping ws root info tableId me view log board notice clock lobby offers actions
     hints end logList chatList tableInfo toLocaleString detail stringify button card onclick
-    build connect pick act rest onCard bottom height innerHeight scrollBy wasMine
+    build connect pick act rest onCard bottom height innerHeight scrollBy wasMine over
 """.split())
 """Names the page reads that are JavaScript's, the DOM's, or the page's own objects'."""
 

@@ -428,3 +428,20 @@ def test_once_every_person_is_out_the_bots_play_on_at_a_tenth_of_the_window() ->
     assert windows == {0.6}
     assert view.table.seats[0].out and table.status == "playing"
     assert table.pace_window() == pytest.approx(0.06)
+
+
+def test_the_standing_puts_who_went_out_later_first_as_the_terminal_does() -> None:
+    from commerce.text import standing
+
+    table = Table.new("t1", "inv", "p1", TableConfig("pounce", {"starting_tokens": 2}, 3),
+                      bots={0: "random", 1: "random", 2: "random"})
+    table.start("p1", "g1", seed=0)
+    while table.step_bot():
+        pass
+    view = table.view(None)
+    outcome = engine.outcome(table.driver.state)  # type: ignore[union-attr]
+    assert view.standings is not None and outcome is not None
+    out_in = outcome.details["out_in"]
+    tied = [s.seat for s in view.standings if s.payoff == -2]
+    assert len(tied) == 2 and out_in[tied[0]] > out_in[tied[1]]  # the later one first
+    assert [s.seat for s in view.standings] == standing(outcome, 3)

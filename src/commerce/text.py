@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 
 from commerce.cards import format_cards
-from commerce.core import Event
+from commerce.core import Event, Outcome
 
 
 def seat_name(names: Sequence[str], seat: int | None, viewer: int | None) -> str:
@@ -59,3 +59,11 @@ def times(text: str) -> str:
     text = _TIMES.sub(lambda m: {"1": "once", "2": "twice"}.get(m.group(1),
                                                               f"{m.group(1)} times"), text)
     return _PLURALS.sub(lambda m: plural(int(m.group(1)), m.group(2)), text)
+
+
+def standing(outcome: Outcome, players: int) -> list[int]:
+    """The seats from first to last: by their result, then (in the token games) those still
+    in before those out, and of those out, who went out later first; then by seat."""
+    out_in = outcome.details.get("out_in") or (None,) * players
+    return sorted(range(players), key=lambda s: (
+        -outcome.payoffs[s], out_in[s] is not None, -(out_in[s] or 0), s))

@@ -298,6 +298,8 @@ def test_a_player_out_of_the_game_is_told_so_and_may_watch(browser: Any, server:
         if page.locator(".seat.you.out").count():
             note = page.inner_text(".out-note")
             assert "You are out of the game" in note and "watch" in note
+            page.wait_for_selector("#again", timeout=120000)  # the bots play on to the end
+            assert page.locator(".out-note").count() == 0  # no "play on" once it is over
         else:  # Ann won: the game is over and she was never out
             assert page.locator(".out-note").count() == 0
     finally:

@@ -51,7 +51,7 @@ from commerce.server.protocol import (
     TurnTimer,
     ViewMessage,
 )
-from commerce.text import times
+from commerce.text import standing, times
 
 if TYPE_CHECKING:
     from commerce.bots.search import Estimate
@@ -1082,7 +1082,7 @@ def seat_view(state: Any, events: Sequence[Event], seat: int | None, names: Sequ
     reason = ""
     if result is not None:
         rows, won = _deals(spec, state, shown, names, unit)
-        order = sorted(range(len(names)), key=lambda s: -result.payoffs[s])
+        order = standing(result, len(names))  # the terminal's order, ties included
         standings = [Standing(seat=s, name=names[s], payoff=result.payoffs[s],
                               result=amount(result.payoffs[s], unit), deals_won=won[s])
                      for s in order]

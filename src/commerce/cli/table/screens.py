@@ -22,7 +22,7 @@ from textual.widgets import Static
 from commerce.core import Event, Outcome
 from commerce.family import DealSummary
 from commerce.rules import Ruleset
-from commerce.text import plural, times
+from commerce.text import plural, standing, times
 
 __all__ = ["Note", "amount", "deal_line", "end_text", "plural", "scoreboard", "showdown_text",
            "standing", "times", "why_lines"]
@@ -218,14 +218,6 @@ def scoreboard(word: str, deals: Sequence[DealSummary], names: Sequence[str],
     if not deals:
         table.caption = f"No {word} is over yet."
     return table
-
-
-def standing(outcome: Outcome, players: int) -> list[int]:
-    """The seats from first to last: by their result, then (in the token games) those still
-    in before those out, and of those out, who went out later first; then by seat."""
-    out_in = outcome.details.get("out_in") or (None,) * players
-    return sorted(range(players), key=lambda s: (
-        -outcome.payoffs[s], out_in[s] is not None, -(out_in[s] or 0), s))
 
 
 def end_text(outcome: Outcome, names: Sequence[str], deals: Sequence[DealSummary],

@@ -158,7 +158,8 @@ class TableSession {
     if (this.selected !== null && !hand.includes(this.selected)) this.selected = null;
     this.lobby.hidden = view.status !== "lobby" || this.lobby.childElementCount === 0;
     if (table) {
-      renderTable(this.board, table, { onCard: (card) => this.pick(card), selected: this.selected });
+      renderTable(this.board, table, { onCard: (card) => this.pick(card), selected: this.selected,
+        over: view.status === "over" });
     } else {
       fill(this.board);
     }

@@ -56,7 +56,7 @@ export function renderTable(node, table, opts = {}) {
       el("div", { class: "cards big" }, ...hand),
       named.length ? el("p", { class: "card-names", text: named.map(([code, name]) => `${code} ${name}`).join(" · ") }) : null,
       table.hand_note ? el("p", { class: "hand-note", text: table.hand_note }) : null,
-      you && you.out && !hand.length ? el("p", { class: "hand-note out-note",
+      you && you.out && !hand.length && !opts.over ? el("p", { class: "hand-note out-note",
         text: "You are out of the game: the others play on to the end, and you may watch." }) : null) : null,
     table.prompt ? el("p", { id: "prompt", class: "prompt", text: table.prompt }) : null);
 }
