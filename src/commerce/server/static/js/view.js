@@ -51,12 +51,14 @@ export function renderTable(node, table, opts = {}) {
       el("div", { class: "middle-area" },
         table.last ? el("p", { id: "last-move", class: "last", "aria-hidden": "true" }, el("span", { class: "last-label", text: "Last: " }), table.last) : null,
         el("ul", { class: "middle", "aria-label": "the middle of the table" }, ...piles))),
-    you || hand.length ? el("div", { class: "hand", "aria-label": "your hand" },
-      el("h2", { text: "Your hand" }),
-      el("div", { class: "cards big" }, ...hand),
-      named.length ? el("p", { class: "card-names", text: named.map(([code, name]) => `${code} ${name}`).join(" · ") }) : null,
-      table.hand_note ? el("p", { class: "hand-note", text: table.hand_note }) : null,
-      you && you.out && !hand.length && !opts.over ? el("p", { class: "hand-note out-note",
-        text: "You are out of the game: the others play on to the end, and you may watch." }) : null) : null,
+    you && you.out && !hand.length
+      // out of the game: no hand to show; while the others play on, say so
+      ? (opts.over ? null : el("p", { class: "hand-note out-note",
+        text: "You are out of the game: the others play on to the end, and you may watch." }))
+      : you || hand.length ? el("div", { class: "hand", "aria-label": "your hand" },
+        el("h2", { text: "Your hand" }),
+        el("div", { class: "cards big" }, ...hand),
+        named.length ? el("p", { class: "card-names", text: named.map(([code, name]) => `${code} ${name}`).join(" · ") }) : null,
+        table.hand_note ? el("p", { class: "hand-note", text: table.hand_note }) : null) : null,
     table.prompt ? el("p", { id: "prompt", class: "prompt", text: table.prompt }) : null);
 }
