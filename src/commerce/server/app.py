@@ -166,10 +166,9 @@ def _summary_line(facts: list[tuple[str, str]], most: int = 240) -> str:
     return ". ".join(out) + "." if out else ""
 
 
-LEVEL_WORDS = {"random": "bot: random (plays any legal move)",
-               "heuristic": "bot: heuristic (plays by rules of thumb)",
-               "search": "bot: search (looks ahead; the strongest)"}
-"""The fixed bot levels in words."""
+LEVEL_WORDS = {"random": "bot: random", "heuristic": "bot: heuristic",
+               "search": "bot: search (strongest)"}
+"""The fixed bot levels in words (short: the menu fits a phone)."""
 
 
 def bot_levels(models: Sequence[str]) -> list[BotLevel]:
@@ -183,7 +182,7 @@ def bot_levels(models: Sequence[str]) -> list[BotLevel]:
         about = models_dir() / f"{check_model_name(name)}.json"
         config = ModelConfig.from_json(about.read_text(encoding="utf-8"))
         out.append(BotLevel(level=f"learned:{name}",
-                            label=f"bot: learned {name} (a trained network)",
+                            label=f"bot: learned {name}",
                             ruleset=config.rules, players=config.players))
     return out
 
