@@ -63,13 +63,14 @@ def test_peel_percentages() -> None:
 
 def test_rules_core_does_not_import_numpy() -> None:
     # Every module but batch (numpy's own), the compiled kernels (numba's: kernelkit, compiled and
-    # each family's kernel, kernel_env, kernel_cuda and compiled_* parts) and the application
+    # each family's kernel, kernel_env, kernel_cuda and compiled_* parts), the learned bot (its
+    # network runs in numpy) and the application
     # layer (__main__, cli, rl).
     code = (
         "import sys, importlib, pkgutil, commerce\n"
         "for m in pkgutil.walk_packages(commerce.__path__, 'commerce.'):\n"
         "    if m.name not in ('commerce.batch', 'commerce.__main__', 'commerce.cli', "
-        "'commerce.kernelkit', 'commerce.compiled') and "
+        "'commerce.kernelkit', 'commerce.compiled', 'commerce.bots.learned') and "
         "not m.name.endswith(('.kernel', '.kernel_env', '.kernel_cuda')) and "
         "'.compiled_' not in m.name and "
         "not m.name.startswith(('commerce.cli.', 'commerce.rl')):\n"
