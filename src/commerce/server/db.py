@@ -135,6 +135,10 @@ class Store:
         elif url.startswith("sqlite"):
             kwargs = {"connect_args": {"check_same_thread": False, "timeout": 30}}
             private_file(url)
+        else:
+            # as many connections as the server's worker threads may write with at once (the
+            # default five, and ten more, left a hundred tables' moves queueing for one)
+            kwargs = {"pool_size": 20, "max_overflow": 20}
         engine = create_engine(url, **kwargs)
         if url.startswith("sqlite") and "poolclass" not in kwargs:
             event.listen(engine, "connect", _write_ahead)
