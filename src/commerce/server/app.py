@@ -817,7 +817,7 @@ async def _handle(server: Server, table: Table, conn: Connection, text: str,
             line = table.say(conn.player_id, clean_text(msg.text, "chat line"))
             await server.hub.send_all(table.table_id, line)
             if server.cluster is not None:
-                await server.cluster.say(table.table_id, line.from_, line.text)
+                server.cluster.say(table.table_id, line.from_, line.text)
         elif isinstance(msg, HintIntent):
             if not hint_allowed():
                 raise TableError("too many hints: wait a little and ask again")

@@ -396,8 +396,7 @@ class Server:
         if self.owns(table):
             self.arm_timer(table)
             if self.cluster is not None:
-                with contextlib.suppress(Exception):
-                    await self.cluster.announce(table.table_id, table.version)
+                self.cluster.announce(table.table_id, table.version)
         for conn in self.hub.connections(table.table_id):
             if conn.player_id is not None:
                 conn.seat = table.seat_of(conn.player_id)
