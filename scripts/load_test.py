@@ -269,10 +269,20 @@ def search_tables(server: Server, count: int, window: float) -> list[str]:
     return ids
 
 
+def settle(below: float, longest: float = 240.0) -> float:
+    """Wait until the machine's load (the one-minute average) is under *below*, at most
+    *longest* seconds (0: do not wait); the seconds waited."""
+    began = time.monotonic()
+    while below > 0 and os.getloadavg()[0] >= below and time.monotonic() - began < longest:
+        time.sleep(2.0)
+    return round(time.monotonic() - began, 1)
+
+
 async def run(args: argparse.Namespace, beside: str = "none",
               db: str | None = None) -> dict[str, Any]:
     """One run: the players' tables (and, *beside* them, a spectator who never reads or
     search tables), the server killed and started again, the check."""
+    waited = settle(args.settle)
     load = os.getloadavg()[0]
     folder = Path(tempfile.mkdtemp(prefix="commerce-load-"))
     server = Server(folder, db, SERVE_LIMITS)
@@ -321,7 +331,8 @@ async def run(args: argparse.Namespace, beside: str = "none",
 
     return {
         "beside": beside, "database": (db or "sqlite").split(":", 1)[0],
-        "load_at_start": round(load, 2), "load_at_end": round(os.getloadavg()[0], 2),
+        "load_at_start": round(load, 2), "settled_s": waited,
+        "load_at_end": round(os.getloadavg()[0], 2),
         "tables": args.tables, "seconds": round(elapsed, 1), "offer_window_s": args.window,
         "player_actions": len(lat), "player_actions_per_s": round(len(lat) / elapsed, 1),
         "latency_ms": {"median": round(statistics.median(lat), 1) if lat else 0.0,
@@ -358,6 +369,15 @@ def postgres() -> tuple[str, Any]:
     return context.__enter__(), context
 
 
+def besides(text: str) -> list[str]:
+    """``--beside``'s kinds of run, in order, 'none' first where it is one of them."""
+    kinds = ["none", "spectator", "search"] if text == "all" else text.split(",")
+    for kind in kinds:
+        if kind not in ("none", "spectator", "search"):
+            raise argparse.ArgumentTypeError(f"no such kind of run: {kind!r}")
+    return sorted(dict.fromkeys(kinds), key=("none", "spectator", "search").index)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=20)
@@ -370,12 +390,16 @@ def main() -> int:
     p.add_argument("--db", default=None, metavar="URL",
                    help="the server's database (default: SQLite in a temporary folder); "
                         "'postgres' starts a throwaway PostgreSQL server")
-    p.add_argument("--beside", choices=("none", "spectator", "search", "all"), default="none",
-                   help="what else the server holds beside the players' tables: a spectator "
-                        "who never reads, search tables, or 'all': a run of each, and the "
-                        "players' 95th percentile beside each against the run without")
+    p.add_argument("--beside", type=besides, default="none",
+                   help="what else the server holds beside the players' tables: 'none', "
+                        "'spectator' (one who never reads), 'search' (search tables), a list "
+                        "such as 'none,search', or 'all' (none,spectator,search): a run of "
+                        "each, and the players' 95th percentile beside each against 'none'")
     p.add_argument("--search-tables", type=int, default=40,
                    help="all-bot tables of the search bot, for --beside search")
+    p.add_argument("--settle", type=float, default=0.0, metavar="LOAD",
+                   help="before each run, wait (up to 4 minutes) until the machine's load is "
+                        "under LOAD (0: start at once)")
     p.add_argument("--repeat", type=int, default=1,
                    help="runs of each kind; the figures are their median")
     args = p.parse_args()
@@ -384,7 +408,7 @@ def main() -> int:
     if db == "postgres":
         db, context = postgres()
     try:
-        kinds = ["none", "spectator", "search"] if args.beside == "all" else [args.beside]
+        kinds = args.beside
         runs: dict[str, list[dict[str, Any]]] = {k: [] for k in kinds}
         for _ in range(args.repeat):
             for kind in kinds:

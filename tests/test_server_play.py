@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 from pathlib import Path
 
@@ -151,6 +152,23 @@ def test_the_bots_workers_take_each_host_in_turn() -> None:
 
     asyncio.run(run())
     assert finished.index("one") <= 2, finished  # not behind all of the other host's five
+
+
+def test_the_bots_workers_think_only_on_cores_nothing_else_wants() -> None:
+    """The workers run in Linux's idle scheduling class, so that forty tables of search bots
+    take no core from the server's threads answering people."""
+    pool = BotPool(1)
+
+    async def policy() -> int:
+        await pool.start()
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(pool._executor, os.sched_getscheduler, 0)
+        finally:
+            pool.stop()
+
+    assert asyncio.run(policy()) == os.SCHED_IDLE
+    assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the server's own process is not
 
 
 def test_sigterm_stops_a_busy_server_within_seconds_with_every_game_stored(

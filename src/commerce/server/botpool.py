@@ -7,7 +7,9 @@ hint a player asks for (the search bot's estimates from the player's observation
 in one queue per host and go to the workers in turn, one host after another, so one host's
 forty tables of search bots take their turn beside another host's one table and never ahead
 of it. The workers are separate processes (the tables' own process stays free to answer
-people), started with a higher ``nice`` value, and they compile every bot's kernels before
+people), in Linux's idle scheduling class (``SCHED_IDLE``: a core runs a worker only when
+nothing else of the machine wants it, and gives it up the moment a server thread does; a
+higher ``nice`` value where that class is missing), and they compile every bot's kernels before
 the server accepts tables (:meth:`BotPool.start`). With ``workers=0`` the jobs run in threads
 of the server's process instead (tests, and a server that should start at once).
 """
@@ -38,7 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["BotPool", "HintJob", "Job", "decide", "estimate", "warm"]
 
 NICE = 10
-"""How much lower the workers' priority is than the server's (``nice``)."""
+"""How much lower the workers' priority is than the server's (``nice``), where the idle
+scheduling class is missing."""
 
 
 @dataclass(frozen=True)
@@ -101,8 +104,11 @@ def warm(specs: Sequence[str]) -> int:
 
 
 def _worker_start() -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(NICE)
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (OSError, AttributeError):
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(NICE)
     # a worker ends with its server, even one killed outright (no shutdown to tell it)
     parent = os.getppid()
 
