@@ -320,3 +320,30 @@ def test_a_player_out_of_the_game_is_told_so_and_may_watch(browser: Any, server:
     finally:
         page.context.close()
     check_messages(messages)
+
+
+def test_a_newcomers_table_says_what_an_open_seat_needs_before_the_start(
+        browser: Any, server: str) -> None:
+    """The lobby's form leaves a seat for a friend by default: the waiting room says so, the
+    start waits for it, and giving the seat to a bot lets the game begin (no refused start, no
+    console error on the way)."""
+    errors: list[str] = []
+    page = person(browser, None, WIDE, errors)
+    try:
+        page.goto(server)
+        page.fill("#name", "Newcomer")
+        page.check('#rulesets input[value="widow"]')
+        page.click("#create-button")
+        page.wait_for_selector("#open-seats")
+        assert page.inner_text("#open-seats") == (
+            "Seat 2 is open: send the invite link to a friend, or give it to a bot, and then "
+            "start.")
+        assert page.locator("#start").is_disabled()
+        page.click("button:has-text('Give it to a bot')")
+        page.wait_for_selector("#start:enabled")
+        assert page.locator("#open-seats").count() == 0
+        page.click("#start")
+        page.wait_for_selector(f".seat, {ACTIONS}")
+        assert errors == [], errors
+    finally:
+        page.context.close()

@@ -331,6 +331,7 @@ class TableSession {
     const me = this.me ? this.me.player_id : null;
     const host = Boolean(me && info.host === me);
     const mine = info.seats.some((s) => s.player_id === me);
+    const open = info.seats.filter((s) => s.kind === "open").map((s) => s.seat + 1);
     const rows = info.seats.map((s) => {
       const you = Boolean(me && s.player_id === me);
       // a person playing now keeps their seat: only an away one may go to a bot or be removed
@@ -361,8 +362,13 @@ class TableSession {
       el("p", {}, "Invite link: ", el("a", { href: `/t/${info.invite}`, id: "invite-link",
         text: `${location.origin}/t/${info.invite}` })),
       el("ul", { class: "seats-list" }, ...rows),
+      info.status === "lobby" && open.length
+        ? el("p", { id: "open-seats", text: host
+          ? `${seatWords(open)} open: send the invite link to a friend, or give ${open.length > 1 ? "them" : "it"} to a bot, and then start.`
+          : `${seatWords(open)} open: the game starts once every seat is taken.` })
+        : null,
       host && info.status === "lobby"
-        ? el("button", { type: "button", id: "start", text: "Start the game",
+        ? el("button", { type: "button", id: "start", text: "Start the game", disabled: open.length > 0,
           onclick: () => this.rest("POST", `/api/tables/${this.tableId}/start`) })
         : info.status === "lobby" ? el("p", { text: `${info.host_name || "The host"} (the host) starts the game.` }) : null);
     if (info.status !== "lobby") this.lobby.hidden = true;
@@ -432,6 +438,12 @@ class TableSession {
 
 function same(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** "Seat 2 is", "Seats 2 and 3 are", "Seats 2, 3 and 4 are". */
+function seatWords(numbers) {
+  if (numbers.length === 1) return `Seat ${numbers[0]} is`;
+  return `Seats ${numbers.slice(0, -1).join(", ")} and ${numbers[numbers.length - 1]} are`;
 }
 
 function statusWords(status) {
