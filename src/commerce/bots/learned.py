@@ -257,6 +257,16 @@ class LearnedBot:
             raise CommerceError("the learned bot needs a model: learned:model=NAME")
         return cls(options["model"])
 
+    def check_table(self, rules: str, players: int) -> None:
+        """Refuse a table of ruleset *rules* (its id) and *players* seats other than the one
+        the model was trained for.
+
+        :raises CommerceError: in one sentence, naming both.
+        """
+        if rules != self.config.rules or players != self.config.players:
+            raise CommerceError(f"model {self.model!r} plays {self.config.rules} with "
+                                f"{self.config.players} players, not {rules} with {players}")
+
     def scores(self, obs: Any, legal: Sequence[Action]) -> tuple[npt.NDArray[np.float32],
                                                                  npt.NDArray[np.bool_]]:
         """The observation's vector and the legal actions' mask, as the network reads them.
@@ -267,10 +277,7 @@ class LearnedBot:
         from commerce.family import family_spec
 
         rules, players = obs.ruleset, obs.players
-        if rules.id != self.config.rules or players != self.config.players:
-            raise CommerceError(f"model {self.model!r} plays {self.config.rules} with "
-                                f"{self.config.players} players, not {rules.id} with "
-                                f"{players}")
+        self.check_table(rules.id, players)
         encoding = family_spec(rules.family).encoding
         assert encoding is not None  # the model's family has one (it was trained on it)
         vector = np.asarray(encoding.encode(obs), np.float32)
@@ -291,3 +298,28 @@ class LearnedBot:
         assert encoding is not None
         action = int_to_action(encoding, obs.ruleset, obs.players, index, legal)
         return legal[0] if action is None else action
+
+    def policy(self, obs: Any, legal: Sequence[Action]) -> tuple[list[float], int]:
+        """How often the model's policy plays each of the *legal* actions (their probabilities
+        under the network's scores, as it drew its moves in training; they sum to 1), and the
+        index in *legal* of the one the bot plays (:meth:`act`: the likeliest).
+
+        Where two legal actions share one integer of the action space, the first of them
+        (the one the bot would play) has that integer's probability and the other none.
+
+        :raises CommerceError: if the table is not the one the model was trained for.
+        """
+        from commerce.family import family_spec
+
+        vector, mask = self.scores(obs, legal)
+        logits = np.where(mask, self.net.scores(vector[None, :])[0], -np.inf)
+        weights = np.exp(logits - np.max(logits))
+        chances = weights / np.sum(weights)
+        encoding = family_spec(obs.ruleset.family).encoding
+        assert encoding is not None
+        indexes = [encoding.action_to_int(obs.ruleset, obs.players, a) for a in legal]
+        best = int(np.argmax(logits))
+        out: list[float] = []
+        for i in indexes:
+            out.append(0.0 if i in indexes[:len(out)] else float(chances[i]))
+        return out, indexes.index(best)

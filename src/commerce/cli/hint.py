@@ -1,4 +1,5 @@
-"""The search bot's hint for the decision at hand, for the plain interface and the table.
+"""The hint for the decision at hand, for the plain interface and the table: the search bot's
+estimates, or a learned model's policy (``commerce play --hint learned:model=NAME``).
 
 Each move is rated by the search bot from the player's observation only: it plays the move
 out to the end of the deal many times, against hands drawn to fit what the player may know,
@@ -15,6 +16,20 @@ widow game's many exchanges that all keep a winning hand) share one row.
   1)   stand    +0.50 ±0.20  sd 1.00  win  60%  100 runs  <- best
   2-3) 2 moves  -0.20 ±0.10  sd 1.00  win  30%  400+ runs
       trade 7♠; trade 9♦
+
+A learned model (:class:`commerce.bots.learned.LearnedBot`) gives no estimates of gain: its
+hint is its choice, first, then every legal move with how often its policy plays it.
+
+>>> print(learned_lines(["stand", "trade 7♠", "trade 9♦"], [0.3, 0.62, 0.08], 1,
+...                     "peel-s1", width=60))
+The learned player peel-s1's choice comes first. Each figure
+is how often its policy plays the move: the probability its
+trained network gives the move (at the table the learned
+player always plays its choice). These are not the search
+bot's estimates of gain.
+  2) trade 7♠ plays this  62% of the time  <- its choice
+  1) stand    plays this  30% of the time
+  3) trade 9♦ plays this   8% of the time
 """
 
 from __future__ import annotations
@@ -26,8 +41,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from commerce.bots.search import Estimate
+from commerce.errors import CommerceError
 
-__all__ = ["HINT_MS", "hint_lines", "hint_text", "numbers"]
+__all__ = ["HINT_MS", "hint_lines", "hint_text", "hinter", "learned_lines", "numbers"]
 
 HINT_MS = 2500.0
 """The wall-time cap of a hint's search, in milliseconds: the budget (which grows with the
@@ -98,14 +114,81 @@ def hint_lines(labels: Sequence[str], estimates: Sequence[Estimate], best: int,
     return "\n".join(lines)
 
 
+def _share(chance: float) -> str:
+    """A probability as a percentage of four characters (``<1%`` for a small one not 0)."""
+    return " <1%" if 0 < chance < 0.005 else f"{chance:4.0%}"
+
+
+def learned_lines(labels: Sequence[str], chances: Sequence[float], best: int, model: str,
+                  width: int = 80) -> str:
+    """A learned model's hint as lines of at most *width* columns: its choice (*best*, an
+    index of *labels*) first, then each other move by how often its policy plays it
+    (*chances*, from :meth:`commerce.bots.learned.LearnedBot.policy`), each with its menu
+    number."""
+    text = (f"The learned player {model}'s choice comes first. Each figure is how often its "
+            f"policy plays the move: the probability its trained network gives the move (at "
+            f"the table the learned player always plays its choice). These are not the search "
+            f"bot's estimates of gain.")
+    lines = textwrap.wrap(text, width)
+    order = sorted(range(len(labels)), key=lambda i: (i != best, -chances[i], i))
+    name_width = min(22, max(len(label) for label in labels))
+    number_width = len(str(len(labels))) + 1
+    for i in order:
+        mark = "  <- its choice" if i == best else ""
+        lines.append(f"  {str(i + 1) + ')':<{number_width}} {labels[i][:name_width]:<{name_width}} "
+                     f"plays this {_share(chances[i])} of the time{mark}")
+    return "\n".join(lines)
+
+
+def hinter(spec: str, rules: str, players: int) -> Any:
+    """The bot whose hints ``commerce play`` gives, from ``--hint`` *spec*: None for the
+    search bot (``search``), else the learned model of ``learned:model=NAME``, checked to
+    play ruleset *rules* (its id) with *players* seats.
+
+    >>> hinter("search", "peel", 4) is None
+    True
+    >>> hinter("heuristic", "peel", 4)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    commerce.errors.CommerceError: --hint: search or learned:model=NAME, not 'heuristic'
+
+    :raises CommerceError: in one sentence, for another bot, a model not found (or PyTorch
+        missing), or a model of other rules or seats.
+    """
+    from commerce.bots import make_bot
+    from commerce.bots.learned import LearnedBot
+
+    text = spec.strip()
+    name = text.partition(":")[0].strip().lower()
+    if name == "search" and text.lower() == "search":
+        return None
+    if name != "learned":
+        raise CommerceError(f"--hint: search or learned:model=NAME, not {text[:40]!r}")
+    try:
+        bot = make_bot(text)
+        if not isinstance(bot, LearnedBot):
+            raise CommerceError("the learned bot is not the learned model")
+        bot.check_table(rules, players)
+    except CommerceError as exc:
+        raise CommerceError(f"--hint {text[:60]}: {exc}") from None
+    return bot
+
+
 def hint_text(driver: Any, seat: int, legal: Sequence[Any], labels: Sequence[str],
-              width: int = 80, ms: float | None = HINT_MS) -> str:
+              width: int = 80, ms: float | None = HINT_MS, learned: Any = None) -> str:
     """The search bot's view of each legal action, from the player's observation only: the
     search stops drawing states at *ms* milliseconds of wall time (None: at its budget only).
+    With *learned* (a :class:`commerce.bots.learned.LearnedBot`, from :func:`hinter`), that
+    model's policy instead (:func:`learned_lines`).
 
-    :raises commerce.errors.CommerceError: where the family has no search bot.
+    :raises commerce.errors.CommerceError: where the family has no search bot, or the model
+        cannot read this table.
     """
     from commerce import engine
+
+    if learned is not None:
+        chances, best = learned.policy(engine.observe(driver.state, seat), legal)
+        return learned_lines(labels, chances, best, learned.model, width)
     from commerce.bots.search import best_index, default_iterations, search_hint
     from commerce.family import family_spec
 

@@ -36,6 +36,8 @@ from commerce.cli import (
 from commerce.cli.lines import Closed, Stop, line_reader
 
 _COMMON_HELP = """  hint                      the search bot's choice and how it rates each move
+                            (with --hint learned:model=NAME: that model's choice,
+                            and how often it plays each move)
   help | ?                  this help;   quit | q   save and stop
 Or type the number of an action in the list."""
 
@@ -88,6 +90,12 @@ def configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pace", choices=("instant", "normal", "slow"), default="normal",
                    help="how fast the computer players' moves are shown at the full-screen "
                         "table (default normal)")
+    p.add_argument("--hint", default="search", metavar="BOT",
+                   help="who gives the hints (the plain interface's hint command, the "
+                        "table's h key): search, the search bot's estimates (default), or "
+                        "learned:model=NAME, a trained model's choice and how often it plays "
+                        "each move (a model of the ruleset and seats played, from "
+                        "$COMMERCE_MODELS)")
     p.add_argument("--plain", action="store_true",
                    help="the line interface (for screen readers and scripts; also whenever "
                         "standard input or output is not a terminal)")
@@ -148,23 +156,29 @@ def run_play(args: argparse.Namespace) -> int:
         if args.save is not None:
             check_save_path(args.save)  # as typed: 'name/' is a directory
         path = Path(args.save) if args.save is not None else _default_path(rules.id)
+    from commerce.cli.hint import hinter
+
+    learned = hinter(getattr(args, "hint", "search"), driver.rules.id, driver.players)
     if not getattr(args, "plain", False) and sys.stdin.isatty() and sys.stdout.isatty():
-        return _table_session(driver, human, path, getattr(args, "pace", "normal"))
-    return _session(driver, human, path)
+        return _table_session(driver, human, path, getattr(args, "pace", "normal"), learned)
+    return _session(driver, human, path, learned)
 
 
-def _table_session(driver: Any, human: int, path: Path, pace: str) -> int:
+def _table_session(driver: Any, human: int, path: Path, pace: str, learned: Any = None) -> int:
     """The game at the full-screen table (:mod:`commerce.cli.table`).
 
     The table is drawn on the terminal of standard output whatever standard error is (Textual
     draws on standard error: a file there is set aside while the table is up). Ctrl-C,
-    SIGTERM and SIGHUP save and stop with 130, 143 and 129, the terminal restored."""
+    SIGTERM and SIGHUP save and stop with 130, 143 and 129, the terminal restored. The
+    ``h`` key's hints come from *learned* (a learned model, :func:`commerce.cli.hint.hinter`)
+    where given, else from the search bot."""
     from commerce.cli.table import TableApp
     from commerce.errors import RecordError
 
     driver.record().save(path)  # a file that cannot be saved is refused before the game starts
     symbols = "♠".encode(sys.stdout.encoding or "ascii", "replace") != b"?"
-    app = TableApp(driver, human, path, pace=pace, symbols=symbols, signals=True)
+    app = TableApp(driver, human, path, pace=pace, symbols=symbols, signals=True,
+                   learned=learned)
     gone = False
     try:
         with _drawing_on_the_terminal():
@@ -197,7 +211,7 @@ def _table_session(driver: Any, human: int, path: Path, pace: str) -> int:
         from commerce.driver import Driver
 
         again = Driver(driver.rules, driver.agents, names=driver.names)
-        return _table_session(again, human, _default_path(driver.rules.id), pace)
+        return _table_session(again, human, _default_path(driver.rules.id), pace, learned)
     return 0
 
 
@@ -242,7 +256,9 @@ def _bot_name(i: int, kind: str) -> str:
             "Kate"][(i - 1) % 11]
 
 
-def _session(driver: Any, human: int, path: Path) -> int:
+def _session(driver: Any, human: int, path: Path, learned: Any = None) -> int:
+    """The game at the plain interface, line by line; the ``hint`` command's hints come from
+    *learned* (a learned model) where given, else from the search bot."""
     from commerce import engine
     from commerce.cli.textview import describe_event, render
     from commerce.errors import RecordError
@@ -294,7 +310,7 @@ def _session(driver: Any, human: int, path: Path) -> int:
                     continue
                 print()
                 _say(cards(render(engine.observe(driver.state, human), names)))
-                action = _ask(driver, human, stop.waiting, read)
+                action = _ask(driver, human, stop.waiting, read, learned)
                 if action is None:
                     driver.record().save(path)
                     print(resume_line())
@@ -432,11 +448,11 @@ def _say(text: str) -> None:
 
 def _ask(driver: Any, seat: int,
          waiting: Callable[[], contextlib.AbstractContextManager[None]],
-         read: Callable[[str], str] = input) -> Any:
+         read: Callable[[str], str] = input, learned: Any = None) -> Any:
     """Prompt until the user names a legal action; None to quit.
 
     *waiting* is held while the prompt waits for a line (see :meth:`Stop.waiting`); *read*
-    reads it (:func:`line_reader`).
+    reads it (:func:`line_reader`); *learned* gives the hints where set (a learned model).
     """
     from commerce import engine
     from commerce.cli.menu import (
@@ -469,9 +485,12 @@ def _ask(driver: Any, seat: int,
             continue
         if low == "hint":
             try:
-                _say(_hint(driver, seat, legal, labels))
-            except CommerceError:
-                print(f"Hints are not available for {driver.rules.name} yet.")
+                _say(_hint(driver, seat, legal, labels, learned))
+            except CommerceError as exc:
+                if learned is not None:  # the model cannot read this table: say why
+                    _say(f"No hint: {exc}.")
+                else:
+                    print(f"Hints are not available for {driver.rules.name} yet.")
             continue
         if low.isdigit():
             # int() only of a short string of ASCII digits: '²' is a digit to isdigit(), and
@@ -519,11 +538,12 @@ def _rules_at_hand(driver: Any, seat: int) -> str:
     return "\n".join(lines)
 
 
-def _hint(driver: Any, seat: int, legal: Any, labels: list[str]) -> str:
-    """The search bot's view of each legal action (:func:`commerce.cli.hint.hint_text`)."""
+def _hint(driver: Any, seat: int, legal: Any, labels: list[str], learned: Any = None) -> str:
+    """The search bot's view of each legal action, or the learned model *learned*'s
+    (:func:`commerce.cli.hint.hint_text`)."""
     from commerce.cli.hint import hint_text
 
-    return hint_text(driver, seat, legal, labels)
+    return hint_text(driver, seat, legal, labels, learned=learned)
 
 
 def run_replay(args: argparse.Namespace) -> int:

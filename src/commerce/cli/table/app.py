@@ -11,9 +11,10 @@ it); ``↑``/``↓``, a move's number or a verb's first letter highlight a move 
 move that ends the player's part of the deal (stand, knock, pass, content) is asked about
 once (``a`` there stops the asking); ``:`` types a move as in the plain interface; ``.``
 changes the pace of the computer players (instant, normal, slow); ``?`` shows the commands;
-``h`` the search bot's hint (``Esc`` cancels it while it is worked out); ``c`` the
-scoreboard; ``PageUp``/``PageDown`` scroll the log; ``q`` and ``Ctrl-Q`` save and leave,
-``Ctrl-C`` saves and leaves with status 130. The table's own keys (``q``, ``h``, ``c``, and
+``h`` the hint, the search bot's or that of the learned model of ``commerce play --hint``
+(``Esc`` cancels it while it is worked out); ``c`` the scoreboard; ``PageUp``/``PageDown``
+scroll the log; ``q`` and ``Ctrl-Q`` save and leave, ``Ctrl-C`` saves and leaves with status
+130. The table's own keys (``q``, ``h``, ``c``, and
 ``n`` at the end) always mean the same: a verb that starts with one of them is reached by
 its number or the arrows.
 
@@ -108,10 +109,11 @@ def cards_text(faces: Sequence[CardFace], hidden: int = 0, *, symbols: bool,
 
 KEYS = ("Keys: ←/→ or a click choose a card of your hand; ↑/↓, a move's number or a verb's "
         "first letter highlight a move; Enter or a click plays it (a move that ends your part "
-        "of the deal is asked about once). ':' types a move (e.g. 'trade 7h'). h: the search "
-        "bot's hint (Esc cancels it). c: the scoreboard. PageUp/PageDown: scroll the log. "
-        "'.': the pace of the computer players. q or Ctrl-Q: save and leave; Ctrl-C: save and "
-        "stop. ↑/↓ scroll this page; any other key closes it.")
+        "of the deal is asked about once). ':' types a move (e.g. 'trade 7h'). h: a hint, the "
+        "search bot's or that of the learned model of --hint (Esc cancels it). c: the "
+        "scoreboard. PageUp/PageDown: scroll the log. '.': the pace of the computer players. "
+        "q or Ctrl-Q: save and leave; Ctrl-C: save and stop. ↑/↓ scroll this page; any other "
+        "key closes it.")
 """The keys, as the help tells them."""
 
 _YOU_INSIDE = re.compile(r"(?<=[a-z,] )You\b")
@@ -250,7 +252,8 @@ class TableApp(App[int]):
     ]
 
     def __init__(self, driver: Any, human: int, path: Path | None, *, pace: str = "normal",
-                 symbols: bool = True, confirm: bool = True, signals: bool = False) -> None:
+                 symbols: bool = True, confirm: bool = True, signals: bool = False,
+                 learned: Any = None) -> None:
         super().__init__()
         self.driver = driver
         self.human = human
@@ -262,6 +265,9 @@ class TableApp(App[int]):
         self.signals = signals
         self.hint_ms = HINT_MS
         """The wall-time cap of a hint's search, in milliseconds."""
+        self.learned = learned
+        """The learned model whose policy gives the hints (``--hint``); None: the search
+        bot."""
         self.selected: int | None = None
         self.legal: tuple[Action, ...] = ()
         self.shown: list[int] = []
@@ -916,7 +922,8 @@ class TableApp(App[int]):
 
     def action_hint(self) -> None:
         """The search bot's estimate of each move, from the player's observation only, over
-        the table until a key (:mod:`commerce.cli.hint`). It is worked out in a thread while
+        the table until a key (:mod:`commerce.cli.hint`); or, with :attr:`learned`, that
+        model's choice and how often it plays each move. It is worked out in a thread while
         a note says so; ``Esc`` (any key) there cancels it; the search stops at
         :data:`HINT_MS`."""
         driver = self.driver
@@ -927,9 +934,13 @@ class TableApp(App[int]):
             driver, self.human, legal, [engine.format_action(driver.rules, a) for a in legal])]
         width = max(40, min(self.size.width, 110) - 6)
         asked = len(driver.actions)
+        learned = self.learned
         body = Text("Working out a hint", style="bold")
-        body.append(f" (the search bot plays each move out, for at most "
-                    f"{self.hint_ms / 1000:g} s)…\n\n")
+        if learned is None:
+            body.append(f" (the search bot plays each move out, for at most "
+                        f"{self.hint_ms / 1000:g} s)…\n\n")
+        else:
+            body.append(f" (the learned player {learned.model} reads the table)…\n\n")
         body.append("Esc (or any key) cancels it.", style="dim")
         waiting = Note(body, name="hint-wait")
         self._hint_note = waiting
@@ -939,8 +950,11 @@ class TableApp(App[int]):
             from commerce.cli.hint import hint_text
 
             try:
-                return hint_text(driver, self.human, legal, labels, width=width, ms=self.hint_ms)
-            except CommerceError:
+                return hint_text(driver, self.human, legal, labels, width=width,
+                                 ms=self.hint_ms, learned=learned)
+            except CommerceError as exc:
+                if learned is not None:  # the model cannot read this table: say why
+                    return f"No hint: {exc}."
                 return f"Hints are not available for {driver.rules.name} yet."
 
         self._hint = self.run_worker(work, thread=True, exclusive=True, group="hint",
