@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LEARN_EXTRA", "MODELS_ENV", "LearnedBot", "ModelConfig", "Network",
            "check_model_name", "features", "greedy", "load_model", "models_dir", "need_torch",
-           "save_model"]
+           "read_config", "save_model"]
 
 MODELS_ENV = "COMMERCE_MODELS"
 """The environment variable naming the models directory."""
@@ -201,6 +201,20 @@ def save_model(directory: Path, name: str, state: dict[str, torch.Tensor],
     torch.save({k: v.detach().clone() for k, v in state.items()}, path)
     (directory / f"{name}.json").write_text(config.to_json() + "\n", encoding="utf-8")
     return path
+
+
+def read_config(name: str, directory: Path | None = None) -> ModelConfig:
+    """The configuration of model *name* (``NAME.json`` in *directory*, default
+    :func:`models_dir`): what it plays, read without its weights (nor PyTorch).
+
+    :raises CommerceError: for a name that is not plain, or no configuration of that name.
+    """
+    about = (models_dir() if directory is None else directory) / f"{check_model_name(name)}.json"
+    try:
+        text = about.read_text(encoding="utf-8")
+    except OSError:
+        raise CommerceError(f"no model {name!r} in {about.parent}") from None
+    return ModelConfig.from_json(text)
 
 
 def load_model(name: str, directory: Path | None = None) -> tuple[Network, ModelConfig]:

@@ -87,6 +87,11 @@ def configure_serve(p: argparse.ArgumentParser) -> None:
                    help="learned models to offer as bot levels learned:NAME, from the models "
                         "directory ($COMMERCE_MODELS, else ~/.local/share/commerce/models); "
                         "none by default")
+    p.add_argument("--hint-model", default="", metavar="NAME",
+                   help="a model of --models whose policy gives the hints (its choice, and how "
+                        "often it plays each move) at the tables of its ruleset and seat "
+                        "count; other tables get the search bot's (default: the search bot's "
+                        "everywhere)")
     p.add_argument("--bot-workers", type=int_in(0, 256), default=BOT_WORKERS, metavar="N",
                    help="processes the bots think in, at a lower priority than the server "
                         f"(default: {BOT_WORKERS}, the cores less one; 0: in the server's own "
@@ -131,8 +136,9 @@ def run_serve(args: argparse.Namespace) -> int:
     from commerce.server.live import Hosting
 
     limits = limits_of(args)
+    models = _models(args.models)
     hosting = Hosting(bot_ms=float(args.bot_ms), tables=args.max_tables, bots=args.max_bots,
-                      models=_models(args.models))
+                      models=models, hint_model=_hint_model(args.hint_model, models))
     try:
         app = create_app(url, offer_window_s=args.offer_window, limits=limits, hosting=hosting,
                          bot_workers=args.bot_workers, warm=True, api_docs=args.api_docs)
@@ -177,3 +183,22 @@ def _models(text: str) -> tuple[str, ...]:
     for name in names:
         make_bot(f"learned:model={check_model_name(name)}")
     return names
+
+
+def _hint_model(name: str, models: tuple[str, ...]) -> str:
+    """``--hint-model``: empty, or one of the models of ``--models``.
+
+    >>> _hint_model("peel-s1", ("peel-s1",))
+    'peel-s1'
+    >>> _hint_model("other", ("peel-s1",))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    commerce.errors.CommerceError: --hint-model 'other': name a model of --models (peel-s1)
+
+    :raises CommerceError: in one sentence, for a model not listed in ``--models``.
+    """
+    name = name.strip()
+    if name and name not in models:
+        raise CommerceError(f"--hint-model {name[:70]!r}: name a model of --models "
+                            f"({', '.join(models) or 'none listed'})")
+    return name

@@ -45,7 +45,7 @@ from commerce.rules import (
     option_doc,
     rulesets,
 )
-from commerce.server.botpool import BotPool
+from commerce.server.botpool import BotPool, PolicyJob
 from commerce.server.cluster import Cluster
 from commerce.server.db import Player, Store
 from commerce.server.hub import Connection, Limiter, Limits
@@ -174,13 +174,12 @@ LEVEL_WORDS = {"random": "bot: random", "heuristic": "bot: heuristic",
 def bot_levels(models: Sequence[str]) -> list[BotLevel]:
     """The fixed bot levels, then a level for each learned model of *models* (read from its
     configuration: the ruleset and seats it plays)."""
-    from commerce.bots.learned import ModelConfig, check_model_name, models_dir
+    from commerce.bots.learned import read_config
 
     out = [BotLevel(level=level, label=LEVEL_WORDS.get(level, f"bot: {level}"))
            for level in BOT_LEVELS]
     for name in models:
-        about = models_dir() / f"{check_model_name(name)}.json"
-        config = ModelConfig.from_json(about.read_text(encoding="utf-8"))
+        config = read_config(name)
         out.append(BotLevel(level=f"learned:{name}",
                             label=f"bot: learned {name}",
                             ruleset=config.rules, players=config.players))
@@ -823,15 +822,21 @@ async def _handle(server: Server, table: Table, conn: Connection, text: str,
                 raise TableError("too many hints: wait a little and ask again")
             async with server.lock(table.table_id):
                 job = table.hint_job(conn.player_id)
+                model = server.hint_model(table)
             try:  # the bot workers think, off the request path, in the asker's turn
-                estimates = await server.pool.estimate(conn.player_id or "", job)
+                if model:  # the operator's learned model: its policy, at its own tables
+                    chances, best = await server.pool.policy(
+                        conn.player_id or "", PolicyJob(model, job.obs, job.legal))
+                    rows = table.policy_rows(job, chances, best)
+                else:
+                    estimates = await server.pool.estimate(conn.player_id or "", job)
+                    rows = table.hint_rows(job, estimates)
             except CommerceError as exc:
                 raise TableError(f"hints are not available here: {exc}") from None
-            rows = table.hint_rows(job, estimates)
             present = family_spec(table.rules.family).presentation
             await conn.send(HintMessage(
                 rows=rows, gain_words=present.gain_words if present is not None else "",
-                deal_word=present.deal_word if present is not None else "deal"))
+                deal_word=present.deal_word if present is not None else "deal", model=model))
         elif isinstance(msg, HelloIntent):
             await conn.send(ErrorMessage(message="already said hello"))
         else:

@@ -3,7 +3,8 @@ fairly between the players who host tables.
 
 Each decision of a bot at a table is a job: the bot's spec (a menu level at the server's time
 cap), the seat's observation, the legal actions and a seed for the bot's generator; so is each
-hint a player asks for (the search bot's estimates from the player's observation). Jobs wait
+hint a player asks for (the search bot's estimates from the player's observation, or the
+policy of the learned model of ``commerce serve --hint-model``). Jobs wait
 in one queue per host and go to the workers in turn, one host after another, so one host's
 forty tables of search bots take their turn beside another host's one table and never ahead
 of it. The workers are separate processes (the tables' own process stays free to answer
@@ -37,7 +38,7 @@ from commerce.core import Action
 if TYPE_CHECKING:
     from commerce.bots.search import Estimate
 
-__all__ = ["BotPool", "HintJob", "Job", "decide", "estimate", "warm"]
+__all__ = ["BotPool", "HintJob", "Job", "PolicyJob", "decide", "estimate", "policy", "warm"]
 
 NICE = 10
 """How much lower the workers' priority is than the server's (``nice``), where the idle
@@ -78,6 +79,25 @@ def estimate(job: HintJob) -> list[Estimate]:
 
     return list(search(job.obs, job.legal, random.Random(job.seed),
                        iterations=job.iterations))
+
+
+@dataclass(frozen=True)
+class PolicyJob:
+    """One hint from a learned model: how often its policy plays each legal action of a seat
+    to act. *model* is a name the server's operator listed, never one a client sent."""
+
+    model: str
+    obs: Any
+    legal: tuple[Action, ...]
+
+
+def policy(job: PolicyJob) -> tuple[list[float], int]:
+    """The learned model's probability of each of the job's legal actions, in their order,
+    and the index of the one it plays (in a worker:
+    :meth:`commerce.bots.learned.LearnedBot.policy`)."""
+    from commerce.bots.learned import LearnedBot
+
+    return LearnedBot(job.model).policy(job.obs, job.legal)
 
 
 def warm(specs: Sequence[str]) -> int:
@@ -181,6 +201,11 @@ class BotPool:
         """The estimates of a hint, asked by *who* (queued as a host's jobs are)."""
         rows: list[Estimate] = await self._submit(who, estimate, job)
         return rows
+
+    async def policy(self, who: str, job: PolicyJob) -> tuple[list[float], int]:
+        """A learned model's hint, asked by *who* (queued as a host's jobs are)."""
+        chances: tuple[list[float], int] = await self._submit(who, policy, job)
+        return chances
 
     async def _submit(self, host: str, fn: Callable[[Any], Any], job: Any) -> Any:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

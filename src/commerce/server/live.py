@@ -53,10 +53,15 @@ class Hosting:
     """How many bots may sit at the tables one player hosts (not over), all together."""
     models: tuple[str, ...] = ()
     """The learned models offered as bot levels ``learned:NAME`` (``--models``)."""
+    hint_model: str = ""
+    """The learned model of :attr:`models` whose policy gives the hints at the tables of its
+    ruleset and seat count (``--hint-model``); empty, or at other tables: the search bot's."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.bot_ms <= 10_000 or self.tables < 1 or self.bots < 0:
             raise ValueError("bot_ms is from 1 to 10,000; tables at least 1; bots at least 0")
+        if self.hint_model and self.hint_model not in self.models:
+            raise ValueError("the hint model is one of the models offered")
 
 
 class Server:
@@ -69,6 +74,12 @@ class Server:
         self.limits = limits or Hosting()
         self.pool = pool or BotPool(0)
         """Where the bots of paced tables think (:mod:`.botpool`)."""
+        self._hint_table: tuple[str, int] | None = None
+        if self.limits.hint_model:
+            from commerce.bots.learned import read_config
+
+            config = read_config(self.limits.hint_model)
+            self._hint_table = (config.rules, config.players)
         self.asked: dict[str, asyncio.Task[None]] = {}
         self._busy = 0
         self._busy_lock = threading.Lock()
@@ -80,6 +91,15 @@ class Server:
         self.away_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
         self.pacers: dict[str, asyncio.Task[None]] = {}
         self.timers: dict[str, asyncio.Task[None]] = {}
+
+    def hint_model(self, table: Table) -> str:
+        """The learned model whose policy gives the hints at *table*: the operator's
+        ``--hint-model`` where the table is of its ruleset and seat count; else empty (the
+        search bot's estimates)."""
+        driver = table.driver
+        if driver is not None and self._hint_table == (driver.rules.id, driver.players):
+            return self.limits.hint_model
+        return ""
 
     async def table(self, key: str) -> Table:
         """The live table with this id or invite code (loaded and resumed from the database

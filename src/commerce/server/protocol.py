@@ -446,24 +446,33 @@ class ChatMessage(_Model):
 
 
 class HintRow(_Model):
-    """One legal action rated by the search bot: *label* as on its button, the estimated gain
-    (in the ruleset's unit, to the end of the deal) and the chance to win the deal."""
+    """One legal action, *label* as on its button, rated by the search bot (the estimated
+    gain, in the ruleset's unit, to the end of the deal, and the chance to win the deal) or
+    by a learned model (*chance*: how often its policy plays the action)."""
 
     notation: str
     label: str
-    gain: float
-    win: float
+    gain: float | None = None
+    """The search bot's estimated gain (None in a learned model's hint)."""
+    win: float | None = None
+    """The search bot's estimated chance to win the deal (None in a learned model's hint)."""
     best: bool = False
+    chance: float | None = None
+    """How often the learned model's policy plays the action, 0 to 1 (None in the search
+    bot's hint)."""
 
 
 class HintMessage(_Model):
-    """The search bot's estimates for the viewer's legal actions, the recommended one first;
-    *gain_words* says what the gain measures."""
+    """The estimates of the viewer's legal actions, the recommended one first: the search
+    bot's, whose *gain_words* say what the gain measures; or, where *model* names a learned
+    model (``commerce serve --hint-model``), that model's policy."""
 
     type: Literal["hint"] = "hint"
     rows: list[HintRow]
     gain_words: str = ""
     deal_word: str = "deal"
+    model: str = ""
+    """The learned model whose policy gave the rows' *chance*; empty: the search bot's."""
 
 
 class LobbyMessage(_Model):
@@ -538,7 +547,7 @@ def json_schema() -> dict[str, Any]:
 
     >>> schema = json_schema()
     >>> sorted(schema["$defs"]["HintRow"]["properties"])
-    ['best', 'gain', 'label', 'notation', 'win']
+    ['best', 'chance', 'gain', 'label', 'notation', 'win']
     """
     from pydantic.json_schema import models_json_schema
 

@@ -980,17 +980,28 @@ class Table:
         recommended action first, then by gain."""
         from commerce.bots.search import best_index
 
+        best = best_index(estimates)
+        rows = [self._hint_row(job, a, gain=round(e.value, 3), win=round(e.win, 3),
+                               best=i == best)
+                for i, (a, e) in enumerate(zip(job.legal, estimates, strict=True))]
+        return sorted(rows, key=lambda r: (not r.best, -(r.gain or 0.0), -(r.win or 0.0)))
+
+    def policy_rows(self, job: HintJob, chances: Sequence[float], best: int) -> list[HintRow]:
+        """A hint's rows from a learned model's policy (:func:`.botpool.policy`): how often it
+        plays each of the job's actions (*chances*), its choice (*best*, an index of the
+        actions) first, then the likeliest."""
+        rows = [self._hint_row(job, a, chance=round(c, 4), best=i == best)
+                for i, (a, c) in enumerate(zip(job.legal, chances, strict=True))]
+        return sorted(rows, key=lambda r: (not r.best, -(r.chance or 0.0)))
+
+    def _hint_row(self, job: HintJob, action: Action, **figures: Any) -> HintRow:
+        """A hint's row of *action*, worded as on its button, with its *figures*."""
         assert self.driver is not None
         spec = family_spec(self.driver.rules.family)
-        words = _words(spec)
-        obs = job.obs
-        best = best_index(estimates)
-        rows = [HintRow(notation=spec.format_action(a),
-                        label=words(spec.action_label(a, obs) if spec.action_label is not None
-                                    else spec.format_action(a)),
-                        gain=round(e.value, 3), win=round(e.win, 3), best=i == best)
-                for i, (a, e) in enumerate(zip(job.legal, estimates, strict=True))]
-        return sorted(rows, key=lambda r: (not r.best, -r.gain, -r.win))
+        label = spec.action_label(action, job.obs) if spec.action_label is not None \
+            else spec.format_action(action)
+        return HintRow(notation=spec.format_action(action), label=_words(spec)(label),
+                       **figures)
 
     def say(self, player_id: str | None, text: str) -> ChatMessage:
         """A chat line from a seated player or a named spectator (kept bounded).

@@ -391,19 +391,26 @@ class TableSession {
   }
 
   onHint(msg) {
-    // the recommended move first, worded as on its button, with its gain and chance to win
+    // the recommended move first, worded as on its button, with its gain and chance to win;
+    // or, from a learned model (msg.model), with how often its policy plays it
     const unit = (this.view && this.view.unit) || "";
     const deal = msg.deal_word || "deal";
-    const row = (r) => `${r.label}: ${signed(r.gain)} ${unit}, ${Math.round(r.win * 100)}% chance to win the ${deal}`;
+    const share = (x) => (x > 0 && x < 0.005 ? "under 1%" : `${Math.round(x * 100)}%`);
+    const row = msg.model
+      ? (r) => `${r.label}: plays this ${share(r.chance || 0)} of the time`
+      : (r) => `${r.label}: ${signed(r.gain)} ${unit}, ${Math.round(r.win * 100)}% chance to win the ${deal}`;
     const [best, ...rest] = msg.rows;
     if (!best) {
       fill(this.hints, el("li", { text: "No hint here." }));
       return;
     }
+    const note = msg.model
+      ? `The learned player ${msg.model}'s choice comes first; each figure is how often its policy plays the move (at the table it always plays its choice). These are not the search bot's estimates.`
+      : `Gain: the ${msg.gain_words || "expected gain"}, as the search bot estimates it from what you may know.`;
     fill(this.hints,
-      el("li", { class: "best" }, el("b", { text: "Recommended: " }), row(best)),
+      el("li", { class: "best" }, el("b", { text: msg.model ? "Its choice: " : "Recommended: " }), row(best)),
       ...rest.map((r) => el("li", { text: row(r) })),
-      el("li", { class: "hint-note", text: `Gain: the ${msg.gain_words || "expected gain"}, as the search bot estimates it from what you may know.` }));
+      el("li", { class: "hint-note", text: note }));
   }
 
   showRules() {
