@@ -115,8 +115,10 @@ def hint_lines(labels: Sequence[str], estimates: Sequence[Estimate], best: int,
 
 
 def _share(chance: float) -> str:
-    """A probability as a percentage of four characters (``<1%`` for a small one not 0)."""
-    return " <1%" if 0 < chance < 0.005 else f"{chance:4.0%}"
+    """A probability as a percentage of four characters (``<1%`` for one above 0 that would
+    round to 0%)."""
+    text = f"{chance:4.0%}"
+    return " <1%" if chance > 0 and text.strip() == "0%" else text
 
 
 def learned_lines(labels: Sequence[str], chances: Sequence[float], best: int, model: str,

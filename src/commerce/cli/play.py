@@ -36,7 +36,7 @@ from commerce.cli import (
 from commerce.cli.lines import Closed, Stop, line_reader
 
 _COMMON_HELP = """  hint                      the search bot's choice and how it rates each move
-                            (with --hint learned:model=NAME: that model's choice,
+                            (--hint learned:model=NAME: a learned model's choice
                             and how often it plays each move)
   help | ?                  this help;   quit | q   save and stop
 Or type the number of an action in the list."""
