@@ -110,6 +110,36 @@ def test_the_plain_hint_command_gives_the_models_hint(
     assert "search bot's estimates:" not in out
 
 
+def test_the_tables_h_key_gives_the_models_hint(models: Path) -> None:
+    from commerce.cli.hint import hinter
+    from commerce.cli.table import TableApp
+    from commerce.cli.table.screens import Note
+    from tests.harness.table import drive
+
+    driver = Driver(find_ruleset("peel"), [None, *(make_bot("heuristic") for _ in range(3))],
+                    seed=3)
+    app = TableApp(driver, 0, None, pace="instant", confirm=False,
+                   learned=hinter("learned:model=tiny", "peel", 4))
+
+    async def script(pilot: Any) -> str:
+        for _ in range(600):  # the player's first decision with a choice
+            await pilot.pause(0.05)
+            if app.ready() and len(engine.legal_actions(app.driver.state)) > 1:
+                break
+        await pilot.press("h")
+        for _ in range(600):
+            await pilot.pause(0.05)
+            note = app.screen
+            if isinstance(note, Note) and note.name == "hint":
+                return str(note.body)
+        return ""
+
+    body = drive(app, (100, 40), script)
+    assert "The learned player tiny's choice comes first" in body, body
+    rows = _rows(body)
+    assert len(rows) >= 2 and rows[0][3] and sum(r[3] for r in rows) == 1, body
+
+
 @pytest.mark.parametrize(("hint", "rules", "message"), [
     ("learned:model=nothere", "peel", "no model 'nothere'"),
     ("learned:model=../tiny", "peel", "model name '../tiny'"),
