@@ -2,6 +2,8 @@
 
 >>> seat_name(["Ann", "Bo"], 1, 0), seat_name(["Ann", "Bo"], 0, 0)
 ('Bo', 'You')
+>>> f"Bo pays {seat_object(['Ann', 'Bo'], 0, 0)} 2 stakes."
+'Bo pays you 2 stakes.'
 """
 
 from __future__ import annotations
@@ -18,6 +20,11 @@ def seat_name(names: Sequence[str], seat: int | None, viewer: int | None) -> str
     if seat is None:
         return "—"
     return "You" if seat == viewer else names[seat]
+
+
+def seat_object(names: Sequence[str], seat: int | None, viewer: int | None) -> str:
+    """A seat's name inside a sentence: as :func:`seat_name`, but 'you' for the viewer."""
+    return "you" if seat is not None and seat == viewer else seat_name(names, seat, viewer)
 
 
 def showdown_lines(e: Event, names: Sequence[str], viewer: int | None, *, mark: str,

@@ -119,8 +119,10 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
         return None
     if k == "directors_dealt":
         numbers: Sequence[int | None] = e.get("base_numbers") or ()
-        bases = ", ".join(f"{_name(names, s, viewer)} {n}" for s, n in
-                          sorted(enumerate(numbers), key=lambda x: x[1] or 9) if n is not None)
+        held = [(s, n) for s, n in sorted(enumerate(numbers), key=lambda x: x[1] or 9)
+                if n is not None]
+        bases = ", ".join(f"{_name(names, s, viewer, lower=k > 0)} {n}"
+                          for k, (s, n) in enumerate(held))
         retailer, wholesaler = e.get("retailer"), e.get("wholesaler")
         both = "the Retailer and the Wholesaler" if retailer == wholesaler else \
             f"the Retailer and {_name(names, wholesaler, viewer, lower=True)} the Wholesaler"

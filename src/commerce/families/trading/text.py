@@ -11,7 +11,7 @@ from commerce.cards import format_card, format_cards
 from commerce.core import Event
 from commerce.families.trading.rules import TradingObservation
 from commerce.hands import evaluator_for
-from commerce.text import plural, seat_name, showdown_lines
+from commerce.text import plural, seat_name, seat_object, showdown_lines
 
 
 def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | None:
@@ -34,12 +34,13 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
         return f"{who} draw{'' if you else 's'} {format_card(e.get('card'))}."
     if k == "barter_offered":
         return f"{who} offer{'' if you else 's'} " \
-               f"{seat_name(names, e.get('partner'), viewer)} a barter."
+               f"{seat_object(names, e.get('partner'), viewer)} a barter."
     if k == "barter_card":
         return f"  (the card offered is {format_card(e.get('card'))})"
     if k == "bartered":
         partner = seat_name(names, e.get("partner"), viewer)
-        return f"{partner} give{'' if e.get('partner') == viewer else 's'} {who} a card back."
+        back = seat_object(names, e.seat, viewer)
+        return f"{partner} give{'' if e.get('partner') == viewer else 's'} {back} a card back."
     if k == "barter_returned":
         return f"  (the card given back is {format_card(e.get('card'))})"
     if k == "stood":
@@ -49,11 +50,12 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
     if k == "showdown":
         return showdown_lines(e, names, viewer, mark="← wins", name_width=12, cards_width=10)
     if k == "paid":
-        to = seat_name(names, e.get("to"), viewer)
         why = e.get("why")
         stakes = plural(int(e.get("amount") or 0), "stake")
         if why == "pool":
+            to = seat_name(names, e.get("to"), viewer)
             return f"{to} take{'' if e.get('to') == viewer else 's'} the pool ({stakes})."
+        to = seat_object(names, e.get("to"), viewer)
         return f"{who} pay{'' if you else 's'} {to} {stakes} ({why})."
     return None
 

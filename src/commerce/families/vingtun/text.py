@@ -11,7 +11,7 @@ from commerce.cards import format_card, format_cards
 from commerce.core import Event
 from commerce.families.vingtun.observe import HandView, VingtUnObservation
 from commerce.families.vingtun.state import total
-from commerce.text import plural, seat_name
+from commerce.text import plural, seat_name, seat_object
 
 
 def _s(you: bool) -> str:
@@ -57,10 +57,11 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
         return f"{who} over-draw{_s(you)} with {format_cards(e.get('cards'))} " \
                f"({e.get('total')})."
     if k == "renewed":
-        return f"The last card goes to {who}, the pone, shuffled with the used cards: " \
+        pone = seat_object(names, e.seat, viewer)
+        return f"The last card goes to {pone}, the pone, shuffled with the used cards: " \
                f"{e.get('count')} cards in the stock."
     if k == "paid":
-        to = seat_name(names, e.get("to"), viewer)
+        to = seat_object(names, e.get("to"), viewer)
         counters = plural(int(e.get("amount") or 0), "counter")
         return f"{who} pay{_s(you)} {to} {counters} ({e.get('why')})."
     if k == "pooled":

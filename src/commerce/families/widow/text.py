@@ -15,7 +15,7 @@ from typing import Any
 
 from commerce.cards import format_card, format_cards
 from commerce.core import Event
-from commerce.text import seat_name, showdown_lines
+from commerce.text import seat_name, seat_object, showdown_lines
 
 
 def _s(seat: int | None, viewer: int | None, verb: str) -> str:
@@ -50,7 +50,8 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
     if k == "blind_done":
         return f"{who} {_s(e.seat, viewer, 'look')} at the hand."
     if k == "blind_exchanged":
-        return (f"Before looking, {who} {_s(e.seat, viewer, 'put')} {_cards(e.get('gave'))} "
+        dealer = seat_object(names, e.seat, viewer)
+        return (f"Before looking, {dealer} {_s(e.seat, viewer, 'put')} {_cards(e.get('gave'))} "
                 f"in the widow and {_s(e.seat, viewer, 'take')} {_cards(e.get('took'))}.")
     if k == "exchanged":
         return (f"{who} {_s(e.seat, viewer, 'give')} {_cards(e.get('gave'))} to the widow "
@@ -72,10 +73,10 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
     if k == "showdown":
         return showdown_lines(e, names, viewer, mark="<- best", name_width=10, cards_width=12)
     if k == "token_moved":
-        to = seat_name(names, e.get("to"), viewer)
+        to = seat_object(names, e.get("to"), viewer)
         return f"{who} {_s(e.seat, viewer, 'lose')} a token to {to}."
     if k == "paid":
-        to = seat_name(names, e.get("to"), viewer)
+        to = seat_object(names, e.get("to"), viewer)
         return f"{who} {_s(e.seat, viewer, 'pay')} {to} {e.get('amount')}."
     if k == "counter_to_pool":
         return f"{who} {_s(e.seat, viewer, 'put')} a counter in the pool."
