@@ -239,6 +239,8 @@ def test_the_end_shows_results_deal_by_deal_and_who_decides(finished: Any) -> No
     assert re.search(r"Ann [+-]?\d+ tokens?", standings), standings
     assert re.search(r"Bob [+-]?\d+ tokens?", standings), standings
     assert a.locator("#deals tbody tr").count() == 2
+    for page in (a, b):  # no empty "Your hand" under the results
+        assert page.locator(".hand").count() == 0 or page.locator(".hand .cards > *").count()
     b.wait_for_selector("#again-wait")
     assert b.locator("#again").count() == 0 and "Ann (the host)" in b.inner_text("#end")
     a.screenshot(path=str(artifacts() / "screen-widow-end.png"), full_page=True)

@@ -55,7 +55,8 @@ export function renderTable(node, table, opts = {}) {
       // out of the game: no hand to show; while the others play on, say so
       ? (opts.over ? null : el("p", { class: "hand-note out-note",
         text: "You are out of the game: the others play on to the end, and you may watch." }))
-      : you || hand.length ? el("div", { class: "hand", "aria-label": "your hand" },
+      // at the end of the game, an empty hand is not shown
+      : hand.length || (you && !opts.over) ? el("div", { class: "hand", "aria-label": "your hand" },
         el("h2", { text: "Your hand" }),
         el("div", { class: "cards big" }, ...hand),
         named.length ? el("p", { class: "card-names", text: named.map(([code, name]) => `${code} ${name}`).join(" · ") }) : null,
