@@ -15,10 +15,10 @@ import math
 import statistics
 import sys
 
+from commerce.apps.simulate import game_seed
 from commerce.bots import make_bot
 from commerce.driver import Driver
 from commerce.rules import find_ruleset
-from commerce.simulate import game_seed
 
 
 def mean_ci(values: list[float]) -> tuple[float, float]:

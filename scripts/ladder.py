@@ -9,7 +9,7 @@ process: for each preset a tournament of random against heuristic and one of heu
 against search (default budget). A rung holds when the 95% interval of (stronger - weaker)
 payoff per game excludes 0. With ``--mixed``, instead the mixed table: random, heuristic and
 search seated together, whose blocks seat every bot on each side of the others alike
-(:func:`commerce.tournament.block_lineups`). Rulesets not given with --rules keep their rows
+(:func:`commerce.apps.tournament.block_lineups`). Rulesets not given with --rules keep their rows
 from the existing file. The page's prose is written in docs/ladder.md itself: the script
 rewrites only the rows of its two tables (:func:`with_rows`).
 """

@@ -19,8 +19,8 @@ import json
 import time
 from typing import Any
 
+from commerce.apps.tournament import tournament
 from commerce.rules import find_ruleset
-from commerce.tournament import tournament
 
 
 def _pair(result: dict[str, Any], a: str, b: str) -> tuple[float, list[float]]:

@@ -6,17 +6,17 @@ import json
 
 import pytest
 
-from commerce.analysis import (
+from commerce.apps.analysis import (
     dealer_advantage,
     play_and_read,
     variants,
 )
+from commerce.apps.threshold import hand_class, stand_threshold
 from commerce.bots import make_bot
 from commerce.cards import parse_cards
 from commerce.cli import main
 from commerce.errors import CommerceError
 from commerce.rules import find_ruleset
-from commerce.threshold import hand_class, stand_threshold
 
 PEEL = find_ruleset("peel")
 

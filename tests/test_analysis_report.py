@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from commerce import analysis
+from commerce.apps import analysis
+from commerce.apps.threshold import stand_threshold
 from commerce.cli import main
 from commerce.cli.analyze import advantage_figure, threshold_figure, variants_figure
 from commerce.rules import find_ruleset
-from commerce.threshold import stand_threshold
 
 
 def _run(capsys: Any, *argv: str) -> str:

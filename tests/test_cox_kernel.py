@@ -18,6 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from commerce import engine
+from commerce.apps.simulate import choose_engine
 from commerce.compiled import build_kernel, run_batch
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.errors import CommerceError, RulesetError
@@ -28,7 +29,6 @@ from commerce.families.cox.deals import read_cox_deals
 from commerce.families.cox.kernel import CATEGORIES, decode_action
 from commerce.family import family_spec
 from commerce.rules import Ruleset, find_ruleset
-from commerce.simulate import choose_engine
 from tests.harness.cox import Rigged, rigged_for
 
 HEURISTIC = family_spec("cox").heuristic

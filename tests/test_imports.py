@@ -30,8 +30,8 @@ FLOORS: tuple[tuple[str, bool, tuple[str, ...]], ...] = (
     ("families", False, ("commerce.families", "commerce")),
     ("bots", True, ("commerce.bots",)),
     ("compiled drivers", True, ("commerce.compiled", "commerce.fast")),
-    ("analyses", True, (
-        "commerce.simulate", "commerce.tournament", "commerce.analysis", "commerce.threshold")),
+    # simulate, tournament, the analyses, on one runner (commerce.apps.runner)
+    ("applications", True, ("commerce.apps",)),
     ("services", False, ("commerce.server", "commerce.rl")),
     # the benchmarks time everything, the research API and the terminal's hint included
     ("command line", True, ("commerce.cli", "commerce.__main__", "commerce.bench")),

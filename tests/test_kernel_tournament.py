@@ -8,11 +8,11 @@ import json
 
 import pytest
 
+from commerce.apps.tournament import tournament
 from commerce.cli import main
 from commerce.compiled import run_batch
 from commerce.errors import CommerceError
 from commerce.rules import find_ruleset
-from commerce.tournament import tournament
 from tests.test_trading_kernel import replay as replay_trading
 from tests.test_widow_kernel import replay as replay_widow
 
@@ -91,7 +91,7 @@ def test_the_kernel_and_the_reference_agree_statistically() -> None:
 def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(
         rid: str, options: dict[str, str], room: int | None) -> None:
     from commerce import engine, kernelkit
-    from commerce.analysis import _advantage_kernel, seat_position
+    from commerce.apps.analysis import _advantage_kernel, seat_position
     from commerce.compiled import build_kernel
     from commerce.family import family_spec
 

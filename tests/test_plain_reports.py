@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from commerce.apps.threshold import stand_threshold
 from commerce.cli import main
 from commerce.rules import find_ruleset
-from commerce.threshold import stand_threshold
 
 
 def _pooled(classes: list[dict[str, Any]]) -> tuple[float, float]:
@@ -47,7 +47,7 @@ def test_a_stand_threshold_is_stated_only_where_its_interval_supports_it() -> No
 
 
 def test_one_noisy_class_does_not_decide_the_threshold() -> None:
-    from commerce.threshold import threshold_verdict
+    from commerce.apps.threshold import threshold_verdict
 
     gains = [("point 24-26", [-1.0, -0.5] * 20), ("pair of Js", [1.0, 2.0] * 15),
              ("pair of Qs", [-0.5, -0.3] * 9), ("pair of Ks", [1.0, 3.0] * 10),
@@ -60,8 +60,8 @@ def test_one_noisy_class_does_not_decide_the_threshold() -> None:
 
 def test_an_unsupported_threshold_is_said_to_be_unsettled(capsys: pytest.CaptureFixture[str]
                                                           ) -> None:
+    from commerce.apps.threshold import threshold_verdict
     from commerce.cli.analyze import threshold_lines
-    from commerce.threshold import threshold_verdict
 
     verdict = threshold_verdict([("pair of Js", [-1.0, 1.5] * 10), ("flush", [-2.0, 3.0] * 10)])
     line, = threshold_lines({"min_samples": 8, "positions": [

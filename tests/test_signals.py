@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
+from commerce.apps.tournament import Interrupted, tournament
 from commerce.cli import main
 from commerce.errors import CommerceError
 from commerce.record import GameRecord
 from commerce.rules import find_ruleset
-from commerce.tournament import Interrupted, tournament
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="POSIX signals")
 

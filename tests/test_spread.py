@@ -8,11 +8,11 @@ import os
 
 import pytest
 
-from commerce.analysis import dealer_advantage
+from commerce.apps.analysis import dealer_advantage
+from commerce.apps.tournament import tournament
 from commerce.errors import CommerceError
 from commerce.rules import find_ruleset
 from commerce.spread import RayWorkers
-from commerce.tournament import tournament
 
 try:
     import ray

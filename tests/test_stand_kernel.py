@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from commerce import engine
+from commerce.apps.threshold import stand_action, stand_threshold
 from commerce.compiled import build_kernel, policy_arrays, run_batch
 from commerce.core import ActionKind, DecisionKind
 from commerce.errors import CommerceError
@@ -38,7 +39,6 @@ from commerce.kernelkit import (
 )
 from commerce.kernelkit import decode_action as decode_trading
 from commerce.rules import Ruleset, find_ruleset
-from commerce.threshold import stand_action, stand_threshold
 
 
 def one_way(rules: Ruleset, players: int, state: Any, events: list[Any], codes: Any,

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from commerce.apps.tournament import block_lineups, tournament
 from commerce.cli import main
 from commerce.errors import CommerceError
 from commerce.rules import find_ruleset
 from commerce.stats import bradley_terry, mean_ci, proportion_ci, t975
-from commerce.tournament import block_lineups, tournament
 
 PEEL = find_ruleset("peel")
 
@@ -66,8 +66,8 @@ def test_games_round_up_to_whole_blocks_and_say_so(capsys):
 
 
 def test_same_deals_are_replayed_within_a_block():
+    from commerce.apps.simulate import game_seed
     from commerce.driver import Driver
-    from commerce.simulate import game_seed
 
     seed = game_seed(3, 0)
     a = Driver(PEEL, [None] * 4, seed=seed)

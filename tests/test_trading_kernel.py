@@ -249,7 +249,7 @@ def test_bench_fast_prints_kernel_and_reference_rates(capsys: pytest.CaptureFixt
 
 
 def test_kernel_rates_take_batches_for_at_least_the_seconds_asked() -> None:
-    from commerce.simulate import kernel_decisions_per_s
+    from commerce.apps.simulate import kernel_decisions_per_s
 
     rules = find_ruleset("hoyle")
     few = kernel_decisions_per_s(rules, 4, games=20, repeats=3)

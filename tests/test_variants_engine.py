@@ -9,7 +9,7 @@ import json
 import pytest
 
 from commerce import engine, kernelkit
-from commerce.analysis import _variants_kernel, variants
+from commerce.apps.analysis import _variants_kernel, variants
 from commerce.cli import main
 from commerce.compiled import build_kernel, run_batch
 from commerce.errors import CommerceError

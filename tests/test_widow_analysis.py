@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from commerce.analysis import (
+from commerce.apps.analysis import (
     dealer_advantage,
     play_and_read,
     variants,
 )
+from commerce.apps.threshold import stand_action, stand_threshold
 from commerce.bots import make_bot
 from commerce.core import ActionKind
 from commerce.families.widow.deals import read_widow_deals
 from commerce.rules import find_ruleset
-from commerce.threshold import stand_action, stand_threshold
 from helpers import Table, start
 
 PRESETS = ["peel-old", "pool", "widow", "pounce", "no-pair-or-point"]

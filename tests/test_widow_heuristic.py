@@ -7,13 +7,13 @@ import random
 import pytest
 
 from commerce import engine
+from commerce.apps.tournament import tournament
 from commerce.bots import make_bot
 from commerce.cards import parse_cards
 from commerce.core import DecisionKind
 from commerce.driver import play_game
 from commerce.families.widow.heuristic import best_target, knock_threshold, promise
 from commerce.rules import find_ruleset
-from commerce.tournament import tournament
 from helpers import Table, start
 
 PRESETS = ["peel-old", "pool", "widow", "pounce", "no-pair-or-point"]

@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 
 from commerce import engine
+from commerce.apps.simulate import choose_engine
 from commerce.compiled import build_kernel, run_batch
 from commerce.core import ActionKind
 from commerce.errors import CommerceError, RulesetError
 from commerce.families.widow.kernel import decode_action
 from commerce.family import family_spec
 from commerce.rules import Ruleset, find_ruleset
-from commerce.simulate import choose_engine
 
 HEURISTIC = family_spec("widow").heuristic
 LINEUPS = (("random",), ("heuristic",), ("random", "heuristic", "heuristic:boldness=0.9"))
@@ -184,7 +184,7 @@ def test_what_the_kernel_does_not_play_is_refused() -> None:
 
 
 def test_simulate_on_the_kernel_shows_the_tokens_and_who_went_out() -> None:
-    from commerce.simulate import simulate_fast
+    from commerce.apps.simulate import simulate_fast
 
     table = simulate_fast(find_ruleset("pounce"), players=4, games=30, seed=2,
                           bots=["random", "heuristic"])

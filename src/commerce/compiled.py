@@ -245,7 +245,7 @@ def run_batch(rules: Ruleset, *, players: int, games: int, seed: int, bots: Sequ
     :param lineups: instead of *rotate*'s, the games' line-ups themselves (each a bot index
         by seat): the games come in blocks of ``len(lineups)``, game *j* of a block played by
         line-up *j*, the games of a block sharing their deals as with *rotate*
-        (:func:`commerce.tournament.block_lineups` gives a tournament's).
+        (:func:`commerce.apps.tournament.block_lineups` gives a tournament's).
     :param details: keep the per-deal results (:attr:`BatchResult.standers`, ``categories``,
         ``deal_turns``, ``deal_payoffs``, ``deal_decisions``, ``deal_winners``; always with
         *record*); without it their deal axis is

@@ -107,7 +107,7 @@ class DealSummary(NamedTuple):
 
 DealReader = Callable[[Ruleset, int, Sequence[Event]], list[DealSummary]]
 """``reader(rules, players, events) -> deals``: a finished game's public events split into
-deals, for the analyses (see :mod:`commerce.analysis`)."""
+deals, for the analyses (see :mod:`commerce.apps.analysis`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,8 +160,8 @@ def kernel_work(rules: Ruleset, bot: str, *, games: int, threads: int,
 
 def reference_work(rules: Ruleset, seconds: float, players: int = 4) -> Callable[[], float]:
     """Random playouts through the reference engine's checked API for *seconds* a call:
-    player decisions a second (:func:`commerce.simulate.playout_decisions_per_s`)."""
-    from commerce.simulate import playout_decisions_per_s
+    player decisions a second (:func:`commerce.apps.simulate.playout_decisions_per_s`)."""
+    from commerce.apps.simulate import playout_decisions_per_s
 
     seeds = itertools.count()
     return lambda: playout_decisions_per_s(rules, players, seconds=seconds, seed=next(seeds),
@@ -595,9 +595,9 @@ def search(*, quick: bool = False, rules: str | None = None, games: int = 10,
            bot: str = "search") -> Figures:
     """The search bot's time per decision at seat 0 against heuristic bots: the decisions
     with more than one legal action, in wall time and CPU time; playouts per decision."""
+    from commerce.apps.simulate import game_seed
     from commerce.bots import make_bot
     from commerce.driver import Driver
-    from commerce.simulate import game_seed
 
     chosen = presets(rules or ("peel" if quick else "peel,trade-and-barter,widow,cox"))
     if quick:
@@ -713,7 +713,7 @@ def jobs(*, quick: bool = False, rules: str = "peel", games: int = 48,
          bots: str = "random,heuristic,search:iterations=200", rounds: int = 3) -> Figures:
     """A tournament on the reference engine with ``--jobs 1`` and ``--jobs 2``, alternated:
     wall seconds and the speed-up, and whether the two gave the same results."""
-    from commerce.tournament import tournament
+    from commerce.apps.tournament import tournament
 
     r = find_ruleset(rules)
     line_up = [b.strip() for b in bots.split(",") if b.strip()]

@@ -71,7 +71,7 @@ def configure_analyze(p: argparse.ArgumentParser) -> None:
 
 def run_analyze(args: argparse.Namespace) -> int:
     """Run one analysis and report it."""
-    from commerce import analysis
+    from commerce.apps import analysis
     from commerce.cli.report import with_progress
     from commerce.cli.wait import warm_kernel
 
@@ -104,7 +104,7 @@ def run_analyze(args: argparse.Namespace) -> int:
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
                 jobs=workers(args), progress=progress, engine=args.engine))
         else:
-            from commerce.threshold import stand_threshold
+            from commerce.apps.threshold import stand_threshold
 
             result = with_progress(args.games, lambda progress: stand_threshold(
                 rules, players=args.players, games=args.games, seed=args.seed, bots=bots,
@@ -210,7 +210,7 @@ def engine_lines(result: dict[str, Any]) -> list[str]:
 
 def threshold_lines(result: dict[str, Any]) -> list[str]:
     """The weakest hand worth standing on for each place, in words, stated only where the
-    95% interval supports it (:func:`commerce.threshold.threshold_verdict`); where it does
+    95% interval supports it (:func:`commerce.apps.threshold.threshold_verdict`); where it does
     not, where standing starts to pay on average and that it is not settled; "too few
     samples" only where no class of hands had enough samples to tell.
 

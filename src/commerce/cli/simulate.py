@@ -94,9 +94,9 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Play bot games and print per-seat results."""
+    from commerce.apps.simulate import choose_engine, simulate, simulate_fast
     from commerce.bots import make_bot
     from commerce.errors import CommerceError
-    from commerce.simulate import choose_engine, simulate, simulate_fast
 
     rules = resolve_rules(args)
     if args.games < 1:
@@ -161,10 +161,10 @@ def _print_table(result: dict[str, Any]) -> None:
 
 def run_bench(args: argparse.Namespace) -> int:
     """Print the speed figures."""
+    from commerce.apps.simulate import playout_medians
     from commerce.bench import run_bench as bench
     from commerce.errors import CommerceError
     from commerce.rules import find_ruleset, rulesets
-    from commerce.simulate import playout_medians
 
     if args.seconds <= 0:
         raise CommerceError("--seconds must be positive")
@@ -246,7 +246,7 @@ def _bench_fast_row(rules: Ruleset, args: argparse.Namespace) -> dict[str, Any]:
     import statistics
     import time
 
-    from commerce.simulate import kernel_decisions_per_s, playout_decisions_per_s
+    from commerce.apps.simulate import kernel_decisions_per_s, playout_decisions_per_s
 
     walls, cpus = [], []
     for seed in range(3):  # the reference path, one core: wall-clock and CPU seconds

@@ -41,8 +41,8 @@ def configure_tournament(p: argparse.ArgumentParser) -> None:
 
 def run_tournament(args: argparse.Namespace) -> int:
     """Play the tournament and report it."""
+    from commerce.apps.tournament import block_size, bot_order, tournament
     from commerce.cli.report import with_progress
-    from commerce.tournament import block_size, bot_order, tournament
 
     check_output_arguments(args)
     rules = resolve_rules(args)
@@ -87,9 +87,9 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 
 def _plays_on_kernel(rules: Any, players: int, bots: list[str], engine: str) -> bool:
-    """Whether :func:`commerce.tournament.tournament` will play on the compiled kernel (False
+    """Whether :func:`commerce.apps.tournament.tournament` will play on the compiled kernel (False
     where it will refuse the arguments, and say why)."""
-    from commerce.simulate import choose_engine
+    from commerce.apps.simulate import choose_engine
 
     if len(bots) < 2 or len(set(bots)) != len(bots) or players not in rules.player_range():
         return False

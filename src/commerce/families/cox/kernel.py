@@ -190,7 +190,7 @@ class CoxKernel:
     Directors drawn at each hand decide the places, so they do not pass round the table."""
     deal_results: bool = True
     """It fills :attr:`commerce.compiled.BatchResult.deal_decisions` and ``deal_winners`` (what
-    :func:`commerce.analysis.variants` reads): every game plays all its hands."""
+    :func:`commerce.apps.analysis.variants` reads): every game plays all its hands."""
     action_dtype: Any = np.int16
     """The dtype of the recorded actions."""
     piece_games: int = 100

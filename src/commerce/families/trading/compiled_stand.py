@@ -3,7 +3,7 @@ deal where it may stand played twice on copies of the deal.
 
 The games are the kernel's own (:func:`.kernel.play_games` plays the same ones from the same
 seed: the samples are taken on copies and change nothing). At a seat's first decision of a
-deal at which it may stand (:func:`commerce.threshold.stand_threshold` asks the same of the
+deal at which it may stand (:func:`commerce.apps.threshold.stand_threshold` asks the same of the
 reference engine), the deal is copied with its two streams and played to its showdown twice:
 standing now, and the seat's policy choosing among its other actions (the random policy
 uniformly, the heuristic as it would with standing not allowed) with every later decision by

@@ -264,7 +264,7 @@ class TradingKernel:
     """It fills :attr:`commerce.compiled.BatchResult.deal_payoffs`."""
     deal_results: bool = True
     """It fills :attr:`commerce.compiled.BatchResult.deal_decisions` and ``deal_winners`` (what
-    :func:`commerce.analysis.variants` reads)."""
+    :func:`commerce.apps.analysis.variants` reads)."""
     piece_games: int = 2_000
     """The fewest games of a piece of a batch shared by threads
     (:func:`commerce.compiled.run_batch`): a game is a few microseconds, so a piece shorter than

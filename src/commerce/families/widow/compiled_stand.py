@@ -3,7 +3,7 @@ deal where it may knock (or, in the Old Game, stand) played twice on copies of t
 
 The sessions are the kernel's own (:func:`.kernel.play_games` plays the same ones from the
 same seed: the samples are taken on copies and change nothing). At a seat's first decision
-of a deal at which it may knock or stand (:func:`commerce.threshold.stand_threshold` asks the
+of a deal at which it may knock or stand (:func:`commerce.apps.threshold.stand_threshold` asks the
 same of the reference engine), every array of the session is copied with its two streams and
 the deal played to its end twice: knocking (standing) now, the others playing on as the
 rules let them, and the seat's policy choosing among its other actions

@@ -254,7 +254,7 @@ class WidowKernel:
     (:attr:`commerce.compiled.BatchResult.session`)."""
     deal_results: bool = True
     """It fills :attr:`commerce.compiled.BatchResult.deal_decisions` and ``deal_winners`` (what
-    :func:`commerce.analysis.variants` reads), for the first deals of each session, as many
+    :func:`commerce.apps.analysis.variants` reads), for the first deals of each session, as many
     as their deal axis holds (:attr:`deals`, or ``run_batch``'s *deal_room*)."""
     deal_counts: bool = True
     """Its sessions vary in length: it fills :attr:`commerce.compiled.BatchResult.deal_counts`

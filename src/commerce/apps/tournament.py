@@ -116,8 +116,8 @@ def _init(rules: Ruleset, players: int, specs: Sequence[str], seed: int) -> None
 
 
 def _play_block(block: int) -> BlockResult:
+    from commerce.apps.simulate import game_seed
     from commerce.driver import play_game
-    from commerce.simulate import game_seed
 
     rules, players, bots = _WORKER["rules"], _WORKER["players"], _WORKER["bots"]
     seed = game_seed(_WORKER["seed"], block)
@@ -219,8 +219,9 @@ def tournament(
     """Play about *games* games (rounded up to whole blocks, :func:`block_size`), the bots in
     :func:`bot_order` whatever order *bots* lists them in.
 
-    *engine* (:data:`commerce.simulate.ENGINES`): ``auto`` plays on the family's compiled
-    kernel when every bot has a compiled policy there (:func:`commerce.simulate.choose_engine`),
+    *engine* (:data:`commerce.apps.simulate.ENGINES`): ``auto`` plays on the family's
+    compiled kernel when every bot has a compiled policy there
+    (:func:`commerce.apps.simulate.choose_engine`),
     ``compiled`` insists on it, ``reference`` plays through the driver. On the kernel the blocks
     are the same (each bot at every seat once, on the same deals: the games of a block share
     their first dealer and chance's cards deal for deal), but its random streams are the
@@ -231,8 +232,8 @@ def tournament(
         where the kernel cannot play.
     :raises Interrupted: on Ctrl-C, saying how many games were finished.
     """
+    from commerce.apps.simulate import choose_engine
     from commerce.bots import make_bot
-    from commerce.simulate import choose_engine
 
     names = bot_order(bots)
     if len(names) < 2:

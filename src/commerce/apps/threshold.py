@@ -1,7 +1,7 @@
 """``commerce analyze stand-threshold``: for each place from the dealer, the weakest hand
 worth standing (knocking) on, from each seat's first turn of a deal at which it may stand
 played both ways (:func:`stand_threshold`), on the reference engine in chunks of games
-(:mod:`commerce.analysis`' plumbing) or on a family's compiled kernel (its ``stand_run``).
+(:mod:`commerce.apps.analysis`' plumbing) or on a family's compiled kernel (its ``stand_run``).
 
 >>> from commerce.rules import find_ruleset
 >>> r = stand_threshold(find_ruleset("peel"), players=3, games=4, seed=1, engine="reference")
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from commerce import engine
-from commerce.analysis import (
+from commerce.apps.analysis import (
     WORKER,
     analysis_engine,
     checked_bots,
@@ -31,13 +31,13 @@ from commerce.analysis import (
     rounded,
     seat_position,
 )
+from commerce.apps.simulate import game_seed
+from commerce.apps.tournament import Spread, run_blocks
 from commerce.core import Action, ActionKind, DecisionKind, Event, Seat
 from commerce.errors import CommerceError
 from commerce.family import DealReader, DealSummary, family_spec, payoff_unit
 from commerce.rules import Ruleset
-from commerce.simulate import game_seed
 from commerce.stats import mean_ci, proportion_ci
-from commerce.tournament import Spread, run_blocks
 
 
 def hand_class(rules: Ruleset, hand: Sequence[int]) -> tuple[tuple[int, ...], str]:

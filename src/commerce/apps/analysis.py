@@ -1,5 +1,5 @@
 """Analyses by simulation: dealer advantage and the variants side by side (stand
-thresholds are in :mod:`commerce.threshold`, on the plumbing here).
+thresholds are in :mod:`commerce.apps.threshold`, on the plumbing here).
 
 Games are played by :class:`commerce.driver.Driver` and read back from their public events;
 what a deal paid each seat, who won it and with what is read by a per-family **deal reader**
@@ -7,7 +7,7 @@ what a deal paid each seat, who won it and with what is read by a per-family **d
 game a "deal" is a hand, its "dealer" the Retailer (Base No. 1, who plays first), its payoffs
 the points each seat scored in it (not zero-sum) and the hand categories ``sold out``,
 ``complete``, ``clear`` and ``not clear``; standing has no counterpart there, so
-:func:`commerce.threshold.stand_threshold` refuses it. Work is split into chunks of
+:func:`commerce.apps.threshold.stand_threshold` refuses it. Work is split into chunks of
 games whose seeds come from the master seed (``game_seed(seed, i)``), so results are the
 same for any number of processes. :func:`dealer_advantage` and :func:`variants` may play on
 the family's compiled kernel instead (*engine*), where it reports what they read of each
@@ -25,13 +25,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
+from commerce.apps.simulate import game_seed
+from commerce.apps.tournament import Spread, run_blocks
 from commerce.core import Event, Seat
 from commerce.errors import CommerceError
 from commerce.family import DealReader, DealSummary, family_spec, payoff_unit
 from commerce.rules import Ruleset, rulesets
-from commerce.simulate import game_seed
 from commerce.stats import mean_ci
-from commerce.tournament import Spread, run_blocks
 
 CHUNK = 10
 """Games per unit of work (fixed, so that results do not depend on ``--jobs``)."""
@@ -169,7 +169,7 @@ def dealer_advantage(rules: Ruleset, *, players: int, games: int, seed: int,
     t-intervals over independent games. ``advantage`` is the dealer's mean payoff per deal;
     each row's ``vs_dealer`` is that place's payoff minus the dealer's.
 
-    *engine* (``auto``, ``reference`` or ``compiled``: :func:`commerce.simulate.choose_engine`)
+    *engine* (``auto``, ``reference`` or ``compiled``: :func:`commerce.apps.simulate.choose_engine`)
     may play the games on the family's compiled kernel where it reports each deal's payoffs;
     ``engine`` and ``engine_reason`` in the result say which played and why.
     """
@@ -236,14 +236,14 @@ def plays_on_kernel(analysis: str, rules: Ruleset, players: int, bots: Sequence[
 
 def analysis_engine(rules: Ruleset, players: int, specs: Sequence[str], engine: str,
                      reports: str, what: str) -> tuple[str, str]:
-    """The engine of an analysis' run: :func:`commerce.simulate.choose_engine`, and the
+    """The engine of an analysis' run: :func:`commerce.apps.simulate.choose_engine`, and the
     kernel only where it reports what the analysis reads (its attribute *reports* is true;
     *what* says it in words).
 
     :raises CommerceError: for ``compiled`` when the kernel cannot play the run or does not
         report *what*.
     """
-    from commerce.simulate import choose_engine, resolve_engine
+    from commerce.apps.simulate import choose_engine, resolve_engine
 
     engine = resolve_engine(engine)
     chosen, why = choose_engine(rules, players, specs, engine)
@@ -451,7 +451,7 @@ def variants(*, players: int, games: int, seed: int, bots: Sequence[str] = ("heu
     """Every preset side by side: deals per game, decisions per game and per deal, and the
     share of deals won by each hand category (*players* is clamped to each ruleset's range).
 
-    *engine* (``auto``, ``reference`` or ``compiled``: :func:`commerce.simulate.choose_engine`)
+    *engine* (``auto``, ``reference`` or ``compiled``: :func:`commerce.apps.simulate.choose_engine`)
     may play a ruleset's games on its family's compiled kernel where the kernel reports each
     deal's winners and decisions (its ``deal_results`` attribute; the trading, widow and Cox
     families' do: :func:`_variants_kernel` reads every deal of a widow session however long,
