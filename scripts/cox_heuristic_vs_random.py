@@ -15,7 +15,7 @@ import math
 import statistics
 import sys
 
-from commerce.apps.simulate import game_seed
+from commerce.apps.runner import game_seed
 from commerce.bots import make_bot
 from commerce.driver import Driver
 from commerce.rules import find_ruleset

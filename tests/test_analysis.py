@@ -6,11 +6,8 @@ import json
 
 import pytest
 
-from commerce.apps.analysis import (
-    dealer_advantage,
-    play_and_read,
-    variants,
-)
+from commerce.apps.analysis import dealer_advantage, variants
+from commerce.apps.runner import play_and_read
 from commerce.apps.threshold import hand_class, stand_threshold
 from commerce.bots import make_bot
 from commerce.cards import parse_cards

@@ -18,7 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from commerce import engine
-from commerce.apps.simulate import choose_engine
+from commerce.apps.runner import choose_engine
 from commerce.compiled import build_kernel, run_batch
 from commerce.core import Action, ActionKind, DecisionKind
 from commerce.errors import CommerceError, RulesetError

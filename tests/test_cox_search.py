@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from commerce import engine
-from commerce.apps.analysis import deal_reader, dealer_advantage, variants
+from commerce.apps.analysis import dealer_advantage, variants
+from commerce.apps.runner import deal_reader
 from commerce.apps.threshold import stand_threshold
 from commerce.bots import make_bot
 from commerce.bots.search import default_iterations, playout_for, search_hint
@@ -149,7 +150,7 @@ def test_search_hint_in_cox_covers_every_legal_action():
 
 
 def test_cox_hands_read_from_events_add_up_to_the_outcome():
-    from commerce.apps.analysis import play_and_read
+    from commerce.apps.runner import play_and_read
 
     bots = [make_bot("heuristic"), make_bot("random")] * 2
     game = play_and_read(COX, bots, 2)

@@ -23,7 +23,7 @@ NO_KERNEL = "the vingtun family has no compiled kernel"
 
 
 def test_the_engine_fast_is_the_compiled_engine_with_a_warning() -> None:
-    from commerce.apps.simulate import choose_engine
+    from commerce.apps.runner import choose_engine
     from commerce.errors import CommerceError
     from commerce.rules import find_ruleset
 

@@ -91,14 +91,16 @@ def test_the_kernel_and_the_reference_agree_statistically() -> None:
 def test_dealer_advantage_on_the_kernel_reads_deals_as_the_reference(
         rid: str, options: dict[str, str], room: int | None) -> None:
     from commerce import engine, kernelkit
-    from commerce.apps.analysis import _advantage_kernel, seat_position
+    from commerce.apps.analysis import advantage_samples, seat_position
+    from commerce.apps.runner import CompiledRunner, Job
     from commerce.compiled import build_kernel
     from commerce.family import family_spec
 
     rules = find_ruleset(rid).with_options(**options)
     specs = ["random", "heuristic"]
     games = 12
-    samples = _advantage_kernel(rules, 4, specs, 5, games, room)
+    table = CompiledRunner(room).run(Job(rules, 4, tuple(specs), games, 5, deals=True))
+    samples = advantage_samples(rules, 4, table)
     result = run_batch(rules, players=4, games=games, seed=5, bots=specs, record=True)
     decode_action = getattr(build_kernel(rules, 4), "decode_action", kernelkit.decode_action)
     longer = 0

@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from commerce.apps.tournament import Interrupted, tournament
+from commerce.apps.jobs import Interrupted
+from commerce.apps.tournament import tournament
 from commerce.cli import main
 from commerce.errors import CommerceError
 from commerce.record import GameRecord

@@ -66,7 +66,7 @@ def test_games_round_up_to_whole_blocks_and_say_so(capsys):
 
 
 def test_same_deals_are_replayed_within_a_block():
-    from commerce.apps.simulate import game_seed
+    from commerce.apps.runner import game_seed
     from commerce.driver import Driver
 
     seed = game_seed(3, 0)

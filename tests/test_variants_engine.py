@@ -9,7 +9,8 @@ import json
 import pytest
 
 from commerce import engine, kernelkit
-from commerce.apps.analysis import _variants_kernel, variants
+from commerce.apps.analysis import variant_samples, variants
+from commerce.apps.runner import CompiledRunner, Job
 from commerce.cli import main
 from commerce.compiled import build_kernel, run_batch
 from commerce.errors import CommerceError
@@ -32,7 +33,8 @@ def test_the_kernel_samples_are_the_reference_reading_of_its_games(
     rules = find_ruleset(rid).with_options(**options)
     specs = ["random", "heuristic"]
     games = 40 if rules.family != "cox" else 12
-    samples = _variants_kernel(rules, 4, specs, 5, games, room)
+    samples = variant_samples(
+        CompiledRunner(room).run(Job(rules, 4, tuple(specs), games, 5, deals=True)))
     result = run_batch(rules, players=4, games=games, seed=5, bots=specs, record=True)
     decode_action = getattr(build_kernel(rules, 4), "decode_action", kernelkit.decode_action)
     wins: dict[str, float] = {}

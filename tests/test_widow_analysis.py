@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from commerce.apps.analysis import (
-    dealer_advantage,
-    play_and_read,
-    variants,
-)
+from commerce.apps.analysis import dealer_advantage, variants
+from commerce.apps.runner import play_and_read
 from commerce.apps.threshold import stand_action, stand_threshold
 from commerce.bots import make_bot
 from commerce.core import ActionKind

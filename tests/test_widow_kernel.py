@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from commerce import engine
-from commerce.apps.simulate import choose_engine
+from commerce.apps.runner import choose_engine
 from commerce.compiled import build_kernel, run_batch
 from commerce.core import ActionKind
 from commerce.errors import CommerceError, RulesetError

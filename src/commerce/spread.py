@@ -32,7 +32,7 @@ def _chunk(init: Callable[..., None], init_args: tuple[Any, ...], work: Callable
 
 
 class RayWorkers:
-    """Where :func:`commerce.apps.tournament.run_blocks` sends the blocks: a Ray cluster.
+    """Where :func:`commerce.apps.jobs.run_blocks` sends the blocks: a Ray cluster.
 
     :param address: the cluster's address; None or ``""`` starts a local Ray for the run.
     :param num_cpus: CPUs of a local Ray (default: this machine's).

@@ -1,6 +1,7 @@
 """Bot-only simulation: many games, per-seat results, and the playout speed benchmark.
 
-Per-game seeds are derived from the master seed, so results depend only on the arguments.
+The games are played by the runner (:mod:`commerce.apps.runner`): per-game seeds are derived
+from the master seed, so results depend only on the arguments (and the engine).
 
 >>> from commerce.rules import find_ruleset
 >>> r = simulate(find_ruleset("peel"), players=3, games=4, seed=1, bots=["random", "heuristic"])
@@ -13,19 +14,12 @@ from __future__ import annotations
 import random
 import statistics
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from commerce import engine
-from commerce.bots import make_bot
-from commerce.driver import Driver
+from commerce.apps.runner import COMPILED, Job, Table, choose_engine, runner_for
 from commerce.rules import Ruleset
-
-
-def game_seed(master: int, index: int) -> int:
-    """The seed of game *index* of a run with seed *master* (stable across versions)."""
-    return random.Random(f"commerce/{master}/{index}").getrandbits(63)
 
 
 def simulate(
@@ -36,6 +30,7 @@ def simulate(
     seed: int,
     bots: Sequence[str],
     progress: Callable[[int], None] | None = None,
+    engine: str = "reference",
 ) -> dict[str, Any]:
     """Play *games* games with the bots cycled over the seats; return the result table.
 
@@ -44,39 +39,38 @@ def simulate(
     totals over all games (``tokens`` left, ...), and for games where seats go out, in how
     many games the seat went out (``went_out_games``) and in which deal on average
     (``went_out_mean_deal``).
+
+    *engine* (:data:`commerce.apps.runner.ENGINES`, chosen by
+    :func:`commerce.apps.runner.choose_engine`) plays the games on the reference engine or the
+    family's compiled kernel; ``engine`` and ``engine_reason`` say which played and why, and
+    on the kernel ``first_call_s`` (building the kernel and loading or compiling its code) and
+    ``seconds`` (playing) how long it took. The kernel's random streams are its own: a seed
+    reproduces its results, which agree with the reference engine's statistically, not game
+    for game.
     """
+    chosen, why = choose_engine(rules, players, bots, engine)
+    table = runner_for(chosen).run(Job(rules, players, tuple(bots), games, seed),
+                                   progress=progress)
+    result = {**summary(rules, players, games, seed, bots, table), "engine": chosen,
+              "engine_reason": why}
+    if chosen == "compiled":
+        result.update(first_call_s=table.first_call_s, seconds=round(table.seconds, 3))
+    return result
+
+
+def summary(rules: Ruleset, players: int, games: int, seed: int, bots: Sequence[str],
+            table: Table) -> dict[str, Any]:
+    """:func:`simulate`'s table, from the runner's *table* of the games (without the engine
+    and the timings)."""
     specs = [bots[i % len(bots)] for i in range(players)]
-    agents = [make_bot(s) for s in specs]
-    net = [0] * players
-    wins = [0] * players
+    rows = table.games
+    net = rows.payoffs.sum(axis=0).tolist()
+    wins = rows.wins.sum(axis=0).tolist()
     extra: list[dict[str, Any]] = [{} for _ in range(players)]
-    went_out: list[list[int]] = [[] for _ in range(players)]
-    decisions = 0
-    for g in range(games):
-        driver = Driver(rules, agents, seed=game_seed(seed, g))
-        driver.run()
-        result = driver.outcome()
-        assert result is not None
-        decisions += driver.decisions
-        for i, p in enumerate(result.payoffs):
-            net[i] += p
-        won = result.details.get("deals_won") or result.details.get("hands_won")
-        if won is not None:
-            for i, w in enumerate(won):
-                wins[i] += int(w)
-        out_in = result.details.get("out_in")
-        if isinstance(out_in, tuple) and len(out_in) == players:
-            for i, deal in enumerate(out_in):
-                if deal is not None:
-                    went_out[i].append(int(deal))
-        for key, values in result.details.items():
-            if key in ("deals_won", "hands_won") or not isinstance(values, tuple):
-                continue
-            if len(values) == players and all(isinstance(v, int) for v in values):
-                for i, v in enumerate(values):
-                    extra[i][key] = extra[i].get(key, 0) + v
-        if progress is not None:
-            progress(g + 1)
+    for key, values in rows.counts.items():
+        for i, total in enumerate(values.sum(axis=0).tolist()):
+            extra[i][key] = total
+    went_out = [[int(d) for d in rows.out_in[:, i] if d > 0] for i in range(players)]
     _went_out_columns(went_out, extra)
     return {
         "rules": rules.id,
@@ -84,7 +78,7 @@ def simulate(
         "games": games,
         "seed": seed,
         "bots": list(bots),
-        "decisions": decisions,
+        "decisions": int(rows.decisions.sum()),
         "seats": [
             {"seat": i, "bot": specs[i], "net": net[i], "wins": wins[i], **extra[i]}
             for i in range(players)
@@ -162,97 +156,18 @@ def playout_medians(presets: Sequence[Ruleset], players: int = 4, *, seconds: fl
     return {rid: statistics.median(rates) for rid, rates in runs.items()}
 
 
-ENGINES = ("auto", "reference", "compiled")
-"""The engines ``simulate`` may run on: the compiled kernel when it can (auto), the reference
-engine, or the compiled kernel (compiled). ``fast``, the former name of ``compiled``, is
-still accepted for one version, with a ``DeprecationWarning`` (:func:`resolve_engine`)."""
-
-
-def resolve_engine(name: str) -> str:
-    """The engine *name* asks for: ``fast`` (deprecated, warning) is ``compiled``.
-
-    >>> resolve_engine("auto")
-    'auto'
-    """
-    if name == "fast":
-        warnings.warn("the engine 'fast' is now called 'compiled' (--engine compiled)",
-                      DeprecationWarning, stacklevel=2)
-        return "compiled"
-    return name
-
-
-def choose_engine(rules: Ruleset, players: int, bots: Sequence[str],
-                  engine_name: str) -> tuple[str, str]:
-    """``(engine, why)``: the engine a run of *bots* under *rules* uses, and why.
-
-    ``auto`` takes the compiled kernel when the family has one, it plays every option of
-    *rules* and every bot in the line-up has a compiled policy; otherwise the reference.
-
-    :raises CommerceError: for ``compiled`` when the kernel cannot play the run, saying why.
-    """
-    from commerce.compiled import build_kernel, kernel_reason, policy_missing
-    from commerce.errors import CommerceError, RulesetError
-
-    engine_name = resolve_engine(engine_name)
-    if engine_name not in ENGINES:
-        raise CommerceError(f"--engine must be one of {', '.join(ENGINES)}, not {engine_name!r}")
-    if engine_name == "reference":
-        return "reference", "asked for"
-    reason = kernel_reason(rules, bots)
-    if reason is None:
-        try:
-            reason = policy_missing(build_kernel(rules, players), bots)
-        except RulesetError as exc:
-            reason = str(exc)
-    if reason is None:
-        return ("compiled",
-                "every bot has a compiled policy" if engine_name == "auto" else "asked for")
-    if engine_name == "compiled":
-        raise CommerceError(f"--engine compiled: {reason}")
-    return "reference", reason
-
-
 def simulate_fast(rules: Ruleset, *, players: int, games: int, seed: int,
                   bots: Sequence[str]) -> dict[str, Any]:
-    """:func:`simulate` on the family's compiled kernel (:mod:`commerce.compiled`): the same table,
-    with ``first_call_s`` (building the kernel and loading or compiling its code) and
-    ``seconds`` (playing).
+    """:func:`simulate` on the family's compiled kernel (:data:`commerce.apps.runner.COMPILED`):
+    the same table, with ``first_call_s`` (building the kernel and loading or compiling its
+    code) and ``seconds`` (playing), without the engine's name.
 
-    Its random streams are the kernel's: a seed reproduces its results, which agree with the
-    reference engine's statistically, not game for game.
+    :raises CommerceError: for a bot without a compiled policy or an option the kernel does
+        not play.
     """
-    from commerce.compiled import build_kernel, run_batch
-
-    start = time.perf_counter()
-    kernel = build_kernel(rules, players)
-    run_batch(rules, players=players, games=1, seed=seed, bots=bots, kernel=kernel)
-    first = time.perf_counter() - start
-    start = time.perf_counter()
-    result = run_batch(rules, players=players, games=games, seed=seed, bots=bots,
-                       kernel=kernel)
-    seconds = time.perf_counter() - start
-    specs = [bots[i % len(bots)] for i in range(players)]
-    net = result.payoffs.sum(axis=0)
-    wins = result.deals_won.sum(axis=0)
-    extra: list[dict[str, Any]] = [{} for _ in range(players)]
-    if result.session.shape[1] == 2:  # tokens, and who went out (as :func:`simulate`)
-        tokens, out_in = result.session[:, 0, :], result.session[:, 1, :]
-        for i in range(players):
-            extra[i]["tokens"] = int(tokens[:, i].sum())
-        _went_out_columns([[int(d) for d in out_in[:, i] if d > 0] for i in range(players)],
-                          extra)
-    return {
-        "rules": rules.id,
-        "players": players,
-        "games": games,
-        "seed": seed,
-        "bots": list(bots),
-        "decisions": int(result.decisions.sum()),
-        "seats": [{"seat": i, "bot": specs[i], "net": int(net[i]), "wins": int(wins[i]),
-                   **extra[i]} for i in range(players)],
-        "first_call_s": round(first, 3),
-        "seconds": round(seconds, 3),
-    }
+    table = COMPILED.run(Job(rules, players, tuple(bots), games, seed))
+    return {**summary(rules, players, games, seed, bots, table),
+            "first_call_s": table.first_call_s, "seconds": round(table.seconds, 3)}
 
 
 def kernel_decisions_per_s(rules: Ruleset, players: int = 4, *, bot: str = "random",

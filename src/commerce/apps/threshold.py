@@ -1,7 +1,8 @@
 """``commerce analyze stand-threshold``: for each place from the dealer, the weakest hand
 worth standing (knocking) on, from each seat's first turn of a deal at which it may stand
-played both ways (:func:`stand_threshold`), on the reference engine in chunks of games
-(:mod:`commerce.apps.analysis`' plumbing) or on a family's compiled kernel (its ``stand_run``).
+played both ways (:func:`stand_threshold`), on the reference engine in chunks of games (the
+runner's :class:`~commerce.apps.runner.Job` and seeds, shared among processes by
+:func:`commerce.apps.jobs.run_blocks`) or on a family's compiled kernel (its ``stand_run``).
 
 >>> from commerce.rules import find_ruleset
 >>> r = stand_threshold(find_ruleset("peel"), players=3, games=4, seed=1, engine="reference")
@@ -19,20 +20,14 @@ from typing import Any
 
 from commerce import engine
 from commerce.apps.analysis import (
-    WORKER,
     analysis_engine,
     checked_bots,
-    chunk_count,
-    chunk_progress,
-    deal_reader,
-    games_of_chunk,
-    init_worker,
     role_name,
     rounded,
     seat_position,
 )
-from commerce.apps.simulate import game_seed
-from commerce.apps.tournament import Spread, run_blocks
+from commerce.apps.jobs import Interrupted, Spread, run_blocks
+from commerce.apps.runner import CHUNK, Job, deal_reader
 from commerce.core import Action, ActionKind, DecisionKind, Event, Seat
 from commerce.errors import CommerceError
 from commerce.family import DealReader, DealSummary, family_spec, payoff_unit
@@ -95,16 +90,30 @@ def stand_action(rules: Ruleset) -> Action:
                         f"({rules.id} has neither)")
 
 
+_WORKER: dict[str, Any] = {}
+
+
+def _start(job: Job) -> None:
+    """A worker's set-up: the job, and its bots by seat (the job's cycled)."""
+    from commerce.bots import make_bot
+
+    _WORKER.update(job=job, bots=[make_bot(job.bots[i % len(job.bots)])
+                                  for i in range(job.players)])
+
+
 def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, float, float]]:
-    """Samples (position, class key, class label, stand payoff, play-on payoff, stand won)."""
+    """Samples (position, class key, class label, stand payoff, play-on payoff, stand won) of
+    the games of chunk *chunk* (:data:`commerce.apps.runner.CHUNK` games) of the worker's
+    job."""
     from commerce.driver import Driver
 
-    rules, players, bots = WORKER["rules"], WORKER["players"], WORKER["bots"]
+    job: Job = _WORKER["job"]
+    rules, players, bots = job.rules, job.players, _WORKER["bots"]
     reader = deal_reader(rules)
     stand = stand_action(rules)
     out = []
-    for g in games_of_chunk(chunk):
-        driver = Driver(rules, bots, seed=game_seed(WORKER["seed"], g))
+    for g in range(chunk * CHUNK, min((chunk + 1) * CHUNK, job.games)):
+        driver = Driver(rules, bots, seed=job.seed_of(g))
         deal_start = 0
         first_turn_done: set[Seat] = set()
         while True:
@@ -195,15 +204,19 @@ def stand_threshold(rules: Ruleset, *, players: int, games: int, seed: int,
     """
     stand_action(rules)
     specs = checked_bots(rules, players, bots, games)
-    chosen, why = analysis_engine(rules, players, specs, engine, "stand_samples",
-                                   "the stand samples")
+    chosen, why = analysis_engine("stand-threshold", rules, players, specs, engine)
     first_call = None
     if chosen == "compiled":
         samples, first_call = _threshold_kernel(rules, players, specs, seed, games, progress)
         chunks = [samples]
     else:
-        chunks = run_blocks((rules, players, specs, seed, games), chunk_count(games), jobs,
-                            _stand_chunk, init_worker, chunk_progress(progress, games))
+        job = Job(rules, players, tuple(specs), games, seed)
+        try:
+            chunks = run_blocks((job,), -(-games // CHUNK), jobs, _stand_chunk, _start,
+                                None if progress is None else
+                                (lambda done: progress(min(done * CHUNK, games))))
+        except Interrupted as exc:
+            raise Interrupted(min(exc.done * CHUNK, games), games, "games") from None
     cells: dict[tuple[int, tuple[int, ...]], list[tuple[float, float, float]]] = {}
     labels: dict[tuple[int, ...], str] = {}
     for chunk in chunks:

@@ -33,10 +33,11 @@ only on the arguments and not on how many processes play them.
 from __future__ import annotations
 
 import math
-import signal
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
+from commerce.apps.jobs import Spread
+from commerce.apps.runner import Job, Table, choose_engine, runner_for
 from commerce.errors import CommerceError
 from commerce.rules import Ruleset
 from commerce.stats import bradley_terry, mean_ci
@@ -84,127 +85,6 @@ def bot_order(bots: Sequence[str]) -> list[str]:
     return sorted(b.strip() for b in bots if b.strip())
 
 
-_WORKER: dict[str, Any] = {}
-_R = TypeVar("_R")
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`run_blocks` (or a tournament): how much was finished.
-
-    The results played so far are dropped; the message says how many there were, e.g.
-    ``interrupted after 12 of 60 games``.
-    """
-
-    def __init__(self, done: int, total: int, unit: str = "batches of games") -> None:
-        super().__init__(f"interrupted after {done} of {total} {unit}")
-        self.done = done
-        """How many were finished."""
-        self.total = total
-        """How many there were to play."""
-
-
-def _worker_init(init: Callable[..., None], *args: Any) -> None:
-    """A worker process: Ctrl-C is for the parent, which stops the pool."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    init(*args)
-
-
-def _init(rules: Ruleset, players: int, specs: Sequence[str], seed: int) -> None:
-    from commerce.bots import make_bot
-
-    _WORKER.update(rules=rules, players=players, bots=[make_bot(s) for s in specs], seed=seed)
-
-
-def _play_block(block: int) -> BlockResult:
-    from commerce.apps.simulate import game_seed
-    from commerce.driver import play_game
-
-    rules, players, bots = _WORKER["rules"], _WORKER["players"], _WORKER["bots"]
-    seed = game_seed(_WORKER["seed"], block)
-    out: BlockResult = []
-    for lineup in block_lineups(len(bots), players):
-        record = play_game(rules, [bots[k] for k in lineup], seed=seed)
-        assert record.payoffs is not None
-        out.append((lineup, tuple(record.payoffs)))
-    return out
-
-
-class Spread(Protocol):
-    """Somewhere else to play the blocks (:class:`commerce.spread.RayWorkers`): it runs
-    ``init(*init_args)`` in each of its workers and returns ``[work(b) for b in
-    range(blocks)]`` in block order."""
-
-    def run(self, init_args: tuple[Any, ...], blocks: int, work: Callable[[int], Any],
-            init: Callable[..., None], progress: Callable[[int], None] | None) -> list[Any]:
-        """The blocks' results, in block order."""
-        ...
-
-
-def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int | Spread,
-               work: Callable[[int], _R], init: Callable[..., None],
-               progress: Callable[[int], None] | None = None) -> list[_R]:
-    """``[work(b) for b in range(blocks)]``, in *jobs* processes (or spread by *jobs*, a
-    :class:`Spread`), in order.
-
-    Each process runs ``init(*init_args)`` first. With one job everything runs here.
-
-    :raises Interrupted: on Ctrl-C (the worker processes are stopped quietly).
-    """
-    if not isinstance(jobs, int):
-        spread: list[_R] = jobs.run(init_args, blocks, work, init, progress)
-        return spread
-    if jobs < 1:
-        raise CommerceError("--jobs must be at least 1")
-    results: list[_R] = []
-    try:
-        if jobs == 1 or blocks <= 1:
-            init(*init_args)
-            for b in range(blocks):
-                results.append(work(b))
-                if progress is not None:
-                    progress(b + 1)
-            return results
-        _run_pool(init_args, blocks, jobs, work, init, progress, results)
-    except Interrupted:
-        raise
-    except KeyboardInterrupt:
-        raise Interrupted(len(results), blocks) from None
-    return results
-
-
-def _run_pool(init_args: tuple[Any, ...], blocks: int, jobs: int,
-              work: Callable[[int], _R], init: Callable[..., None],
-              progress: Callable[[int], None] | None, results: list[_R]) -> None:
-    """:func:`run_blocks` in a pool of worker processes, appending to *results*."""
-    import multiprocessing
-    import threading
-
-    init(*init_args)  # warm the tables here, so that forked workers share them
-    ctx = multiprocessing.get_context("fork")
-    # Ctrl-C is held back (blocked, not ignored) while the workers start: they inherit the
-    # block and their initializer ignores it (dropping one held back); the parent gets a
-    # Ctrl-C that came meanwhile once the pool is up, and stops them. Ignoring it instead
-    # lost a Ctrl-C pressed while the pool started. Signals belong to the main thread.
-    main = threading.current_thread() is threading.main_thread()
-    held = {signal.SIGINT}
-    if main:
-        signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        pool = ctx.Pool(min(jobs, blocks), initializer=_worker_init,
-                        initargs=(init, *init_args))
-    except BaseException:
-        if main:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
-        raise
-    with pool:  # leaving it, on Ctrl-C too, terminates the workers
-        if main:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
-        for b, result in enumerate(pool.imap(work, range(blocks), chunksize=1)):
-            results.append(result)
-            if progress is not None:
-                progress(b + 1)
-
-
 def tournament(
     rules: Ruleset,
     *,
@@ -219,10 +99,12 @@ def tournament(
     """Play about *games* games (rounded up to whole blocks, :func:`block_size`), the bots in
     :func:`bot_order` whatever order *bots* lists them in.
 
-    *engine* (:data:`commerce.apps.simulate.ENGINES`): ``auto`` plays on the family's
-    compiled kernel when every bot has a compiled policy there
-    (:func:`commerce.apps.simulate.choose_engine`),
-    ``compiled`` insists on it, ``reference`` plays through the driver. On the kernel the blocks
+    The games are the runner's (:mod:`commerce.apps.runner`), a job of whole blocks.
+    *engine* (:data:`commerce.apps.runner.ENGINES`): ``auto`` plays on the family's compiled
+    kernel when every bot has a compiled policy there
+    (:func:`commerce.apps.runner.choose_engine`), ``compiled`` insists on it, ``reference``
+    plays through the driver, *jobs* processes (or a :class:`commerce.apps.jobs.Spread`)
+    sharing the blocks. On the kernel the blocks
     are the same (each bot at every seat once, on the same deals: the games of a block share
     their first dealer and chance's cards deal for deal), but its random streams are the
     kernel's, so a seed reproduces results within one engine. The result says which engine
@@ -232,7 +114,6 @@ def tournament(
         where the kernel cannot play.
     :raises Interrupted: on Ctrl-C, saying how many games were finished.
     """
-    from commerce.apps.simulate import choose_engine
     from commerce.bots import make_bot
 
     names = bot_order(bots)
@@ -249,54 +130,20 @@ def tournament(
     k = block_size(len(names), players)
     blocks = math.ceil(games / k)
     chosen, why = choose_engine(rules, players, names, engine)
-    if chosen == "compiled":
-        result = summarize(rules, players, names, seed, _kernel_blocks(
-            rules, players, names, seed, blocks, progress))
-        return {**result, "engine": chosen, "engine_reason": why}
-    try:
-        results: list[BlockResult] = run_blocks(
-            (rules, players, names, seed), blocks, jobs, _play_block, _init,
-            None if progress is None else (lambda done: progress(min(done * k, blocks * k))))
-    except Interrupted as exc:
-        raise Interrupted(exc.done * k, blocks * k, "games") from None
-    return {**summarize(rules, players, names, seed, results), "engine": chosen,
+    lineups = tuple(block_lineups(len(names), players))
+    job = Job(rules, players, tuple(names), blocks * k, seed, lineups=lineups)
+    table = runner_for(chosen).run(job, jobs=jobs, progress=progress)
+    return {**summarize(rules, players, names, seed, blocks_of(table, k)), "engine": chosen,
             "engine_reason": why}
 
 
-def _kernel_blocks(rules: Ruleset, players: int, names: Sequence[str], seed: int,
-                   blocks: int, progress: Callable[[int], None] | None) -> list[BlockResult]:
-    """The blocks played on the compiled kernel (:func:`commerce.compiled.run_batch` with
-    ``rotate``), in batches of at most 4,096 blocks so that progress can be shown."""
-    from commerce.compiled import build_kernel
-
-    lineups = block_lineups(len(names), players)
-    k = len(lineups)
-    kernel = build_kernel(rules, players)
-    out: list[BlockResult] = []
-    step = 4096
-    try:
-        _kernel_batches(rules, players, names, seed, blocks, progress, kernel, lineups, out,
-                        step)
-    except KeyboardInterrupt:
-        raise Interrupted(len(out) * k, blocks * k, "games") from None
-    return out
-
-
-def _kernel_batches(rules: Ruleset, players: int, names: Sequence[str], seed: int,
-                    blocks: int, progress: Callable[[int], None] | None, kernel: Any,
-                    lineups: list[tuple[int, ...]], out: list[BlockResult], step: int) -> None:
-    from commerce.compiled import run_batch
-
-    k = len(lineups)
-    for first in range(0, blocks, step):
-        n = min(step, blocks - first)
-        batch = run_batch(rules, players=players, games=n * k, seed=seed, bots=names,
-                          kernel=kernel, first_game=first * k, lineups=lineups)
-        pay = batch.payoffs.tolist()
-        for b in range(n):
-            out.append([(lineups[j], tuple(pay[b * k + j])) for j in range(k)])
-        if progress is not None:
-            progress((first + n) * k)
+def blocks_of(table: Table, size: int) -> list[BlockResult]:
+    """The blocks of *size* games of a tournament's *table* (the runner's), each game's
+    line-up and payoffs."""
+    lineups = [tuple(lineup) for lineup in table.games.lineups.tolist()]
+    payoffs = [tuple(row) for row in table.games.payoffs.tolist()]
+    return [list(zip(lineups[b:b + size], payoffs[b:b + size], strict=True))
+            for b in range(0, len(payoffs), size)]
 
 
 def summarize(rules: Ruleset, players: int, names: Sequence[str], seed: int,

@@ -595,7 +595,7 @@ def search(*, quick: bool = False, rules: str | None = None, games: int = 10,
            bot: str = "search") -> Figures:
     """The search bot's time per decision at seat 0 against heuristic bots: the decisions
     with more than one legal action, in wall time and CPU time; playouts per decision."""
-    from commerce.apps.simulate import game_seed
+    from commerce.apps.runner import game_seed
     from commerce.bots import make_bot
     from commerce.driver import Driver
 

@@ -94,7 +94,8 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Play bot games and print per-seat results."""
-    from commerce.apps.simulate import choose_engine, simulate, simulate_fast
+    from commerce.apps.runner import choose_engine
+    from commerce.apps.simulate import simulate
     from commerce.bots import make_bot
     from commerce.errors import CommerceError
 
@@ -108,22 +109,21 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CommerceError("give at least one bot, e.g. --bots random,heuristic")
     for spec in bots:
         make_bot(spec)  # validate before playing
-    engine, why = choose_engine(rules, args.players, bots, args.engine)
+    engine, _ = choose_engine(rules, args.players, bots, args.engine)
     if engine == "compiled":
         from commerce.cli.wait import warm_kernel
 
         warm = warm_kernel(rules, args.players, bots)  # says so on a terminal if it compiles
-        result = simulate_fast(rules, players=args.players, games=args.games, seed=args.seed,
-                               bots=bots)
+        result = simulate(rules, players=args.players, games=args.games, seed=args.seed,
+                          bots=bots, engine=args.engine)
         result["first_call_s"] = round(result["first_call_s"] + warm, 3)
     else:
         result = with_progress(
             args.games,
             lambda progress: simulate(rules, players=args.players, games=args.games,
-                                      seed=args.seed, bots=bots, progress=progress),
+                                      seed=args.seed, bots=bots, progress=progress,
+                                      engine=args.engine),
         )
-    result["engine"] = engine
-    result["engine_reason"] = why
     if args.json:  # the timings stay out: the same arguments give byte-identical output
         result.pop("first_call_s", None)
         result.pop("seconds", None)

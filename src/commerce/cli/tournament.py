@@ -89,7 +89,7 @@ def run_tournament(args: argparse.Namespace) -> int:
 def _plays_on_kernel(rules: Any, players: int, bots: list[str], engine: str) -> bool:
     """Whether :func:`commerce.apps.tournament.tournament` will play on the compiled kernel (False
     where it will refuse the arguments, and say why)."""
-    from commerce.apps.simulate import choose_engine
+    from commerce.apps.runner import choose_engine
 
     if len(bots) < 2 or len(set(bots)) != len(bots) or players not in rules.player_range():
         return False
