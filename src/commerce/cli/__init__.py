@@ -294,7 +294,7 @@ def _main(argv: Sequence[str] | None, command: list[str]) -> int:
         print(f"commerce {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:
-        # Ctrl-C: one line, e.g. "interrupted after 12 of 60 games" (commerce.apps.tournament)
+        # Ctrl-C: one line, e.g. "interrupted after 12 of 60 games" (commerce.apps.jobs)
         print(f"commerce {args.command}: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     return status
