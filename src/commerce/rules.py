@@ -19,10 +19,11 @@ commerce.errors.RulesetError: option pack: 33 is not one of 52, 32, 12, 80
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from commerce.errors import RulesetError
 
@@ -352,6 +353,91 @@ def option_choices(name: str) -> tuple[Any, ...] | None:
     """Valid values of option *name*, where they are a short list."""
     choices: tuple[Any, ...] | None = _field(name).metadata.get("choices")
     return choices
+
+
+def cover_values(name: str, seed: int) -> tuple[Any, ...]:
+    """The values of option *name* that a test comparing two engines must play, from the
+    option's declaration: every choice of an option with choices (both of a true-or-false
+    one); a number's least, greatest and default value, and one more drawn from *seed* (the
+    same value for the same seed and option). No value comes twice.
+
+    >>> cover_values("flush_compare", seed=1)
+    ('points', 'high_card')
+    >>> cover_values("pounce", seed=1)
+    (False, True)
+    >>> least, greatest, default, *drawn = cover_values("widow_size", seed=1)
+    >>> (least, greatest, default), all(1 <= v <= 5 for v in drawn)
+    ((1, 5, 3), True)
+    >>> cover_values("widow_size", seed=1) == cover_values("widow_size", seed=1)
+    True
+
+    :raises RulesetError: for an option that declares neither its choices nor its bounds (a
+        test could not know what to play).
+    """
+    f = _field(name)
+    choices: tuple[Any, ...] | None = f.metadata.get("choices")
+    bounds: tuple[int, int] | None = f.metadata.get("bounds")
+    if choices is not None:
+        return choices
+    if isinstance(f.default, bool):
+        return (False, True)
+    if bounds is None:
+        raise RulesetError(f"option {name}: it declares neither choices nor bounds")
+    drawn = random.Random(f"{seed}:{name}").randint(*bounds)
+    return tuple(dict.fromkeys((bounds[0], bounds[1], f.default, drawn)))
+
+
+OptionValues: TypeAlias = tuple[Any, ...] | range | None
+"""The values of one option an engine other than the reference plays: a tuple of them, a
+range of numbers, or None for every value the option allows."""
+
+
+def refusal(rules: Ruleset, plays: Mapping[str, OptionValues], engine: str) -> str | None:
+    """Why *engine* (for example ``"the compiled kernel"``) does not play *rules*, or None
+    when it plays every option: *plays* declares, for each option it plays, the values it
+    plays (:data:`OptionValues`); an option it does not name is one it does not know.
+
+    >>> peel = find_ruleset("peel")
+    >>> plays = {name: None for name in family_option_names(peel)}
+    >>> refusal(peel, plays, "the kernel") is None
+    True
+    >>> refusal(peel, {**plays, "max_rounds_per_deal": range(1, 1001)}, "the kernel") is None
+    True
+    >>> refusal(peel.with_options(max_rounds_per_deal=0),
+    ...         {**plays, "max_rounds_per_deal": range(1, 1001)}, "the kernel")
+    'the kernel does not play option max_rounds_per_deal=0 (it plays 1 to 1000)'
+    >>> del plays["direction"]
+    >>> refusal(peel, plays, "the kernel")
+    "the kernel does not play option direction='left' (it does not know the option)"
+    """
+    for name in family_option_names(rules):
+        value = getattr(rules, name)
+        if name not in plays:
+            return f"{engine} does not play option {name}={value!r} (it does not know the option)"
+        values = plays[name]
+        if values is not None and value not in values:
+            return f"{engine} does not play option {name}={value!r} (it plays {_phrase(values)})"
+    return None
+
+
+def values_from(name: str, least: int) -> range:
+    """The values of number option *name* from *least* to its greatest (for an engine that
+    plays all but the least values: :data:`OptionValues`).
+
+    >>> values_from("max_rounds_per_deal", 1)
+    range(1, 1001)
+    """
+    bounds = option_bounds(name)
+    if bounds is None:
+        raise RulesetError(f"option {name}: it is not a number with bounds")
+    return range(least, bounds[1] + 1)
+
+
+def _phrase(values: tuple[Any, ...] | range) -> str:
+    """The values an engine plays, in words."""
+    if isinstance(values, range) and values.step == 1 and len(values) > 1:
+        return f"{values.start} to {values[-1]}"
+    return ", ".join(repr(v) for v in values)
 
 
 def _unknown_option(name: str) -> str:
