@@ -24,10 +24,12 @@ cards 80-82 of ``deal`` actions), decoded by :func:`decode_action`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from commerce.core import Action, ActionKind
 from commerce.kernelkit import uncounted
+from commerce.rules import OptionValues
 
 KINDS: Final[tuple[ActionKind, ...]] = (
     ActionKind.DEAL, ActionKind.DRAW, ActionKind.BUY, ActionKind.DECLINE, ActionKind.DISCARD,
@@ -38,12 +40,18 @@ _K_DEAL, _K_DRAW, _K_BUY, _K_DECLINE, _K_DISCARD, _K_SELL = range(6)
 NO_CARD: Final = 127
 """The card field of an action code that names no card."""
 
-SUPPORTED: Final[frozenset[str]] = frozenset({
-    "hands_per_game", "buy_priority", "buy_offers", "captain_can_be_fourth",
-    "bank_double_order", "bank_counts_for_clear_hand", "last_discard_buyable",
-    "replacement_fallback",
-})
-"""The family options the kernel plays (every value of each)."""
+SUPPORTED: Final[Mapping[str, OptionValues]] = {
+    # every option the family reads, the common ones first, with the values the kernel plays
+    # (None: every value the ruleset allows); an option missing here is refused
+    "pack": None, "min_players": None, "max_players": None, "direction": None,
+    "hands_per_game": None, "buy_priority": None, "buy_offers": None,
+    "captain_can_be_fourth": None, "bank_double_order": None,
+    "bank_counts_for_clear_hand": None, "last_discard_buyable": None,
+    "replacement_fallback": None,
+}
+"""The options the kernel plays, each with the values it plays (:func:`commerce.rules.refusal`
+refuses the others by name; ``tests/test_cox_kernel.py`` plays each declared option's values,
+:func:`commerce.rules.cover_values`, against the reference)."""
 
 # Phases (:class:`.state.Phase`): a hand to start (chance), a seat's three decisions, the end.
 _START, _TURN, _OFFER, _DISCARD, _OVER = 0, 2, 3, 4, 5

@@ -25,7 +25,7 @@ Actions are recorded as ``kind * 128 + card`` (:func:`.compiled_rules.decode_act
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Final
 
 import numba
@@ -60,7 +60,7 @@ from commerce.kernelkit import (
     stream_start,
     uncounted,
 )
-from commerce.rules import Ruleset
+from commerce.rules import Ruleset, refusal
 
 __all__ = ["CATEGORIES", "KINDS", "SUPPORTED", "CoxKernel", "build", "check_supported",
            "decode_action", "encode_action_py", "play_games"]
@@ -145,10 +145,9 @@ def check_supported(rules: Ruleset) -> None:
     """
     if rules.family != "cox":
         raise RulesetError(f"the cox kernel plays the cox family, not {rules.family}")
-    for f in fields(rules.options):
-        if f.name not in SUPPORTED:
-            raise RulesetError(f"the compiled kernel does not play option {f.name}="
-                               f"{getattr(rules.options, f.name)!r}; use --engine reference")
+    why = refusal(rules, SUPPORTED, "the compiled kernel")
+    if why is not None:
+        raise RulesetError(f"{why}; use --engine reference")
 
 
 def config(rules: Ruleset, players: int) -> Any:

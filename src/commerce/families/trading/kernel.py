@@ -21,14 +21,15 @@ the processor cannot predict (together 14 to 20% faster in random Peel, alternat
 process).
 
 Every option of the family is played except an unlimited deal (``max_rounds_per_deal=0``),
-which a kernel cannot bound; :func:`build` refuses that, and any option it does not know, with
-a message naming it. :mod:`commerce.compiled` drives the kernel in batches.
+which a kernel cannot bound: :data:`SUPPORTED` declares the values played, and :func:`build`
+refuses any other, and any option it does not know, with a message naming it.
+:mod:`commerce.compiled` drives the kernel in batches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, Final
 
@@ -84,25 +85,30 @@ from commerce.kernelkit import (
     stream_start,
     uncounted,
 )
-from commerce.rules import Ruleset
+from commerce.rules import OptionValues, Ruleset, refusal, values_from
 from commerce.strength import strength_table
 
 CATEGORY_NAMES: Final = ("none", "point", "pair", "flush", "sequence", "tricon", "four")
 """Category names by the code in the ``categories`` results (the evaluator's levels)."""
 
-SUPPORTED: Final[dict[str, tuple[object, ...] | None]] = {
-    # the ruleset's own fields are read directly; the family's options by name (None: any value)
+SUPPORTED: Final[Mapping[str, OptionValues]] = {
+    # every option the family reads, the common ones first, with the values the kernel plays
+    # (None: every value the ruleset allows); an option missing here is refused
+    "pack": None, "min_players": None, "max_players": None, "direction": None,
     "ranking": None, "ace_low_sequence": None, "ace_low_sequence_rank": None,
     "allow_wraparound": None, "flush_compare": None, "pair_kicker": None, "void_rank": None,
     "four_of_a_kind": None, "best_tie_rule": ("eldest", "dealer_as_eldest", "split_pool"),
-    "max_rounds_per_deal": None, "deals_each": None, "ante": None, "dealer_ante": None,
+    "max_rounds_per_deal": values_from("max_rounds_per_deal", 1),  # not 0, an unlimited deal
+    "deals_each": None, "ante": None, "dealer_ante": None,
     "trade_cost": None, "dealer_may_trade": None, "dealer_trade_cost": None,
     "may_barter": None, "barter_direction": None, "barter_partner_may_stand": None,
     "barter_return_from_original_hand": None, "stand_allowed": None,
-    "stand_after_trade": None, "stander_penalty": None, "stander_pays_equal_hands": None,
+    "stand_after_trade": None, "stander_pays_equal_hands": None, "stander_penalty": None,
     "dealer_pays_winner": None,
 }
-"""The family options the kernel plays, with the values it plays (None: every value)."""
+"""The options the kernel plays, each with the values it plays (:func:`commerce.rules.refusal`
+refuses the others by name; ``tests/test_trading_kernel.py`` plays each declared option's
+values, :func:`commerce.rules.cover_values`, against the reference)."""
 
 
 @uncounted()
@@ -224,19 +230,13 @@ def check_supported(rules: Ruleset) -> None:
     """
     if rules.family != "trading":
         raise RulesetError(f"the trading kernel plays the trading family, not {rules.family}")
-    for f in fields(rules.options):
-        allowed = SUPPORTED.get(f.name, ())
-        value = getattr(rules.options, f.name)
-        if f.name not in SUPPORTED or (allowed is not None and value not in allowed):
-            raise RulesetError(f"the compiled kernel does not play option {f.name}={value!r}; "
-                               "use --engine reference")
+    why = refusal(rules, SUPPORTED, "the compiled kernel")
+    if why is not None:
+        raise RulesetError(f"{why}; use --engine reference")
     if not rules.may_barter and not rules.dealer_may_trade and rules.stand_allowed != "any_time":
         raise RulesetError("the compiled kernel does not play may_barter=False with "
                            "dealer_may_trade=False and stand_allowed='with_combination' (a "
                            "dealer without a combination has no action); use --engine reference")
-    if rules.max_rounds_per_deal < 1:
-        raise RulesetError("the compiled kernel does not play option max_rounds_per_deal=0 "
-                           "(an unlimited deal); use --engine reference")
 
 
 @dataclass(frozen=True, slots=True, eq=False)

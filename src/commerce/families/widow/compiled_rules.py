@@ -10,12 +10,14 @@ order, and per-seat ``flags`` say who is locked out, has passed, stood or pounce
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 import numpy as np
 
 from commerce.core import Action, ActionKind
 from commerce.kernelkit import DEALS_PER_GROUP, NO_CARD, chance_start, next_below, uncounted
+from commerce.rules import OptionValues, values_from
 
 KINDS: Final[tuple[ActionKind, ...]] = (
     ActionKind.DEAL, ActionKind.PASS, ActionKind.DONE, ActionKind.KNOCK, ActionKind.STAND,
@@ -43,16 +45,25 @@ _LOCKED, _PASSED, _STOOD, _POUNCED = 1, 2, 4, 8
  _FLEN, _QHEAD, _QLEN, _WLEN, _SLEN, _M, _DEALER, _DEALNO, _POOL, _PCOUNT, _HORSES, _HOPEN,
  _OHEAD, _OLEN, _NMOVED, _NSTOOD, _TURNS, _STANDER) = range(29)
 
-SUPPORTED: Final[frozenset[str]] = frozenset({
-    "ranking", "ace_low_sequence", "ace_low_sequence_rank", "allow_wraparound",
-    "flush_compare", "pair_kicker", "void_rank", "four_of_a_kind", "best_tie_rule",
-    "max_rounds_per_deal", "deals_each", "widow_size", "max_exchange_per_turn",
-    "pass_locks_out", "exchange_all_three_locks", "end_condition", "add_widow_card_each_round",
-    "dealer_blind_exchange", "token_flow", "starting_tokens", "deals", "pool_entry",
-    "deal_prize", "buy_a_horse", "horse_price", "worst_tie_rule", "no_qualifier_rule",
-    "pounce", "pounce_on_initial_widow", "pounce_after_pass",
-})
-"""The family options the kernel plays (every value of each)."""
+SUPPORTED: Final[Mapping[str, OptionValues]] = {
+    # every option the family reads, the common ones first, with the values the kernel plays
+    # (None: every value the ruleset allows); an option missing here is refused
+    "pack": None, "min_players": None, "max_players": None, "direction": None,
+    "ranking": None, "ace_low_sequence": None, "ace_low_sequence_rank": None,
+    "allow_wraparound": None, "flush_compare": None, "pair_kicker": None, "void_rank": None,
+    "four_of_a_kind": None, "best_tie_rule": ("eldest", "dealer_as_eldest", "all_paid"),
+    "max_rounds_per_deal": values_from("max_rounds_per_deal", 1),  # not 0, an unlimited deal
+    "deals_each": None, "widow_size": None, "max_exchange_per_turn": None,
+    "pass_locks_out": None, "exchange_all_three_locks": None, "end_condition": None,
+    "add_widow_card_each_round": None, "dealer_blind_exchange": None, "token_flow": None,
+    "starting_tokens": None, "deals": None, "pool_entry": None, "deal_prize": None,
+    "buy_a_horse": None, "horse_price": None, "worst_tie_rule": None,
+    "no_qualifier_rule": None, "pounce": None, "pounce_on_initial_widow": None,
+    "pounce_after_pass": None,
+}
+"""The options the kernel plays, each with the values it plays (:func:`commerce.rules.refusal`
+refuses the others by name; ``tests/test_widow_kernel.py`` plays each declared option's
+values, :func:`commerce.rules.cover_values`, against the reference)."""
 
 
 def encode_action_py(kind: ActionKind, cards: tuple[int, ...] = ()) -> int:

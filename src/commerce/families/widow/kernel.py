@@ -16,7 +16,8 @@ steppable kernel (:mod:`.kernel_env`) share.
 
 Every option of the family is played except: an unlimited deal with no round limit
 (``max_rounds_per_deal=0``), and ``pounce`` with ``no_qualifier_rule='fallback_full_ranking'``
-(the reference's fallback ranking has no four of a kind); :func:`build` refuses those with a
+(the reference's fallback ranking has no four of a kind): :data:`SUPPORTED` declares the
+values of each option played, and :func:`build` refuses any other, and the pair, with a
 message naming them. A session the options leave uncapped (tokens, ``deals=0``) records the
 results of its first :data:`DEAL_CAP` deals per row (or as many as the deal axis of the
 result arrays holds: ``run_batch``'s *deal_room*: each deal's stander, turns, categories,
@@ -30,7 +31,7 @@ Actions are recorded as ``kind * 2**18 + c1 * 2**12 + c2 * 2**6 + c3`` (:data:`K
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
@@ -66,7 +67,7 @@ from commerce.kernelkit import (
     stream_start,
     uncounted,
 )
-from commerce.rules import Ruleset
+from commerce.rules import Ruleset, refusal
 from commerce.strength import strength_table
 
 __all__ = ["DEAL_CAP", "KINDS", "SUPPORTED", "WidowKernel", "build", "decode_action",
@@ -178,13 +179,9 @@ def check_supported(rules: Ruleset) -> None:
     """
     if rules.family != "widow":
         raise RulesetError(f"the widow kernel plays the widow family, not {rules.family}")
-    for f in fields(rules.options):
-        if f.name not in SUPPORTED:
-            raise RulesetError(f"the compiled kernel does not play option {f.name}="
-                               f"{getattr(rules.options, f.name)!r}; use --engine reference")
-    if rules.max_rounds_per_deal < 1:
-        raise RulesetError("the compiled kernel does not play option max_rounds_per_deal=0 "
-                           "(an unlimited deal); use --engine reference")
+    why = refusal(rules, SUPPORTED, "the compiled kernel")
+    if why is not None:
+        raise RulesetError(f"{why}; use --engine reference")
     if rules.pounce and rules.ranking == "no_pair_or_point" \
             and rules.no_qualifier_rule == "fallback_full_ranking":
         raise RulesetError("the compiled kernel does not play pounce with no_qualifier_rule="
