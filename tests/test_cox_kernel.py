@@ -26,10 +26,11 @@ from commerce.families.cox import scoring
 from commerce.families.cox.cards import BANK, CAPTAINS, face_of
 from commerce.families.cox.compiled_rules import _W_CNT, SCRATCH_SIZE, _best, _complete
 from commerce.families.cox.deals import read_cox_deals
-from commerce.families.cox.kernel import CATEGORIES, decode_action
+from commerce.families.cox.kernel import CATEGORIES, SUPPORTED, check_supported, decode_action
 from commerce.family import family_spec
 from commerce.rules import Ruleset, find_ruleset
 from tests.harness.cox import Rigged, rigged_for
+from tests.harness.options import Case, check_case, option_cases
 
 HEURISTIC = family_spec("cox").heuristic
 COX = find_ruleset("cox")
@@ -143,6 +144,32 @@ def test_options_replay_through_the_reference(options: dict[str, Any], players: 
                        record=True, threads=1)
     for row in range(12):
         replay(rules, players, result, row, ("heuristic", "random"))
+
+
+OPTION_CASES = option_cases("cox", check_supported)
+
+
+@pytest.mark.parametrize("case", OPTION_CASES, ids=str)
+def test_every_declared_value_of_every_option_replays_or_is_refused(case: Case) -> None:
+    # from the options' declarations (tests/harness/options.py): the kernel plays each value
+    # it declares (SUPPORTED) as the reference does, and refuses every other by name
+    check_case(case, SUPPORTED, replay)
+
+
+def test_a_rule_changed_in_the_reference_alone_fails_the_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from commerce.families.cox import settle
+
+    case = Case("cox", "hands_per_game", 1, 4)
+    assert check_case(case, SUPPORTED, replay) == "played"
+    # the reference doubles every holding's score at the count; the kernel does not
+    real = settle.score_holding
+    monkeypatch.setattr(settle, "score_holding", lambda *args, **kwargs: dataclasses.replace(
+        real(*args, **kwargs), score=2 * real(*args, **kwargs).score))
+    with pytest.raises(AssertionError):
+        check_case(case, SUPPORTED, replay)
 
 
 def test_a_waiting_hand_spoiled_by_laying_out_discards_as_after_any_purchase() -> None:

@@ -20,9 +20,11 @@ from commerce import engine
 from commerce.compiled import build_kernel, kernel_reason, run_batch
 from commerce.core import ActionKind
 from commerce.errors import CommerceError, RulesetError
+from commerce.families.trading.kernel import SUPPORTED, check_supported
 from commerce.family import family_spec
 from commerce.kernelkit import decode_action
 from commerce.rules import Ruleset, find_ruleset
+from tests.harness.options import Case, check_case, option_cases
 
 HEURISTIC = family_spec("trading").heuristic
 
@@ -137,6 +139,28 @@ def test_options_replay_through_the_reference(rid: str, options: dict[str, Any],
         result = run_batch(rules, players=players, games=40, seed=3, bots=lineup, record=True)
         for row in range(40):
             replay(rules, players, result, row, lineup)
+
+
+OPTION_CASES = option_cases("trading", check_supported)
+
+
+@pytest.mark.parametrize("case", OPTION_CASES, ids=str)
+def test_every_declared_value_of_every_option_replays_or_is_refused(case: Case) -> None:
+    # from the options' declarations (tests/harness/options.py): the kernel plays each value
+    # it declares (SUPPORTED) as the reference does, and refuses every other by name
+    check_case(case, SUPPORTED, replay)
+
+
+def test_a_rule_changed_in_the_reference_alone_fails_the_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from commerce.families.trading import settle
+
+    case = Case("peel", "dealer_pays_winner", 2, 4)
+    assert check_case(case, SUPPORTED, replay, games=4) == "played"
+    # the reference's dealer no longer pays the best hand; the kernel's still does
+    monkeypatch.setattr(settle, "dealer_payments", lambda s, won: [])
+    with pytest.raises(AssertionError):
+        check_case(case, SUPPORTED, replay, games=4)
 
 
 def test_the_round_limit_ends_deals_without_a_stander() -> None:

@@ -19,9 +19,10 @@ from commerce.apps.runner import choose_engine
 from commerce.compiled import build_kernel, run_batch
 from commerce.core import ActionKind
 from commerce.errors import CommerceError, RulesetError
-from commerce.families.widow.kernel import decode_action
+from commerce.families.widow.kernel import SUPPORTED, check_supported, decode_action
 from commerce.family import family_spec
 from commerce.rules import Ruleset, find_ruleset
+from tests.harness.options import Case, check_case, option_cases
 
 HEURISTIC = family_spec("widow").heuristic
 LINEUPS = (("random",), ("heuristic",), ("random", "heuristic", "heuristic:boldness=0.9"))
@@ -149,6 +150,35 @@ def test_options_replay_through_the_reference(rid: str, options: dict[str, Any],
                            record=True)
         for row in range(8):
             replay(rules, players, result, row, lineup)
+
+
+def _bounded(rules: Ruleset) -> dict[str, int]:
+    """A session of tokens or counters has no cap on its deals: one of 20 tokens each can
+    last tens of thousands of deals, too long to replay; 60 deals cap it (most sessions of 3
+    tokens end before, with a player left)."""
+    return {"deals": 60} if rules.deals == 0 and rules.token_flow != "stake_from_each" else {}
+
+
+OPTION_CASES = option_cases("widow", check_supported, _bounded)
+
+
+@pytest.mark.parametrize("case", OPTION_CASES, ids=str)
+def test_every_declared_value_of_every_option_replays_or_is_refused(case: Case) -> None:
+    # from the options' declarations (tests/harness/options.py): the kernel plays each value
+    # it declares (SUPPORTED) as the reference does, and refuses every other by name
+    check_case(case, SUPPORTED, replay)
+
+
+def test_a_rule_changed_in_the_reference_alone_fails_the_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from commerce.families.widow import settle
+
+    case = Case("widow", "worst_tie_rule", "none", 4)
+    assert check_case(case, SUPPORTED, replay, games=4) == "played"
+    # the reference's lowest hand no longer loses a token; the kernel's still does
+    monkeypatch.setattr(settle, "losers", lambda order, ranks, rule: [])
+    with pytest.raises(AssertionError):
+        check_case(case, SUPPORTED, replay, games=4)
 
 
 def test_results_depend_on_the_seed_alone() -> None:
