@@ -40,7 +40,8 @@ LINEUP: tuple[str, ...] = ("heuristic", "random")
 policy reaching what the heuristic avoids."""
 
 GAMES: int = 1
-"""Games each case plays (and replays)."""
+"""Games each case plays (and replays): one, since the cases are some five hundred; the seed
+drawn each run gives each run other games."""
 
 
 @dataclass(frozen=True, slots=True)
