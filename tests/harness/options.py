@@ -123,8 +123,8 @@ def check_case(case: Case, supported: Mapping[str, OptionValues],
     """Play *case* as the kernel declares (*supported*): on the kernel, each game replayed
     through the reference by *replay*; or refused with the declaration's message, the
     ``auto`` engine then taking the reference. Returns ``"played"`` or ``"refused"``."""
-    from commerce.compiled import build_kernel, run_batch
     from commerce.apps.runner import choose_engine
+    from commerce.compiled import build_kernel, run_batch
 
     with seed_named(case):
         rules = case.rules()
