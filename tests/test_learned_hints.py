@@ -28,6 +28,7 @@ from commerce.bots import make_bot
 from commerce.cli import main
 from commerce.driver import Driver
 from commerce.rules import find_ruleset
+from tests.harness.rest import call
 from tests.harness.rl_deps import need
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,13 +163,7 @@ def test_a_hint_model_that_cannot_serve_is_refused_in_one_line(
 def _call(url: str, path: str, body: Any = None, token: str | None = None) -> Any:
     """``POST url+path`` as the player of *token* (a new table waits for the bot workers to
     compile their kernels: a long timeout)."""
-    request = urllib.request.Request(url + path, method="POST",
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=300) as reply:
-        return json.loads(reply.read() or b"null")
+    return call(url, path, body, token, timeout=300)
 
 
 def _free_port() -> int:
