@@ -300,6 +300,7 @@ class TableApp(App[int]):
         self._digits_at = 0.0
         self._chosen: Action | None = None
         self._timer: Any = None
+        self._leaving = False  # exit asked for: a pending pace timer shows nothing more
         self._size_now: Size | None = None
         self._hint: Worker[str] | None = None
         self._hint_note: Note | None = None
@@ -383,8 +384,10 @@ class TableApp(App[int]):
                 self.write_log(Text(self.words(line)))
 
     def write_log(self, line: Text) -> None:
-        """A line in the log pane (kept, to be wrapped anew when the terminal is resized)."""
-        self.query_one("#log", Log).add(line)
+        """A line in the log pane (kept, to be wrapped anew when the terminal is resized);
+        nothing once the app is leaving (its widgets may be gone)."""
+        if not self._leaving:
+            self.query_one("#log", Log).add(line)
 
     def advance(self) -> None:
         """Play chance and the computer players until the human acts or the game ends, at the
@@ -435,8 +438,19 @@ class TableApp(App[int]):
         """What is left of the pace begun at *began* (by the clock of ``time.monotonic``)."""
         return max(0.0, PACES[self.pace] - (time.monotonic() - began))
 
+    def exit(self, result: Any = None, return_code: int = 0, message: Any = None) -> None:
+        """Leave the app: the computer player's move waiting for its pace is not shown (its
+        timer could otherwise fire while the table's widgets are taken down)."""
+        self._leaving = True
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        super().exit(result, return_code, message)
+
     def _show_move(self) -> None:
         """Show the computer player's move chosen meanwhile, and go on."""
+        if self._leaving:
+            return
         held, self._held = self._held or [], None
         for line in held:
             self.write_log(Text(self.words(line)))
@@ -448,6 +462,8 @@ class TableApp(App[int]):
         """The player's turn, or the end: an offer with one answer is answered for the
         player; the table, the end or the deals over are shown."""
         self._timer = None
+        if self._leaving:
+            return
         driver = self.driver
         only = forced(driver)
         if only is not None:
