@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import http.client
 import json
 import os
 import random
@@ -147,7 +148,8 @@ async def play(server: Server, seat: Seat, until: float) -> None:
     while time.monotonic() < until:
         try:
             await play_connected(server, seat, until)
-        except (TimeoutError, OSError, WebSocketException):
+        except (TimeoutError, OSError, WebSocketException, http.client.HTTPException):
+            # the server killed mid-answer (an "again" cut short included): connect again
             seat.reconnects += 1
             await asyncio.sleep(0.2)
 
