@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import multiprocessing
 import os
 import random
@@ -91,13 +92,21 @@ class PolicyJob:
     legal: tuple[Action, ...]
 
 
+@functools.lru_cache(maxsize=8)
+def _learned(model: str) -> Any:
+    """The learned model *model*, read once per worker (the operator's models do not change
+    while the server runs; a hint need not read its weights from disk again)."""
+    from commerce.bots.learned import LearnedBot
+
+    return LearnedBot(model)
+
+
 def policy(job: PolicyJob) -> tuple[list[float], int]:
     """The learned model's probability of each of the job's legal actions, in their order,
     and the index of the one it plays (in a worker:
     :meth:`commerce.bots.learned.LearnedBot.policy`)."""
-    from commerce.bots.learned import LearnedBot
-
-    return LearnedBot(job.model).policy(job.obs, job.legal)
+    chances: tuple[list[float], int] = _learned(job.model).policy(job.obs, job.legal)
+    return chances
 
 
 def warm(specs: Sequence[str]) -> int:
