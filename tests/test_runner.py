@@ -27,6 +27,7 @@ from commerce.bots import make_bot
 from commerce.compiled import build_kernel, run_batch
 from commerce.errors import CommerceError
 from commerce.rules import Ruleset, find_ruleset
+from tests.harness.replay import replay_batch_game
 
 BOTS = ("random", "heuristic")
 
@@ -54,18 +55,7 @@ def _replayed(rules: Ruleset, players: int, job: Job) -> list[tuple[Any, int, li
     decode = getattr(build_kernel(rules, players), "decode_action", kernelkit.decode_action)
     out = []
     for g in range(job.games):
-        state = engine.new_game(rules, players, dealer=int(batch.dealers[g]))
-        events = list(getattr(state, "log", ()))
-        at = [0] * len(events)
-        decisions = 0
-        for code in batch.actions[g, :batch.action_counts[g]]:
-            d = engine.decision(state)
-            if d is not None and d.seat is not None:
-                decisions += 1
-            transition = engine.apply(state, decode(int(code)))
-            events.extend(transition.events)
-            at.extend([decisions] * len(transition.events))
-            state = transition.state
+        state, events, at, decisions = replay_batch_game(rules, players, batch, g, decode)
         assert engine.decision(state) is None, f"game {g} replayed does not end"
         out.append((engine.outcome(state), decisions, read_deals(rules, players, events, at)))
     return out

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from commerce import engine, kernelkit
+from commerce import kernelkit
 from commerce.apps.analysis import variant_samples, variants
 from commerce.apps.runner import CompiledRunner, Job
 from commerce.cli import main
@@ -16,6 +16,7 @@ from commerce.compiled import build_kernel, run_batch
 from commerce.errors import CommerceError
 from commerce.family import family_spec
 from commerce.rules import find_ruleset
+from tests.harness.replay import replay_batch_game
 
 TRADING = ("peel", "hoyle", "trade-and-barter")
 NO_KERNEL = "the vingtun family has no compiled kernel"
@@ -40,18 +41,7 @@ def test_the_kernel_samples_are_the_reference_reading_of_its_games(
     wins: dict[str, float] = {}
     shared = 0  # deals whose pool was split
     for g in range(games):
-        state = engine.new_game(rules, 4, dealer=int(result.dealers[g]))
-        events = list(getattr(state, "log", ()))
-        at = [0] * len(events)
-        decisions = 0
-        for code in result.actions[g, :result.action_counts[g]]:
-            d = engine.decision(state)
-            if d is not None and d.seat is not None:
-                decisions += 1
-            transition = engine.apply(state, decode_action(int(code)))
-            events.extend(transition.events)
-            at.extend([decisions] * len(transition.events))
-            state = transition.state
+        state, events, at, decisions = replay_batch_game(rules, 4, result, g, decode_action)
         deals = family_spec(rules.family).deal_reader(rules, 4, events)
         assert samples.deals[g] == len(deals)
         assert samples.decisions[g] == decisions
