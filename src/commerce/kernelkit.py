@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar, cast
+from typing import Any, ClassVar, Final, TypeVar, cast
 
 import numba
 import numpy as np
@@ -43,6 +43,9 @@ RANDOM: Final = 0
 """Policy code: a uniformly random legal action (the random bot)."""
 HEURISTIC: Final = 1
 """Policy code: the family's heuristic, compiled (the heuristic bot)."""
+LEARNER: Final = -1
+"""Policy code of a steppable kernel's seat that its caller plays: the kernel stops at its
+decisions (a vector environment's learner; every seat of the research API's table)."""
 
 NO_CARD: Final = 63
 """The card field of an action code that names no card."""
@@ -268,6 +271,23 @@ class EnvBatch:
     record_at: int
     reset_envs: Callable[..., None]
     step_envs: Callable[..., None]
+    scalars: tuple[str, ...] = ()
+    """The names of ``status``'s columns (the family's per-game scalars)."""
+    paid: Any = None
+    """``(num_envs, players)``: what each seat was paid and not yet told (the research API's
+    table reads and clears it after each step); None where the family keeps only the
+    learner's."""
+    table_reset: ClassVar[Callable[..., None] | None] = None
+    """``table_reset(e, obs, mask, tables, state, work)``, where the family's batch can have
+    every seat a learner (the research API's table, :class:`commerce.rl.table.CompiledTable`):
+    a fresh episode in game *e*, the seat to decide's observation and mask into the rows
+    *obs* and *mask*; None where it cannot."""
+    table_step: ClassVar[Callable[..., None] | None] = None
+    """``table_step(e, index, obs, mask, tables, state, work)``: the seat to decide in game *e*
+    plays the legal action *index*, chance plays on to the next decision; that seat's
+    observation and mask into *obs* and *mask*."""
+    table_observe: ClassVar[Callable[..., None] | None] = None
+    """``table_observe(e, seat, row, tables, state)``: *seat*'s observation into *row*."""
 
     def _outputs(self) -> None:
         """Allocate the outputs: observations, masks, rewards, terminations, final observations
@@ -302,6 +322,10 @@ class EnvBatch:
         type(self).step_envs(first, self.num_envs if stop is None else stop, actions,
                              self.tables, self.state, self.outputs, self.work)
 
+    def status_slot(self, name: str) -> int:
+        """The column of ``status`` that holds the scalar *name* (:attr:`scalars`)."""
+        return self.scalars.index(name)
+
     def waiting(self) -> Any:
         """Which environments wait for a next-step reset (their mask is all 0)."""
         return self.status[:, self.wait_slot] == 1
@@ -324,11 +348,23 @@ class EnvKernel:
     """A family's ``env_kernel`` hook's object for one ruleset (*rules*) at one table size
     (*players*): its compiled tables (*kernel*, the family kernel's ``build``), ready to make
     batches by *make* (the family's :class:`EnvBatch`, called with the tables and
-    :meth:`batch`'s arguments)."""
+    :meth:`batch`'s arguments). *every_seat*: the family's batches can have every seat a
+    learner (:meth:`table`)."""
 
     def __init__(self, rules: Any, players: int, kernel: Any,
-                 make: Callable[..., EnvBatch]) -> None:
+                 make: Callable[..., EnvBatch], *, every_seat: bool = False) -> None:
         self.rules, self.players, self.kernel, self.make = rules, players, kernel, make
+        self.every_seat = every_seat
+
+    def table(self, *, episode: str, dealer: int | None, record: int) -> EnvBatch | None:
+        """One game whose every seat is a learner, stepped one decision at a time by the
+        batch's ``table_step`` (the research API's table), its first dealer *dealer* (None:
+        drawn by chance); None if the family's batches cannot (*every_seat*)."""
+        if not self.every_seat:
+            return None
+        p = self.players
+        return self.make(self.kernel, 1, -1, [LEARNER] * p, [0.0] * p, episode=episode,
+                         same_step=False, record=record, dealer=dealer)
 
     def batch(self, num_envs: int, seat: int, policies: Sequence[int],
               boldness: Sequence[float], *, episode: str = "deal", same_step: bool = True,

@@ -37,7 +37,9 @@ def pettingzoo_env(rules: str, players: int = 4, **options: Any) -> OrderEnforci
     ``"commerce_v1"``: ``player_0`` ...), ``episode`` (``"deal"``, the default, or
     ``"game"``), ``illegal`` (``"raise"``, the default, or ``"penalty"``), ``penalty`` (-1),
     ``dealer`` (None: drawn at each reset), ``render_mode`` (``"ansi"`` or
-    ``"human"``), and ``set``: a mapping of rule options (``{"pack": 32}``).
+    ``"human"``), ``engine`` (``"auto"``, the default: the family's compiled engine where it
+    plays the ruleset, else the reference; ``"reference"``; ``"compiled"``), and ``set``: a
+    mapping of rule options (``{"pack": 32}``).
 
     >>> env = pettingzoo_env("peel", players=4)
     >>> env.reset(seed=42)

@@ -21,10 +21,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from commerce.errors import IllegalActionError, RulesetError
-from commerce.rl.table import OBSERVATION_BOUND, Episode, Table, warn_fast
+from commerce.rl.table import OBSERVATION_BOUND, Engine, Episode, make_table, warn_fast
 from commerce.rules import Ruleset
 
-__all__ = ["AGENT_PREFIXES", "CommerceAEC", "IllegalPolicy", "order_enforced"]
+__all__ = ["AGENT_PREFIXES", "CommerceAEC", "IllegalPolicy", "OrderEnforced", "order_enforced"]
 
 AGENT_PREFIXES = {"commerce_v0": "seat", "commerce_v1": "player"}
 """Each version's agent names: ``seat_0`` ... (v0), ``player_0`` ... (v1)."""
@@ -44,7 +44,8 @@ class CommerceAEC(AECEnv):  # type: ignore[misc]
     def __init__(self, rules: Ruleset, players: int, *, episode: Episode = "deal",
                  illegal: IllegalPolicy = "raise", penalty: float = -1.0,
                  dealer: int | None = None, fast: bool | None = None,
-                 render_mode: str | None = None, version: str = "commerce_v0") -> None:
+                 render_mode: str | None = None, version: str = "commerce_v0",
+                 engine: Engine = "auto") -> None:
         super().__init__()
         if version not in AGENT_PREFIXES:
             raise RulesetError(f"version must be one of {', '.join(AGENT_PREFIXES)}, "
@@ -55,7 +56,7 @@ class CommerceAEC(AECEnv):  # type: ignore[misc]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise RulesetError(f"render_mode must be 'ansi' or 'human', not {render_mode!r}")
         warn_fast(fast)
-        self.table = Table(rules, players, episode=episode, dealer=dealer)
+        self.table = make_table(rules, players, episode=episode, dealer=dealer, engine=engine)
         self.illegal, self.penalty, self.render_mode = illegal, float(penalty), render_mode
         self.possible_agents = [f"{AGENT_PREFIXES[version]}_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -156,8 +157,40 @@ class CommerceAEC(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
+_BEFORE_RESET = "{} cannot be accessed before reset"
+
+
+class OrderEnforced(OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper``, the same checks, with the attributes an
+    ``agent_iter`` loop reads at every step (``agents``, ``agent_selection``) and ``last``
+    read from the environment directly instead of through the wrapper's ``__getattr__``
+    (a third of a random loop's time)."""
+
+    @property
+    def agents(self) -> list[str]:
+        """The agents still in the episode (an error before ``reset``)."""
+        if not self._has_reset:
+            raise AttributeError(_BEFORE_RESET.format("agents"))
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act (an error before ``reset``)."""
+        if not self._has_reset:
+            raise AttributeError(_BEFORE_RESET.format("agent_selection"))
+        return self.env.agent_selection  # type: ignore[no-any-return]
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, terminated, truncated and
+        info (an error before ``reset``)."""
+        if not self._has_reset:
+            raise AttributeError(_BEFORE_RESET.format("agent_selection"))
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+
 def order_enforced(env: CommerceAEC) -> OrderEnforcingWrapper:
-    """*env* in PettingZoo's ``OrderEnforcingWrapper``, as its classic games' ``env()``
-    return theirs: ``step``, ``observe``, ``state``, ``render`` and ``agent_iter`` before
-    ``reset`` raise one clear error, and so does reading ``agents``, ``rewards`` ..."""
-    return OrderEnforcingWrapper(env)
+    """*env* in PettingZoo's ``OrderEnforcingWrapper`` (:class:`OrderEnforced`, a subclass
+    with the same checks), as its classic games' ``env()`` return theirs: ``step``,
+    ``observe``, ``state``, ``render`` and ``agent_iter`` before ``reset`` raise one clear
+    error, and so does reading ``agents``, ``rewards`` ..."""
+    return OrderEnforced(env)

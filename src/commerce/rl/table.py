@@ -67,12 +67,16 @@ class Table:
     :param players: the number of seats.
     :param episode: ``"deal"`` (an episode ends with the first deal) or ``"game"``.
     :param dealer: the first dealer; None draws it from the seed at each reset.
+    :param chance: where chance's actions come from (default: drawn by
+        :func:`commerce.engine.sample_chance` from the seeded generator); a replay gives the
+        recorded ones.
 
     The game is stepped on the reference engine (:mod:`commerce.engine`).
     """
 
     def __init__(self, rules: Ruleset, players: int, *, episode: Episode = "deal",
-                 dealer: int | None = None) -> None:
+                 dealer: int | None = None,
+                 chance: Callable[[Any, random.Random], Action] | None = None) -> None:
         if players not in rules.player_range():
             raise RulesetError(f"{rules.name} is for {rules.min_players} to "
                                f"{rules.max_players} players, not {players}")
@@ -93,7 +97,8 @@ class Table:
         self._decision: Callable[[Any], Decision | None] = engine.decision
         self._legal: Callable[[Any], tuple[Action, ...]] = engine.legal_actions
         self._observe: Callable[[Any, int | None], Any] = engine.observe
-        self._sample: Callable[[Any, random.Random], Action] = engine.sample_chance
+        self._sample: Callable[[Any, random.Random], Action] = \
+            engine.sample_chance if chance is None else chance
         self._step: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = engine.apply
         self._outcome: Callable[[Any], Outcome | None] = engine.outcome
         self.state: Any = None
@@ -222,3 +227,187 @@ class Table:
 
     def _finish(self) -> None:
         self.done, self.seat, self._legal_now = True, None, ()
+
+
+Engine = Literal["reference", "compiled", "auto"]
+"""Which engine steps a research environment: the reference (:class:`Table`), the family's
+compiled one (:class:`CompiledTable`; refused where it has none for the ruleset), or the
+compiled one where there is one (``auto``, the default)."""
+ENGINES: tuple[Engine, ...] = ("reference", "compiled", "auto")
+
+_ROOM = 1 << 14
+"""Action codes a compiled table's recording holds before they are moved to Python."""
+
+
+class CompiledTable:
+    """A game stepped seat decision by seat decision on the family's compiled engine: what
+    :class:`Table` does, in one compiled call per decision (:meth:`EnvBatch.table_step
+    <commerce.kernelkit.EnvBatch.table_step>`), every seat a learner, chance drawn from the
+    game's own random stream (so a seed deals other cards than the reference's).
+
+    The observation and mask of the seat to decide come with each step; another seat's
+    observation is one more compiled call. What needs the reference's objects (the spectator's
+    text) replays the game's recorded codes through the reference engine (:meth:`decoded`).
+    Made by :func:`make_table`.
+
+    >>> from commerce.rules import find_ruleset
+    >>> table = CompiledTable.made(find_ruleset("peel"), 4)
+    >>> table.reset(seed=1)
+    >>> table.observation(table.seat).shape, int(table.mask().sum()) > 0
+    ((646,), True)
+    """
+
+    def __init__(self, rules: Ruleset, players: int, batch: Any, *, episode: Episode,
+                 dealer: int | None) -> None:
+        spec = family_spec(rules.family)
+        if spec.encoding is None:
+            raise RulesetError(f"the {rules.family} family has no encoding for the research API")
+        self.rules, self.players, self.episode = rules, players, episode
+        self.encoding: Encoding = spec.encoding
+        self.num_actions = self.encoding.num_actions(rules, players)
+        self.observation_size = observation_size(self.encoding, rules, players)
+        self._batch = batch
+        self._dealer = dealer
+        self._status = batch.status
+        self._paid = batch.paid[0]
+        self._reset_one, self._step_one = batch.table_reset, batch.table_step
+        self._observe_one = batch.table_observe
+        self._tables, self._state, self._work = batch.tables, batch.state, batch.work
+        self._obs = np.zeros(self.observation_size, np.float32)
+        self._mask = np.zeros(self.num_actions, np.int8)
+        self._actor, self._done, self._deals = (batch.status_slot(name) for name in
+                                                ("actor", "done", "deals"))
+        self._codes: list[int] = []
+        self._decoded: tuple[int, Any] | None = None
+        self.seat: int | None = None
+        """The seat to decide now (None once the episode is over)."""
+        self.done = True
+        """Whether the episode is over."""
+
+    @classmethod
+    def made(cls, rules: Ruleset, players: int, *, episode: Episode = "deal",
+             dealer: int | None = None) -> CompiledTable:
+        """The compiled table of *rules* at *players* seats.
+
+        :raises RulesetError: where the family has no compiled engine that steps every seat,
+            or it does not play an option of *rules* (its message names it).
+        """
+        spec = family_spec(rules.family)
+        if spec.env_kernel is None:
+            raise RulesetError(f"the {rules.family} family has no compiled engine")
+        batch = spec.env_kernel(rules, players).table(episode=episode, dealer=dealer,
+                                                       record=_ROOM)
+        if batch is None or batch.table_step is None or batch.paid is None:
+            raise RulesetError(f"the {rules.family} family's compiled engine does not step "
+                               "every seat")
+        return cls(rules, players, batch, episode=episode, dealer=dealer)
+
+    @property
+    def deals(self) -> int:
+        """Deals finished in this episode."""
+        return int(self._status[0, self._deals])
+
+    def reset(self, seed: int | None = None) -> None:
+        """A new game: the game's random stream started from *seed* (None: unpredictable),
+        the dealer drawn from it unless fixed, then chance plays until a seat must decide."""
+        self._batch.seed([random.SystemRandom().getrandbits(64) if seed is None else seed])
+        self._status[0, self._batch.record_slot] = 0
+        self._codes, self._decoded = [], None
+        type(self._batch).table_reset(0, self._obs, self._mask, self._tables, self._state,
+                                      self._work)
+        self._after()
+
+    def _after(self) -> None:
+        self.done = bool(self._status[0, self._done])
+        self.seat = None if self.done else int(self._status[0, self._actor])
+        if self._status[0, self._batch.record_slot] > _ROOM // 2:
+            self._codes.extend(self._batch.records()[0])
+
+    def mask(self) -> npt.NDArray[np.int8]:
+        """The legal actions as a 0/1 mask over the action space (all 0 once over)."""
+        return self._mask.copy()
+
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """What *seat* may know now, as a vector (:mod:`commerce.encoding`)."""
+        if seat == self.seat:
+            return self._obs.copy()
+        row = np.zeros(self.observation_size, np.float32)
+        type(self._batch).table_observe(0, seat, row, self._tables, self._state)
+        return row
+
+    def step(self, index: int) -> list[float]:
+        """The seat to decide plays the legal action *index*; then chance plays on until a
+        seat must decide. Returns what each seat was paid meanwhile (deals that ended).
+
+        :raises IllegalActionError: if *index* is not legal now (nothing changes).
+        """
+        if self.done:
+            raise IllegalActionError(IllegalReason.GAME_OVER, "the episode is over")
+        if not 0 <= index < self.num_actions or not self._mask[index]:
+            raise IllegalActionError(IllegalReason.WRONG_KIND,
+                                     f"action {index} is not legal now (seat {self.seat})")
+        type(self._batch).table_step(0, index, self._obs, self._mask, self._tables,
+                                     self._state, self._work)
+        rewards = self._paid.tolist()
+        self._paid[:] = 0
+        self._after()
+        return [float(x) for x in rewards]
+
+    def codes(self) -> list[int]:
+        """The episode's recorded codes: ``-1 - dealer``, then every action, chance's cards
+        included (:func:`commerce.kernelkit.decode_action`)."""
+        self._codes.extend(self._batch.records()[0])
+        return list(self._codes)
+
+    def decoded(self) -> Any:
+        """The reference engine's state of this game, the recorded codes replayed."""
+        from commerce.kernelkit import decode_action  # numba is loaded already
+
+        codes = self.codes()
+        at, state = self._decoded if self._decoded is not None else (1, engine.new_game(
+            self.rules, self.players, dealer=-1 - codes[0]))
+        for code in codes[at:]:
+            state = engine.apply(state, decode_action(code)).state
+        self._decoded = (len(codes), state)
+        return state
+
+    @property
+    def state(self) -> Any:
+        """The reference engine's state of this game (:meth:`decoded`)."""
+        return self.decoded()
+
+    def text(self) -> str:
+        """The table as a spectator sees it (no hidden card), for ``render``."""
+        spec = family_spec(self.rules.family)
+        names = [f"seat_{i}" for i in range(self.players)]
+        return spec.render(engine.observe(self.decoded(), None), names)
+
+
+def make_table(rules: Ruleset, players: int, *, episode: Episode = "deal",
+               dealer: int | None = None, engine: Engine = "auto") -> Table | CompiledTable:
+    """The table a research environment steps: *engine* ``reference`` (:class:`Table`),
+    ``compiled`` (:class:`CompiledTable`; :class:`RulesetError` where the family has none for
+    *rules*) or ``auto`` (the compiled one where there is one).
+
+    >>> from commerce.rules import find_ruleset
+    >>> type(make_table(find_ruleset("peel"), 4)).__name__
+    'CompiledTable'
+    >>> type(make_table(find_ruleset("vingt-un"), 4)).__name__
+    'Table'
+    """
+    if engine not in ENGINES:
+        raise RulesetError(f"engine must be 'reference', 'compiled' or 'auto', not {engine!r}")
+    if players not in rules.player_range():
+        raise RulesetError(f"{rules.name} is for {rules.min_players} to "
+                           f"{rules.max_players} players, not {players}")
+    if episode not in EPISODES:
+        raise RulesetError(f"episode must be 'deal' or 'game', not {episode!r}")
+    if dealer is not None and not 0 <= dealer < players:
+        raise RulesetError(f"dealer must be a seat from 0 to {players - 1}")
+    if engine != "reference":
+        try:
+            return CompiledTable.made(rules, players, episode=episode, dealer=dealer)
+        except RulesetError:
+            if engine == "compiled":
+                raise
+    return Table(rules, players, episode=episode, dealer=dealer)

@@ -71,6 +71,7 @@ from commerce.families.trading.encode import HISTORY, KINDS, layout
 from commerce.families.trading.kernel import TradingKernel, build
 from commerce.kernelkit import (
     GAMMA,
+    LEARNER,
     RANDOM,
     EnvBatch,
     EnvKernel,
@@ -81,32 +82,36 @@ from commerce.kernelkit import (
 )
 from commerce.rules import Ruleset
 
-__all__ = ["SCALARS", "TradingEnvBatch", "env_kernel", "reset_envs",
-           "step_envs"]
+__all__ = ["SCALARS", "SEAT_COLUMNS", "TradingEnvBatch", "env_kernel", "reset_envs",
+           "step_envs", "table_observe", "table_reset", "table_step"]
 
 # Where play stands (the reference's Phase values; DEALING: a deal's antes are paid, nothing
 # dealt: the state a deal episode ends in).
 _DEALING, _OVER = 0, 5
 
 SCALARS: Final = ("dealer", "deal", "seat", "actor", "phase", "taken", "offered", "pool",
-                  "unseen", "bottom_head", "bottom_len", "acts", "start", "reward", "done",
-                  "waiting", "recorded", "deals")
+                  "unseen", "bottom_head", "bottom_len", "done", "waiting", "recorded", "deals")
 """The per-environment scalars, the columns of the batch's ``st`` array: the dealer, the deal's
 number (from 1), whose turn it is, who decides now, the phase, turns begun this deal, the
 card of a pending barter (-1: none), the pool, the unseen cards of the stock, the traded-in
-queue under them (head, length), the learner's visible acts this deal, the learner's balance
-before this deal's ante, its reward not yet paid, whether the episode is over, whether it
-waits for a next-step reset, the actions recorded, and the deals the episode's rewards cover
-(those of the games its reset skipped included)."""
+queue under them (head, length), whether the episode is over, whether it waits for a
+next-step reset, the actions recorded, and the deals the episode's rewards cover (those of the
+games its reset skipped included)."""
 (S_DEALER, S_DEALNO, S_SEAT, S_ACTOR, S_PHASE, S_TAKEN, S_OFFERED, S_POOL, S_NU, S_BH, S_BL,
- S_ACTS, S_START, S_REWARD, S_DONE, S_WAIT, S_REC, S_DEALS, S_N) = range(len(SCALARS) + 1)
+ S_DONE, S_WAIT, S_REC, S_DEALS, S_N) = range(len(SCALARS) + 1)
+
+SEAT_COLUMNS: Final = ("acts", "start", "reward")
+"""Each seat's columns of the batch's ``seats`` array: the acts of this deal it has seen (its
+history's length), its balance before this deal's ante, and its reward not yet paid."""
+C_ACTS, C_START, C_REWARD = range(len(SEAT_COLUMNS))
 
 # Slots of the environment's configuration (``ec``): the learner's seat, whole-game episodes,
 # the pack's size and first card, then the offsets of the observation's segments, the size of
-# one history row, the phase one-hot's index for each phase, and same-step autoreset.
+# one history row, the phase one-hot's index for each phase, same-step autoreset, and the first
+# dealer (-1: drawn by chance).
 (E_ME, E_GAME, E_NPACK, E_OFFSET, O_PHASE, O_TOACT, O_POS, O_HAND, O_OFFERED, O_STAKES,
  O_POOL, O_STOCK, O_DEAL, O_HIST, E_PER, K_CHANCE, K_TURN, K_AFTER, K_REPLY, K_OVER, E_COMBO,
- E_SAME, E_N) = range(23)
+ E_SAME, E_DEALER, E_N) = range(24)
 
 # The history's act kinds (:data:`.encode.KINDS`).
 (_STOOD, _TRADED, _TRADED_CARD, _DREW, _OFFERED_ACT, _BARTER_CARD, _BARTERED,
@@ -127,31 +132,49 @@ def _record(st: Any, rec: Any, e: Any, code: Any) -> None:
 
 
 @uncounted(inline="always")
-def _push(st: Any, hist: Any, e: Any, kind: Any, seat: Any, card: Any) -> None:
-    """An act the learner sees, appended to its history (a ring of the last K)."""
-    j = st[e, S_ACTS] % hist.shape[1]
-    hist[e, j, 0] = kind
-    hist[e, j, 1] = seat
-    hist[e, j, 2] = card
-    st[e, S_ACTS] += 1
+def _push(seats: Any, hist: Any, e: Any, viewer: Any, kind: Any, seat: Any, card: Any) -> None:
+    """An act *viewer* sees, appended to its history (a ring of the last K)."""
+    j = seats[e, viewer, C_ACTS] % hist.shape[2]
+    hist[e, viewer, j, 0] = kind
+    hist[e, viewer, j, 1] = seat
+    hist[e, viewer, j, 2] = card
+    seats[e, viewer, C_ACTS] += 1
+
+
+@uncounted(inline="always")
+def _show(pol: Any, seats: Any, hist: Any, e: Any, viewer: Any, kind: Any, seat: Any,
+          card: Any) -> None:
+    """An act only *viewer* sees, kept if a learner sits there (bots keep no history)."""
+    if pol[viewer] == LEARNER:
+        _push(seats, hist, e, viewer, kind, seat, card)
+
+
+@uncounted(inline="always")
+def _show_all(pol: Any, seats: Any, hist: Any, e: Any, kind: Any, seat: Any,
+              card: Any) -> None:
+    """A public act, kept in every learner's history."""
+    for viewer in range(pol.shape[0]):
+        if pol[viewer] == LEARNER:
+            _push(seats, hist, e, viewer, kind, seat, card)
 
 
 @uncounted()
 def _start_deal(e: Any, tables: Any, arrays: Any) -> None:
     """A deal begins: antes into the pool, the whole pack unseen, nothing dealt."""
-    cfg, ec, pack_cards = tables[0], tables[1], tables[2]
-    st, unseen, balances = arrays[0], arrays[2], arrays[4]
+    cfg, pack_cards = tables[0], tables[2]
+    st, unseen, balances, seats = arrays[0], arrays[2], arrays[4], arrays[8]
     p = cfg[_P]
     dealer = st[e, S_DEALER]
-    st[e, S_START] = balances[e, ec[E_ME]]
     for s in range(p):
+        seats[e, s, C_START] = balances[e, s]
+        seats[e, s, C_ACTS] = 0
         balances[e, s] -= cfg[_ANTE]
     balances[e, dealer] -= cfg[_DANTE] - cfg[_ANTE]
     st[e, S_POOL] = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
     n = pack_cards.shape[0]
     for i in range(n):
         unseen[e, i] = pack_cards[i]
-    st[e, S_NU], st[e, S_BH], st[e, S_BL], st[e, S_ACTS] = n, 0, 0, 0
+    st[e, S_NU], st[e, S_BH], st[e, S_BL] = n, 0, 0
     st[e, S_OFFERED], st[e, S_PHASE], st[e, S_TAKEN] = -1, _DEALING, 0
     st[e, S_SEAT], st[e, S_ACTOR] = dealer, dealer
 
@@ -183,17 +206,19 @@ def _deal_cards(e: Any, tables: Any, arrays: Any) -> None:
 
 @uncounted()
 def _new_game(e: Any, tables: Any, arrays: Any) -> None:
-    """A fresh game: even balances, the first dealer drawn by chance, the first deal dealt. A
-    recording notes it as ``-1 - dealer``."""
-    cfg = tables[0]
+    """A fresh game: even balances, the first dealer drawn by chance (unless the batch fixes
+    him), the first deal dealt. A recording notes it as ``-1 - dealer``."""
+    cfg, ec = tables[0], tables[1]
     st, balances, streams, rec = arrays[0], arrays[4], arrays[6], arrays[7]
     p = cfg[_P]
     for s in range(p):
         balances[e, s] = 0
-    cs, dealer = next_below(streams[e, 1], p)
-    streams[e, 1] = cs
+    dealer = ec[E_DEALER]
+    if dealer < 0:
+        cs, dealer = next_below(streams[e, 1], p)
+        streams[e, 1] = cs
     _record(st, rec, e, -1 - dealer)
-    st[e, S_DEALER], st[e, S_DEALNO], st[e, S_REWARD], st[e, S_DONE] = dealer, 1, 0, 0
+    st[e, S_DEALER], st[e, S_DEALNO], st[e, S_DONE] = dealer, 1, 0
     st[e, S_DEALS] = 0
     _start_deal(e, tables, arrays)
     _deal_cards(e, tables, arrays)
@@ -201,17 +226,17 @@ def _new_game(e: Any, tables: Any, arrays: Any) -> None:
 
 @uncounted()
 def _settle(e: Any, stander: Any, tables: Any, arrays: Any, work: Any) -> None:
-    """The showdown (:func:`.compiled_rules._showdown`); the learner's reward is what the deal paid
-    it. Then the game is over, or the next deal begins (dealt at once in a whole-game
+    """The showdown (:func:`.compiled_rules._showdown`); each seat's reward is what the deal
+    paid it. Then the game is over, or the next deal begins (dealt at once in a whole-game
     episode; a deal episode ends with its antes paid)."""
     cfg, ec, rank3 = tables[0], tables[1], tables[3]
-    st, hands, balances = arrays[0], arrays[1], arrays[4]
+    st, hands, balances, seats = arrays[0], arrays[1], arrays[4], arrays[8]
     ranks, order, won = work
     p = cfg[_P]
-    me = ec[E_ME]
     _showdown(cfg, hands[e], rank3, balances[e], won[e], st[e, S_DEALER], stander,
               st[e, S_POOL], ranks[e], order[e])
-    st[e, S_REWARD] += balances[e, me] - st[e, S_START]
+    for s in range(p):
+        seats[e, s, C_REWARD] += balances[e, s] - seats[e, s, C_START]
     st[e, S_DEALS] += 1
     if st[e, S_DEALNO] >= p * cfg[_DEALS]:
         st[e, S_PHASE], st[e, S_POOL], st[e, S_DONE] = _OVER, 0, 1
@@ -242,16 +267,15 @@ def _next_turn(e: Any, tables: Any, arrays: Any, work: Any) -> None:
 @uncounted()
 def _apply(e: Any, code: Any, tables: Any, arrays: Any, work: Any) -> None:
     """The seat to decide in environment *e* plays the legal action *code* (the rules of
-    :mod:`.turn`); the learner's history gets the acts it may see."""
-    cfg, ec = tables[0], tables[1]
-    st, hands, unseen, bottom, balances, hist, streams, rec = arrays
+    :mod:`.turn`); each learner's history gets the acts it may see."""
+    cfg, pol = tables[0], tables[8]
+    st, hands, unseen, bottom, balances, hist, streams, rec, seats = arrays
     p = cfg[_P]
-    me = ec[E_ME]
     n_pack = unseen.shape[1]
     kind, card = code & ~63, code & 63
     phase, actor = st[e, S_PHASE], st[e, S_ACTOR]
     if kind == _STAND:
-        _push(st, hist, e, _STOOD, actor, -1)
+        _show_all(pol, seats, hist, e, _STOOD, actor, -1)
         _settle(e, actor, tables, arrays, work)
         return
     if phase == TURN and kind == _TRADE:
@@ -284,10 +308,9 @@ def _apply(e: Any, code: Any, tables: Any, arrays: Any, work: Any) -> None:
         a = b if first_out else a
         b = c if first_out or b == card else b
         hands[e, actor, 0], hands[e, actor, 1], hands[e, actor, 2] = a, b, got
-        _push(st, hist, e, _TRADED, actor, -1)
-        if me == actor:
-            _push(st, hist, e, _TRADED_CARD, actor, card)
-            _push(st, hist, e, _DREW, actor, got)
+        _show_all(pol, seats, hist, e, _TRADED, actor, -1)
+        _show(pol, seats, hist, e, actor, _TRADED_CARD, actor, card)
+        _show(pol, seats, hist, e, actor, _DREW, actor, got)
         if cfg[_AFTERSTAND] == 1:
             st[e, S_PHASE] = AFTER_TRADE
         else:
@@ -295,9 +318,10 @@ def _apply(e: Any, code: Any, tables: Any, arrays: Any, work: Any) -> None:
         return
     if phase == TURN:  # a barter offered to the neighbour
         partner = _turn(actor, cfg[_BSTEP], p)
-        _push(st, hist, e, _OFFERED_ACT, actor, -1)
-        if me == actor or me == partner:
-            _push(st, hist, e, _BARTER_CARD, actor, card)
+        _show_all(pol, seats, hist, e, _OFFERED_ACT, actor, -1)
+        _show(pol, seats, hist, e, actor, _BARTER_CARD, actor, card)
+        if partner != actor:
+            _show(pol, seats, hist, e, partner, _BARTER_CARD, actor, card)
         st[e, S_OFFERED], st[e, S_ACTOR], st[e, S_PHASE] = card, partner, BARTER_REPLY
         return
     if phase == BARTER_REPLY:  # the partner gives *card* back for the offered card
@@ -308,9 +332,10 @@ def _apply(e: Any, code: Any, tables: Any, arrays: Any, work: Any) -> None:
         for i in range(3):
             if hands[e, actor, i] == card:
                 hands[e, actor, i] = offered
-        _push(st, hist, e, _BARTERED, offerer, -1)
-        if me == offerer or me == actor:
-            _push(st, hist, e, _RETURNED, actor, card)
+        _show_all(pol, seats, hist, e, _BARTERED, offerer, -1)
+        _show(pol, seats, hist, e, offerer, _RETURNED, actor, card)
+        if actor != offerer:
+            _show(pol, seats, hist, e, actor, _RETURNED, actor, card)
         st[e, S_OFFERED] = -1
         if cfg[_AFTERSTAND] == 1:
             st[e, S_ACTOR], st[e, S_PHASE] = offerer, AFTER_TRADE
@@ -369,10 +394,10 @@ def _choose(e: Any, tables: Any, arrays: Any) -> Any:
 
 @uncounted()
 def _advance(e: Any, tables: Any, arrays: Any, work: Any) -> None:
-    """The other seats play until the learner must decide or the episode is over."""
+    """The bots' seats play until a learner must decide or the episode is over."""
     st, rec = arrays[0], arrays[7]
-    me = tables[1][E_ME]
-    while st[e, S_DONE] == 0 and st[e, S_ACTOR] != me:
+    pol = tables[8]
+    while st[e, S_DONE] == 0 and pol[st[e, S_ACTOR]] != LEARNER:
         code = _choose(e, tables, arrays)
         _record(st, rec, e, code)
         _apply(e, code, tables, arrays, work)
@@ -383,27 +408,27 @@ def _reset_one(e: Any, tables: Any, arrays: Any, work: Any) -> None:
     """A fresh game, dealt again until the learner has a decision before the episode ends. A
     game that ended first is not lost: what its deals paid the learner comes with the next
     reward, and its deals are counted in the episode's (``deals``)."""
-    st = arrays[0]
+    st, seats = arrays[0], arrays[8]
     st[e, S_WAIT] = 0
-    carried, skipped = 0, 0
+    for s in range(seats.shape[1]):
+        seats[e, s, C_REWARD] = 0  # the games skipped add theirs
+    skipped = 0
     while True:
         _new_game(e, tables, arrays)
         _advance(e, tables, arrays, work)
         if st[e, S_DONE] == 0:
-            st[e, S_REWARD] += carried
             st[e, S_DEALS] += skipped
             return
-        carried += st[e, S_REWARD]
         skipped += st[e, S_DEALS]
 
 
 @uncounted()
-def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
-    """The learner's observation vector (:func:`.encode.encode`) into *row*."""
+def _observe(e: Any, me: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The observation vector (:func:`.encode.encode`) of the learner at seat *me* into
+    *row*."""
     cfg, ec = tables[0], tables[1]
-    st, hands, balances, hist = arrays[0], arrays[1], arrays[4], arrays[5]
+    st, hands, balances, hist, seats = arrays[0], arrays[1], arrays[4], arrays[5], arrays[8]
     p = cfg[_P]
-    me = ec[E_ME]
     offset = ec[E_OFFSET]
     for i in range(row.shape[0]):
         row[i] = 0.0
@@ -435,30 +460,30 @@ def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
     row[ec[O_STOCK]] = st[e, S_NU] + st[e, S_BL]
     row[ec[O_DEAL]] = st[e, S_DEALNO]
     row[ec[O_DEAL] + 1] = p * cfg[_DEALS]
-    k_max = hist.shape[1]
-    acts = st[e, S_ACTS]
+    k_max = hist.shape[2]
+    acts = seats[e, me, C_ACTS]
     per = ec[E_PER]
     n_kinds = len(KINDS)
     for slot in range(min(acts, k_max)):  # newest first
         j = (acts - 1 - slot) % k_max
         base = ec[O_HIST] + slot * per
-        row[base + hist[e, j, 0]] = 1.0
-        who = hist[e, j, 1] - me
+        row[base + hist[e, me, j, 0]] = 1.0
+        who = hist[e, me, j, 1] - me
         row[base + n_kinds + (who + p if who < 0 else who)] = 1.0
-        if hist[e, j, 2] >= 0:
-            row[base + n_kinds + p + hist[e, j, 2] - offset] = 1.0
+        if hist[e, me, j, 2] >= 0:
+            row[base + n_kinds + p + hist[e, me, j, 2] - offset] = 1.0
 
 
 @uncounted()
-def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
-    """The learner's legal actions (:func:`.encode.action_to_int`) into *row* (0/1)."""
+def _mask(e: Any, me: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The legal actions (:func:`.encode.action_to_int`) of the learner at seat *me*, the seat
+    to decide, into *row* (0/1)."""
     cfg, ec, rank3 = tables[0], tables[1], tables[3]
     st, hands = arrays[0], arrays[1]
     for i in range(row.shape[0]):
         row[i] = 0
     if st[e, S_DONE] == 1:
         return
-    me = ec[E_ME]
     n, offset = ec[E_NPACK], ec[E_OFFSET]
     phase = st[e, S_PHASE]
     a, b, c = hands[e, me, 0], hands[e, me, 1], hands[e, me, 2]
@@ -504,12 +529,13 @@ def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out:
     arrays and outputs, in :class:`TradingEnvBatch`'s order)."""
     st = arrays[0]
     obs, mask, deals = out[0], out[1], out[6]
+    me = tables[1][E_ME]
     for e in range(first, stop):
         if which[e]:
             _reset_one(e, tables, arrays, work)
             deals[e] = st[e, S_DEALS]
-            _observe(e, obs[e], tables, arrays)
-            _mask(e, mask[e], tables, arrays)
+            _observe(e, me, obs[e], tables, arrays)
+            _mask(e, me, mask[e], tables, arrays)
 
 
 @uncounted()
@@ -520,9 +546,9 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
     written (an environment waiting for a next-step reset is dealt anew instead, its action
     ignored)."""
     ec = tables[1]
-    st = arrays[0]
+    st, seats = arrays[0], arrays[8]
     obs, mask, rewards, terminated, final_obs, final, deals = out
-    n, offset = ec[E_NPACK], ec[E_OFFSET]
+    n, offset, me = ec[E_NPACK], ec[E_OFFSET], ec[E_ME]
     for e in range(first, stop):
         terminated[e] = False
         final[e] = False
@@ -535,19 +561,55 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
             _record(st, arrays[7], e, code)
             _apply(e, code, tables, arrays, work)
             _advance(e, tables, arrays, work)
-            rewards[e] = st[e, S_REWARD]
+            rewards[e] = seats[e, me, C_REWARD]
             deals[e] = st[e, S_DEALS]
-            st[e, S_REWARD] = 0
+            seats[e, me, C_REWARD] = 0
             if st[e, S_DONE] == 1:
                 terminated[e] = True
                 if ec[E_SAME] == 1:
                     final[e] = True
-                    _observe(e, final_obs[e], tables, arrays)
+                    _observe(e, me, final_obs[e], tables, arrays)
                     _reset_one(e, tables, arrays, work)
                 else:
                     st[e, S_WAIT] = 1
-        _observe(e, obs[e], tables, arrays)
-        _mask(e, mask[e], tables, arrays)
+        _observe(e, me, obs[e], tables, arrays)
+        _mask(e, me, mask[e], tables, arrays)
+
+
+@uncounted()
+def table_reset(e: Any, obs: Any, mask: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """A fresh episode in environment *e* of a batch whose every seat is a learner (the
+    research API's table, one decision at a time): the seat to decide's observation and mask
+    into the rows *obs* and *mask*."""
+    _reset_one(e, tables, arrays, work)
+    actor = arrays[0][e, S_ACTOR]
+    _observe(e, actor, obs, tables, arrays)
+    _mask(e, actor, mask, tables, arrays)
+
+
+@uncounted()
+def table_step(e: Any, index: Any, obs: Any, mask: Any, tables: Any, arrays: Any,
+               work: Any) -> None:
+    """The seat to decide in environment *e* plays the legal action *index* of the action
+    space, chance (and any bot's seat) plays on until a seat must decide or the episode is
+    over; then that seat's observation and mask into *obs* and *mask* (the mask all 0 once
+    the episode is over). What each seat was paid meanwhile adds up in the ``seats`` array's
+    reward column."""
+    ec = tables[1]
+    st = arrays[0]
+    code = _code_of(index, ec[E_NPACK], ec[E_OFFSET])
+    _record(st, arrays[7], e, code)
+    _apply(e, code, tables, arrays, work)
+    _advance(e, tables, arrays, work)
+    actor = st[e, S_ACTOR]
+    _observe(e, actor, obs, tables, arrays)
+    _mask(e, actor, mask, tables, arrays)
+
+
+@uncounted()
+def table_observe(e: Any, seat: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The observation vector of the learner at *seat* in environment *e* into *row*."""
+    _observe(e, seat, row, tables, arrays)
 
 
 def _stream_pair(seed: int) -> tuple[int, int]:
@@ -567,10 +629,13 @@ class TradingEnvBatch(EnvBatch):
 
     reset_envs = reset_envs
     step_envs = step_envs
+    table_reset = table_reset
+    table_step = table_step
+    table_observe = table_observe
 
     def __init__(self, kernel: TradingKernel, num_envs: int, seat: int,
                  policies: Sequence[int], boldness: Sequence[float], *, episode: str,
-                 same_step: bool, record: int) -> None:
+                 same_step: bool, record: int, dealer: int | None = None) -> None:
         rules, p = kernel.rules, kernel.players
         segments = layout(rules, p)
         offsets, self.observation_size = segment_offsets(segments)
@@ -592,19 +657,25 @@ class TradingEnvBatch(EnvBatch):
         ec[K_OVER] = len(kinds)
         ec[E_COMBO] = _lowest_combination(kernel.cat_code)
         ec[E_SAME] = int(same_step)
+        ec[E_DEALER] = -1 if dealer is None else dealer
         self.num_envs, self.seat, self.players = num_envs, seat, p
+        pol = np.array(policies, np.int64)
+        if 0 <= seat < p:
+            pol[seat] = LEARNER
         self.tables = (kernel.cfg, ec, kernel.pack_cards, kernel.rank3, kernel.strength,
-                       kernel.pwin, kernel.give_value, kernel.after_win,
-                       np.array(policies, np.int64), np.array(boldness, np.float64))
+                       kernel.pwin, kernel.give_value, kernel.after_win, pol,
+                       np.array(boldness, np.float64))
         self.st = np.zeros((num_envs, S_N), np.int64)
         self.state = (self.st, np.zeros((num_envs, p, 3), np.int64),
                       np.zeros((num_envs, n_pack), np.int64),
                       np.zeros((num_envs, n_pack), np.int64), np.zeros((num_envs, p), np.int64),
-                      np.zeros((num_envs, HISTORY, 3), np.int64),
+                      np.zeros((num_envs, p, HISTORY, 3), np.int64),
                       np.zeros((num_envs, 2), np.uint64),
-                      np.zeros((num_envs, record), np.int64))
+                      np.zeros((num_envs, record), np.int64),
+                      np.zeros((num_envs, p, len(SEAT_COLUMNS)), np.int64))
         self.status, self.wait_slot, self.record_slot, self.record_at = self.st, S_WAIT, \
             S_REC, 7
+        self.scalars, self.paid = SCALARS, self.state[8][:, :, C_REWARD]
         self._outputs()
         # the showdown's working rows (ranks, order, deals won), one per game
         self.work = tuple(np.zeros((num_envs, p), np.int64) for _ in range(3))
@@ -622,4 +693,4 @@ def env_kernel(rules: Ruleset, players: int) -> EnvKernel:
 
     :raises RulesetError: for an option the compiled kernel does not play.
     """
-    return EnvKernel(rules, players, build(rules, players), TradingEnvBatch)
+    return EnvKernel(rules, players, build(rules, players), TradingEnvBatch, every_seat=True)
