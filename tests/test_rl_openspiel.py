@@ -210,12 +210,14 @@ def _observer(game: Any, public: bool, recall: bool, private: str) -> Any:
 def test_every_observer_type_shows_a_seat_only_what_it_may_know(rules: Ruleset) -> None:
     """The relabelling harness over every observer type: the seat's views are unchanged in
     its twin, and the public views (``PrivateInfoType.NONE``) in every seat's twin, so they
-    hold no seat's own hand."""
+    hold no seat's own hand. On the reference engine, whose states the harness relabels; the
+    compiled engine's views are the reference's (``tests/test_rl_openspiel_compiled.py``)."""
     from tests.harness.noleak import check_views
 
     pyspiel, games = _spiel()
     players = min(max(4, rules.min_players), rules.max_players)
-    game = pyspiel.load_game(games.game_name(rules.id), {"players": players})
+    game = pyspiel.load_game(games.game_name(rules.id),
+                             {"players": players, "engine": "reference"})
     shim = game.new_initial_state()
     for public, recall, private in OBSERVER_TYPES:
         observer = _observer(game, public, recall, private)

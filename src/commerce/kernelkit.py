@@ -273,10 +273,10 @@ class EnvBatch:
     step_envs: Callable[..., None]
     scalars: tuple[str, ...] = ()
     """The names of ``status``'s columns (the family's per-game scalars)."""
-    paid: Any = None
-    """``(num_envs, players)``: what each seat was paid and not yet told (the research API's
-    table reads and clears it after each step); None where the family keeps only the
-    learner's."""
+    paid_at: ClassVar[tuple[int, int] | None] = None
+    """Where what each seat was paid and not yet told is kept (the research API's table reads
+    and clears it after each step): the array of ``state`` and its column; None where the
+    family keeps only the learner's."""
     table_reset: ClassVar[Callable[..., None] | None] = None
     """``table_reset(e, obs, mask, tables, state, work)``, where the family's batch can have
     every seat a learner (the research API's table, :class:`commerce.rl.table.CompiledTable`):
@@ -288,6 +288,19 @@ class EnvBatch:
     observation and mask into *obs* and *mask*."""
     table_observe: ClassVar[Callable[..., None] | None] = None
     """``table_observe(e, seat, row, tables, state)``: *seat*'s observation into *row*."""
+    table_chance: ClassVar[Callable[..., bool] | None] = None
+    """``table_chance(e, index, tables, state)``: whether the seat to decide's legal action
+    *index* is followed by chance's card (explicit chance: the research API's OpenSpiel
+    games); None where the family's batches cannot stop for chance."""
+    table_unseen: ClassVar[Callable[..., int] | None] = None
+    """``table_unseen(e, out, state)``: the cards chance may deal next into *out*; returns
+    their number."""
+    forced_index: ClassVar[int] = -1
+    """Where in ``state`` the array of the cards chance is to deal next is (:meth:`force`)."""
+    status_index: ClassVar[int] = 0
+    """Where in ``state`` the per-game scalars (``status``) are."""
+    pack: Any = None
+    """The cards of the pack, as the kernel holds them."""
 
     def _outputs(self) -> None:
         """Allocate the outputs: observations, masks, rewards, terminations, final observations
@@ -321,6 +334,23 @@ class EnvBatch:
         GIL, so threads may step disjoint ranges."""
         type(self).step_envs(first, self.num_envs if stop is None else stop, actions,
                              self.tables, self.state, self.outputs, self.work)
+
+    def force(self, state: tuple[Any, ...], e: int, cards: Sequence[int]) -> None:
+        """Make *cards* the next cards chance deals in game *e* of *state* (this batch's
+        ``state`` or a copy of it), in order, instead of drawing them; each must be one chance
+        may deal then."""
+        state[self.forced_index][e, :len(cards)] = cards
+        status = state[self.status_index]
+        status[e, self.status_slot("forced_at")] = 0
+        status[e, self.status_slot("forced")] = len(cards)
+
+    def paid_of(self, state: tuple[Any, ...]) -> Any:
+        """``(num_envs, players)``: what each seat was paid and not yet told in *state* (this
+        batch's ``state`` or a copy of it; :attr:`paid_at`)."""
+        if self.paid_at is None:
+            raise TypeError(f"{type(self).__name__} keeps only the learner's reward")
+        at, column = self.paid_at
+        return state[at][:, :, column]
 
     def status_slot(self, name: str) -> int:
         """The column of ``status`` that holds the scalar *name* (:attr:`scalars`)."""

@@ -20,9 +20,9 @@ import dataclasses
 import functools
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel
@@ -30,8 +30,13 @@ import pyspiel
 from commerce import engine
 from commerce.core import Action, ActionKind, Event
 from commerce.encoding import Encoding, int_to_action, observation_size
+from commerce.errors import RulesetError
 from commerce.family import DealReader, family_spec
+from commerce.rl.table import ENGINES, compiled_table
 from commerce.rules import Ruleset, rulesets
+
+if TYPE_CHECKING:
+    from commerce.kernelkit import EnvBatch
 
 __all__ = ["GAME_NAMES", "game_name", "is_zero_sum", "openings"]
 
@@ -62,6 +67,9 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
         players = int(params.get("players", _default_players(self.rules)))
         if int(params.get("recall", RECALL)) < 0:
             raise ValueError("parameter recall: must not be negative")
+        if params.get("engine", "auto") not in ENGINES:
+            raise ValueError(f"parameter engine: 'auto', 'compiled' or 'reference', not "
+                             f"{params.get('engine')!r}")
         spec = family_spec(self.rules.family)
         assert spec.encoding is not None
         deals = int(params.get("deals", 0))
@@ -80,8 +88,11 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
             max_game_length=MAX_LENGTH)
         super().__init__(_game_type(self.rules, self.zero_sum), info, params)
 
-    def new_initial_state(self) -> _State:
-        """The deal before its first card."""
+    def new_initial_state(self) -> _State | _CompiledState:
+        """The deal before its first card (on the family's compiled engine where it has one
+        that plays the ruleset, unless the parameter ``engine`` says ``reference``)."""
+        if _context(self).compiled is not None:
+            return _CompiledState(self)
         return _State(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
@@ -128,23 +139,58 @@ def openings(rules_id: str, players: int, deals: int, seed: int) -> tuple[tuple[
     return tuple(out)
 
 
-class _Context:
-    """What a state and an observer need of their game (pyspiel may hand them another Python
-    wrapper of the game, without its attributes)."""
+def _context(game: Any) -> _Context:
+    """The context of *game* (pyspiel may hand a state another Python wrapper of the game,
+    without its attributes): one per game name and parameters (:func:`_made_context`)."""
+    params = game.get_parameters()
+    return _made_context(game.get_type().short_name, int(game.num_players()),
+                         int(params.get("recall", RECALL)), int(params.get("deals", 0)),
+                         int(params.get("seed", 0)), str(params.get("engine", "auto")))
 
-    def __init__(self, game: Any) -> None:
-        self.rules = _RULES[game.get_type().short_name]
-        self.players = int(game.num_players())
-        params = game.get_parameters()
-        self.recall = int(params.get("recall", RECALL))
-        deals = int(params.get("deals", 0))
-        self.openings = openings(self.rules.id, self.players, deals,
-                                 int(params.get("seed", 0))) if deals else ()
+
+@functools.lru_cache(maxsize=64)
+def _made_context(name: str, players: int, recall: int, deals: int, seed: int,
+                  engine_name: str) -> _Context:
+    """The context of the game *name* with these parameters (a pure function of them, kept:
+    the compiled engine's tables are built once)."""
+    return _Context(name, players, recall, deals, seed, engine_name)
+
+
+class _Context:
+    """What a state and an observer need of their game: the ruleset, the encoding, the
+    openings, and the family's compiled engine where it steps the game."""
+
+    def __init__(self, name: str, players: int, recall: int, deals: int, seed: int,
+                 engine_name: str) -> None:
+        self.rules = _RULES[name]
+        self.players, self.recall = players, recall
+        self.openings = openings(self.rules.id, self.players, deals, seed) if deals else ()
         """The openings chance chooses among (empty: chance deals every card)."""
         spec = family_spec(self.rules.family)
         assert spec.encoding is not None and spec.deal_reader is not None
         self.encoding: Encoding = spec.encoding
         self.reader: DealReader = spec.deal_reader
+        self.num_actions = self.encoding.num_actions(self.rules, players)
+        self.observation_size = observation_size(self.encoding, self.rules, players)
+        self.pack: tuple[int, ...] = ()
+        """The cards of the pack, in order (where the compiled engine steps the game)."""
+        self.compiled: EnvBatch | None = None
+        """The compiled engine's batch of one game whose arrays are every state's template
+        (None: the reference engine steps the game)."""
+        if engine_name != "reference":
+            try:
+                batch = compiled_table(self.rules, players, dealer=0)
+            except RulesetError:
+                if engine_name == "compiled":
+                    raise
+            else:
+                if type(batch).table_chance is not None and \
+                        type(batch).table_unseen is not None:
+                    self.compiled = batch
+                    self.pack = tuple(sorted(int(c) for c in batch.pack))
+                elif engine_name == "compiled":
+                    raise RulesetError(f"the {self.rules.family} family's compiled engine "
+                                       "does not stop for chance")
 
 
 class _Shared:
@@ -164,7 +210,7 @@ class _Shared:
 class _State(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: Any) -> None:
         super().__init__(game)
-        self.game_ = _Context(game)
+        self.game_ = _context(game)
         self.state = engine.new_game(self.game_.rules, self.game_.players, dealer=0)
         self.public = tuple(getattr(engine.observe(self.state, None), "events", ()))
         self.paid: list[float] | None = None
@@ -277,6 +323,264 @@ class _State(pyspiel.State):  # type: ignore[misc]
         return str(spec.render(engine.observe(self.state, None),
                                [f"seat {i}" for i in range(self.game_.players)]))
 
+    def seat_vector(self, player: int) -> Any:
+        """*player*'s observation vector now."""
+        return self.game_.encoding.encode(engine.observe(self.state, player))
+
+    def recalled(self, player: int) -> list[tuple[Callable[[], Any], Callable[[], Any], int]]:
+        """*player*'s decisions so far: for each, its observation vector then and the state
+        it acted in (each when asked), and its action's integer."""
+        enc = self.game_.encoding
+        return [(functools.partial(_encoded, enc, before, player),
+                 functools.partial(_same, before), a)
+                for seat, before, a in self.acted if seat == player]
+
+
+def _encoded(encoding: Encoding, state: Any, player: int) -> Any:
+    return encoding.encode(engine.observe(state, player))
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+class _Arrays:
+    """A compiled game's arrays (its state and working rows): a state's copy (``clone``,
+    ``child``: OpenSpiel's ``copy.deepcopy``) copies each array, not the tuples around them."""
+
+    __slots__ = ("state", "work")
+
+    def __init__(self, state: tuple[Any, ...], work: tuple[Any, ...]) -> None:
+        self.state, self.work = state, work
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Arrays:
+        return _Arrays(tuple(a.copy() for a in self.state), tuple(w.copy() for w in self.work))
+
+
+class _CompiledState(pyspiel.State):  # type: ignore[misc]
+    """A deal on the family's compiled engine (one game of its batch, every seat a learner):
+    the same game as :class:`_State`, step for step (``tests/test_rl_openspiel_compiled.py``).
+
+    Chance is explicit: the opening's cards are gathered, then dealt in one compiled call;
+    a decision that chance's card follows (a trade from the stock) waits for it, then both
+    are played in one call. Observation tensors, masks and returns come from the compiled
+    engine; what needs the reference's objects (strings, the public view, the state at a
+    chance node inside the deal) replays the recorded codes through the reference engine
+    (:attr:`state`)."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        g = self.game_ = _context(game)
+        batch = g.compiled
+        assert batch is not None
+        self.arrays = _Arrays(tuple(a.copy() for a in batch.state),
+                              tuple(w.copy() for w in batch.work))
+        self.obs = np.zeros(g.observation_size, np.float32)
+        self.mask = np.zeros(g.num_actions, np.int8)
+        self.dealt: tuple[int, ...] = ()
+        """The opening's cards chance has dealt (until it is dealt)."""
+        self.left = g.pack
+        """The cards chance may deal next in the opening."""
+        self.opened = False
+        self.pending = -1
+        """A decision played, waiting for chance's card (-1: none)."""
+        self.actor = -1
+        self.over = False
+        self.paid = [0.0] * g.players
+        self._codes = _Shared(())
+        self._acted = _Shared(())
+        self._decoded = _Shared(None)
+
+    # -- what OpenSpiel asks ------------------------------------------------------------
+    def current_player(self) -> int:
+        if not self.opened or self.pending >= 0:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.actor
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if not self.opened or self.pending >= 0 or self.over:
+            return []
+        legal: list[int] = np.flatnonzero(self.mask).tolist()
+        return legal
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        g = self.game_
+        if not self.opened and g.openings:
+            n = len(g.openings)
+            return [(i, 1.0 / n) for i in range(n)]
+        cards = self._chance_cards()
+        odds = 1.0 / len(cards)
+        return [(card, odds) for card in cards]
+
+    def _chance_cards(self) -> list[int]:
+        batch = self.game_.compiled
+        assert batch is not None and batch.table_unseen is not None
+        if not self.opened:
+            return list(self.left)
+        unseen = type(batch).table_unseen
+        assert unseen is not None
+        out = np.zeros(len(batch.pack), np.int64)
+        n = unseen(0, out, self.arrays.state)
+        return sorted(out[:n].tolist())
+
+    def _apply_action(self, action: int) -> None:
+        g = self.game_
+        batch = g.compiled
+        assert batch is not None
+        chance_follows = type(batch).table_chance
+        assert chance_follows is not None
+        action = int(action)
+        if not self.opened:
+            if g.openings:
+                if not 0 <= action < len(g.openings):
+                    raise ValueError(f"action {action} is not legal")
+                self._open(g.openings[action])
+                return
+            left = self.left
+            if action not in left:
+                raise ValueError(f"action {action} is not legal")
+            i = left.index(action)
+            self.left = left[:i] + left[i + 1:]
+            self.dealt = (*self.dealt, action)
+            if len(self.dealt) == 3 * g.players:
+                self._open(self.dealt)
+            return
+        if self.pending >= 0:
+            if action not in self._chance_cards():
+                raise ValueError(f"action {action} is not legal")
+            batch.force(self.arrays.state, 0, (action,))
+            played, self.pending = self.pending, -1
+            self._step(played)
+            return
+        if self.over or not 0 <= action < g.num_actions or not self.mask[action]:
+            raise ValueError(f"action {action} is not legal")
+        self._acted = _Shared((*self._acted.value,
+                               (self.actor, self.obs.copy(), action, len(self._codes.value))))
+        if chance_follows(0, action, batch.tables, self.arrays.state):
+            self.pending = action
+        else:
+            self._step(action)
+
+    def _open(self, cards: tuple[int, ...]) -> None:
+        batch = self.game_.compiled
+        assert batch is not None
+        reset = type(batch).table_reset
+        assert reset is not None
+        arrays = self.arrays
+        batch.force(arrays.state, 0, cards)
+        reset(0, self.obs, self.mask, batch.tables, arrays.state, arrays.work)
+        self.opened, self.dealt = True, ()
+        self._after()
+
+    def _step(self, action: int) -> None:
+        batch = self.game_.compiled
+        assert batch is not None
+        step = type(batch).table_step
+        assert step is not None
+        arrays = self.arrays
+        step(0, action, self.obs, self.mask, batch.tables, arrays.state, arrays.work)
+        self._after()
+
+    def _after(self) -> None:
+        batch = self.game_.compiled
+        assert batch is not None
+        state = self.arrays.state
+        status = state[batch.status_index]
+        paid = batch.paid_of(state)[0]
+        if paid.any():
+            self.paid = [x + float(y) for x, y in zip(self.paid, paid.tolist(), strict=True)]
+            paid[:] = 0
+        n = int(status[0, batch.record_slot])
+        self._codes = _Shared((*self._codes.value, *state[batch.record_at][0, :n].tolist()))
+        status[0, batch.record_slot] = 0
+        self.over = bool(status[0, batch.status_slot("done")])
+        self.actor = int(status[0, batch.status_slot("actor")])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        g = self.game_
+        if player == pyspiel.PlayerId.CHANCE and not self.opened and g.openings:
+            return f"opening {action}: " + " ".join(
+                engine.format_action(g.rules, Action(ActionKind.DEAL, (c,)))[5:]
+                for c in g.openings[int(action)])
+        if player == pyspiel.PlayerId.CHANCE:
+            return "deal " + engine.format_action(g.rules, Action(ActionKind.DEAL,
+                                                                  (int(action),)))[5:]
+        found = int_to_action(g.encoding, g.rules, g.players, int(action),
+                              engine.legal_actions(self.state))
+        return f"#{action}" if found is None else engine.format_action(g.rules, found)
+
+    def is_terminal(self) -> bool:
+        return self.opened and self.pending < 0 and self.over
+
+    def returns(self) -> list[float]:
+        return list(self.paid)
+
+    def __str__(self) -> str:
+        spec = family_spec(self.game_.rules.family)
+        return str(spec.render(engine.observe(self.state, None),
+                               [f"seat {i}" for i in range(self.game_.players)]))
+
+    # -- the views ----------------------------------------------------------------------
+    def seat_vector(self, player: int) -> Any:
+        """*player*'s observation vector now (the compiled engine's, unless chance is to
+        deal: then the reference's of :attr:`state`)."""
+        if not self.opened or self.pending >= 0:
+            return self.game_.encoding.encode(engine.observe(self.state, player))
+        if player == self.actor and not self.over:
+            return self.obs.copy()
+        batch = self.game_.compiled
+        assert batch is not None
+        observe = type(batch).table_observe
+        assert observe is not None
+        row = np.zeros(self.game_.observation_size, np.float32)
+        observe(0, player, row, batch.tables, self.arrays.state)
+        return row
+
+    def recalled(self, player: int) -> list[tuple[Callable[[], Any], Callable[[], Any], int]]:
+        """*player*'s decisions so far: for each, its observation vector then, the state it
+        acted in (replayed when asked), and its action's integer."""
+        return [(functools.partial(_same, vector), functools.partial(self._replayed, at), a)
+                for seat, vector, a, at in self._acted.value if seat == player]
+
+    @property
+    def acted(self) -> tuple[tuple[int, Any, int], ...]:
+        """The seats' decisions so far: (seat, the reference's state it acted in, its action's
+        integer), replayed."""
+        return tuple((seat, self._replayed(at), a) for seat, _, a, at in self._acted.value)
+
+    @property
+    def state(self) -> Any:
+        """The reference engine's state of the deal: the recorded codes replayed (then the
+        opening's cards dealt so far, or the decision waiting for chance's card)."""
+        key = (len(self._codes.value), self.dealt, self.pending)
+        cached = self._decoded.value
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        state = self._replayed(len(self._codes.value))
+        for card in self.dealt:
+            state = engine.apply(state, Action(ActionKind.DEAL, (card,))).state
+        if self.pending >= 0:
+            g = self.game_
+            found = int_to_action(g.encoding, g.rules, g.players, self.pending,
+                                  engine.legal_actions(state))
+            assert found is not None
+            state = engine.apply(state, found).state
+        self._decoded = _Shared((key, state))
+        return state
+
+    def _replayed(self, count: int) -> Any:
+        """The reference's state after the first *count* recorded codes."""
+        from commerce.kernelkit import decode_action  # loaded with the compiled engine
+
+        g = self.game_
+        state = engine.new_game(g.rules, g.players, dealer=0)
+        for code in self._codes.value[:count]:
+            if code >= 0:
+                state = engine.apply(state, decode_action(code)).state
+        return state
+
 
 class _Observer:
     """A view of the deal (the encoding's vector, ``tensor``, and the observation as JSON).
@@ -292,7 +596,7 @@ class _Observer:
     tensor and string."""
 
     def __init__(self, game: Any, perfect_recall: bool, view: str) -> None:
-        game = _Context(game)
+        game = _context(game)
         self.game, self.perfect_recall, self.view = game, perfect_recall, view
         self.obs_size = observation_size(game.encoding, game.rules, game.players) \
             if view != "nothing" else 0
@@ -314,23 +618,26 @@ class _Observer:
             return self.game.encoding.encode(public)
         return self.game.encoding.encode(engine.observe(state, player))
 
-    def set_from(self, state: _State, player: int) -> None:
+    def set_from(self, state: _State | _CompiledState, player: int) -> None:
         """Fill :attr:`tensor` with *player*'s view of *state*."""
         g = self.game
         self.tensor[:] = 0.0
         if self.view == "nothing":
             return
-        self.tensor[:self.obs_size] = self._vector(state.state, player)
+        self.tensor[:self.obs_size] = state.seat_vector(player) if self.view == "seat" \
+            else self._vector(state.state, player)
         if "history" not in self.dict:
             return
-        mine = [(before, a) for seat, before, a in state.acted if seat == player][-g.recall:]
+        mine = state.recalled(player)[-g.recall:]
         history = self.dict["history"]
-        for row, (before, a) in zip(history, mine, strict=False):
+        for row, (vector, before, a) in zip(history, mine, strict=False):
             if self.view == "seat":
                 row[a] = 1.0
-            row[self.actions:] = self._vector(before, player)
+                row[self.actions:] = vector()
+            else:
+                row[self.actions:] = self._vector(before(), player)
 
-    def string_from(self, state: _State, player: int) -> str:
+    def string_from(self, state: _State | _CompiledState, player: int) -> str:
         """*player*'s view of *state* as JSON (the public view: the same for every seat)."""
         if self.view == "nothing":
             return ""
@@ -355,7 +662,7 @@ def _game_type(rules: Ruleset, zero_sum: bool) -> Any:
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={"players": _default_players(rules), "recall": RECALL,
-                                 "deals": 0, "seed": 0})
+                                 "deals": 0, "seed": 0, "engine": "auto"})
 
 
 def is_zero_sum(rules: Ruleset) -> bool:

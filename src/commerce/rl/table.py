@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +33,11 @@ from commerce.errors import IllegalActionError, IllegalReason, RulesetError
 from commerce.family import DealReader, family_spec
 from commerce.rules import Ruleset
 
-__all__ = ["EPISODES", "OBSERVATION_BOUND", "Episode", "Table"]
+if TYPE_CHECKING:
+    from commerce.kernelkit import EnvBatch
+
+__all__ = ["ENGINES", "EPISODES", "OBSERVATION_BOUND", "CompiledTable", "Engine", "Episode",
+           "Table", "compiled_table", "make_table"]
 
 Episode = Literal["deal", "game"]
 EPISODES: tuple[Episode, ...] = ("deal", "game")
@@ -269,7 +273,7 @@ class CompiledTable:
         self._batch = batch
         self._dealer = dealer
         self._status = batch.status
-        self._paid = batch.paid[0]
+        self._paid = batch.paid_of(batch.state)[0]
         self._reset_one, self._step_one = batch.table_reset, batch.table_step
         self._observe_one = batch.table_observe
         self._tables, self._state, self._work = batch.tables, batch.state, batch.work
@@ -292,14 +296,7 @@ class CompiledTable:
         :raises RulesetError: where the family has no compiled engine that steps every seat,
             or it does not play an option of *rules* (its message names it).
         """
-        spec = family_spec(rules.family)
-        if spec.env_kernel is None:
-            raise RulesetError(f"the {rules.family} family has no compiled engine")
-        batch = spec.env_kernel(rules, players).table(episode=episode, dealer=dealer,
-                                                       record=_ROOM)
-        if batch is None or batch.table_step is None or batch.paid is None:
-            raise RulesetError(f"the {rules.family} family's compiled engine does not step "
-                               "every seat")
+        batch = compiled_table(rules, players, episode=episode, dealer=dealer, record=_ROOM)
         return cls(rules, players, batch, episode=episode, dealer=dealer)
 
     @property
@@ -381,6 +378,25 @@ class CompiledTable:
         spec = family_spec(self.rules.family)
         names = [f"seat_{i}" for i in range(self.players)]
         return spec.render(engine.observe(self.decoded(), None), names)
+
+
+def compiled_table(rules: Ruleset, players: int, *, episode: Episode = "deal",
+                   dealer: int | None = None, record: int = 64) -> EnvBatch:
+    """The family's compiled engine for one game of *rules* whose every seat is a learner
+    (:meth:`commerce.kernelkit.EnvKernel.table`), recording *record* codes.
+
+    :raises RulesetError: where the family has no compiled engine that steps every seat,
+        or it does not play an option of *rules* (its message names it).
+    """
+    spec = family_spec(rules.family)
+    if spec.env_kernel is None:
+        raise RulesetError(f"the {rules.family} family has no compiled engine")
+    batch: EnvBatch | None = spec.env_kernel(rules, players).table(
+        episode=episode, dealer=dealer, record=record)
+    if batch is None or batch.table_step is None or batch.paid_at is None:
+        raise RulesetError(f"the {rules.family} family's compiled engine does not step "
+                           "every seat")
+    return batch
 
 
 def make_table(rules: Ruleset, players: int, *, episode: Episode = "deal",

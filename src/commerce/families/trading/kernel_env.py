@@ -83,22 +83,26 @@ from commerce.kernelkit import (
 from commerce.rules import Ruleset
 
 __all__ = ["SCALARS", "SEAT_COLUMNS", "TradingEnvBatch", "env_kernel", "reset_envs",
-           "step_envs", "table_observe", "table_reset", "table_step"]
+           "step_envs", "table_chance", "table_observe", "table_reset", "table_step",
+           "table_unseen"]
 
 # Where play stands (the reference's Phase values; DEALING: a deal's antes are paid, nothing
 # dealt: the state a deal episode ends in).
 _DEALING, _OVER = 0, 5
 
 SCALARS: Final = ("dealer", "deal", "seat", "actor", "phase", "taken", "offered", "pool",
-                  "unseen", "bottom_head", "bottom_len", "done", "waiting", "recorded", "deals")
+                  "unseen", "bottom_head", "bottom_len", "done", "waiting", "recorded", "deals",
+                  "forced_at", "forced")
 """The per-environment scalars, the columns of the batch's ``st`` array: the dealer, the deal's
 number (from 1), whose turn it is, who decides now, the phase, turns begun this deal, the
 card of a pending barter (-1: none), the pool, the unseen cards of the stock, the traded-in
 queue under them (head, length), whether the episode is over, whether it waits for a
-next-step reset, the actions recorded, and the deals the episode's rewards cover (those of the
-games its reset skipped included)."""
+next-step reset, the actions recorded, the deals the episode's rewards cover (those of the
+games its reset skipped included), and the queue of cards chance is to deal next (the next's
+place in the ``forced`` array and their number: the research API's explicit chance; none:
+chance draws from the game's stream)."""
 (S_DEALER, S_DEALNO, S_SEAT, S_ACTOR, S_PHASE, S_TAKEN, S_OFFERED, S_POOL, S_NU, S_BH, S_BL,
- S_DONE, S_WAIT, S_REC, S_DEALS, S_N) = range(len(SCALARS) + 1)
+ S_DONE, S_WAIT, S_REC, S_DEALS, S_FAT, S_FN, S_N) = range(len(SCALARS) + 1)
 
 SEAT_COLUMNS: Final = ("acts", "start", "reward")
 """Each seat's columns of the batch's ``seats`` array: the acts of this deal it has seen (its
@@ -179,6 +183,22 @@ def _start_deal(e: Any, tables: Any, arrays: Any) -> None:
     st[e, S_SEAT], st[e, S_ACTOR] = dealer, dealer
 
 
+@uncounted(inline="always")
+def _draw(st: Any, unseen: Any, forced: Any, e: Any, cs: Any, n_unseen: Any) -> Any:
+    """Where among the first *n_unseen* of the unseen cards chance's next card is: the next
+    forced card's place (the caller gave one that is unseen), or one drawn from the stream
+    *cs*. Returns the stream and the place."""
+    at = st[e, S_FAT]
+    if at < st[e, S_FN]:
+        st[e, S_FAT] = at + 1
+        card = forced[e, at]
+        for j in range(n_unseen):
+            if unseen[e, j] == card:
+                return cs, j
+    st[e, S_FAT], st[e, S_FN] = 0, 0
+    return next_below(cs, n_unseen)
+
+
 @uncounted()
 def _deal_cards(e: Any, tables: Any, arrays: Any) -> None:
     """Chance deals three cards each, one at a time from the dealer's left (or right); the
@@ -192,7 +212,7 @@ def _deal_cards(e: Any, tables: Any, arrays: Any) -> None:
     for col in range(3):
         to = eldest
         for _ in range(p):
-            cs, j = next_below(cs, n_unseen)
+            cs, j = _draw(st, unseen, arrays[9], e, cs, n_unseen)
             card = unseen[e, j]
             n_unseen -= 1
             unseen[e, j] = unseen[e, n_unseen]
@@ -269,7 +289,7 @@ def _apply(e: Any, code: Any, tables: Any, arrays: Any, work: Any) -> None:
     """The seat to decide in environment *e* plays the legal action *code* (the rules of
     :mod:`.turn`); each learner's history gets the acts it may see."""
     cfg, pol = tables[0], tables[8]
-    st, hands, unseen, bottom, balances, hist, streams, rec, seats = arrays
+    st, hands, unseen, bottom, balances, hist, streams, rec, seats, _ = arrays
     p = cfg[_P]
     n_pack = unseen.shape[1]
     kind, card = code & ~63, code & 63
@@ -292,7 +312,7 @@ def _apply(e: Any, code: Any, tables: Any, arrays: Any, work: Any) -> None:
         bottom[e, tail - n_pack if tail >= n_pack else tail] = card
         b_len += 1
         if n_unseen > 0:
-            cs, j = next_below(streams[e, 1], n_unseen)
+            cs, j = _draw(st, unseen, arrays[9], e, streams[e, 1], n_unseen)
             streams[e, 1] = cs
             got = unseen[e, j]
             n_unseen -= 1
@@ -612,6 +632,25 @@ def table_observe(e: Any, seat: Any, row: Any, tables: Any, arrays: Any) -> None
     _observe(e, seat, row, tables, arrays)
 
 
+@uncounted()
+def table_chance(e: Any, index: Any, tables: Any, arrays: Any) -> Any:
+    """Whether the legal action *index* of the seat to decide in environment *e* is followed by
+    chance's card (a trade while the stock has unseen cards; from the traded-in cards under
+    them, the next comes back without chance)."""
+    n, st = tables[1][E_NPACK], arrays[0]
+    return 2 <= index < 2 + n and st[e, S_PHASE] == TURN and st[e, S_NU] > 0
+
+
+@uncounted()
+def table_unseen(e: Any, out: Any, arrays: Any) -> Any:
+    """The cards chance may deal next in environment *e* (the stock's unseen cards) into
+    *out*; returns their number."""
+    n = arrays[0][e, S_NU]
+    for i in range(n):
+        out[i] = arrays[2][e, i]
+    return n
+
+
 def _stream_pair(seed: int) -> tuple[int, int]:
     """An environment's two streams (its players', chance's) from its own 64-bit *seed*."""
     key = master_key(seed)
@@ -632,6 +671,10 @@ class TradingEnvBatch(EnvBatch):
     table_reset = table_reset
     table_step = table_step
     table_observe = table_observe
+    table_chance = table_chance
+    table_unseen = table_unseen
+    forced_index = 9
+    paid_at = (8, C_REWARD)
 
     def __init__(self, kernel: TradingKernel, num_envs: int, seat: int,
                  policies: Sequence[int], boldness: Sequence[float], *, episode: str,
@@ -672,10 +715,12 @@ class TradingEnvBatch(EnvBatch):
                       np.zeros((num_envs, p, HISTORY, 3), np.int64),
                       np.zeros((num_envs, 2), np.uint64),
                       np.zeros((num_envs, record), np.int64),
-                      np.zeros((num_envs, p, len(SEAT_COLUMNS)), np.int64))
+                      np.zeros((num_envs, p, len(SEAT_COLUMNS)), np.int64),
+                      np.zeros((num_envs, 3 * p), np.int64))
         self.status, self.wait_slot, self.record_slot, self.record_at = self.st, S_WAIT, \
             S_REC, 7
-        self.scalars, self.paid = SCALARS, self.state[8][:, :, C_REWARD]
+        self.scalars = SCALARS
+        self.pack = kernel.pack_cards
         self._outputs()
         # the showdown's working rows (ranks, order, deals won), one per game
         self.work = tuple(np.zeros((num_envs, p), np.int64) for _ in range(3))
