@@ -134,3 +134,33 @@ def test_the_engine_is_chosen_by_name_and_refused_where_there_is_none() -> None:
         make_table(vingt, 4, engine="compiled")
     with pytest.raises(RulesetError, match="engine must be"):
         make_table(peel, 4, engine="fast")  # type: ignore[arg-type]
+
+
+def test_with_compiled_bots_inside_each_learner_step_is_the_reference_states() -> None:
+    """The table of a Gymnasium environment: the learner at seat 1, compiled bots at the
+    others (played inside each step). At every learner decision its observation and mask are
+    the reference's of the replayed game (the bots' own choices are held to the Python
+    heuristic by ``tests/test_rl_vector.py``, the same compiled loop)."""
+    from commerce import engine
+    from commerce.encoding import legal_mask
+    from commerce.kernelkit import HEURISTIC, RANDOM
+
+    rules = find_ruleset("peel")
+    table = CompiledTable.made(rules, 4, episode="game",
+                               bots=[(HEURISTIC, 0.5), None, (RANDOM, 0.5), (HEURISTIC, 0.9)])
+    rng = random.Random(4)
+    steps = 0
+    for seed in range(6):
+        table.reset(seed)
+        while not table.done:
+            assert table.seat == 1
+            state = table.decoded()
+            assert engine.decision(state).seat == 1  # type: ignore[union-attr]
+            assert np.array_equal(table.observation(1), np.asarray(
+                table.encoding.encode(engine.observe(state, 1)), np.float32))
+            expected = np.zeros(table.num_actions, np.int8)
+            expected[legal_mask(table.encoding, rules, 4, engine.legal_actions(state))] = 1
+            assert np.array_equal(table.mask(), expected)
+            table.step(rng.choice(np.flatnonzero(table.mask()).tolist()))
+            steps += 1
+    assert steps > 20

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from commerce import engine
 from commerce.errors import IllegalActionError, RulesetError
 from tests.harness import all_rulesets
 from tests.harness.rl_deps import need
@@ -67,7 +68,7 @@ def test_the_learner_is_paid_its_share_of_the_games_result() -> None:
     env = g.CommerceGym("peel", 4, seat=2, opponents="heuristic,random,heuristic",
                         episode="game")
     _, total = _episode(env, 9)
-    spec_outcome = env.table._outcome(env.table.state)
+    spec_outcome = engine.outcome(env.table.state)
     assert spec_outcome is not None
     assert total == spec_outcome.payoffs[2]
     assert [b is None for b in env.bots] == [False, False, True, False]

@@ -386,14 +386,19 @@ class EnvKernel:
         self.rules, self.players, self.kernel, self.make = rules, players, kernel, make
         self.every_seat = every_seat
 
-    def table(self, *, episode: str, dealer: int | None, record: int) -> EnvBatch | None:
-        """One game whose every seat is a learner, stepped one decision at a time by the
-        batch's ``table_step`` (the research API's table), its first dealer *dealer* (None:
-        drawn by chance); None if the family's batches cannot (*every_seat*)."""
+    def table(self, *, episode: str, dealer: int | None, record: int,
+              policies: Sequence[int] | None = None,
+              boldness: Sequence[float] | None = None) -> EnvBatch | None:
+        """One game stepped one decision at a time by the batch's ``table_step`` (the
+        research API's table): every seat a learner, or each played by its policy code in
+        *policies* (:data:`LEARNER` for a learner's seat) and *boldness*; its first dealer
+        *dealer* (None: drawn by chance). None if the family's batches cannot
+        (*every_seat*)."""
         if not self.every_seat:
             return None
         p = self.players
-        return self.make(self.kernel, 1, -1, [LEARNER] * p, [0.0] * p, episode=episode,
+        return self.make(self.kernel, 1, -1, [LEARNER] * p if policies is None else policies,
+                         [0.5] * p if boldness is None else boldness, episode=episode,
                          same_step=False, record=record, dealer=dealer)
 
     def batch(self, num_envs: int, seat: int, policies: Sequence[int],

@@ -45,7 +45,7 @@ NAMES = ("hands", "kernel", "kernel-ab", "peers", "research", "vector-env", "sea
 """The benchmarks, in the order ``commerce bench --help`` lists them."""
 
 EXTRAS = {"open_spiel": "openspiel", "pyspiel": "openspiel", "pettingzoo": "rl",
-          "gymnasium": "rl"}
+          "gymnasium": "rl", "rlcard": "bench"}
 """The optional packages some benchmarks need, and the extra that installs each."""
 
 
@@ -65,6 +65,10 @@ def _missing() -> list[str]:
         import gymnasium  # noqa: F401
     except ImportError:
         missing.append("gymnasium")
+    try:
+        import rlcard  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:
+        missing.append("rlcard")
     return missing
 
 
@@ -324,14 +328,31 @@ def spiel_work(name: str, seconds: float) -> Callable[[], float]:
     return lambda: rate_for(seconds, episode)
 
 
-def aec_work(rules: Ruleset, seconds: float) -> Callable[[], float]:
+def aec_work(rules: Ruleset, seconds: float, engine: str = "auto") -> Callable[[], float]:
     """The PettingZoo AEC environment as :func:`commerce.rl.pettingzoo_env` returns it (order
-    enforcement included), random masked agents at every seat: agent steps a second."""
-    import numpy as np
-
+    enforcement included), random masked agents at every seat: agent steps a second (those
+    that play an action: not the dead steps that end an episode)."""
     from commerce.rl import pettingzoo_env
 
-    env = pettingzoo_env(rules.id, seats_of(rules))
+    return aec_loop(pettingzoo_env(rules.id, seats_of(rules), engine=engine), seconds)
+
+
+def leduc_work(seconds: float) -> Callable[[], float]:
+    """PettingZoo's Leduc hold'em (``leduc_holdem_v4.env()``, on rlcard) in the loop of
+    :func:`aec_work`: agent steps a second."""
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pettingzoo's import of pygame
+    from pettingzoo.classic import leduc_holdem_v4
+
+    return aec_loop(leduc_holdem_v4.env(), seconds)
+
+
+def aec_loop(env: Any, seconds: float) -> Callable[[], float]:
+    """Episodes of the AEC environment *env*, every agent a random choice among the legal
+    actions of its observation's mask: agent steps that play an action, a second."""
+    import numpy as np
+
     rng = random.Random(0)
     seeds = itertools.count()
 
@@ -374,7 +395,7 @@ def gym_work(rules: Ruleset, seconds: float, opponents: str = "random") -> Calla
     return lambda: rate_for(seconds, episode)
 
 
-def openspiel_work(rules: Ruleset, seconds: float) -> Callable[[], float]:
+def openspiel_work(rules: Ruleset, seconds: float, engine: str = "auto") -> Callable[[], float]:
     """The OpenSpiel Python game, random play with chance by its odds: player actions a
     second (chance's are not counted)."""
     import pyspiel
@@ -382,7 +403,23 @@ def openspiel_work(rules: Ruleset, seconds: float) -> Callable[[], float]:
     import commerce.rl.openspiel  # noqa: F401  (registers the games)
     from commerce.rl.openspiel import game_name
 
-    game = pyspiel.load_game(game_name(rules.id), {"players": seats_of(rules)})
+    return spiel_loop(pyspiel.load_game(game_name(rules.id), {"players": seats_of(rules),
+                                                                "engine": engine}), seconds)
+
+
+def stub_work(seconds: float) -> Callable[[], float]:
+    """The OpenSpiel game of Peel's shape with no rules (:mod:`commerce.bench.spiel_stub`) in
+    the loop of :func:`openspiel_work`: player actions a second."""
+    import pyspiel
+
+    from commerce.bench.spiel_stub import STUB
+
+    return spiel_loop(pyspiel.load_game(STUB), seconds)
+
+
+def spiel_loop(game: Any, seconds: float) -> Callable[[], float]:
+    """Deals of the OpenSpiel *game*, random play with chance by its odds: player actions a
+    second (chance's are not counted)."""
     rng = random.Random(0)
 
     def episode() -> int:
@@ -462,7 +499,7 @@ def research(*, quick: bool = False, rules: str | None = None, seconds: float = 
 
 def peers(*, quick: bool = False, seconds: float = 1.0, rounds: int = 5) -> Figures:
     """Every speed figure of the project beside OpenSpiel's games, in one run."""
-    need("peers", "pyspiel", "pettingzoo", "gymnasium")
+    need("peers", "pyspiel", "pettingzoo", "gymnasium", "rlcard")
     seconds = 0.05 if quick else seconds
     rounds = 1 if quick else rounds
     peel, widow, cox = (find_ruleset(x) for x in ("peel", "widow", "cox"))
@@ -480,12 +517,20 @@ def peers(*, quick: bool = False, seconds: float = 1.0, rounds: int = 5) -> Figu
          "player decisions", kern(peel, "random", 2)),
         ("Commerce", "Peel, 4 players: compiled kernel, heuristic, 1 thread",
          "player decisions", kern(peel, "heuristic", 1)),
-        ("Commerce", "Peel, 4 players: PettingZoo AEC env (`pettingzoo_env`)", "agent steps",
-         aec_work(peel, seconds)),
+        ("Commerce", "Peel, 4 players: PettingZoo AEC env (`pettingzoo_env`), compiled engine",
+         "agent steps", aec_work(peel, seconds)),
+        ("Commerce", "Peel, 4 players: PettingZoo AEC env, `engine=reference`",
+         "agent steps", aec_work(peel, seconds, "reference")),
+        ("PettingZoo", "Leduc hold'em (`leduc_holdem_v4`, rlcard), the same loop",
+         "agent steps", leduc_work(seconds)),
         ("Commerce", "Peel, 4 players: Gymnasium env (3 random bots inside)", "env steps",
          gym_work(peel, seconds)),
-        ("Commerce", "Peel, 4 players: OpenSpiel Python game", "player actions",
-         openspiel_work(peel, seconds)),
+        ("Commerce", "Peel, 4 players: OpenSpiel Python game, compiled engine",
+         "player actions", openspiel_work(peel, seconds)),
+        ("Commerce", "Peel, 4 players: OpenSpiel Python game, `engine=reference`",
+         "player actions", openspiel_work(peel, seconds, "reference")),
+        ("OpenSpiel", "a Python game of Peel's shape with no rules (`python_commerce_stub`)",
+         "player actions", stub_work(seconds)),
         ("Commerce", f"Peel, 4 players: compiled vector env ({envs:,} games, 3 random bots "
                      "inside)", "env steps", vector_work(peel, seconds, envs=envs)),
         ("Commerce", "Widow game, 4 players: compiled kernel, random, 2 threads",

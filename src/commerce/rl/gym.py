@@ -19,11 +19,21 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from commerce.bots import make_bot
+from commerce.compiled import policy_code
 from commerce.core import Bot
 from commerce.driver import seat_seed
 from commerce.errors import IllegalActionError, RulesetError
-from commerce.rl.table import OBSERVATION_BOUND, Episode, Table, warn_fast
-from commerce.rules import find_ruleset, rulesets
+from commerce.rl.table import (
+    ENGINES,
+    OBSERVATION_BOUND,
+    CompiledTable,
+    Engine,
+    Episode,
+    Table,
+    make_table,
+    warn_fast,
+)
+from commerce.rules import Ruleset, find_ruleset, rulesets
 
 __all__ = ["ENTRY_POINT", "ENV_IDS", "CommerceGym", "MaskedObservation", "env_id", "register_envs"]
 
@@ -50,12 +60,15 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
                  opponents: str = "heuristic", episode: Episode = "deal",
                  illegal: str = "penalty", penalty: float = -1.0,
                  set: dict[str, Any] | None = None,
-                 fast: bool | None = None, render_mode: str | None = None) -> None:
+                 fast: bool | None = None, render_mode: str | None = None,
+                 engine: Engine = "auto") -> None:
         ruleset = find_ruleset(rules)
         if set:
             ruleset = ruleset.with_options(**set)
         warn_fast(fast)
-        self.table = Table(ruleset, players, episode=episode)
+        if players not in ruleset.player_range():
+            raise RulesetError(f"{ruleset.name} is for {ruleset.min_players} to "
+                               f"{ruleset.max_players} players, not {players}")
         if not 0 <= seat < players:
             raise RulesetError(f"seat must be from 0 to {players - 1}")
         if illegal not in ("raise", "penalty"):
@@ -70,6 +83,8 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
         others = iter(specs)
         self.bots: list[Bot | None] = [None if i == seat else make_bot(next(others))
                                        for i in range(players)]
+        self.table: Table | CompiledTable = _table(ruleset, players, episode, engine,
+                                                   self.bots)
         self.seat, self.illegal, self.penalty = seat, illegal, float(penalty)
         self.render_mode = render_mode
         bound = np.float32(OBSERVATION_BOUND)
@@ -96,6 +111,10 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
         while True:
             deal = draw.getrandbits(63)
             self.table.reset(deal)
+            if isinstance(self.table, CompiledTable):  # its bots played inside, games skipped
+                self._pending = self.table.opening_paid[self.seat]
+                self._skipped = self.table.skipped_deals
+                return self._observation(), self._info()
             # each opponent's generator one-way from the episode's seed (as the driver's)
             self._bot_rngs = [random.Random(seat_seed(deal, k)) for k in range(len(self.bots))]
             pending += self._bots_play()
@@ -136,6 +155,8 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
 
     def _bots_play(self) -> float:
         table, paid = self.table, 0.0
+        if not isinstance(table, Table):
+            return paid  # the compiled table's bots play inside its steps
         while not table.done and table.seat != self.seat:
             seat = table.seat
             assert seat is not None
@@ -153,6 +174,30 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
         """The mask, and ``deals``: the deals the episode's rewards so far cover (those
         finished in it, and those of the episodes its reset skipped)."""
         return {"action_mask": self.table.mask(), "deals": self.table.deals + self._skipped}
+
+
+def _table(rules: Ruleset, players: int, episode: Episode, engine: Engine,
+           bots: list[Bot | None]) -> Table | CompiledTable:
+    """The family's compiled table with the bots inside where it has one and every bot a
+    compiled policy (random, heuristic), unless *engine* is ``reference``; else the
+    reference's, the bots played in Python."""
+    if engine not in ENGINES:
+        raise RulesetError(f"engine must be 'reference', 'compiled' or 'auto', not {engine!r}")
+    codes = [None if bot is None else policy_code(bot.name) for bot in bots]
+    if engine != "reference":
+        if any(bot is not None and code is None for bot, code in zip(bots, codes, strict=True)):
+            if engine == "compiled":
+                raise RulesetError("the compiled engine's bots are random or heuristic")
+        else:
+            lineup = [None if bot is None or code is None
+                      else (code, float(getattr(bot, "boldness", 0.5)))
+                      for bot, code in zip(bots, codes, strict=True)]
+            try:
+                return CompiledTable.made(rules, players, episode=episode, bots=lineup)
+            except RulesetError:
+                if engine == "compiled":
+                    raise
+    return make_table(rules, players, episode=episode, engine="reference")
 
 
 class MaskedObservation(gymnasium.ObservationWrapper[dict[str, Any], np.int64, Vector],

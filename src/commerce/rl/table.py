@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -273,36 +273,46 @@ class CompiledTable:
         self._batch = batch
         self._dealer = dealer
         self._status = batch.status
-        self._paid = batch.paid_of(batch.state)[0]
+        self._paid_at: tuple[int, int] = batch.paid_at  # a view would not survive pickling
         self._reset_one, self._step_one = batch.table_reset, batch.table_step
         self._observe_one = batch.table_observe
         self._tables, self._state, self._work = batch.tables, batch.state, batch.work
         self._obs = np.zeros(self.observation_size, np.float32)
         self._mask = np.zeros(self.num_actions, np.int8)
-        self._actor, self._done, self._deals = (batch.status_slot(name) for name in
-                                                ("actor", "done", "deals"))
+        self._actor, self._done, self._deals, self._deal_number = (
+            batch.status_slot(name) for name in ("actor", "done", "deals", "deal"))
         self._codes: list[int] = []
         self._decoded: tuple[int, Any] | None = None
         self.seat: int | None = None
         """The seat to decide now (None once the episode is over)."""
         self.done = True
         """Whether the episode is over."""
+        self.opening_paid = [0.0] * players
+        """What each seat was paid before the first learner's decision of the episode (the
+        deals the bots ended, those of the games a reset skipped included)."""
+        self.skipped_deals = 0
+        """The deals of the games the last reset skipped (the bots ended them before a
+        learner's first decision)."""
 
     @classmethod
     def made(cls, rules: Ruleset, players: int, *, episode: Episode = "deal",
-             dealer: int | None = None) -> CompiledTable:
-        """The compiled table of *rules* at *players* seats.
+             dealer: int | None = None,
+             bots: Sequence[tuple[int, float] | None] | None = None) -> CompiledTable:
+        """The compiled table of *rules* at *players* seats: every seat a learner, or as
+        *bots* gives each seat (None: a learner; else a compiled bot's policy code and
+        boldness, played inside each step).
 
         :raises RulesetError: where the family has no compiled engine that steps every seat,
             or it does not play an option of *rules* (its message names it).
         """
-        batch = compiled_table(rules, players, episode=episode, dealer=dealer, record=_ROOM)
+        batch = compiled_table(rules, players, episode=episode, dealer=dealer, record=_ROOM,
+                               bots=bots)
         return cls(rules, players, batch, episode=episode, dealer=dealer)
 
     @property
     def deals(self) -> int:
-        """Deals finished in this episode."""
-        return int(self._status[0, self._deals])
+        """Deals finished in this episode (not those of the games a reset skipped)."""
+        return int(self._status[0, self._deals]) - self.skipped_deals
 
     def reset(self, seed: int | None = None) -> None:
         """A new game: the game's random stream started from *seed* (None: unpredictable),
@@ -312,6 +322,9 @@ class CompiledTable:
         self._codes, self._decoded = [], None
         type(self._batch).table_reset(0, self._obs, self._mask, self._tables, self._state,
                                       self._work)
+        self.opening_paid = self._take_paid()
+        self.skipped_deals = 0
+        self.skipped_deals = self.deals - int(self._status[0, self._deal_number]) + 1
         self._after()
 
     def _after(self) -> None:
@@ -322,7 +335,7 @@ class CompiledTable:
 
     def mask(self) -> npt.NDArray[np.int8]:
         """The legal actions as a 0/1 mask over the action space (all 0 once over)."""
-        return self._mask.copy()
+        return np.zeros_like(self._mask) if self.done else self._mask.copy()
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """What *seat* may know now, as a vector (:mod:`commerce.encoding`)."""
@@ -345,14 +358,38 @@ class CompiledTable:
                                      f"action {index} is not legal now (seat {self.seat})")
         type(self._batch).table_step(0, index, self._obs, self._mask, self._tables,
                                      self._state, self._work)
-        rewards = self._paid.tolist()
-        self._paid[:] = 0
+        rewards = self._take_paid()
         self._after()
-        return [float(x) for x in rewards]
+        return rewards
+
+    def _take_paid(self) -> list[float]:
+        """What each seat was paid since the last call (then cleared)."""
+        at, column = self._paid_at
+        paid = self._state[at][0, :, column]
+        rewards = [float(x) for x in paid.tolist()]
+        paid[:] = 0
+        return rewards
+
+    def raw_observation(self, seat: int) -> Any:
+        """*seat*'s observation itself (what a bot reads), of the decoded state."""
+        return engine.observe(self.decoded(), seat)
+
+    def legal(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to decide (empty once the episode is over), of the
+        decoded state."""
+        return () if self.done else engine.legal_actions(self.decoded())
+
+    def play(self, action: Action) -> list[float]:
+        """:meth:`step` with one of :meth:`legal` itself (a bot's choice).
+
+        :raises IllegalActionError: if *action* is not legal now.
+        """
+        return self.step(self.encoding.action_to_int(self.rules, self.players, action))
 
     def codes(self) -> list[int]:
         """The episode's recorded codes: ``-1 - dealer``, then every action, chance's cards
-        included (:func:`commerce.kernelkit.decode_action`)."""
+        included (:func:`commerce.kernelkit.decode_action`); again for each game a reset
+        skipped (the bots ended its deal before the learner's first decision)."""
         self._codes.extend(self._batch.records()[0])
         return list(self._codes)
 
@@ -361,8 +398,10 @@ class CompiledTable:
         from commerce.kernelkit import decode_action  # numba is loaded already
 
         codes = self.codes()
-        at, state = self._decoded if self._decoded is not None else (1, engine.new_game(
-            self.rules, self.players, dealer=-1 - codes[0]))
+        start = max(i for i, code in enumerate(codes) if code < 0)  # the last game's start
+        at, state = self._decoded if self._decoded is not None and self._decoded[0] > start \
+            else (start + 1, engine.new_game(self.rules, self.players,
+                                             dealer=-1 - codes[start]))
         for code in codes[at:]:
             state = engine.apply(state, decode_action(code)).state
         self._decoded = (len(codes), state)
@@ -381,9 +420,11 @@ class CompiledTable:
 
 
 def compiled_table(rules: Ruleset, players: int, *, episode: Episode = "deal",
-                   dealer: int | None = None, record: int = 64) -> EnvBatch:
-    """The family's compiled engine for one game of *rules* whose every seat is a learner
-    (:meth:`commerce.kernelkit.EnvKernel.table`), recording *record* codes.
+                   dealer: int | None = None, record: int = 64,
+                   bots: Sequence[tuple[int, float] | None] | None = None) -> EnvBatch:
+    """The family's compiled engine for one game of *rules* (:meth:`commerce.kernelkit.
+    EnvKernel.table`), recording *record* codes: every seat a learner, or as *bots* gives
+    each seat (None: a learner; else the policy code and boldness of the bot there).
 
     :raises RulesetError: where the family has no compiled engine that steps every seat,
         or it does not play an option of *rules* (its message names it).
@@ -391,8 +432,14 @@ def compiled_table(rules: Ruleset, players: int, *, episode: Episode = "deal",
     spec = family_spec(rules.family)
     if spec.env_kernel is None:
         raise RulesetError(f"the {rules.family} family has no compiled engine")
+    policies = boldness = None
+    if bots is not None:
+        from commerce.kernelkit import LEARNER  # loaded with the compiled engine
+
+        policies = [LEARNER if b is None else b[0] for b in bots]
+        boldness = [0.5 if b is None else b[1] for b in bots]
     batch: EnvBatch | None = spec.env_kernel(rules, players).table(
-        episode=episode, dealer=dealer, record=record)
+        episode=episode, dealer=dealer, record=record, policies=policies, boldness=boldness)
     if batch is None or batch.table_step is None or batch.paid_at is None:
         raise RulesetError(f"the {rules.family} family's compiled engine does not step "
                            "every seat")
