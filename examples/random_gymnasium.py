@@ -1,6 +1,6 @@
 """A random agent in one seat of a Gymnasium environment of Commerce, against our bots.
 
-    python examples/random_gymnasium.py --env commerce/Peel-v0 --opponents heuristic --episodes 20
+    python examples/random_gymnasium.py --env commerce/Peel-v1 --opponents heuristic --episodes 20
 
 The agent picks uniformly among its legal actions (``info["action_mask"]``); prints its mean
 reward per episode (a deal, in the ruleset's unit).
@@ -19,7 +19,7 @@ import commerce.rl.gym  # noqa: F401  (registers the commerce/... ids)
 def main(argv: list[str] | None = None) -> float:
     """Play the episodes; the mean reward per episode."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", default="commerce/Peel-v0")
+    parser.add_argument("--env", default="commerce/Peel-v1")
     parser.add_argument("--opponents", default="heuristic")
     parser.add_argument("--episodes", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)

@@ -3,7 +3,7 @@
     python examples/train_reinforce.py --iterations 40 --episodes 200 --seed 1
 
 A linear softmax policy over the legal actions (the mask) of the Gymnasium environment
-``commerce/Peel-v0``, trained on whole deals (the reward: what the deal paid the learner, in
+``commerce/Peel-v1``, trained on whole deals (the reward: what the deal paid the learner, in
 stakes) with a running-mean baseline. After training it prints the learner's mean reward per
 deal, greedy, beside a random agent's in the same seat against the same bots and deals.
 """
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> tuple[float, float]:
     args = parser.parse_args(argv)
     if args.quick:
         args.iterations, args.episodes, args.evaluate = 1, 4, 4
-    env = gymnasium.make("commerce/Peel-v0", opponents="heuristic")
+    env = gymnasium.make("commerce/Peel-v1", opponents="heuristic")
     with contextlib.redirect_stdout(sys.stderr if args.markdown else sys.stdout):
         weights = train(env, args.iterations, args.episodes, args.lr, args.seed)
     learned = evaluate(env, weights, args.evaluate, 10**9)

@@ -305,6 +305,11 @@ class FamilySpec(Generic[StateT, ObsT]):
     none."""
 
     # -- research API -----------------------------------------------------------------------
+    env_version: int = 0
+    """The version of the family's research environments' behaviour: what a seed deals and
+    the steps return. 1 since they step the family's compiled engine (its chance draws other
+    cards for a seed than the reference's); the registered Gymnasium ids carry it
+    (``commerce/Peel-v1``), the earlier id staying registered with the reference engine."""
     encoding: Encoding | None = None
     """The fixed action space and observation vector of :mod:`commerce.rl`
     (:mod:`commerce.encoding`); None: the family has none."""

@@ -4,7 +4,7 @@
   versioned modules :mod:`commerce.rl.commerce_v0` and :mod:`commerce.rl.commerce_v1`, as
   PettingZoo's games are made: ``commerce_v1.env("peel")``);
 - :mod:`commerce.rl.gym`: a Gymnasium environment, one seat learning against our bots
-  (``commerce/Peel-v0`` ..., registered when imported);
+  (``commerce/Peel-v1`` ..., registered when imported);
 - :mod:`commerce.rl.vector`: a Gymnasium vector environment over the compiled kernels, many
   games at once, one seat learning against compiled bots (``commerce/PeelVector-v0`` ...);
 - :mod:`commerce.rl.openspiel`: OpenSpiel games with explicit chance (``python_commerce_peel``

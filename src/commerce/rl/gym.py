@@ -1,7 +1,7 @@
 """A Gymnasium environment: one seat learns, our bots play the others.
 
 Importing this module registers one id per preset with :func:`gymnasium.register`
-(``commerce/Peel-v0``, ``commerce/Widow-v0`` ...; see :data:`ENV_IDS`). The observation is the
+(``commerce/Peel-v1``, ``commerce/Widow-v0`` ...; see :data:`ENV_IDS`). The observation is the
 learner's vector (:mod:`commerce.encoding`), the action an integer of the action space, and
 ``info["action_mask"]`` the legal actions (also :meth:`CommerceGym.action_masks`, as maskable
 algorithms ask for it; :class:`MaskedObservation` puts the mask into the observation). Needs the
@@ -23,6 +23,7 @@ from commerce.compiled import policy_code
 from commerce.core import Bot
 from commerce.driver import seat_seed
 from commerce.errors import IllegalActionError, RulesetError
+from commerce.family import family_spec
 from commerce.rl.table import (
     ENGINES,
     OBSERVATION_BOUND,
@@ -226,13 +227,16 @@ class MaskedObservation(gymnasium.ObservationWrapper[dict[str, Any], np.int64, V
         return {"observation": observation, "action_mask": self._table.mask()}
 
 
-def env_id(rules_id: str) -> str:
-    """The registered id of a preset: ``commerce/Peel-v0``, ``commerce/TradeAndBarter-v0``.
+def env_id(rules_id: str, version: int | None = None) -> str:
+    """The registered id of a preset: ``commerce/Peel-v1``, ``commerce/NoPairOrPoint-v0``, of
+    its family's :attr:`~commerce.family.FamilySpec.env_version` (or *version*).
 
-    >>> env_id("no-pair-or-point")
-    'commerce/NoPairOrPoint-v0'
+    >>> env_id("no-pair-or-point"), env_id("peel"), env_id("peel", 0)
+    ('commerce/NoPairOrPoint-v0', 'commerce/Peel-v1', 'commerce/Peel-v0')
     """
-    return "commerce/" + "".join(w.capitalize() for w in rules_id.split("-")) + "-v0"
+    if version is None:
+        version = family_spec(find_ruleset(rules_id).family).env_version
+    return "commerce/" + "".join(w.capitalize() for w in rules_id.split("-")) + f"-v{version}"
 
 
 ENTRY_POINT = "commerce.rl.gym:CommerceGym"
@@ -242,18 +246,24 @@ ENTRY_POINT = "commerce.rl.gym:CommerceGym"
 
 def register_envs() -> tuple[str, ...]:
     """Register every preset with Gymnasium (ids already registered are kept): the entry
-    point :data:`ENTRY_POINT`, the ruleset's id and the number of players as keywords."""
+    point :data:`ENTRY_POINT`, the ruleset's id and the number of players as keywords; and
+    each earlier version of a preset's id, with the engine it stepped then (``reference``).
+    Returns the current ids."""
     ids = []
     for rules in rulesets():
-        name = env_id(rules.id)
-        if name not in gymnasium.registry:
-            gymnasium.register(id=name, entry_point=ENTRY_POINT,
-                               kwargs={"rules": rules.id,
-                                       "players": min(max(4, rules.min_players),
-                                                      rules.max_players)})
-        ids.append(name)
+        players = min(max(4, rules.min_players), rules.max_players)
+        current = family_spec(rules.family).env_version
+        for version in range(current + 1):
+            name = env_id(rules.id, version)
+            kwargs: dict[str, Any] = {"rules": rules.id, "players": players}
+            if version < current:
+                kwargs["engine"] = "reference"
+            if name not in gymnasium.registry:
+                gymnasium.register(id=name, entry_point=ENTRY_POINT, kwargs=kwargs)
+        ids.append(env_id(rules.id, current))
     return tuple(ids)
 
 
 ENV_IDS = register_envs()
-"""The registered ids, one per preset (four players, or the nearest the ruleset allows)."""
+"""The current registered ids, one per preset (four players, or the nearest the ruleset
+allows)."""

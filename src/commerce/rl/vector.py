@@ -321,7 +321,7 @@ def vector_env_id(rules_id: str) -> str:
     >>> vector_env_id("trade-and-barter")
     'commerce/TradeAndBarterVector-v0'
     """
-    return env_id(rules_id).removesuffix("-v0") + "Vector-v0"
+    return env_id(rules_id, 0).removesuffix("-v0") + "Vector-v0"
 
 
 VECTOR_ENTRY_POINT = "commerce.rl.vector:CommerceVectorEnv"

@@ -70,5 +70,6 @@ FAMILY: FamilySpec[rules.TradingState, rules.TradingObservation] = FamilySpec(
     presentation=present.PRESENTATION,
     kernel=compiled.kernel,
     env_kernel=compiled.env_kernel,
+    env_version=1,
 )
 """The trading family's contract (see :class:`commerce.family.FamilySpec`)."""
