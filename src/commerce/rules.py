@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, Self, TypeAlias
 
 from commerce.errors import RulesetError
 
@@ -45,6 +45,31 @@ class FamilyOptions:
 
     def __post_init__(self) -> None:
         _check_choices(self)
+
+    @classmethod
+    def of(cls, rules: Ruleset) -> Self:
+        """*rules*' family options, typed as this class: read a family's options as
+        ``TradingOptions.of(rules).trade_cost``, so that type checkers know each option (a
+        misspelt one is an error), rather than as ``rules.trade_cost`` (each option is also a
+        property of :class:`Ruleset` at run time, untyped to a checker).
+
+        >>> peel = find_ruleset("peel")
+        >>> RoundOptions.of(peel).deals_each, RankingOptions.of(peel).ranking
+        (1, 'peel')
+        >>> RoundOptions.of(find_ruleset("cox"))
+        Traceback (most recent call last):
+        ...
+        commerce.errors.RulesetError: ruleset cox: the cox family's options are CoxOptions, \
+not RoundOptions
+
+        :raises RulesetError: when *rules*' options are not of this class (a ruleset of
+            another family).
+        """
+        options = rules.options
+        if not isinstance(options, cls):
+            raise RulesetError(f"ruleset {rules.id}: the {rules.family} family's options are "
+                               f"{type(options).__name__}, not {cls.__name__}")
+        return options
 
 
 def _check_choices(obj: Any) -> None:
@@ -160,7 +185,9 @@ class Ruleset:
 
     options: FamilyOptions = field(default_factory=lambda: FamilyOptions())
     """The family's own options (a :class:`FamilyOptions` subclass of the family's); read
-    them as attributes of the ruleset (``rules.trade_cost``) or of ``rules.options``."""
+    them typed with the class's :meth:`FamilyOptions.of` (``TradingOptions.of(rules)``); at
+    run time each is also an attribute of the ruleset (``rules.trade_cost``), which type
+    checkers do not know."""
 
     # -- helpers ------------------------------------------------------------------------
     if TYPE_CHECKING:  # at run time each family option is a property (register_family_options)
