@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final, Self, TypeAlias
+from typing import Any, Final, Self, TypeAlias
 
 from commerce.errors import RulesetError
 
@@ -190,10 +190,6 @@ class Ruleset:
     checkers do not know."""
 
     # -- helpers ------------------------------------------------------------------------
-    if TYPE_CHECKING:  # at run time each family option is a property (register_family_options)
-        def __getattr__(self, name: str) -> Any:
-            """A family option, read through the ruleset (``rules.trade_cost``)."""
-
     def __post_init__(self) -> None:
         _check_choices(self)
         if self.min_players < 2 or self.min_players > self.max_players:

@@ -31,7 +31,7 @@ from commerce.apps.runner import CHUNK, Job, deal_reader
 from commerce.core import Action, ActionKind, DecisionKind, Event, Seat
 from commerce.errors import CommerceError
 from commerce.family import DealReader, DealSummary, family_spec, payoff_unit
-from commerce.rules import Ruleset
+from commerce.rules import RankingOptions, Ruleset
 from commerce.stats import mean_ci, proportion_ci
 
 
@@ -67,7 +67,7 @@ def rank_class(rules: Ruleset, rank: int) -> tuple[tuple[int, ...], str]:
     if category == "pair":
         return (level, key[1]), f"pair of {RANKS[key[1] - 2]}s"
     if category in ("flush", "point") and len(key) > 1:
-        if category == "flush" and rules.flush_compare != "points":
+        if category == "flush" and RankingOptions.of(rules).flush_compare != "points":
             return (level, key[1]), f"flush, {RANKS[key[1] - 2]} high"
         low = (key[1] // 3) * 3
         return (level, low), f"{category} {low}-{low + 2}"

@@ -164,17 +164,19 @@ def run_score(args: argparse.Namespace) -> int:
     """Score a holding in Cox's game."""
     from commerce.errors import CommerceError
     from commerce.families.cox.cards import parse_cox_cards
+    from commerce.families.cox.options import CoxOptions
     from commerce.families.cox.scoring import score_holding
 
     rules = resolve_rules(args)
     if rules.family != "cox":
         raise CommerceError("'score' is for Cox's game (--rules cox); use 'hand' for others")
+    opts = CoxOptions.of(rules)
     result = score_holding(
         parse_cox_cards(args.cards),
         args.base,
-        captain_can_be_fourth=rules.captain_can_be_fourth,
-        bank_double_order=rules.bank_double_order,
-        bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand,
+        captain_can_be_fourth=opts.captain_can_be_fourth,
+        bank_double_order=opts.bank_double_order,
+        bank_counts_for_clear_hand=opts.bank_counts_for_clear_hand,
     )
     data = result.to_dict()
     if args.json:

@@ -31,6 +31,7 @@ from commerce.bots import make_bot
 from commerce.core import Action, ActionKind, Bot, Decision, DecisionKind, Event
 from commerce.driver import Driver
 from commerce.errors import CommerceError
+from commerce.families.widow.options import WidowOptions
 from commerce.family import family_spec, payoff_unit
 from commerce.presentation import humanize
 from commerce.record import GameRecord, replay_steps
@@ -497,8 +498,8 @@ class Table:
     # -- hidden offers ---------------------------------------------------------------------------
     def hides_offers(self) -> bool:
         """Whether the game can put an offer to one seat alone (Pounce, Cox's "I buy")."""
-        rules = self.rules
-        return bool(getattr(rules, "pounce", False)) or rules.family == "cox"
+        options = self.rules.options
+        return (isinstance(options, WidowOptions) and options.pounce) or self.rules.family == "cox"
 
     def holds(self) -> bool:
         """Whether every action waits for the table's pace: a paced table whose game hides

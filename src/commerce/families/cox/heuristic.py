@@ -37,6 +37,7 @@ from commerce.families.cox.cards import (
     number_of,
     transport_suit,
 )
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.scoring import is_complete, may_complete_less_one, score_holding
 
 _BANK_VALUE: Final = 1000.0
@@ -120,12 +121,12 @@ def _sell_score(obs: Any, face: CoxCard) -> int:
         if face_card(c) == face:
             del held[i]
             break
-    rules = obs.ruleset
+    opts = CoxOptions.of(obs.ruleset)
     return score_holding(
         [*held, *obs.greenbacks[obs.seat]], obs.base_numbers[obs.seat],
-        captain_can_be_fourth=rules.captain_can_be_fourth,
-        bank_double_order=rules.bank_double_order,
-        bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand,
+        captain_can_be_fourth=opts.captain_can_be_fourth,
+        bank_double_order=opts.bank_double_order,
+        bank_counts_for_clear_hand=opts.bank_counts_for_clear_hand,
     ).score
 
 
@@ -134,7 +135,7 @@ def _buy_sells_out(obs: Any, card: CoxCard) -> bool:
     held = [*_holding(obs), card]
     if not may_complete_less_one(held):
         return False
-    cap4 = obs.ruleset.captain_can_be_fourth
+    cap4 = CoxOptions.of(obs.ruleset).captain_can_be_fourth
     for f in sorted({face_card(c) for c in obs.rack}):
         if f == face_card(card):
             continue

@@ -16,6 +16,7 @@ from typing import Any
 from commerce.core import Decision, DecisionKind, Event, Seat
 from commerce.families.cox.cards import CoxCard, face_card, format_cox_card
 from commerce.families.cox.choices import decision
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.state import DIRECTOR_NAMES, CoxState, Phase
 from commerce.rules import Ruleset
 
@@ -186,7 +187,7 @@ def view(s: CoxState, seat: Seat | None, everything: bool) -> CoxObservation:
         ruleset=s.ruleset,
         players=s.players,
         hand_number=s.session.hand_number,
-        hands_total=s.ruleset.hands_per_game,
+        hands_total=CoxOptions.of(s.ruleset).hands_per_game,
         decision=shown_decision(s, seat, everything),
         turn=s.turn.player,
         wholesaler=deal.wholesaler,

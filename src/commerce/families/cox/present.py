@@ -18,6 +18,7 @@ from commerce.families.cox.cards import (
     is_honour,
     transport_suit,
 )
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.text import decision_prompt
 from commerce.presentation import CardFace, Pile, Presentation, SeatView, TableView
 from commerce.text import seat_name
@@ -108,12 +109,12 @@ def holding_note(obs: Any) -> str:
 
     if obs.seat is None:
         return ""
-    rules = obs.ruleset
+    opts = CoxOptions.of(obs.ruleset)
     held = [*obs.rack, *(c for g in obs.laid[obs.seat] for c in g), *obs.greenbacks[obs.seat]]
     now = score_holding(held, obs.base_numbers[obs.seat],
-                        captain_can_be_fourth=rules.captain_can_be_fourth,
-                        bank_double_order=rules.bank_double_order,
-                        bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand)
+                        captain_can_be_fourth=opts.captain_can_be_fourth,
+                        bank_double_order=opts.bank_double_order,
+                        bank_counts_for_clear_hand=opts.bank_counts_for_clear_hand)
     return f"counts {now.score:+d} now"
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from commerce.cards import Card, format_card, format_cards
 from commerce.core import Decision, Event, Seat
+from commerce.families.trading.options import TradingOptions
 from commerce.families.trading.state import Phase, TradingState
 from commerce.families.trading.turn import decision
 from commerce.rules import Ruleset
@@ -114,7 +115,7 @@ def observe(s: TradingState, seat: Seat | None) -> TradingObservation:
         players=s.players,
         dealer=s.dealer,
         deal_number=s.deal_number,
-        deals_total=s.players * s.ruleset.deals_each,
+        deals_total=s.players * TradingOptions.of(s.ruleset).deals_each,
         decision=decision(s),
         turn=s.turn,
         hand=s.hands[seat] if seat is not None else (),
@@ -137,7 +138,7 @@ def reveal_all(s: TradingState) -> TradingObservation:
         players=s.players,
         dealer=s.dealer,
         deal_number=s.deal_number,
-        deals_total=s.players * s.ruleset.deals_each,
+        deals_total=s.players * TradingOptions.of(s.ruleset).deals_each,
         decision=decision(s),
         turn=s.turn,
         hand=(),

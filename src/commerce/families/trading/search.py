@@ -24,6 +24,7 @@ from commerce.determinize import state_sampler
 from commerce.families.trading import rules as ref
 from commerce.families.trading.heuristic import trading_action
 from commerce.families.trading.observe import TradingObservation
+from commerce.families.trading.options import TradingOptions
 from commerce.families.trading.state import Phase, TradingState
 from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none
 from commerce.hands import evaluator_for
@@ -45,6 +46,7 @@ def erratic_seats(obs: TradingObservation) -> frozenset[Seat]:
     in the last deal on a hand it would not stand on (the showdown shows every hand), or, in
     this deal, bartered where a trade was free to them (the heuristic then trades)."""
     rules = obs.ruleset
+    opts = TradingOptions.of(rules)
     out: set[Seat] = set()
     for e in obs.last_deal:
         q = e.seat
@@ -56,8 +58,8 @@ def erratic_seats(obs: TradingObservation) -> frozenset[Seat]:
         q = e.seat
         if e.kind == "barter_offered" and q is not None and q != obs.seat:
             dealer = q == obs.dealer
-            cost = rules.dealer_trade_cost if dealer else rules.trade_cost
-            if cost <= 0 and (rules.dealer_may_trade or not dealer):
+            cost = opts.dealer_trade_cost if dealer else opts.trade_cost
+            if cost <= 0 and (opts.dealer_may_trade or not dealer):
                 out.add(q)
     return frozenset(out)
 
@@ -136,8 +138,8 @@ def _settle(t: Any, seat: Seat, start: int) -> tuple[float, float]:
     s: TradingState = t.state
     balance = s.balances[seat]
     if s.phase is not Phase.OVER:  # the next deal's antes are already taken: give them back
-        rules = s.ruleset
-        balance += rules.dealer_ante if seat == s.dealer else rules.ante
+        opts = TradingOptions.of(s.ruleset)
+        balance += opts.dealer_ante if seat == s.dealer else opts.ante
     won = 0.0
     for e in t.events:
         if e.kind == "showdown":
@@ -195,7 +197,7 @@ _Step = tuple[str, Seat, Seat, Card | None, Card | None]
 
 def one_action_turns(rules: Ruleset) -> bool:
     """Whether a turn is a single action: no standing after one's own trade or barter."""
-    return not rules.stand_after_trade
+    return not TradingOptions.of(rules).stand_after_trade
 
 
 def replayed_states(obs: TradingObservation) -> Callable[[random.Random], TradingState] | None:
@@ -264,7 +266,7 @@ def replayed_states(obs: TradingObservation) -> Callable[[random.Random], Tradin
     opponents = n - 1
     table = strength_table(rules)
     rank_of = evaluator_for(rules).rank_of
-    own_cards_back = rules.barter_return_from_original_hand
+    own_cards_back = TradingOptions.of(rules).barter_return_from_original_hand
 
     def would_stand(cards: list[Card]) -> bool:
         return win_chance(rules, cards, opponents) >= 0.5

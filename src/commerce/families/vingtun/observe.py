@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from commerce.cards import Card, format_card
 from commerce.core import Decision, Event, Seat
+from commerce.families.vingtun.options import VingtUnOptions
 from commerce.families.vingtun.state import Phase, Status, VingtUnState, decision
 from commerce.rules import Ruleset
 
@@ -126,7 +127,8 @@ def _view(s: VingtUnState, seat: Seat | None, everything: bool) -> VingtUnObserv
     own = () if seat is None else tuple(c for h in s.round.hands[seat] for c in h.cards)
     return VingtUnObservation(
         seat=seat, ruleset=s.ruleset, players=s.players, dealer=s.dealer,
-        deal_number=s.session.deal_number, deals_total=s.players * s.ruleset.deals_each,
+        deal_number=s.session.deal_number,
+        deals_total=s.players * VingtUnOptions.of(s.ruleset).deals_each,
         hand_number=s.session.hand_number, stage=s.phase.name.lower(), decision=decision(s),
         actor=s.current.actor, part=s.current.part, hand=own, hands=hands,
         doubled=s.round.doubled, balances=s.session.balances, pool=s.session.pool,

@@ -12,6 +12,7 @@ from typing import Any
 
 from commerce.cards import rank_of
 from commerce.core import Action, ActionKind
+from commerce.families.vingtun.options import VingtUnOptions
 from commerce.families.vingtun.state import total, value
 from commerce.presentation import (
     Pile,
@@ -70,10 +71,11 @@ def _pair(obs: Any) -> bool:
     """Whether the seat's two cards may be divided under the ``divide`` option."""
     own = obs.hands[obs.seat]
     cards = tuple(own[0].cards) if len(own) == 1 else ()
-    if len(cards) != 2 or None in cards or obs.ruleset.divide == "never":
+    divide = VingtUnOptions.of(obs.ruleset).divide
+    if len(cards) != 2 or None in cards or divide == "never":
         return False
     a, b = cards[0], cards[1]
-    return rank_of(a) == rank_of(b) if obs.ruleset.divide == "same_rank" \
+    return rank_of(a) == rank_of(b) if divide == "same_rank" \
         else value(a) == value(b)
 
 

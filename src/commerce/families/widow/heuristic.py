@@ -37,6 +37,7 @@ from typing import Any, Final
 
 from commerce.cards import Card, pack
 from commerce.core import Action, ActionKind, DecisionKind
+from commerce.families.widow.options import WidowOptions
 from commerce.hands import evaluator_for
 from commerce.rules import Ruleset
 from commerce.strength import strength_table
@@ -273,7 +274,7 @@ def widow_action(obs: Any, legal: Sequence[Action], rng: random.Random,
     if swaps:
         gives = sorted({a.cards[0] for a in swaps})
         takes = sorted({a.cards[1] for a in swaps})
-        limit = min(rules.max_exchange_per_turn, 3)
+        limit = min(WidowOptions.of(rules).max_exchange_per_turn, 3)
         if kind is DecisionKind.MORE_EXCHANGE:
             limit -= _swaps_this_turn(obs, obs.seat)
         more_turns = not obs.final_turns and kind is not DecisionKind.FINAL_TURN

@@ -14,6 +14,7 @@ from typing import Any
 
 from commerce.cards import Card, format_card, format_cards
 from commerce.core import Action, ActionKind, Decision, Event, Seat
+from commerce.families.widow.options import WidowOptions
 from commerce.families.widow.rules import apply_unchecked, decision
 from commerce.families.widow.state import TOKEN_FLOWS, Phase, WidowState
 from commerce.rules import Ruleset
@@ -180,7 +181,7 @@ def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservatio
         hand_sizes=tuple(len(h) for h in deal.hands),
         widow=deal.widow,
         stock_count=len(deal.stock),
-        tokens=session.tokens if s.ruleset.token_flow in TOKEN_FLOWS else None,
+        tokens=session.tokens if WidowOptions.of(s.ruleset).token_flow in TOKEN_FLOWS else None,
         balances=session.balances,
         pool=session.pool,
         pool_counters=session.pool_counters,
@@ -252,7 +253,7 @@ def render_observation(obs: WidowObservation) -> str:
              f"dealer seat {obs.dealer}"]
     widow = format_cards(obs.widow) or "-"
     pool = f"    pool: {obs.pool} stakes, {obs.pool_counters} counters" if (
-        obs.ruleset.token_flow == "lowest_to_pool") else ""
+        WidowOptions.of(obs.ruleset).token_flow == "lowest_to_pool") else ""
     lines.append(f"widow: {widow}    stock: {obs.stock_count}{pool}")
     for x in range(obs.players):
         tags = []

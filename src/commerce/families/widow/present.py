@@ -16,6 +16,7 @@ from typing import Any
 
 from commerce.cards import format_card, format_cards
 from commerce.core import Action, ActionKind, DecisionKind
+from commerce.families.widow.options import WidowOptions
 from commerce.hands import evaluator_for
 from commerce.presentation import (
     MenuGroup,
@@ -97,7 +98,7 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
     piles = [Pile("widow", tuple(card_face(c) for c in obs.widow),
                   card_ids=tuple(obs.widow)),
              Pile("stock", count=quantity(obs.stock_count, "cards"))]
-    if rules.token_flow == "lowest_to_pool":
+    if WidowOptions.of(rules).token_flow == "lowest_to_pool":
         piles.append(Pile("pool", count=f"{quantity(obs.pool, 'stakes')}, "
                                         f"{quantity(obs.pool_counters, 'counters')}"))
     hand = tuple(obs.hand) if obs.seat is not None else ()
@@ -114,7 +115,7 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
     prompt = ""
     if d is not None and d.seat == obs.seat and d.kind in _PROMPTS:
         prompt = _PROMPTS[d.kind]
-        if d.kind is DecisionKind.TURN and rules.end_condition == "two_stand":
+        if d.kind is DecisionKind.TURN and WidowOptions.of(rules).end_condition == "two_stand":
             prompt = "Your turn: exchange with the widow, pass, or stand."
     elif d is not None and d.seat is not None:
         prompt = f"{seat_name(names, d.seat, obs.seat)} to act."
@@ -181,7 +182,7 @@ def unit_of(rules: Any) -> str:
     """What a deal's payoffs count: tokens (moved from the lowest hands to the best),
     counters (put in the pool, in Pool Commerce), or stakes (Peel's Old Game)."""
     return {"lowest_to_best": "tokens", "lowest_to_pool": "counters"}.get(
-        rules.token_flow, "stakes")
+        WidowOptions.of(rules).token_flow, "stakes")
 
 
 PRESENTATION = Presentation(menu_group=menu_group, table=table,

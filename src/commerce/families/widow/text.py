@@ -15,6 +15,7 @@ from typing import Any
 
 from commerce.cards import format_card, format_cards
 from commerce.core import Event
+from commerce.families.widow.options import WidowOptions
 from commerce.text import seat_name, seat_object, showdown_lines
 
 
@@ -102,7 +103,7 @@ def render(obs: Any, names: Sequence[str]) -> str:
     rules = obs.ruleset
     lines = [f"{rules.name} - deal {obs.deal_number}, round {obs.round}"]
     pool = (f"    pool: {obs.pool} stakes, {obs.pool_counters} counters"
-            if rules.token_flow == "lowest_to_pool" else "")
+            if WidowOptions.of(rules).token_flow == "lowest_to_pool" else "")
     lines.append(f"Widow: {format_cards(obs.widow, symbols=True) or '-'}    "
                  f"stock: {obs.stock_count}{pool}")
     for x in range(obs.players):
