@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from commerce.core import DecisionKind
 from commerce.families.cox.cards import (
@@ -18,6 +17,7 @@ from commerce.families.cox.cards import (
     is_honour,
     transport_suit,
 )
+from commerce.families.cox.observe import CoxObservation
 from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.text import decision_prompt
 from commerce.presentation import CardFace, Pile, Presentation, SeatView, TableView
@@ -65,7 +65,7 @@ def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def table(obs: Any, names: Sequence[str]) -> TableView:
+def table(obs: CoxObservation, names: Sequence[str]) -> TableView:
     """The table as the observation's seat sees it (only what the observation holds)."""
     seats = []
     for x in range(obs.players):
@@ -102,7 +102,7 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
                      hand_note=holding_note(obs), prompt=prompt)
 
 
-def holding_note(obs: Any) -> str:
+def holding_note(obs: CoxObservation) -> str:
     """What the player's holding (rack, laid-out sets and Greenbacks) would count now, as the
     plain interface says it, e.g. ``counts +12 now``; "" for a spectator."""
     from commerce.families.cox.scoring import score_holding
@@ -134,7 +134,7 @@ _EXPLAIN = {
 }
 
 
-def explain(obs: Any) -> str:
+def explain(obs: CoxObservation) -> str:
     """The decision at hand in words, for the help."""
     d = obs.decision
     if d is None or obs.seat is None or d.seat != obs.seat:

@@ -64,7 +64,7 @@ def erratic_seats(obs: TradingObservation) -> frozenset[Seat]:
     return frozenset(out)
 
 
-def fitted_playout(obs: Any) -> Callable[[Any, Action, Seat, random.Random],
+def fitted_playout(obs: TradingObservation) -> Callable[[Any, Action, Seat, random.Random],
                                          tuple[float, float]] | None:
     """Where *obs* shows seats that play unlike the heuristic (:func:`erratic_seats`), a
     playout in which those seats choose at random among their legal actions (as the random
@@ -377,7 +377,7 @@ def replayed_states(obs: TradingObservation) -> Callable[[random.Random], Tradin
     return draw
 
 
-def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
+def candidates(obs: TradingObservation, legal: Sequence[Action]) -> list[int]:
     """The actions the search weighs: all, except where a turn is one action (Trade and
     Barter), where it weighs only the knock, the heuristic's own choice and the trade of the
     card the heuristic would replace.

@@ -16,6 +16,7 @@ from typing import Any
 
 from commerce.cards import format_card, format_cards
 from commerce.core import Action, ActionKind, DecisionKind
+from commerce.families.widow.observe import WidowObservation
 from commerce.families.widow.options import WidowOptions
 from commerce.hands import evaluator_for
 from commerce.presentation import (
@@ -41,7 +42,7 @@ _BARE = {
 }
 
 
-def action_label(action: Action, obs: Any) -> str:
+def action_label(action: Action, obs: WidowObservation) -> str:
     """A menu entry for *action* in words, its cards with suit symbols."""
     cards = action.cards
     if action.kind is ActionKind.EXCHANGE and len(cards) == 2:
@@ -54,7 +55,7 @@ def action_label(action: Action, obs: Any) -> str:
     return _BARE.get(action.kind, action.kind.value)
 
 
-def menu_group(action: Action, obs: Any) -> MenuGroup | None:
+def menu_group(action: Action, obs: WidowObservation) -> MenuGroup | None:
     """One-for-one exchanges grouped by the card given; the rest stand alone."""
     cards = action.cards
     if action.kind is ActionKind.EXCHANGE and len(cards) == 2:
@@ -76,7 +77,7 @@ _PROMPTS = {
 }
 
 
-def table(obs: Any, names: Sequence[str]) -> TableView:
+def table(obs: WidowObservation, names: Sequence[str]) -> TableView:
     """The table as the observation's seat sees it (only what the observation holds)."""
     rules = obs.ruleset
     seats = []
@@ -153,7 +154,7 @@ _EXPLAIN = {
 }
 
 
-def explain(obs: Any) -> str:
+def explain(obs: WidowObservation) -> str:
     """The decision at hand in words, for the help."""
     d = obs.decision
     if d is None or obs.seat is None or d.seat != obs.seat:

@@ -33,6 +33,7 @@ from commerce.families.widow.heuristic import (
     knock_threshold,
     widow_action,
 )
+from commerce.families.widow.observe import WidowObservation
 from commerce.families.widow.options import WidowOptions
 from commerce.families.widow.state import Phase, WidowState
 from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none, kernel_plays
@@ -296,7 +297,7 @@ KEPT_EXCHANGES = 12
 """The exchanges searched at a decision with more than :data:`MANY_EXCHANGES`."""
 
 
-def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
+def candidates(obs: WidowObservation, legal: Sequence[Action]) -> list[int]:
     """The actions worth a playout: the heuristic's choice first (so that it wins ties),
     every action that is not an exchange, and the exchanges after which the hand is worth
     most to the heuristic: :data:`CANDIDATE_EXCHANGES` of them in Pool Commerce
@@ -338,7 +339,7 @@ def compiled(rules: Ruleset) -> bool:
     return kernel_plays(check_supported, rules)
 
 
-def kernel_playouts(obs: Any) -> BatchPlayouts | None:
+def kernel_playouts(obs: WidowObservation) -> BatchPlayouts | None:
     """The search bot's playouts on the compiled kernel (``SearchHooks.batch``): from a drawn
     state, each action and then the compiled heuristic in every seat to the end of the deal,
     scored as :func:`playout` scores them (tokens, stakes, or in Pool Commerce the change in
@@ -395,7 +396,7 @@ BELIEF_TRIES = 8
 holds (as the search bot tries them where the family has no sampler of its own)."""
 
 
-def believed_states(obs: Any) -> Callable[[random.Random], WidowState] | None:
+def believed_states(obs: WidowObservation) -> Callable[[random.Random], WidowState] | None:
     """The search's drawer of states (``SearchHooks.sampler``) where the kernel plays the
     ruleset: states drawn from the seat's view (:func:`.sample.prepare`), each redrawn up to
     :data:`BELIEF_TRIES` times until :func:`plausible` accepts it, exactly as the search bot
@@ -414,6 +415,7 @@ def believed_states(obs: Any) -> Callable[[random.Random], WidowState] | None:
 
     draw = prepare(obs)
     seat = obs.seat
+    assert seat is not None  # prepare refuses a spectator's view
     limit = min(WidowOptions.of(rules).max_exchange_per_turn, 3)
     rank3, strength, vtab = kern.rank3, kern.strength, kern.vtab
     read: list[Any] = [None, None, ()]  # the log and widow last read, and their judgements

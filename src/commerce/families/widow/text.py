@@ -15,6 +15,7 @@ from typing import Any
 
 from commerce.cards import format_card, format_cards
 from commerce.core import Event
+from commerce.families.widow.observe import WidowObservation
 from commerce.families.widow.options import WidowOptions
 from commerce.text import seat_name, seat_object, showdown_lines
 
@@ -96,7 +97,7 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
     return f"{k} {who}"
 
 
-def render(obs: Any, names: Sequence[str]) -> str:
+def render(obs: WidowObservation, names: Sequence[str]) -> str:
     """The table as the observation's seat sees it, with the players' names."""
     from commerce.hands import evaluator_for
 
@@ -129,7 +130,7 @@ def render(obs: Any, names: Sequence[str]) -> str:
         lines.append(f"  {seat_name(names, x, obs.seat):<10} {count:<10} {shown:<12} "
                      f"{', '.join(tags)}")
     hand = obs.hand
-    if hand and len(hand) >= 3 and obs.hands[obs.seat] is not None:
+    if hand and len(hand) >= 3 and obs.seat is not None and obs.hands[obs.seat] is not None:
         value = evaluator_for(rules).value(hand)
         lines.append(f"Your hand: {format_cards(hand, symbols=True)}  "
                      f"({value.category.value}, {value.points} points)")
