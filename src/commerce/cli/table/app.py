@@ -32,7 +32,7 @@ import signal
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -58,6 +58,10 @@ from commerce.cli.table.screens import (
 )
 from commerce.core import Action, ActionKind, DecisionKind, Event
 from commerce.errors import CommerceError, RecordError
+
+if TYPE_CHECKING:
+    from commerce.bots.learned import LearnedBot
+    from commerce.driver import Driver
 from commerce.family import DealSummary, family_spec, payoff_unit
 from commerce.presentation import CardFace, SeatView, TableView
 
@@ -251,9 +255,9 @@ class TableApp(App[int]):
         Binding("ctrl+c", "interrupt", "save and stop", show=False, priority=True),
     ]
 
-    def __init__(self, driver: Any, human: int, path: Path | None, *, pace: str = "normal",
+    def __init__(self, driver: Driver, human: int, path: Path | None, *, pace: str = "normal",
                  symbols: bool = True, confirm: bool = True, signals: bool = False,
-                 learned: Any = None) -> None:
+                 learned: LearnedBot | None = None) -> None:
         super().__init__()
         self.driver = driver
         self.human = human
@@ -745,6 +749,8 @@ class TableApp(App[int]):
     def result_line(self) -> str:
         """The final result in one line."""
         result = self.driver.outcome()
+        if result is None:  # the game goes on: no result yet
+            return ""
         order = standing(result, len(self.names))  # the standing's order (who went out later first)
         return "Final: " + ", ".join(f"{self.names[s]} {result.payoffs[s]:+d}" for s in order)
 
@@ -1045,7 +1051,7 @@ def header(view: TableView, over: bool, width: int) -> str:
     return line
 
 
-def forced(driver: Any) -> Action | None:
+def forced(driver: Driver) -> Action | None:
     """The player's one legal move where it is only a "decline" or "done" (an offer the
     player cannot take, the end of a turn): made without asking or showing the offer."""
     if driver.outcome() is not None or driver.waiting_for_human() is None:
