@@ -27,7 +27,6 @@ from typing import Any, Final, Self, TypeAlias, TypeVar
 
 from commerce.errors import RulesetError
 
-
 OptionValue: TypeAlias = bool | int | str
 """The value of one option: a truth value, a number or a word."""
 

@@ -94,7 +94,7 @@ def _heuristic_choice(obs: Any, legal: Sequence[Action]) -> Action:
     return HeuristicBot().act(obs, legal, random.Random(0))
 
 
-def _hooks(family: str) -> SearchHooks | None:
+def _hooks(family: str) -> SearchHooks[Any, Any] | None:
     return family_spec(family).search
 
 

@@ -128,7 +128,7 @@ def compiled(rules: Ruleset) -> bool:
     return kernel_plays(check_supported, rules)
 
 
-def kernel_playouts(obs: CoxObservation) -> BatchPlayouts | None:
+def kernel_playouts(obs: CoxObservation) -> BatchPlayouts[CoxState] | None:
     """The search bot's playouts on the compiled kernel (``SearchHooks.batch``): from a drawn
     state, each action and then the compiled heuristic in every seat to the end of the hand,
     scored as :func:`playout` scores them (the lead in the hand, won); the same rules and the
@@ -153,7 +153,8 @@ def _budget(rules: Ruleset) -> int | None:
     return None if compiled(rules) else PYTHON_ITERATIONS
 
 
-SEARCH = SearchHooks(playout=playout, iterations=DEFAULT_ITERATIONS, candidates=candidates,
-                     reference=reference, confidence=CONFIDENCE, batch=kernel_playouts,
-                     iterations_by_rules=_budget)
+SEARCH: SearchHooks[CoxState, CoxObservation] = SearchHooks(
+    playout=playout, iterations=DEFAULT_ITERATIONS, candidates=candidates, reference=reference,
+    confidence=CONFIDENCE, batch=kernel_playouts, iterations_by_rules=_budget,
+)
 """Cox's hooks for the search bot."""

@@ -19,12 +19,12 @@ from dataclasses import replace
 from typing import Any
 
 from commerce.cards import Card, pack
-from commerce.core import Action, ActionKind, DecisionKind, Seat
-from commerce.determinize import state_sampler
+from commerce.core import Action, ActionKind, DecisionKind, Seat, Transition
 from commerce.families.trading import rules as ref
 from commerce.families.trading.heuristic import trading_action
 from commerce.families.trading.observe import TradingObservation
 from commerce.families.trading.options import TradingOptions
+from commerce.families.trading.sample import prepare
 from commerce.families.trading.state import Phase, TradingState
 from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none
 from commerce.hands import evaluator_for
@@ -64,8 +64,8 @@ def erratic_seats(obs: TradingObservation) -> frozenset[Seat]:
     return frozenset(out)
 
 
-def fitted_playout(obs: TradingObservation) -> Callable[[Any, Action, Seat, random.Random],
-                                         tuple[float, float]] | None:
+def fitted_playout(obs: TradingObservation) -> Callable[[TradingState, Action, Seat, random.Random],
+                                                        tuple[float, float]] | None:
     """Where *obs* shows seats that play unlike the heuristic (:func:`erratic_seats`), a
     playout in which those seats choose at random among their legal actions (as the random
     bot does); else None. With seat 0 against random, heuristic, random in Peel (120 games,
@@ -75,7 +75,7 @@ def fitted_playout(obs: TradingObservation) -> Callable[[Any, Action, Seat, rand
     if not erratic:
         return None
 
-    def fitted(state: Any, action: Action, seat: Seat,
+    def fitted(state: TradingState, action: Action, seat: Seat,
                rng: random.Random) -> tuple[float, float]:
         return _play(state, action, seat, rng, erratic)
 
@@ -134,7 +134,7 @@ def plausible(state: TradingState, seat: Seat) -> bool:
     return True
 
 
-def _settle(t: Any, seat: Seat, start: int) -> tuple[float, float]:
+def _settle(t: Transition, seat: Seat, start: int) -> tuple[float, float]:
     s: TradingState = t.state
     balance = s.balances[seat]
     if s.phase is not Phase.OVER:  # the next deal's antes are already taken: give them back
@@ -160,7 +160,7 @@ def _kernel(rules: Ruleset, players: int) -> Any:
     return kernel_or_none(kernel, rules, players)
 
 
-def kernel_playouts(obs: TradingObservation) -> BatchPlayouts | None:
+def kernel_playouts(obs: TradingObservation) -> BatchPlayouts[TradingState] | None:
     """The search bot's playouts on the compiled kernel (``SearchHooks.batch``): from a drawn
     state, each action and then the compiled heuristic in every seat (at random in the seats
     that play unlike it, :func:`erratic_seats`, as :func:`fitted_playout` plays them) to the
@@ -173,7 +173,7 @@ def kernel_playouts(obs: TradingObservation) -> BatchPlayouts | None:
         return None
     erratic = erratic_seats(obs)
 
-    def playouts(state: Any, actions: Sequence[Action], seat: Seat,
+    def playouts(state: TradingState, actions: Sequence[Action], seat: Seat,
                  key: int) -> list[tuple[float, float]]:
         gains, wins, _ = kern.playouts(state, actions, seat, key, erratic)
         return list(zip(gains.tolist(), wins.tolist(), strict=True))
@@ -256,7 +256,7 @@ def replayed_states(obs: TradingObservation) -> Callable[[random.Random], Tradin
             script.append(("offer" if offer else "return", q, partner, seen, None))
     if initial is None:
         return None
-    plain = state_sampler(obs)
+    plain = prepare(obs)  # the family's sampler (its ``sampler`` hook)
     n = obs.players
     held = set(initial) | set(drawn_by_seat)
     free = [c for c in pack(rules.pack) if c not in held]
@@ -400,7 +400,8 @@ def candidates(obs: TradingObservation, legal: Sequence[Action]) -> list[int]:
     return kept or everything
 
 
-SEARCH = SearchHooks(playout=playout, belief=plausible, candidates=candidates,
-                     sampler=replayed_states, fitted=fitted_playout, batch=kernel_playouts,
-                     iterations=DEFAULT_ITERATIONS)
+SEARCH: SearchHooks[TradingState, TradingObservation] = SearchHooks(
+    playout=playout, belief=plausible, candidates=candidates, sampler=replayed_states,
+    fitted=fitted_playout, batch=kernel_playouts, iterations=DEFAULT_ITERATIONS,
+)
 """The trading family's hooks for the search bot."""

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from commerce.cards import rank_of
 from commerce.core import Action, ActionKind
@@ -24,6 +23,7 @@ from commerce.presentation import (
     pack_symbols,
     quantity,
 )
+from commerce.rules import Ruleset
 from commerce.text import seat_name
 
 _WORDS = {
@@ -52,13 +52,13 @@ def action_label(action: Action, obs: VingtUnObservation) -> str:
     return _WORDS.get(action.kind, action.kind.value)
 
 
-def unit_of(_rules: Any) -> str:
+def unit_of(_rules: Ruleset) -> str:
     """What Vingt-un's payoffs count, in words: the counters staked and paid (as its seats,
     pool and stakes say)."""
     return "counters"
 
 
-def rules_help(_rules: Any) -> list[str]:
+def rules_help(_rules: Ruleset) -> list[str]:
     """What wins, best first, each with an example, for the help (ace 1 or 11, courts 10,
     others their face)."""
     return ["a natural (an ace and a ten-card), e.g. A♠ K♥",

@@ -12,7 +12,6 @@ MenuGroup(heading='give 7♠ for', short='3♥')
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from commerce.cards import format_card, format_cards
 from commerce.core import Action, ActionKind, DecisionKind
@@ -30,6 +29,7 @@ from commerce.presentation import (
     pack_symbols,
     quantity,
 )
+from commerce.rules import Ruleset
 from commerce.text import seat_name
 
 _BARE = {
@@ -179,7 +179,7 @@ e.g. AS 10h T♦.
 """The plain interface's help."""
 
 
-def unit_of(rules: Any) -> str:
+def unit_of(rules: Ruleset) -> str:
     """What a deal's payoffs count: tokens (moved from the lowest hands to the best),
     counters (put in the pool, in Pool Commerce), or stakes (Peel's Old Game)."""
     return {"lowest_to_best": "tokens", "lowest_to_pool": "counters"}.get(

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from commerce.cards import Card
-from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
+from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat, Transition
 from commerce.families.widow import rules as widow
 from commerce.families.widow.heuristic import (
     best_target,
@@ -122,7 +122,7 @@ def playout(state: WidowState, action: Action, seat: Seat,
     return 0.0, 0.0  # pragma: no cover - a deal always ends
 
 
-def _settle(t: Any, seat: Seat, tokens: bool, start: int, start_balance: int) -> float:
+def _settle(t: Transition, seat: Seat, tokens: bool, start: int, start_balance: int) -> float:
     """The seat's gain from the start of the playout to the state of transition *t*."""
     s: WidowState = t.state
     if not tokens:
@@ -339,7 +339,7 @@ def compiled(rules: Ruleset) -> bool:
     return kernel_plays(check_supported, rules)
 
 
-def kernel_playouts(obs: WidowObservation) -> BatchPlayouts | None:
+def kernel_playouts(obs: WidowObservation) -> BatchPlayouts[WidowState] | None:
     """The search bot's playouts on the compiled kernel (``SearchHooks.batch``): from a drawn
     state, each action and then the compiled heuristic in every seat to the end of the deal,
     scored as :func:`playout` scores them (tokens, stakes, or in Pool Commerce the change in
@@ -452,7 +452,8 @@ def _budget(rules: Ruleset) -> int | None:
     return POOL_ITERATIONS if pool_model(rules) else None
 
 
-SEARCH = SearchHooks(playout=playout, belief=plausible, candidates=candidates,
-                     sampler=believed_states, batch=kernel_playouts, iterations=DEFAULT_ITERATIONS,
-                     iterations_by_rules=_budget)
+SEARCH: SearchHooks[WidowState, WidowObservation] = SearchHooks(
+    playout=playout, belief=plausible, candidates=candidates, sampler=believed_states,
+    batch=kernel_playouts, iterations=DEFAULT_ITERATIONS, iterations_by_rules=_budget,
+)
 """The widow family's hooks for the search bot."""

@@ -11,9 +11,8 @@ exchanged with it are public.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from commerce.cards import format_card, format_cards
+from commerce.cards import Card, format_card, format_cards
 from commerce.core import Event
 from commerce.families.widow.observe import WidowObservation
 from commerce.families.widow.options import WidowOptions
@@ -29,7 +28,7 @@ def _s(seat: int | None, viewer: int | None, verb: str) -> str:
     return verb + "s"
 
 
-def _cards(value: Any) -> str:
+def _cards(value: Card | tuple[Card, ...]) -> str:
     return format_cards(value) if isinstance(value, tuple) else format_card(value)
 
 
