@@ -163,7 +163,7 @@ def _print_family_odds(odds: dict[str, Any], name: str, as_json: bool) -> int:
 def run_score(args: argparse.Namespace) -> int:
     """Score a holding in Cox's game."""
     from commerce.errors import CommerceError
-    from commerce.families.cox.cards import parse_cox_cards
+    from commerce.families.cox.cards import format_cox_cards, parse_cox_cards
     from commerce.families.cox.options import CoxOptions
     from commerce.families.cox.scoring import score_holding
 
@@ -178,13 +178,13 @@ def run_score(args: argparse.Namespace) -> int:
         bank_double_order=opts.bank_double_order,
         bank_counts_for_clear_hand=opts.bank_counts_for_clear_hand,
     )
-    data = result.to_dict()
     if args.json:
-        print(json.dumps(data))
+        print(json.dumps(result.to_dict()))
         return 0
-    for item in data["breakdown"]:
-        print(f"  {item['what']:<36} {' '.join(item.get('cards', [])):<16} {item['points']:>+4}")
-    clear = "clear" if data["clear"] else "not clear"
-    complete = "complete" if data["complete"] else "not complete"
-    print(f"score {data['score']} ({clear}, {complete})")
+    for item in result.breakdown:
+        cards = " ".join(format_cox_cards(item.cards).split())
+        print(f"  {item.what:<36} {cards:<16} {item.points:>+4}")
+    clear = "clear" if result.clear else "not clear"
+    complete = "complete" if result.complete else "not complete"
+    print(f"score {result.score} ({clear}, {complete})")
     return 0

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from commerce.core import Decision, DecisionKind, Event, Seat
 from commerce.families.cox.cards import CoxCard, face_card, format_cox_card
@@ -78,7 +77,7 @@ class CoxObservation:
     over: bool
     """Whether the game has ended."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready form (cards in notation)."""
         return {
             "seat": self.seat,
@@ -114,9 +113,9 @@ def _names(cards: tuple[CoxCard, ...]) -> list[str]:
     return [format_cox_card(c) for c in cards]
 
 
-def event_to_dict(e: Event) -> dict[str, Any]:
+def event_to_dict(e: Event) -> dict[str, object]:
     """A JSON-ready form of an event of this family."""
-    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
+    out: dict[str, object] = {"kind": e.kind, "seat": e.seat}
     for key, value in e.data:
         if key == "card":
             out[key] = format_cox_card(value)

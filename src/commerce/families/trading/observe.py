@@ -8,7 +8,6 @@ stakes, the pool, the size of the stock and every other event are public.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from commerce.cards import Card, format_card, format_cards
 from commerce.core import Decision, Event, Seat
@@ -57,7 +56,7 @@ class TradingObservation:
     over: bool
     """Whether the session has ended."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready form (cards in notation)."""
         return {
             "seat": self.seat,
@@ -78,9 +77,9 @@ class TradingObservation:
         }
 
 
-def event_to_dict(e: Event) -> dict[str, Any]:
+def event_to_dict(e: Event) -> dict[str, object]:
     """A JSON-ready form of an event of this family."""
-    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
+    out: dict[str, object] = {"kind": e.kind, "seat": e.seat}
     for key, value in e.data:
         if key == "card":
             out[key] = format_card(value)

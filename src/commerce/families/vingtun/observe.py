@@ -10,7 +10,7 @@ was seen face up) are public.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from commerce.cards import Card, format_card
 from commerce.core import Decision, Event, Seat
@@ -85,7 +85,7 @@ class VingtUnObservation:
     over: bool
     """Whether the session has ended."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready form (cards in notation, face-down cards as null)."""
         return {
             "seat": self.seat, "rules": self.ruleset.label, "players": self.players,
@@ -103,9 +103,9 @@ class VingtUnObservation:
         }
 
 
-def event_to_dict(e: Event) -> dict[str, Any]:
+def event_to_dict(e: Event) -> dict[str, object]:
     """A JSON-ready form of an event of this family."""
-    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
+    out: dict[str, object] = {"kind": e.kind, "seat": e.seat}
     for key, v in e.data:
         if key == "card":
             out[key] = format_card(v)

@@ -10,7 +10,6 @@ At the showdown, and when a horse is offered, every hand is shown.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from commerce.cards import Card, format_card, format_cards
 from commerce.core import Action, ActionKind, Decision, Event, Seat
@@ -92,7 +91,7 @@ class WidowObservation:
     ended: str
     """Why the session ended ('' while it goes on)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready form (cards in notation)."""
         return {
             "seat": self.seat,
@@ -128,9 +127,9 @@ class WidowObservation:
         }
 
 
-def event_to_dict(e: Event) -> dict[str, Any]:
+def event_to_dict(e: Event) -> dict[str, object]:
     """A JSON-ready form of an event of this family."""
-    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
+    out: dict[str, object] = {"kind": e.kind, "seat": e.seat}
     for key, value in e.data:
         if key in ("card", "gave", "took") and isinstance(value, int):
             out[key] = format_card(value)
