@@ -77,6 +77,11 @@ class Observation(Protocol):
         ...
 
     @property
+    def players(self) -> int:
+        """The number of seats at the table."""
+        ...
+
+    @property
     def decision(self) -> Decision | None:
         """Who must decide what now (what that seat may know of it)."""
         ...
@@ -318,7 +323,7 @@ class FamilySpec(Generic[StateT, ObsT]):
     unit_of: Callable[[Ruleset], str] | None = None
     """``unit_of(rules)``: the unit of a deal's payoffs where it differs by ruleset (the
     widow games' tokens or counters); None: :attr:`unit` (see :func:`payoff_unit`)."""
-    odds: Callable[[Ruleset], dict[str, Any]] | None = None
+    odds: Callable[[Ruleset], dict[str, object]] | None = None
     """``odds(rules)``: exact chances of what a seat is dealt, for ``commerce odds``, JSON-ready:
     ``{"rules", "title", "total", "counts": {name: count}, "exact": {name: "p/q"}}`` (None:
     the three-card hand categories of :mod:`commerce.odds`)."""
@@ -337,7 +342,7 @@ _REQUIRED: tuple[str, ...] = (
 )
 
 
-def register_family(spec: FamilySpec[Any, Any]) -> FamilySpec[Any, Any]:
+def register_family(spec: FamilySpec[StateT, ObsT]) -> FamilySpec[StateT, ObsT]:
     """Register a family and its presets.
 
     :raises RulesetError: if the name is taken, a required hook is missing or not callable,

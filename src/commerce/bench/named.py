@@ -38,7 +38,7 @@ from commerce.errors import CommerceError
 from commerce.rules import Ruleset, find_ruleset
 
 if TYPE_CHECKING:
-    from commerce.core import Action
+    from commerce.core import Action, Bot
 
 NAMES = ("hands", "kernel", "kernel-ab", "peers", "research", "vector-env", "search", "hint",
          "jobs")
@@ -637,7 +637,7 @@ class _Timed:
 
     name = spec = "timed"
 
-    def __init__(self, bot: Any, into: tuple[list[float], list[float], list[int]] | None,
+    def __init__(self, bot: Bot, into: tuple[list[float], list[float], list[int]] | None,
                  ) -> None:
         self.bot, self.into = bot, into
 
