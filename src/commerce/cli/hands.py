@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from commerce.cli import add_rules_arguments, resolve_rules
 from commerce.family import family_spec
+
+if TYPE_CHECKING:
+    from commerce.rules import Ruleset
 
 
 def configure_hand(p: argparse.ArgumentParser) -> None:
@@ -42,7 +45,7 @@ def configure_score(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _hand_dict(cards: tuple[int, ...], rules: Any) -> dict[str, Any]:
+def _hand_dict(cards: tuple[int, ...], rules: Ruleset) -> dict[str, Any]:
     from commerce.cards import format_card
     from commerce.hands import evaluator_for
 
@@ -62,7 +65,7 @@ def _describe(d: dict[str, Any]) -> str:
             f"strength {d['rank']} of 0-{d['levels'] - 1})")
 
 
-def _check_cox(rules: Any, command: str) -> None:
+def _check_cox(rules: Ruleset, command: str) -> None:
     from commerce.errors import CommerceError
     from commerce.rules import RankingOptions
 

@@ -35,12 +35,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
+from rich.console import RenderableType
+from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Click, Key, Resize
 from textual.geometry import Size
+from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
@@ -139,7 +142,7 @@ class ClickLine(Static):
     def __init__(self, *, id: str) -> None:
         super().__init__(id=id)
         self.spans: list[tuple[int, int, int]] = []
-        self.on_pick: Any = None
+        self.on_pick: Callable[[int], None] | None = None
 
     def on_click(self, event: Click) -> None:
         """The card under the pointer, if any, is picked."""
@@ -303,7 +306,7 @@ class TableApp(App[int]):
         self._digits = ""
         self._digits_at = 0.0
         self._chosen: Action | None = None
-        self._timer: Any = None
+        self._timer: Timer | None = None
         self._leaving = False  # exit asked for: a pending pace timer shows nothing more
         self._size_now: Size | None = None
         self._hint: Worker[str] | None = None
@@ -500,13 +503,13 @@ class TableApp(App[int]):
         first = self.view().progress.split()
         return first[0] if first and first[0] in ("deal", "hand") else "deal"
 
-    def note(self, body: Any, name: str, after: Callable[[str | None], None]) -> None:
+    def note(self, body: RenderableType, name: str, after: Callable[[str | None], None]) -> None:
         """*body* over the table until a key, then *after(key)*; one note at a time."""
         if self._note_up():
             return
         self.push_screen(Note(body, name=name), after)
 
-    def show_deals(self, after: Any = None) -> bool:
+    def show_deals(self, after: Callable[[str | None], None] | None = None) -> bool:
         """The showdown of the deals over and not yet shown, over the table until a key
         (none once the player is out of the game), then *after(key)* (by default, play on);
         whether there were any."""
@@ -557,7 +560,7 @@ class TableApp(App[int]):
             self.note(self.scores(), "scoreboard",
                       lambda k: self.action_leave() if k == "q" else self.show_end())
 
-    def scores(self) -> Any:
+    def scores(self) -> RichTable:
         """The scoreboard across the deals so far."""
         return scoreboard(self.word, self.deals, self.names, self._unit, self.driver.rules)
 

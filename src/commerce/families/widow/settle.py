@@ -5,7 +5,6 @@ and the end of the session (docs/rulesets/ for each widow game, decisions #8, #9
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from commerce.core import Event, Outcome, Seat, Transition
 from commerce.families.widow import start
@@ -242,7 +241,7 @@ def outcome(s: WidowState) -> Outcome | None:
         return None
     session = s.session
     flow = WidowOptions.of(s.ruleset).token_flow
-    details: dict[str, Any] = {"deals": session.deal_number, "deals_won": session.deals_won}
+    details: dict[str, object] = {"deals": session.deal_number, "deals_won": session.deals_won}
     if flow in TOKEN_FLOWS:
         details["tokens"] = session.tokens
         details["out_in"] = tuple(None if d == 0 else d for d in session.out_in)
