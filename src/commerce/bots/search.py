@@ -47,21 +47,21 @@ DEFAULT_ITERATIONS = 500
 """Playouts per decision by default, unless the family registers its own with its playout
 (see :func:`default_iterations`, and ``commerce bench search`` for the timings)."""
 
-Playout = Callable[[Any, Action, Seat, random.Random], tuple[float, float]]
+Playout = Callable[[GameState, Action, Seat, random.Random], tuple[float, float]]
 """``playout(state, action, seat, rng) -> (gain, won)``: play *action* in *state*, then
 play on to the end of the deal; *gain* is the seat's result from now, *won* 1.0 if it won."""
 
-Belief = Callable[[Any, Seat], bool]
+Belief = Callable[[GameState, Seat], bool]
 """``belief(state, seat) -> bool``: whether a drawn state fits how the other seats played."""
 
-Candidates = Callable[[Any, Sequence[Action]], Sequence[int]]
+Candidates = Callable[[Observation, Sequence[Action]], Sequence[int]]
 """``candidates(obs, legal) -> indices``: the legal actions worth searching (at least one)."""
 
-Sampler = Callable[[Any], "Callable[[random.Random], Any] | None"]
+Sampler = Callable[[Observation], "Callable[[random.Random], GameState] | None"]
 """``sampler(obs) -> draw | None``: reads the observation once and returns ``draw(rng) ->
 state``, drawing states as the family believes them to be (or None: the plain
 determinisation of :func:`commerce.determinize.state_sampler` and the belief filter)."""
-Reference = Callable[[Any, Sequence[Action]], Action]
+Reference = Callable[[Observation, Sequence[Action]], Action]
 """``reference(obs, legal) -> action``: the family heuristic's own choice among *legal*."""
 
 BELIEF_TRIES = 8

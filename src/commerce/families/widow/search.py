@@ -368,7 +368,7 @@ def kernel_playouts(obs: WidowObservation) -> BatchPlayouts[WidowState] | None:
             start = expected_stakes(rules, seat, session.balances[seat], session.tokens,
                                     session.pool, session.horse_open,
                                     turn.phase is Phase.OVER, offered)
-            seen: dict[tuple[Any, ...], float] = {}
+            seen: dict[tuple[int, ...], float] = {}  # by the end (tokens, balance, pool ...)
             gains = []
             for row, balance, pool, open_, over in zip(
                     ends.tokens.tolist(), ends.balances[:, seat].tolist(), ends.pool.tolist(),
