@@ -297,7 +297,7 @@ class FamilySpec(Generic[StateT, ObsT]):
     copy numbers): that seat's observation must not change."""
 
     # -- speed ------------------------------------------------------------------------------
-    kernel: Callable[[Ruleset, int], Any] | None = None
+    kernel: Callable[[Ruleset, int], object] | None = None
     """``kernel(rules, players)``: the family's compiled batch kernel (numba), driven by
     :mod:`commerce.compiled`; it refuses an option it does not play (raising RulesetError)."""
 

@@ -641,7 +641,7 @@ class _Timed:
                  ) -> None:
         self.bot, self.into = bot, into
 
-    def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+    def act(self, obs: object, legal: Sequence[Action], rng: random.Random) -> Action:
         """The bot's action, timed."""
         start, start_cpu = time.perf_counter(), time.process_time()
         action: Action = self.bot.act(obs, legal, rng)

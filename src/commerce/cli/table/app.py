@@ -159,8 +159,8 @@ class Menu(OptionList):
     def action_select(self) -> None:
         """Play the highlighted move, or say that none is."""
         if self.highlighted is None:
-            app: Any = self.app
-            if self.option_count:
+            app = self.app
+            if self.option_count and isinstance(app, TableApp):
                 app.say("Choose a move first: ↑/↓, its number, its first letter or a click; "
                         "then Enter.")
             return
