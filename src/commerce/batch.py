@@ -28,9 +28,10 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from commerce.errors import NotationError
 from commerce.hands import Evaluator, evaluator_for
@@ -44,10 +45,13 @@ CHUNK: Final = 1 << 17
 """Hands per chunk (64K-256K measured fastest: the temporaries stay in cache)."""
 
 _MASK: Final = np.uint32(0xFFFFFF)
-_TABLES: dict[int, tuple[Evaluator, Any]] = {}
+
+Ranks: TypeAlias = npt.NDArray[np.int16]
+"""Dense ranks of hands (``int16``; ``-1``: not a hand of the pack)."""
+_TABLES: dict[int, tuple[Evaluator, Ranks]] = {}
 
 
-def rank_table(rules: Ruleset) -> Any:
+def rank_table(rules: Ruleset) -> Ranks:
     """The ``int16`` rank table of *rules* (read-only, cached), indexed by hand code.
 
     ``rank_table(rules)[a | b << 8 | c << 16]`` is the dense rank of the hand of cards *a*,
@@ -71,7 +75,7 @@ def rank_table(rules: Ruleset) -> Any:
     return table
 
 
-def pack_hands(hands: Any) -> Any:
+def pack_hands(hands: npt.ArrayLike) -> npt.NDArray[np.uint32]:
     """Codes (``uint32``, ``a | b << 8 | c << 16``) of an ``(N, 3)`` array of card numbers.
 
     Packing once and evaluating with :func:`evaluate_packed` is the fastest layout when the
@@ -81,11 +85,13 @@ def pack_hands(hands: Any) -> Any:
     """
     h = _as_hand_array(hands)
     h32 = h.astype(np.uint32)
-    out: Any = h32[:, 0] | h32[:, 1] << 8 | h32[:, 2] << 16
+    out: npt.NDArray[np.uint32] = (h32[:, 0] | h32[:, 1] << np.uint32(8)
+                                   | h32[:, 2] << np.uint32(16))
     return out
 
 
-def evaluate_packed(codes: Any, rules: Ruleset, *, out: Any = None, check: bool = True) -> Any:
+def evaluate_packed(codes: npt.ArrayLike, rules: Ruleset, *, out: Ranks | None = None,
+                    check: bool = True) -> Ranks:
     """Dense ranks (``int16``) of hands given by their codes (see :func:`pack_hands`).
 
     :param out: optional ``int16`` array of the same length to write the ranks into.
@@ -114,7 +120,8 @@ def evaluate_packed(codes: Any, rules: Ruleset, *, out: Any = None, check: bool 
     return out
 
 
-def evaluate_batch(hands: Any, rules: Ruleset, *, out: Any = None, check: bool = True) -> Any:
+def evaluate_batch(hands: npt.ArrayLike, rules: Ruleset, *, out: Ranks | None = None,
+                   check: bool = True) -> Ranks:
     """Dense ranks (``int16``, shape ``(N,)``) of an ``(N, 3)`` array of hands.
 
     Each row holds three card numbers (0-51) in any order. A C-contiguous ``uint8`` array is
@@ -156,7 +163,7 @@ def evaluate_batch(hands: Any, rules: Ruleset, *, out: Any = None, check: bool =
     return out
 
 
-def _out_array(out: Any, n: int) -> Any:
+def _out_array(out: Ranks | None, n: int) -> Ranks:
     if out is None:
         return np.empty(n, dtype=np.int16)
     if out.shape != (n,) or out.dtype != np.int16:
@@ -164,7 +171,7 @@ def _out_array(out: Any, n: int) -> Any:
     return out
 
 
-def _as_hand_array(hands: Any) -> Any:
+def _as_hand_array(hands: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """*hands* as a C-contiguous ``(N, 3)`` ``uint8`` array (no copy when it already is)."""
     h = np.asarray(hands)
     if h.ndim != 2 or h.shape[1] != 3 or (h.size and h.dtype.kind not in "ui"):
@@ -176,7 +183,7 @@ def _as_hand_array(hands: Any) -> Any:
     return np.ascontiguousarray(h)
 
 
-def _check_ranks(ranks: Any, offset: int, rules: Ruleset) -> None:
+def _check_ranks(ranks: Ranks, offset: int, rules: Ruleset) -> None:
     if ranks.size and int(ranks.min()) < 0:
         bad = offset + int(np.flatnonzero(ranks < 0)[0])
         raise NotationError(

@@ -173,7 +173,7 @@ class Decision:
         """Whether chance (the driver) acts."""
         return self.seat is None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The JSON-ready form: ``{"seat": ..., "kind": ...}``."""
         return {"seat": self.seat, "kind": self.kind.value}
 

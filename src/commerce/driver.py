@@ -21,10 +21,9 @@ import hashlib
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from commerce import engine
-from commerce.core import Action, Bot, Decision, Event, Outcome
+from commerce.core import Action, Bot, Decision, Event, Outcome, Transition
 from commerce.errors import CommerceError, RecordError
 from commerce.family import GameState, Observation, family_spec
 from commerce.record import GameRecord, SeatInfo, replay_error
@@ -106,13 +105,13 @@ class Driver:
             dealer = derive_seed(seed, _DEALER, 0) % self.players
         self.dealer = dealer
         spec = family_spec(rules.family)
-        self.state: Any = engine.new_game(rules, self.players, dealer=dealer)
-        self._decision: Callable[[Any], Decision | None] = engine.decision
-        self._legal: Callable[[Any], tuple[Action, ...]] = engine.legal_actions
-        self._observe: Callable[[Any, int | None], Observation] = engine.observe
-        self._sample: Callable[[Any, random.Random], Action] = engine.sample_chance
-        self._step: Callable[[Any, Action], tuple[Any, tuple[Event, ...]]] = engine.apply
-        self._outcome: Callable[[Any], Outcome | None] = engine.outcome
+        self.state: GameState = engine.new_game(rules, self.players, dealer=dealer)
+        self._decision: Callable[[GameState], Decision | None] = engine.decision
+        self._legal: Callable[[GameState], tuple[Action, ...]] = engine.legal_actions
+        self._observe: Callable[[GameState, int | None], Observation] = engine.observe
+        self._sample: Callable[[GameState, random.Random], Action] = engine.sample_chance
+        self._step: Callable[[GameState, Action], Transition] = engine.apply
+        self._outcome: Callable[[GameState], Outcome | None] = engine.outcome
         self._format = spec.format_action
         self._actions: list[Action] = []
         self._texts: list[str] = []
@@ -147,8 +146,7 @@ class Driver:
     def reference_state(self) -> GameState:
         """The game's state in the reference engine's terms: :attr:`state` itself (the
         driver steps the reference engine)."""
-        state: GameState = self.state
-        return state
+        return self.state
 
     def visible_events(self, seat: int | None) -> tuple[Event, ...]:
         """The events of the game so far that *seat* may see (None: a spectator)."""

@@ -35,7 +35,7 @@ from commerce.core import Action, Decision, Event, Outcome, Seat, Transition
 from commerce.encoding import Encoding
 from commerce.errors import RulesetError
 from commerce.presentation import Presentation
-from commerce.rules import FamilyOptions, Ruleset, register, register_family_options
+from commerce.rules import FamilyOptions, OptionValue, Ruleset, register, register_family_options
 
 __all__ = [
     "DealReader",
@@ -77,6 +77,11 @@ class Observation(Protocol):
         ...
 
     @property
+    def players(self) -> int:
+        """The number of seats at the table."""
+        ...
+
+    @property
     def decision(self) -> Decision | None:
         """Who must decide what now (what that seat may know of it)."""
         ...
@@ -85,7 +90,7 @@ class Observation(Protocol):
 StateT = TypeVar("StateT")
 ObsT = TypeVar("ObsT")
 
-StateSampler = Callable[[random.Random], Any]
+StateSampler = Callable[[random.Random], GameState]
 """Draws one complete state consistent with an observation, with the given RNG."""
 class DealSummary(NamedTuple):
     """One finished deal, read from the events."""
@@ -118,13 +123,13 @@ class Preset:
     """The preset."""
     aliases: tuple[str, ...] = ()
     """Other ids accepted by :func:`commerce.rules.find_ruleset`."""
-    history: dict[int, dict[str, Any]] = field(default_factory=dict)
+    history: dict[int, dict[str, OptionValue]] = field(default_factory=dict)
     """For each older version of the preset, the options that give its behaviour back
     (records of that version replay with them, see :mod:`commerce.record`)."""
 
 
 def preset(ruleset: Ruleset, *aliases: str,
-           history: dict[int, dict[str, Any]] | None = None) -> Preset:
+           history: dict[int, dict[str, OptionValue]] | None = None) -> Preset:
     """A :class:`Preset` of *ruleset* under its id and *aliases*, with its *history*."""
     return Preset(ruleset, tuple(aliases), dict(history or {}))
 
@@ -139,7 +144,7 @@ def older_version(ruleset: Ruleset, version: int) -> Ruleset | None:
     return None
 
 
-BatchPlayouts = Callable[[Any, Sequence[Action], Seat, int], Sequence[tuple[float, float]]]
+BatchPlayouts = Callable[[StateT, Sequence[Action], Seat, int], Sequence[tuple[float, float]]]
 """Compiled playouts (:attr:`SearchHooks.batch`): ``playouts(state, actions, seat, key) ->
 [(gain, won), ...]``, one pair for each action."""
 
@@ -168,40 +173,41 @@ def kernel_plays(check: Callable[[Ruleset], None], rules: Ruleset) -> bool:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SearchHooks:
+class SearchHooks(Generic[StateT, ObsT]):
     """What the generic search bot (:mod:`commerce.bots.search`) may use of a family.
 
-    Every hook sees only what the searching seat may know: an observation, or states drawn
-    from one by the family's sampler.
+    Every hook sees only what the searching seat may know: an observation (``ObsT``, the
+    family's observation type), or states (``StateT``) drawn from one by the family's
+    sampler.
     """
 
-    playout: Callable[[Any, Action, Seat, random.Random], tuple[float, float]]
+    playout: Callable[[StateT, Action, Seat, random.Random], tuple[float, float]]
     """``playout(state, action, seat, rng) -> (gain, won)``: play *action* in a drawn state,
     then on to the end of the deal."""
-    belief: Callable[[Any, Seat], bool] | None = None
+    belief: Callable[[StateT, Seat], bool] | None = None
     """``belief(state, seat)``: whether a drawn state fits how the other seats played."""
     iterations: int | None = None
     """The family's default budget (playouts per decision), if not the bot's."""
     iterations_by_rules: Callable[[Ruleset], int | None] | None = None
     """A budget for some of the family's rulesets (None: the family's)."""
-    candidates: Callable[[Any, Sequence[Action]], Sequence[int]] | None = None
+    candidates: Callable[[ObsT, Sequence[Action]], Sequence[int]] | None = None
     """``candidates(obs, legal) -> indices``: the legal actions worth searching."""
-    sampler: Callable[[Any], Callable[[random.Random], Any] | None] | None = None
+    sampler: Callable[[ObsT], Callable[[random.Random], StateT] | None] | None = None
     """``sampler(obs) -> draw | None``: states as the family believes them to be."""
-    reference: Callable[[Any, Sequence[Action]], Action] | None = None
+    reference: Callable[[ObsT, Sequence[Action]], Action] | None = None
     """``reference(obs, legal)``: the heuristic's own choice, kept unless another action is
     clearly better (by *confidence* standard errors)."""
     confidence: float = 2.0
     """How many standard errors an action must gain over *reference* to replace it."""
-    fitted: Callable[[Any], Callable[[Any, Action, Seat, random.Random],
-                                     tuple[float, float]] | None] | None = None
+    fitted: Callable[[ObsT], Callable[[StateT, Action, Seat, random.Random],
+                                      tuple[float, float]] | None] | None = None
     """``fitted(obs) -> playout | None``: a playout fitted to how the observation shows the
     other seats play (None: :attr:`playout`)."""
-    expected: Callable[[Any, Sequence[Action]], Sequence[tuple[float, float]] | None] | None = None
+    expected: Callable[[ObsT, Sequence[Action]], Sequence[tuple[float, float]] | None] | None = None
     """``expected(obs, legal) -> [(gain, win), ...] | None``: each action's expected gain and
     chance of winning worked out from the observation (a model of the rest of the deal, no
     playouts), where the family can; None at a decision it does not weigh (then playouts)."""
-    batch: Callable[[Any], BatchPlayouts | None] | None = None
+    batch: Callable[[ObsT], BatchPlayouts[StateT] | None] | None = None
     """``batch(obs) -> playouts | None``: compiled playouts for this observation, where the
     family has them: ``playouts(state, actions, seat, key) -> [(gain, won), ...]`` plays each
     of *actions* from one drawn state with the same random streams (from the 64-bit *key*),
@@ -269,7 +275,7 @@ class FamilySpec(Generic[StateT, ObsT]):
     """The heuristic bot's choice: ``heuristic(obs, legal, rng, boldness)``."""
     sampler: Callable[[ObsT], StateSampler] | None = None
     """Reads an observation once; returns a drawer of states consistent with it."""
-    search: SearchHooks | None = None
+    search: SearchHooks[StateT, ObsT] | None = None
     """The search bot's family hooks (None: generic playouts)."""
 
     # -- analyses ---------------------------------------------------------------------------
@@ -291,7 +297,7 @@ class FamilySpec(Generic[StateT, ObsT]):
     copy numbers): that seat's observation must not change."""
 
     # -- speed ------------------------------------------------------------------------------
-    kernel: Callable[[Ruleset, int], Any] | None = None
+    kernel: Callable[[Ruleset, int], object] | None = None
     """``kernel(rules, players)``: the family's compiled batch kernel (numba), driven by
     :mod:`commerce.compiled`; it refuses an option it does not play (raising RulesetError)."""
 
@@ -322,7 +328,7 @@ class FamilySpec(Generic[StateT, ObsT]):
     unit_of: Callable[[Ruleset], str] | None = None
     """``unit_of(rules)``: the unit of a deal's payoffs where it differs by ruleset (the
     widow games' tokens or counters); None: :attr:`unit` (see :func:`payoff_unit`)."""
-    odds: Callable[[Ruleset], dict[str, Any]] | None = None
+    odds: Callable[[Ruleset], dict[str, object]] | None = None
     """``odds(rules)``: exact chances of what a seat is dealt, for ``commerce odds``, JSON-ready:
     ``{"rules", "title", "total", "counts": {name: count}, "exact": {name: "p/q"}}`` (None:
     the three-card hand categories of :mod:`commerce.odds`)."""
@@ -341,7 +347,7 @@ _REQUIRED: tuple[str, ...] = (
 )
 
 
-def register_family(spec: FamilySpec[Any, Any]) -> FamilySpec[Any, Any]:
+def register_family(spec: FamilySpec[StateT, ObsT]) -> FamilySpec[StateT, ObsT]:
     """Register a family and its presets.
 
     :raises RulesetError: if the name is taken, a required hook is missing or not callable,

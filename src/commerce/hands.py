@@ -26,7 +26,7 @@ from typing import Final, Literal
 
 from commerce.cards import PIPS, RANKS, Card, format_cards, pack
 from commerce.errors import NotationError
-from commerce.rules import Ruleset
+from commerce.rules import RankingOptions, Ruleset
 
 
 class Category(StrEnum):
@@ -88,12 +88,13 @@ HAND_RULE_FIELDS: Final = (
 
 def _sequence_top(ranks_desc: Sequence[int], rules: Ruleset) -> int | None:
     """The top rank of a three-card run, or None (ranks sorted high to low, all distinct)."""
+    opts = RankingOptions.of(rules)
     a, b, c = ranks_desc
     if a - b == 1 and b - c == 1:
         return a
-    if a == 14 and b == 3 and c == 2 and rules.ace_low_sequence and rules.pack == 52:
-        return 15 if rules.ace_low_sequence_rank == "highest" else 3
-    if rules.allow_wraparound and a == 14 and b == 13 and c == 2:  # K-A-2
+    if a == 14 and b == 3 and c == 2 and opts.ace_low_sequence and rules.pack == 52:
+        return 15 if opts.ace_low_sequence_rank == "highest" else 3
+    if opts.allow_wraparound and a == 14 and b == 13 and c == 2:  # K-A-2
         return 2
     return None
 
@@ -105,15 +106,16 @@ def hand_key(cards: Sequence[Card], rules: Ruleset) -> HandKey:
     (higher is stronger). This is the straightforward implementation the fast tables are
     built from and checked against.
     """
+    opts = RankingOptions.of(rules)
     n = len(cards)
     for c in cards:
         if not 0 <= c < 52:
             raise NotationError(f"{c!r} is not a card: cards are numbered 0-51")
     if n == 4:
         ranks4 = {c >> 2 for c in cards}
-        if rules.four_of_a_kind and len(ranks4) == 1 and len(set(cards)) == 4:
+        if opts.four_of_a_kind and len(ranks4) == 1 and len(set(cards)) == 4:
             return (_Level.FOUR, (cards[0] >> 2) + 2)
-        if not rules.four_of_a_kind:
+        if not opts.four_of_a_kind:
             raise NotationError("a Commerce hand has three cards; four of a kind exists only "
                                 "where a pounce makes it (--rules pounce)")
         raise NotationError("a four-card hand must be four of a kind, made by a pounce")
@@ -131,7 +133,7 @@ def hand_key(cards: Sequence[Card], rules: Ruleset) -> HandKey:
         if top is not None:
             return (_Level.SEQUENCE, top)
     total = PIPS[cards[0]] + PIPS[cards[1]] + PIPS[cards[2]]
-    if rules.ranking == "suit_point":
+    if opts.ranking == "suit_point":
         groups: dict[int, list[Card]] = {}
         for c in cards:
             groups.setdefault(c & 3, []).append(c)
@@ -140,20 +142,21 @@ def hand_key(cards: Sequence[Card], rules: Ruleset) -> HandKey:
             return (_Level.POINT, sum(PIPS[c] for c in best), len(best))
         return _void_key(ranks, rules)
     if one_suit:
-        if rules.flush_compare == "points":
+        if opts.flush_compare == "points":
             return (_Level.FLUSH, total, *ranks)
         return (_Level.FLUSH, *ranks)
-    if rules.ranking == "no_pair_or_point":
+    if opts.ranking == "no_pair_or_point":
         return _void_key(ranks, rules)
     if ranks[0] == ranks[1] or ranks[1] == ranks[2]:
         pair = ranks[1]
         kicker = ranks[2] if ranks[0] == ranks[1] else ranks[0]
-        return (_Level.PAIR, pair, kicker) if rules.pair_kicker else (_Level.PAIR, pair)
+        return (_Level.PAIR, pair, kicker) if opts.pair_kicker else (_Level.PAIR, pair)
     return (_Level.POINT, total, *ranks)
 
 
 def _void_key(ranks: Sequence[int], rules: Ruleset) -> HandKey:
-    return (_Level.NONE, *ranks) if rules.void_rank == "high_card" else (_Level.NONE,)
+    high_card = RankingOptions.of(rules).void_rank == "high_card"
+    return (_Level.NONE, *ranks) if high_card else (_Level.NONE,)
 
 
 def category_of_key(key: HandKey) -> Category:
@@ -206,7 +209,7 @@ class Evaluator:
         keys: dict[tuple[Card, ...], HandKey] = {
             hand: hand_key(hand, rules) for hand in combinations(cards, 3)
         }
-        if rules.four_of_a_kind:
+        if RankingOptions.of(rules).four_of_a_kind:
             for r in range(2, 15):
                 four = tuple(c for c in cards if (c >> 2) + 2 == r)
                 if len(four) == 4:
@@ -267,7 +270,7 @@ def points_of(cards: Sequence[Card], rules: Ruleset) -> int:
     >>> points_of(parse_cards("7C AD 5C"), find_ruleset("trade-and-barter"))
     12
     """
-    if rules.ranking != "suit_point":
+    if RankingOptions.of(rules).ranking != "suit_point":
         return sum(PIPS[c] for c in cards)
     by_suit: dict[int, list[int]] = {}
     for c in cards:
@@ -376,13 +379,14 @@ def compare(a: Sequence[Card], b: Sequence[Card], rules: Ruleset) -> Comparison:
 
 
 def _reason(ka: HandKey, kb: HandKey, rules: Ruleset) -> str:
+    opts = RankingOptions.of(rules)
     la, lb = _Level(ka[0]), _Level(kb[0])
     if la != lb:
         hi, lo = (la, lb) if la > lb else (lb, la)
         return f"a {_LEVEL_WORDS[hi]} beats a {_LEVEL_WORDS[lo]}"
     word = _LEVEL_WORDS[la]
     if ka == kb:
-        if la is _Level.NONE and rules.void_rank == "void":
+        if la is _Level.NONE and opts.void_rank == "void":
             return "neither hand holds a combination: they tie"
         return f"both are equal {_plural(word)} (suits do not rank): they tie"
     hi_key, lo_key = (ka, kb) if ka > kb else (kb, ka)
@@ -396,13 +400,13 @@ def _reason(ka: HandKey, kb: HandKey, rules: Ruleset) -> str:
             return f"pair of {_rank_name(hi_key[1])}s beats pair of {_rank_name(lo_key[1])}s"
         return (f"equal pairs of {_rank_name(hi_key[1])}s: the odd card "
                 f"{_rank_name(hi_key[2])} beats {_rank_name(lo_key[2])}")
-    if la is _Level.POINT and rules.ranking == "suit_point":
+    if la is _Level.POINT and opts.ranking == "suit_point":
         if hi_key[1] != lo_key[1]:
             return f"point of {hi_key[1]} beats point of {lo_key[1]}"
         return (f"equal points of {hi_key[1]}: {hi_key[2]} cards of a suit beat "
                 f"{lo_key[2]}")
     # Flush, point (peel), void with high_card: optional total then ranks from the top.
-    by_points = la is _Level.POINT or (la is _Level.FLUSH and rules.flush_compare == "points")
+    by_points = la is _Level.POINT or (la is _Level.FLUSH and opts.flush_compare == "points")
     if by_points and hi_key[1] != lo_key[1]:
         return f"{word} of {hi_key[1]} pips beats {word} of {lo_key[1]} pips"
     ranks_hi = hi_key[2:] if by_points else hi_key[1:]

@@ -108,7 +108,7 @@ class GameRecord:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     """Free-form metadata (dates, client version); not used for replay."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The JSON-ready form (layout version :data:`FORMAT_VERSION`): the table and the
         result first, then ``hidden``: ``{"seed", "actions"}``."""
         return {
@@ -133,7 +133,7 @@ class GameRecord:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
 
     @classmethod
-    def from_dict(cls, data: Any) -> GameRecord:
+    def from_dict(cls, data: object) -> GameRecord:
         """Build from the JSON-ready form, validating every field before it is used.
 
         :raises RecordError: if anything is missing, of the wrong type, out of range, or from
@@ -255,7 +255,7 @@ class GameRecord:
             raise RecordError(f"{path}: could not save ({exc.strerror or exc}); {kept}") from None
         return target
 
-    def to_saved_dict(self) -> dict[str, Any]:
+    def to_saved_dict(self) -> dict[str, object]:
         """What :meth:`save` writes: :meth:`to_dict`, except that an unfinished game's hidden
         section is sealed with this user's record key (layout version 3, made if there is
         none: :func:`commerce.seal.local_key`)."""
@@ -512,7 +512,7 @@ def _nesting(text: str) -> int:
     return max(itertools.accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
-def _unsealed(hidden: Any) -> dict[str, Any]:
+def _unsealed(hidden: object) -> dict[str, Any]:
     """The hidden section of a version 3 file, unsealed with this user's record key."""
     if not isinstance(hidden, dict) or not isinstance(hidden.get("sealed"), str):
         raise RecordError("'hidden' must be an object with 'sealed' (format version 3)")
@@ -533,11 +533,11 @@ def _unsealed(hidden: Any) -> dict[str, Any]:
     return data
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     """A value from the record for a message: its repr, cut short."""
     if isinstance(value, (dict, list)):
         return "an object" if isinstance(value, dict) else "a list"
@@ -545,7 +545,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _int(data: dict[str, Any], key: str) -> int:
+def _int(data: dict[str, object], key: str) -> int:
     value = data.get(key)
     if not _is_int(value):
         raise RecordError(f"{key!r} must be an integer, not {_short(value)}")
@@ -553,7 +553,7 @@ def _int(data: dict[str, Any], key: str) -> int:
     return value
 
 
-def _text(value: Any, what: str, *, limit: int = MAX_NAME_CHARS) -> str:
+def _text(value: object, what: str, *, limit: int = MAX_NAME_CHARS) -> str:
     if not isinstance(value, str):
         raise RecordError(f"{what} must be a string, not {_short(value)}")
     if len(value) > limit:
@@ -563,7 +563,7 @@ def _text(value: Any, what: str, *, limit: int = MAX_NAME_CHARS) -> str:
     return value
 
 
-def _rules(data: Any) -> Ruleset:
+def _rules(data: object) -> Ruleset:
     if not isinstance(data, dict):
         raise RecordError("'rules' must be an object with 'id', 'version' and 'options'")
     base = find_ruleset(_text(data.get("id"), "'rules.id'"))
@@ -589,7 +589,7 @@ def _rules(data: Any) -> Ruleset:
     return base.with_options(**options) if options else base
 
 
-def _seats(data: Any, players: int) -> tuple[SeatInfo, ...]:
+def _seats(data: object, players: int) -> tuple[SeatInfo, ...]:
     if not isinstance(data, list) or len(data) not in (0, players):
         raise RecordError(f"'seats' must be a list of {players} seats (or empty)")
     seats = []
@@ -602,7 +602,7 @@ def _seats(data: Any, players: int) -> tuple[SeatInfo, ...]:
     return tuple(seats)
 
 
-def _actions(data: Any) -> tuple[str, ...]:
+def _actions(data: object) -> tuple[str, ...]:
     if not isinstance(data, list):
         raise RecordError("'actions' must be a list of strings")
     if len(data) > MAX_ACTIONS:

@@ -23,13 +23,18 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import Any, Final, Self, TypeAlias, TypeVar
 
 from commerce.errors import RulesetError
 
+OptionValue: TypeAlias = bool | int | str
+"""The value of one option: a truth value, a number or a word."""
 
-def option(default: Any, doc: str, choices: tuple[Any, ...] | None = None,
-           bounds: tuple[int, int] | None = None) -> Any:
+_V = TypeVar("_V", bound=OptionValue)
+
+
+def option(default: _V, doc: str, choices: tuple[_V, ...] | None = None,
+           bounds: tuple[int, int] | None = None) -> _V:
     """A documented option field; *choices* lists the valid values where they are few, and
     *bounds* the smallest and the largest value of a number."""
     return field(default=default, metadata={"doc": doc, "choices": choices, "bounds": bounds})
@@ -46,8 +51,33 @@ class FamilyOptions:
     def __post_init__(self) -> None:
         _check_choices(self)
 
+    @classmethod
+    def of(cls, rules: Ruleset) -> Self:
+        """*rules*' family options, typed as this class: read a family's options as
+        ``TradingOptions.of(rules).trade_cost``, so that type checkers know each option (a
+        misspelt one is an error), rather than as ``rules.trade_cost`` (each option is also a
+        property of :class:`Ruleset` at run time, untyped to a checker).
 
-def _check_choices(obj: Any) -> None:
+        >>> peel = find_ruleset("peel")
+        >>> RoundOptions.of(peel).deals_each, RankingOptions.of(peel).ranking
+        (1, 'peel')
+        >>> RoundOptions.of(find_ruleset("cox"))
+        Traceback (most recent call last):
+        ...
+        commerce.errors.RulesetError: ruleset cox: the cox family's options are CoxOptions, \
+not RoundOptions
+
+        :raises RulesetError: when *rules*' options are not of this class (a ruleset of
+            another family).
+        """
+        options = rules.options
+        if not isinstance(options, cls):
+            raise RulesetError(f"ruleset {rules.id}: the {rules.family} family's options are "
+                               f"{type(options).__name__}, not {cls.__name__}")
+        return options
+
+
+def _check_choices(obj: FamilyOptions | Ruleset) -> None:
     """Every option of *obj* among its choices and within its bounds."""
     for f in dataclasses.fields(obj):
         choices = f.metadata.get("choices") if f.metadata else None
@@ -160,13 +190,11 @@ class Ruleset:
 
     options: FamilyOptions = field(default_factory=lambda: FamilyOptions())
     """The family's own options (a :class:`FamilyOptions` subclass of the family's); read
-    them as attributes of the ruleset (``rules.trade_cost``) or of ``rules.options``."""
+    them typed with the class's :meth:`FamilyOptions.of` (``TradingOptions.of(rules)``); at
+    run time each is also an attribute of the ruleset (``rules.trade_cost``), which type
+    checkers do not know."""
 
     # -- helpers ------------------------------------------------------------------------
-    if TYPE_CHECKING:  # at run time each family option is a property (register_family_options)
-        def __getattr__(self, name: str) -> Any:
-            """A family option, read through the ruleset (``rules.trade_cost``)."""
-
     def __post_init__(self) -> None:
         _check_choices(self)
         if self.min_players < 2 or self.min_players > self.max_players:
@@ -197,7 +225,7 @@ class Ruleset:
         except TypeError as exc:  # an option the family does not have
             raise RulesetError(f"ruleset {self.id}: {exc}") from None
 
-    def with_options(self, **changes: Any) -> Ruleset:
+    def with_options(self, **changes: object) -> Ruleset:
         """Return this ruleset with options changed; values may be typed or strings.
 
         :raises RulesetError: for an unknown option or a bad value, listing the valid ones.
@@ -217,7 +245,7 @@ class Ruleset:
                 typed["min_players"] = min(self.min_players, typed["max_players"])
         return self.derive(**typed)
 
-    def changed_options(self) -> dict[str, Any]:
+    def changed_options(self) -> dict[str, OptionValue]:
         """The options where this ruleset differs from the registered preset of its id."""
         base = _REGISTRY.get(self.id)
         if base is None:
@@ -296,7 +324,7 @@ def register_family_options(family: str, options_type: type[FamilyOptions],
                                               doc=str(f.metadata.get("doc", ""))))
 
 
-def _fields_of(options_type: type[FamilyOptions]) -> tuple[dataclasses.Field[Any], ...]:
+def _fields_of(options_type: type[FamilyOptions]) -> tuple[dataclasses.Field[object], ...]:
     return dataclasses.fields(options_type)
 
 
@@ -320,7 +348,7 @@ def family_option_names(ruleset: Ruleset) -> tuple[str, ...]:
     return (*common, *(f.name for f in dataclasses.fields(ruleset.options)))
 
 
-def _field(name: str) -> dataclasses.Field[Any]:
+def _field(name: str) -> dataclasses.Field[object]:
     for f in dataclasses.fields(Ruleset):
         if f.name == name and name not in _IDENTITY:
             return f
@@ -349,13 +377,13 @@ def option_bounds(name: str) -> tuple[int, int] | None:
     return bounds
 
 
-def option_choices(name: str) -> tuple[Any, ...] | None:
+def option_choices(name: str) -> tuple[OptionValue, ...] | None:
     """Valid values of option *name*, where they are a short list."""
-    choices: tuple[Any, ...] | None = _field(name).metadata.get("choices")
+    choices: tuple[OptionValue, ...] | None = _field(name).metadata.get("choices")
     return choices
 
 
-def cover_values(name: str, seed: int) -> tuple[Any, ...]:
+def cover_values(name: str, seed: int) -> tuple[OptionValue, ...]:
     """The values of option *name* that a test comparing two engines must play, from the
     option's declaration: every choice of an option with choices (both of a true-or-false
     one); a number's least, greatest and default value, and one more drawn from *seed* (the
@@ -375,19 +403,20 @@ def cover_values(name: str, seed: int) -> tuple[Any, ...]:
         test could not know what to play).
     """
     f = _field(name)
-    choices: tuple[Any, ...] | None = f.metadata.get("choices")
+    choices: tuple[OptionValue, ...] | None = f.metadata.get("choices")
     bounds: tuple[int, int] | None = f.metadata.get("bounds")
     if choices is not None:
         return choices
     if isinstance(f.default, bool):
         return (False, True)
-    if bounds is None:
+    default = f.default
+    if bounds is None or not isinstance(default, int):
         raise RulesetError(f"option {name}: it declares neither choices nor bounds")
     drawn = random.Random(f"{seed}:{name}").randint(*bounds)
-    return tuple(dict.fromkeys((bounds[0], bounds[1], f.default, drawn)))
+    return tuple(dict.fromkeys((bounds[0], bounds[1], default, drawn)))
 
 
-OptionValues: TypeAlias = tuple[Any, ...] | range | None
+OptionValues: TypeAlias = tuple[OptionValue, ...] | range | None
 """The values of one option an engine other than the reference plays: a tuple of them, a
 range of numbers, or None for every value the option allows."""
 
@@ -433,7 +462,7 @@ def values_from(name: str, least: int) -> range:
     return range(least, bounds[1] + 1)
 
 
-def _phrase(values: tuple[Any, ...] | range) -> str:
+def _phrase(values: tuple[OptionValue, ...] | range) -> str:
     """The values an engine plays, in words."""
     if isinstance(values, range) and values.step == 1 and len(values) > 1:
         return f"{values.start} to {values[-1]}"
@@ -444,7 +473,7 @@ def _unknown_option(name: str) -> str:
     return f"unknown option {name!r}; options are: {', '.join(option_names())}"
 
 
-def _coerce(ruleset: Ruleset, name: str, value: Any) -> Any:
+def _coerce(ruleset: Ruleset, name: str, value: object) -> OptionValue:
     """Convert *value* (possibly a string from the command line) to option *name*'s type."""
     current = getattr(ruleset, name)
     if isinstance(current, bool):
@@ -468,7 +497,7 @@ def _coerce(ruleset: Ruleset, name: str, value: Any) -> Any:
     return str(value).strip()
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     """*value* for a one-line message: its repr, cut short."""
     text = repr(value)
     return text if len(text) <= 24 else text[:21] + "..."
@@ -525,7 +554,7 @@ def rulesets() -> Iterator[Ruleset]:
     return iter(list(_REGISTRY.values()))
 
 
-def resolve(name: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+def resolve(name: str, overrides: Mapping[str, object] | None = None) -> Ruleset:
     """A preset by name with *overrides* applied (the ``--rules X --set k=v`` of the CLI)."""
     base = find_ruleset(name)
     return base.with_options(**overrides) if overrides else base

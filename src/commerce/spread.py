@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from commerce.errors import CommerceError
 
 __all__ = ["CHUNKS_PER_CPU", "RayWorkers", "check_address"]
 
+_R = TypeVar("_R")
+
 CHUNKS_PER_CPU = 4
 """Tasks per CPU of the cluster: enough to keep every CPU busy to the end of the run."""
 
 
-def _chunk(init: Callable[..., None], init_args: tuple[Any, ...], work: Callable[[int], Any],
-           first: int, stop: int) -> list[Any]:
+def _chunk(init: Callable[..., None], init_args: tuple[object, ...],
+           work: Callable[[int], object], first: int, stop: int) -> list[object]:
     """One Ray task: a worker's set-up, then the blocks *first* to *stop*."""
     init(*init_args)
     return [work(b) for b in range(first, stop)]
@@ -42,8 +44,8 @@ class RayWorkers:
         self.address = address or None
         self.num_cpus = num_cpus
 
-    def run(self, init_args: tuple[Any, ...], blocks: int, work: Callable[[int], Any],
-            init: Callable[..., None], progress: Callable[[int], None] | None) -> list[Any]:
+    def run(self, init_args: tuple[object, ...], blocks: int, work: Callable[[int], _R],
+            init: Callable[..., None], progress: Callable[[int], None] | None) -> list[_R]:
         """``[work(b) for b in range(blocks)]``, each Ray task running ``init(*init_args)``
         first, in block order.
 
@@ -76,7 +78,7 @@ class RayWorkers:
             remote = ray.remote(_chunk)
             refs = [remote.remote(init, init_args, work, bounds[t], bounds[t + 1])
                     for t in range(tasks)]
-            results: list[Any] = []
+            results: list[Any] = []  # each Ray task's results, as work gave them
             for ref in refs:
                 part: list[Any] = ray.get(ref)
                 results.extend(part)

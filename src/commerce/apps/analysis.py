@@ -33,7 +33,7 @@ from commerce.core import Seat
 from commerce.errors import CommerceError
 from commerce.family import family_spec, payoff_unit
 from commerce.rules import Ruleset, rulesets
-from commerce.stats import mean_ci
+from commerce.stats import MeanCI, mean_ci
 
 
 def _role(rules: Ruleset, position: int, players: int) -> str:
@@ -278,7 +278,7 @@ def _categories(rules: Ruleset) -> set[str]:
     return set(evaluator_for(rules).category_names)
 
 
-def _ci(m: Any) -> dict[str, Any]:
+def _ci(m: MeanCI) -> dict[str, object]:
     return {"mean": rounded(m.mean), "ci95": [rounded(m.lo), rounded(m.hi)]}
 
 

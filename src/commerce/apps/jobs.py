@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from commerce.errors import CommerceError
 
@@ -36,7 +36,7 @@ class Interrupted(KeyboardInterrupt):
         """How many there were to play."""
 
 
-def _worker_init(init: Callable[..., None], *args: Any) -> None:
+def _worker_init(init: Callable[..., None], *args: object) -> None:
     """A worker process: Ctrl-C is for the parent, which stops the pool."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     init(*args)
@@ -47,13 +47,13 @@ class Spread(Protocol):
     ``init(*init_args)`` in each of its workers and returns ``[work(b) for b in
     range(blocks)]`` in block order."""
 
-    def run(self, init_args: tuple[Any, ...], blocks: int, work: Callable[[int], Any],
-            init: Callable[..., None], progress: Callable[[int], None] | None) -> list[Any]:
+    def run(self, init_args: tuple[object, ...], blocks: int, work: Callable[[int], _R],
+            init: Callable[..., None], progress: Callable[[int], None] | None) -> list[_R]:
         """The blocks' results, in block order."""
         ...
 
 
-def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int | Spread,
+def run_blocks(init_args: tuple[object, ...], blocks: int, jobs: int | Spread,
                work: Callable[[int], _R], init: Callable[..., None],
                progress: Callable[[int], None] | None = None) -> list[_R]:
     """``[work(b) for b in range(blocks)]``, in *jobs* processes (or spread by *jobs*, a
@@ -64,8 +64,7 @@ def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int | Spread,
     :raises Interrupted: on Ctrl-C (the worker processes are stopped quietly).
     """
     if not isinstance(jobs, int):
-        spread: list[_R] = jobs.run(init_args, blocks, work, init, progress)
-        return spread
+        return jobs.run(init_args, blocks, work, init, progress)
     if jobs < 1:
         raise CommerceError("--jobs must be at least 1")
     results: list[_R] = []
@@ -85,7 +84,7 @@ def run_blocks(init_args: tuple[Any, ...], blocks: int, jobs: int | Spread,
     return results
 
 
-def _run_pool(init_args: tuple[Any, ...], blocks: int, jobs: int,
+def _run_pool(init_args: tuple[object, ...], blocks: int, jobs: int,
               work: Callable[[int], _R], init: Callable[..., None],
               progress: Callable[[int], None] | None, results: list[_R]) -> None:
     """:func:`run_blocks` in a pool of worker processes, appending to *results*."""

@@ -40,15 +40,19 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from commerce.apps.jobs import Interrupted, Spread, run_blocks
 from commerce.core import Bot, Event, Outcome
 from commerce.errors import CommerceError, RulesetError
 from commerce.family import DealReader, DealSummary, family_spec
 from commerce.rules import Ruleset
+
+if TYPE_CHECKING:
+    from commerce.compiled import BatchResult
 
 ENGINES = ("auto", "reference", "compiled")
 """The engines a run may ask for: the compiled kernel when it can (auto), the reference
@@ -179,25 +183,31 @@ class Job:
         return game_seed(self.seed, game // self.block)
 
 
+Ints: TypeAlias = npt.NDArray[np.int64]
+"""A numpy array of whole numbers (seats, counts, stakes)."""
+Floats: TypeAlias = npt.NDArray[np.float64]
+"""A numpy array of real numbers."""
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Games:
     """One row per game (numpy arrays, the first axis the game's index in the job)."""
 
-    lineups: Any
+    lineups: Ints
     """``(games, players)``: the bot index (into :attr:`Job.bots`) of each seat."""
-    payoffs: Any
+    payoffs: Ints
     """``(games, players)``: each seat's net over the game (stakes, tokens, points ...)."""
-    wins: Any
+    wins: Ints
     """``(games, players)``: the deals (or Cox's hands) each seat won."""
-    decisions: Any
+    decisions: Ints
     """``(games,)``: player decisions made (chance's draws not counted)."""
-    deals: Any
+    deals: Ints
     """``(games,)``: the deals each game played where they were read (:attr:`Job.deals`),
     else zeros."""
-    out_in: Any
+    out_in: Ints
     """``(games, players)``: the deal (counted from 1) in which each seat went out, 0 where
     it did not (all zeros where nobody goes out)."""
-    counts: dict[str, Any]
+    counts: dict[str, Ints]
     """What else the ruleset counts for each seat over a game, by name, each
     ``(games, players)``: on the reference engine every whole-number figure by seat of the
     game's outcome (``tokens`` left, ...), in the order the games first gave them; on the
@@ -208,22 +218,22 @@ class Games:
 class Deals:
     """One row per deal, in the order of the games and of the deals in each game."""
 
-    game: Any
+    game: Ints
     """``(rows,)``: the game's index in the job."""
-    deal: Any
+    deal: Ints
     """``(rows,)``: the deal's place in its game, from 0."""
-    dealer: Any
+    dealer: Ints
     """``(rows,)``: the deal's dealer (Cox's Retailer)."""
-    payoffs: Any
+    payoffs: Floats
     """``(rows, players)``: what the deal paid each seat (antes and purchases included); in
     Cox's game the points each seat scored in the hand."""
-    winners: Any
+    winners: Ints
     """``(rows,)``: the seats that took the pool, a bit mask (bit *s*: seat *s*), 0 where
     nobody did."""
-    categories: Any
+    categories: Ints
     """``(rows, players)``: each seat's hand category at the showdown, an index of
     :attr:`category_names` (-1: none)."""
-    decisions: Any
+    decisions: Ints
     """``(rows,)``: the player decisions made in the deal."""
     category_names: tuple[str, ...]
     """The categories' names by index."""
@@ -451,7 +461,7 @@ class ReferenceRunner:
 
 def _games_of(job: Job, rows: Sequence[_GameRow]) -> Games:
     n, players = len(rows), job.players
-    counts: dict[str, Any] = {}
+    counts: dict[str, Ints] = {}
     for g, row in enumerate(rows):
         for key, values in row.counts.items():
             if key not in counts:
@@ -536,7 +546,7 @@ class CompiledRunner:
         room = None
         if getattr(kern, "deal_counts", False):
             room = self.room if self.room is not None else max(kern.deals, KERNEL_ROOM)
-        batches: list[Any] = []
+        batches: list[BatchResult] = []
         deals: list[Deals] = []
         done = 0
         try:
@@ -558,7 +568,7 @@ class CompiledRunner:
                      self.name, round(first_call, 3), time.perf_counter() - start)
 
     @staticmethod
-    def _games(job: Job, batches: Sequence[Any]) -> Games:
+    def _games(job: Job, batches: Sequence[BatchResult]) -> Games:
         def cat(name: str) -> Any:
             return np.concatenate([getattr(b, name) for b in batches])
 
@@ -582,7 +592,7 @@ class CompiledRunner:
             counts=counts)
 
     @staticmethod
-    def _deals(job: Job, kern: Any, batch: Any, first: int) -> Deals:
+    def _deals(job: Job, kern: Any, batch: BatchResult, first: int) -> Deals:
         """The deals of a piece's *batch* (its games from *first*), each longer game
         played again alone with room for every deal."""
         from commerce.compiled import run_batch
@@ -610,7 +620,7 @@ class CompiledRunner:
         return _concat(parts)
 
 
-def _batch_deals(job: Job, batch: Any, rows: Any, first: int) -> Deals:
+def _batch_deals(job: Job, batch: BatchResult, rows: Ints, first: int) -> Deals:
     """The deals of the games *rows* of a kernel's *batch* (game *r* of it the job's game
     ``first + r``), those its per-deal arrays hold."""
     players = job.players

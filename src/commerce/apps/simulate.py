@@ -66,7 +66,7 @@ def summary(rules: Ruleset, players: int, games: int, seed: int, bots: Sequence[
     rows = table.games
     net = rows.payoffs.sum(axis=0).tolist()
     wins = rows.wins.sum(axis=0).tolist()
-    extra: list[dict[str, Any]] = [{} for _ in range(players)]
+    extra: list[dict[str, object]] = [{} for _ in range(players)]
     for key, values in rows.counts.items():
         for i, total in enumerate(values.sum(axis=0).tolist()):
             extra[i][key] = total
@@ -86,7 +86,7 @@ def summary(rules: Ruleset, players: int, games: int, seed: int, bots: Sequence[
     }
 
 
-def _went_out_columns(went_out: Sequence[Sequence[int]], extra: list[dict[str, Any]]) -> None:
+def _went_out_columns(went_out: Sequence[Sequence[int]], extra: list[dict[str, object]]) -> None:
     """Into each seat's *extra* columns: in how many games it went out and in which deal on
     average, from the deals it went out in (*went_out*, one list a seat), where any seat
     went out."""

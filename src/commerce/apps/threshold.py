@@ -16,7 +16,7 @@ import math
 import os
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from commerce import engine
 from commerce.apps.analysis import (
@@ -28,11 +28,14 @@ from commerce.apps.analysis import (
 )
 from commerce.apps.jobs import Interrupted, Spread, run_blocks
 from commerce.apps.runner import CHUNK, Job, deal_reader
-from commerce.core import Action, ActionKind, DecisionKind, Event, Seat
+from commerce.core import Action, ActionKind, Bot, DecisionKind, Event, Seat
 from commerce.errors import CommerceError
 from commerce.family import DealReader, DealSummary, family_spec, payoff_unit
-from commerce.rules import Ruleset
+from commerce.rules import RankingOptions, Ruleset
 from commerce.stats import mean_ci, proportion_ci
+
+if TYPE_CHECKING:
+    from commerce.driver import Driver
 
 
 def hand_class(rules: Ruleset, hand: Sequence[int]) -> tuple[tuple[int, ...], str]:
@@ -67,7 +70,7 @@ def rank_class(rules: Ruleset, rank: int) -> tuple[tuple[int, ...], str]:
     if category == "pair":
         return (level, key[1]), f"pair of {RANKS[key[1] - 2]}s"
     if category in ("flush", "point") and len(key) > 1:
-        if category == "flush" and rules.flush_compare != "points":
+        if category == "flush" and RankingOptions.of(rules).flush_compare != "points":
             return (level, key[1]), f"flush, {RANKS[key[1] - 2]} high"
         low = (key[1] // 3) * 3
         return (level, low), f"{category} {low}-{low + 2}"
@@ -144,7 +147,15 @@ def _stand_chunk(chunk: int) -> list[tuple[int, tuple[int, ...], str, float, flo
     return out
 
 
-def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event],
+def _bot(driver: Driver, seat: Seat) -> Bot:
+    """The bot playing *seat* (every seat of a measured game is a bot's)."""
+    bot = driver.agents[seat]
+    if bot is None:
+        raise CommerceError(f"seat {seat} has no bot: stand-threshold plays bots only")
+    return bot
+
+
+def _play_on(driver: Driver, seat: Seat, reader: DealReader, prefix: Sequence[Event],
              first: Action | None) -> DealSummary:
     """The deal as it ends if *seat* plays *first* now (None: what its bot would play other
     than standing or knocking) and everyone plays on, with copies of the game's RNGs."""
@@ -159,7 +170,7 @@ def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event
     if first is None:
         legal = [a for a in engine.legal_actions(state)
                  if a.kind is not ActionKind.STAND and a.kind is not ActionKind.KNOCK]
-        action = driver.agents[seat].act(engine.observe(state, seat), legal, rngs[seat])
+        action = _bot(driver, seat).act(engine.observe(state, seat), legal, rngs[seat])
     else:
         action = first
     events = list(prefix)
@@ -174,7 +185,7 @@ def _play_on(driver: Any, seat: Seat, reader: DealReader, prefix: Sequence[Event
         if d.seat is None:
             action = engine.sample_chance(state, chance)
         else:
-            action = driver.agents[d.seat].act(engine.observe(state, d.seat),
+            action = _bot(driver, d.seat).act(engine.observe(state, d.seat),
                                                engine.legal_actions(state), rngs[d.seat])
 
 

@@ -38,7 +38,7 @@ from commerce.errors import CommerceError
 from commerce.rules import Ruleset, find_ruleset
 
 if TYPE_CHECKING:
-    from commerce.core import Action
+    from commerce.core import Action, Bot
 
 NAMES = ("hands", "kernel", "kernel-ab", "peers", "research", "vector-env", "search", "hint",
          "jobs")
@@ -682,11 +682,11 @@ class _Timed:
 
     name = spec = "timed"
 
-    def __init__(self, bot: Any, into: tuple[list[float], list[float], list[int]] | None,
+    def __init__(self, bot: Bot, into: tuple[list[float], list[float], list[int]] | None,
                  ) -> None:
         self.bot, self.into = bot, into
 
-    def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+    def act(self, obs: object, legal: Sequence[Action], rng: random.Random) -> Action:
         """The bot's action, timed."""
         start, start_cpu = time.perf_counter(), time.process_time()
         action: Action = self.bot.act(obs, legal, rng)

@@ -41,6 +41,8 @@ from commerce.errors import CommerceError
 if TYPE_CHECKING:
     import torch
 
+    from commerce.family import Observation
+
 __all__ = ["LEARN_EXTRA", "MODELS_ENV", "LearnedBot", "ModelConfig", "Network",
            "check_model_name", "features", "greedy", "load_model", "models_dir", "need_torch",
            "read_config", "save_model"]
@@ -281,7 +283,7 @@ class LearnedBot:
             raise CommerceError(f"model {self.model!r} plays {self.config.rules} with "
                                 f"{self.config.players} players, not {rules} with {players}")
 
-    def scores(self, obs: Any, legal: Sequence[Action]) -> tuple[npt.NDArray[np.float32],
+    def scores(self, obs: Observation, legal: Sequence[Action]) -> tuple[npt.NDArray[np.float32],
                                                                  npt.NDArray[np.bool_]]:
         """The observation's vector and the legal actions' mask, as the network reads them.
 
@@ -301,7 +303,7 @@ class LearnedBot:
         mask = np.asarray(legal_mask(encoding, rules, players, legal), np.bool_)
         return vector, mask
 
-    def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+    def act(self, obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
         """The legal action the network scores highest (*rng* unused: greedy)."""
         from commerce.encoding import int_to_action
         from commerce.family import family_spec
@@ -313,7 +315,7 @@ class LearnedBot:
         action = int_to_action(encoding, obs.ruleset, obs.players, index, legal)
         return legal[0] if action is None else action
 
-    def policy(self, obs: Any, legal: Sequence[Action]) -> tuple[list[float], int]:
+    def policy(self, obs: Observation, legal: Sequence[Action]) -> tuple[list[float], int]:
         """How often the model's policy plays each of the *legal* actions (their probabilities
         under the network's scores, as it drew its moves in training; they sum to 1), and the
         index in *legal* of the one the bot plays (:meth:`act`: the likeliest).

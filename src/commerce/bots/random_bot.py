@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from commerce.core import Action
 from commerce.errors import CommerceError
@@ -27,6 +26,6 @@ class RandomBot:
             raise CommerceError(f"the random bot takes no options, not {', '.join(options)}")
         return cls()
 
-    def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+    def act(self, obs: object, legal: Sequence[Action], rng: random.Random) -> Action:
         """A uniformly random legal action."""
         return legal[rng.randrange(len(legal))]

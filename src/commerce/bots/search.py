@@ -40,28 +40,28 @@ from commerce import engine
 from commerce.core import Action, Seat
 from commerce.determinize import state_sampler
 from commerce.errors import CommerceError
-from commerce.family import SearchHooks, family_spec
+from commerce.family import GameState, Observation, SearchHooks, family_spec
 from commerce.rules import Ruleset
 
 DEFAULT_ITERATIONS = 500
 """Playouts per decision by default, unless the family registers its own with its playout
 (see :func:`default_iterations`, and ``commerce bench search`` for the timings)."""
 
-Playout = Callable[[Any, Action, Seat, random.Random], tuple[float, float]]
+Playout = Callable[[GameState, Action, Seat, random.Random], tuple[float, float]]
 """``playout(state, action, seat, rng) -> (gain, won)``: play *action* in *state*, then
 play on to the end of the deal; *gain* is the seat's result from now, *won* 1.0 if it won."""
 
-Belief = Callable[[Any, Seat], bool]
+Belief = Callable[[GameState, Seat], bool]
 """``belief(state, seat) -> bool``: whether a drawn state fits how the other seats played."""
 
-Candidates = Callable[[Any, Sequence[Action]], Sequence[int]]
+Candidates = Callable[[Observation, Sequence[Action]], Sequence[int]]
 """``candidates(obs, legal) -> indices``: the legal actions worth searching (at least one)."""
 
-Sampler = Callable[[Any], "Callable[[random.Random], Any] | None"]
+Sampler = Callable[[Observation], "Callable[[random.Random], GameState] | None"]
 """``sampler(obs) -> draw | None``: reads the observation once and returns ``draw(rng) ->
 state``, drawing states as the family believes them to be (or None: the plain
 determinisation of :func:`commerce.determinize.state_sampler` and the belief filter)."""
-Reference = Callable[[Any, Sequence[Action]], Action]
+Reference = Callable[[Observation, Sequence[Action]], Action]
 """``reference(obs, legal) -> action``: the family heuristic's own choice among *legal*."""
 
 BELIEF_TRIES = 8
@@ -87,14 +87,14 @@ Peel against the heuristic (300 games, seed 1): +0.11 [-0.35, +0.57] a game taki
 mean, +0.36 [+0.02, +0.70] at 2 standard errors, +0.47 [+0.09, +0.84] at 1."""
 
 
-def _heuristic_choice(obs: Any, legal: Sequence[Action]) -> Action:
+def _heuristic_choice(obs: Observation, legal: Sequence[Action]) -> Action:
     """The heuristic bot's choice among *legal* (with a fixed RNG)."""
     from commerce.bots.heuristic import HeuristicBot
 
     return HeuristicBot().act(obs, legal, random.Random(0))
 
 
-def _hooks(family: str) -> SearchHooks | None:
+def _hooks(family: str) -> SearchHooks[Any, Any] | None:
     return family_spec(family).search
 
 
@@ -117,7 +117,7 @@ def playout_for(family: str) -> Playout:
     return hooks.playout if hooks is not None else generic_playout
 
 
-def generic_playout(state: Any, action: Action, seat: Seat,
+def generic_playout(state: GameState, action: Action, seat: Seat,
                     rng: random.Random) -> tuple[float, float]:
     """Through the public API: the heuristic bot in every seat to the end of the game.
 
@@ -157,7 +157,7 @@ class Estimate(NamedTuple):
     """Standard error of *edge* (infinite with fewer than two paired playouts)."""
 
 
-def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
+def search(obs: Observation, legal: Sequence[Action], rng: random.Random, *,
            iterations: int | None = None,
            ms: float | None = None, halving: bool = True,
            reference: int | None = None) -> list[Estimate]:
@@ -284,7 +284,7 @@ def search(obs: Any, legal: Sequence[Action], rng: random.Random, *,
     return out
 
 
-def search_hint(obs: Any, legal: Sequence[Action], rng: random.Random, *,
+def search_hint(obs: Observation, legal: Sequence[Action], rng: random.Random, *,
                 iterations: int | None = None,
                 ms: float | None = None) -> list[tuple[Action, Estimate]]:
     """What the search bot thinks of each legal action: ``[(action, estimate), ...]``.
@@ -354,7 +354,7 @@ class SearchBot:
         bot.name = bot.spec = "search-fast"
         return bot
 
-    def act(self, obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+    def act(self, obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
         """The legal action with the best estimated gain."""
         self.playouts = 0
         if len(legal) == 1:

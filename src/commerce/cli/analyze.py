@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from commerce.cli import BOTS_HELP, PLAYERS, add_rules_arguments, int_in, resolve_rules, span
@@ -177,7 +178,7 @@ _SHORT = {"payoff per deal": "payoff/deal", "ci95 lo": "lo", "ci95 hi": "hi",
           "decisions/deal": "dec/deal"}
 
 
-def _cells(row: list[Any]) -> list[str]:
+def _cells(row: Sequence[object]) -> list[str]:
     out = []
     for x in row:
         if x is None:
@@ -293,11 +294,11 @@ def bands(classes: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]
     return out
 
 
-def _band_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+def _band_rows(result: dict[str, Any]) -> tuple[list[str], list[list[object]]]:
     """The stand-threshold table by bands: samples, chance to win, mean gain and its 95%
     interval pooled over the band's classes ('—' under *min_samples* samples)."""
     header = ["role", "hands", "samples", "win if stand", "gain", "gain lo", "gain hi"]
-    rows: list[list[Any]] = []
+    rows: list[list[object]] = []
     for p in result["positions"]:
         for name, part in bands(p["classes"]):
             n = sum(c["samples"] for c in part)
@@ -314,7 +315,7 @@ def _band_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     return header, rows
 
 
-def _advantage_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+def _advantage_rows(result: dict[str, Any]) -> tuple[list[str], list[list[object]]]:
     header = ["place", "role", "payoff per deal", "ci95 lo", "ci95 hi", "vs dealer",
               "vs dealer lo", "vs dealer hi"]
     rows = [[r["position"], r["role"], r["payoff"], *r["ci95"], r["vs_dealer"],
@@ -322,7 +323,7 @@ def _advantage_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]
     return header, rows
 
 
-def _threshold_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+def _threshold_rows(result: dict[str, Any]) -> tuple[list[str], list[list[object]]]:
     header = ["role", "class", "samples", "win if stand", "stand", "play on", "gain",
               "gain lo", "gain hi"]
     rows = []
@@ -333,7 +334,7 @@ def _threshold_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]
     return header, rows
 
 
-def _variants_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+def _variants_rows(result: dict[str, Any]) -> tuple[list[str], list[list[object]]]:
     cats = sorted({c for r in result["rulesets"] for c in r["wins_by_category"]},
                   key=_CATEGORY_ORDER.index)
     header = ["rules", "players", "engine", "deals/game", "decisions/game", "decisions/deal",

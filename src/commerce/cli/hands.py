@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from commerce.cli import add_rules_arguments, resolve_rules
 from commerce.family import family_spec
+
+if TYPE_CHECKING:
+    from commerce.rules import Ruleset
 
 
 def configure_hand(p: argparse.ArgumentParser) -> None:
@@ -42,7 +45,7 @@ def configure_score(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _hand_dict(cards: tuple[int, ...], rules: Any) -> dict[str, Any]:
+def _hand_dict(cards: tuple[int, ...], rules: Ruleset) -> dict[str, Any]:
     from commerce.cards import format_card
     from commerce.hands import evaluator_for
 
@@ -62,7 +65,7 @@ def _describe(d: dict[str, Any]) -> str:
             f"strength {d['rank']} of 0-{d['levels'] - 1})")
 
 
-def _check_cox(rules: Any, command: str) -> None:
+def _check_cox(rules: Ruleset, command: str) -> None:
     from commerce.errors import CommerceError
     from commerce.rules import RankingOptions
 
@@ -163,26 +166,28 @@ def _print_family_odds(odds: dict[str, Any], name: str, as_json: bool) -> int:
 def run_score(args: argparse.Namespace) -> int:
     """Score a holding in Cox's game."""
     from commerce.errors import CommerceError
-    from commerce.families.cox.cards import parse_cox_cards
+    from commerce.families.cox.cards import format_cox_cards, parse_cox_cards
+    from commerce.families.cox.options import CoxOptions
     from commerce.families.cox.scoring import score_holding
 
     rules = resolve_rules(args)
     if rules.family != "cox":
         raise CommerceError("'score' is for Cox's game (--rules cox); use 'hand' for others")
+    opts = CoxOptions.of(rules)
     result = score_holding(
         parse_cox_cards(args.cards),
         args.base,
-        captain_can_be_fourth=rules.captain_can_be_fourth,
-        bank_double_order=rules.bank_double_order,
-        bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand,
+        captain_can_be_fourth=opts.captain_can_be_fourth,
+        bank_double_order=opts.bank_double_order,
+        bank_counts_for_clear_hand=opts.bank_counts_for_clear_hand,
     )
-    data = result.to_dict()
     if args.json:
-        print(json.dumps(data))
+        print(json.dumps(result.to_dict()))
         return 0
-    for item in data["breakdown"]:
-        print(f"  {item['what']:<36} {' '.join(item.get('cards', [])):<16} {item['points']:>+4}")
-    clear = "clear" if data["clear"] else "not clear"
-    complete = "complete" if data["complete"] else "not complete"
-    print(f"score {data['score']} ({clear}, {complete})")
+    for item in result.breakdown:
+        cards = " ".join(format_cox_cards(item.cards).split())
+        print(f"  {item.what:<36} {cards:<16} {item.points:>+4}")
+    clear = "clear" if result.clear else "not clear"
+    complete = "complete" if result.complete else "not complete"
+    print(f"score {result.score} ({clear}, {complete})")
     return 0

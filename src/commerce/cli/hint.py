@@ -38,10 +38,15 @@ import math
 import random
 import textwrap
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from commerce.bots.search import Estimate
 from commerce.errors import CommerceError
+
+if TYPE_CHECKING:
+    from commerce.bots.learned import LearnedBot
+    from commerce.core import Action
+    from commerce.driver import Driver
 
 __all__ = ["HINT_MS", "hint_lines", "hint_text", "hinter", "learned_lines", "numbers"]
 
@@ -142,7 +147,7 @@ def learned_lines(labels: Sequence[str], chances: Sequence[float], best: int, mo
     return "\n".join(lines)
 
 
-def hinter(spec: str, rules: str, players: int) -> Any:
+def hinter(spec: str, rules: str, players: int) -> LearnedBot | None:
     """The bot whose hints ``commerce play`` gives, from ``--hint`` *spec*: None for the
     search bot (``search``), else the learned model of ``learned:model=NAME``, checked to
     play ruleset *rules* (its id) with *players* seats.
@@ -176,8 +181,9 @@ def hinter(spec: str, rules: str, players: int) -> Any:
     return bot
 
 
-def hint_text(driver: Any, seat: int, legal: Sequence[Any], labels: Sequence[str],
-              width: int = 80, ms: float | None = HINT_MS, learned: Any = None) -> str:
+def hint_text(driver: Driver, seat: int, legal: Sequence[Action], labels: Sequence[str],
+              width: int = 80, ms: float | None = HINT_MS,
+              learned: LearnedBot | None = None) -> str:
     """The search bot's view of each legal action, from the player's observation only: the
     search stops drawing states at *ms* milliseconds of wall time (None: at its budget only).
     With *learned* (a :class:`commerce.bots.learned.LearnedBot`, from :func:`hinter`), that

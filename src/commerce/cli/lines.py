@@ -13,9 +13,13 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from commerce.cli import presentation
+
+if TYPE_CHECKING:
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
 
 
 class Closed(Exception):
@@ -95,8 +99,8 @@ def line_reader(family: str, stop: Stop | None = None) -> Callable[[str], str]:
     return prompt_reader(family, stop)
 
 
-def prompt_reader(family: str, stop: Stop | None = None, *, pt_input: Any = None,
-                  pt_output: Any = None) -> Callable[[str], str]:
+def prompt_reader(family: str, stop: Stop | None = None, *, pt_input: Input | None = None,
+                  pt_output: Output | None = None) -> Callable[[str], str]:
     """A reader of lines with prompt_toolkit: line editing, history (up and down) and
     completion of the command words. Ctrl-C at the prompt stops the session as the signal
     would; a signal while it waits ends the wait (see :class:`Stop`)."""

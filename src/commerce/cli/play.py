@@ -18,9 +18,9 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from commerce.cli import (
     BOTS_HELP,
@@ -34,6 +34,12 @@ from commerce.cli import (
     span,
 )
 from commerce.cli.lines import Closed, Stop, line_reader
+
+if TYPE_CHECKING:
+    from commerce.bots.learned import LearnedBot
+    from commerce.core import Action, Event
+    from commerce.driver import Driver
+    from commerce.record import GameRecord
 
 _COMMON_HELP = """  hint                      the search bot's choice and how it rates each move
                             (--hint learned:model=NAME: a learned model's choice
@@ -164,7 +170,8 @@ def run_play(args: argparse.Namespace) -> int:
     return _session(driver, human, path, learned)
 
 
-def _table_session(driver: Any, human: int, path: Path, pace: str, learned: Any = None) -> int:
+def _table_session(driver: Driver, human: int, path: Path, pace: str,
+                   learned: LearnedBot | None = None) -> int:
     """The game at the full-screen table (:mod:`commerce.cli.table`).
 
     The table is drawn on the terminal of standard output whatever standard error is (Textual
@@ -256,7 +263,7 @@ def _bot_name(i: int, kind: str) -> str:
             "Kate"][(i - 1) % 11]
 
 
-def _session(driver: Any, human: int, path: Path, learned: Any = None) -> int:
+def _session(driver: Driver, human: int, path: Path, learned: LearnedBot | None = None) -> int:
     """The game at the plain interface, line by line; the ``hint`` command's hints come from
     *learned* (a learned model) where given, else from the search bot."""
     from commerce import engine
@@ -269,7 +276,7 @@ def _session(driver: Any, human: int, path: Path, learned: Any = None) -> int:
     cards = _card_notation(family)
     out = _OutOfGame(names, human)
 
-    def show(events: tuple[Any, ...]) -> None:
+    def show(events: tuple[Event, ...]) -> None:
         for e in engine.visible_events(events, human):
             if out.follows(e):
                 continue
@@ -300,7 +307,8 @@ def _session(driver: Any, human: int, path: Path, learned: Any = None) -> int:
             driver.on_events = show
             while True:
                 driver.run()
-                if driver.outcome() is not None:
+                result = driver.outcome()
+                if result is not None:
                     break
                 seat = driver.waiting_for_human()
                 assert seat == human
@@ -331,7 +339,6 @@ def _session(driver: Any, human: int, path: Path, learned: Any = None) -> int:
             failed = None
         except RecordError as exc:
             failed = exc
-    result = driver.outcome()
     for line in out.summary():
         _say(line)
     print()
@@ -347,7 +354,7 @@ def _session(driver: Any, human: int, path: Path, learned: Any = None) -> int:
     return 0
 
 
-def _stopped(driver: Any, path: Path, status: int, resume_line: Callable[[], str],
+def _stopped(driver: Driver, path: Path, status: int, resume_line: Callable[[], str],
              why: str = "") -> int:
     """Save after end of input or a signal, and say so in one line on standard error.
 
@@ -385,13 +392,13 @@ class _OutOfGame:
     not shown event by event (a widow session may go on for hundreds of lines): who else
     goes out is still said at once, and :meth:`summary` counts the deals at the end."""
 
-    def __init__(self, names: Any, human: int) -> None:
+    def __init__(self, names: Sequence[str], human: int) -> None:
         self.names, self.human = names, human
         self.out_at: int | None = None  # the deal in which the player went out
         self.last = 0
         self.gone: list[str] = []
 
-    def follows(self, e: Any) -> bool:
+    def follows(self, e: Event) -> bool:
         """Whether event *e* is taken into the summary instead of being shown."""
         if self.out_at is None:
             if e.kind == "went_out" and e.seat == self.human:
@@ -428,7 +435,7 @@ def _card_notation(family: str) -> Callable[[str], str]:
     return symbols
 
 
-def _forced(driver: Any) -> Any:
+def _forced(driver: Driver) -> Action | None:
     """The one legal action when it is only a 'decline' or 'done': played without asking."""
     from commerce import engine
     from commerce.core import ActionKind
@@ -446,9 +453,9 @@ def _say(text: str) -> None:
     print("\n".join(wrap_text(humanize(text))))
 
 
-def _ask(driver: Any, seat: int,
+def _ask(driver: Driver, seat: int,
          waiting: Callable[[], contextlib.AbstractContextManager[None]],
-         read: Callable[[str], str] = input, learned: Any = None) -> Any:
+         read: Callable[[str], str] = input, learned: LearnedBot | None = None) -> Action | None:
     """Prompt until the user names a legal action; None to quit.
 
     *waiting* is held while the prompt waits for a line (see :meth:`Stop.waiting`); *read*
@@ -522,7 +529,7 @@ def _ask(driver: Any, seat: int,
         return action
 
 
-def _rules_at_hand(driver: Any, seat: int) -> str:
+def _rules_at_hand(driver: Driver, seat: int) -> str:
     """What beats what under the ruleset, each with an example, and the decision at hand
     explained in words (the family's presentation hooks), for the help."""
     from commerce import engine
@@ -538,7 +545,8 @@ def _rules_at_hand(driver: Any, seat: int) -> str:
     return "\n".join(lines)
 
 
-def _hint(driver: Any, seat: int, legal: Any, labels: list[str], learned: Any = None) -> str:
+def _hint(driver: Driver, seat: int, legal: Sequence[Action], labels: list[str],
+          learned: LearnedBot | None = None) -> str:
     """The search bot's view of each legal action, or the learned model *learned*'s
     (:func:`commerce.cli.hint.hint_text`)."""
     from commerce.cli.hint import hint_text
@@ -575,14 +583,14 @@ def run_replay(args: argparse.Namespace) -> int:
     return code
 
 
-def _saving_seat(record: Any) -> int | None:
+def _saving_seat(record: GameRecord) -> int | None:
     """The seat whose view an unfinished record shows: its one human seat (who saved it), or
     None (a spectator's view) when it has none or several."""
     humans = [i for i, s in enumerate(record.seats) if s.agent == "human"]
     return humans[0] if len(humans) == 1 else None
 
 
-def _replay_all(record: Any, names: list[str], interactive: bool) -> int:
+def _replay_all(record: GameRecord, names: list[str], interactive: bool) -> int:
     """Every action and every event, every hand visible (a finished game, or --reveal)."""
     from commerce import engine
     from commerce.cli.textview import describe_event, render
@@ -615,7 +623,8 @@ def _replay_all(record: Any, names: list[str], interactive: bool) -> int:
     return 0
 
 
-def _replay_seen(record: Any, names: list[str], viewer: int | None, interactive: bool) -> int:
+def _replay_seen(record: GameRecord, names: list[str], viewer: int | None,
+                 interactive: bool) -> int:
     """What *viewer* saw, and nothing else: the events visible to that seat and its
     observations. No action text, count or step number is shown, as those could tell of
     others' cards (a deal) or of decisions the viewer never saw (a pounce declined)."""
@@ -626,7 +635,7 @@ def _replay_seen(record: Any, names: list[str], viewer: int | None, interactive:
     family = record.rules.family
     cards = _card_notation(family)
 
-    def seen(events: Any) -> list[str]:
+    def seen(events: Iterable[Event]) -> list[str]:
         lines = (describe_event(e, names, viewer, family)
                  for e in engine.visible_events(events, viewer))
         return [cards(line) for line in lines if line]

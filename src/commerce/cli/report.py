@@ -11,18 +11,23 @@ import argparse
 import csv
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from commerce.cli import GAMES, JOBS, SEED, file_name, int_in, span
 from commerce.errors import CommerceError
+
+if TYPE_CHECKING:
+    from commerce.apps.jobs import Spread
+
+_T = TypeVar("_T")
 
 PLOT_SUFFIXES = (".png", ".svg")
 
 
 
-def with_progress(total: int, work: Any) -> Any:
+def with_progress(total: int, work: Callable[[Callable[[int], None] | None], _T]) -> _T:
     """``work(progress)``: on a terminal with a progress bar on stderr of *total* games, that
     *progress* (told games done) moves; elsewhere *progress* is ``None``."""
     if not sys.stderr.isatty():
@@ -85,7 +90,7 @@ def interval(lo: float | None, hi: float | None, spec: str = "+.3f") -> str:
     return f"[{fmt(lo, spec)}, {fmt(hi, spec)}]"
 
 
-def column_groups(header: Sequence[str], rows: Sequence[Sequence[Any]], left: int,
+def column_groups(header: Sequence[str], rows: Sequence[Sequence[object]], left: int,
                   width: int) -> list[list[int]]:
     """The columns of a table split into groups that each fit *width* characters, every
     group opening with the first *left* columns (the rows' keys); one group if all fit.
@@ -112,7 +117,7 @@ def column_groups(header: Sequence[str], rows: Sequence[Sequence[Any]], left: in
     return groups
 
 
-def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[Any]],
+def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]],
                 *, left: int = 1, width: int | None = None, wide: bool = False) -> None:
     """A rich table on standard output; the first *left* columns are left-aligned (and are
     the rows' keys). A table wider than the terminal (80 columns when not a terminal) is
@@ -137,7 +142,7 @@ def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
         console.print(table)
 
 
-def write_csv(path: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+def write_csv(path: str, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
     """Write *rows* under *header* to *path*."""
     try:
         with open(path, "w", newline="", encoding="utf-8") as f:
@@ -207,10 +212,11 @@ def add_ray_argument(p: argparse.ArgumentParser) -> None:
                         "identical to one process's. Needs commerce[ray]")
 
 
-def workers(args: argparse.Namespace) -> Any:
+def workers(args: argparse.Namespace) -> int | Spread:
     """What ``--jobs`` and ``--ray`` ask for: a number of processes, or a Ray cluster."""
     if getattr(args, "ray", None) is None:
-        return args.jobs
+        jobs: int = args.jobs
+        return jobs
     if args.jobs != 1:
         raise CommerceError("use --jobs or --ray, not both")
     from commerce.spread import RayWorkers, check_address

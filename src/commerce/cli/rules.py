@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from commerce.rules import OptionValue, Ruleset
 
 
 def configure_rules(p: argparse.ArgumentParser) -> None:
@@ -14,7 +18,7 @@ def configure_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _fmt(value: Any) -> str:
+def _fmt(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
@@ -75,7 +79,7 @@ def run_rules(args: argparse.Namespace) -> int:
             print(f"family: {a.family} vs {b.family}")
         if not rows:
             print(f"{a.id} and {b.id} have the same options")
-        width = max([len(r["name"]) for r in rows] + [6])
+        width = max([len(str(r["name"])) for r in rows] + [6])
         print(f"{'option':<{width}}  {a.id:<20} {b.id}")
         for row in rows:
             shown = ["(not read)" if row[r.id] is None else _fmt(row[r.id]) for r in (a, b)]
@@ -92,7 +96,7 @@ def _width() -> int:
     return max(40, shutil.get_terminal_size((80, 24)).columns)
 
 
-def _wrapper() -> Any:
+def _wrapper() -> Callable[..., None]:
     """What prints a text wrapped between words within the terminal's width, under an
     indent, its continued lines two columns further in."""
     import textwrap
@@ -122,9 +126,10 @@ def _print_list(items: list[dict[str, Any]]) -> None:
             print(" " * len(head) + line)
 
 
-def _read(ruleset: Any, name: str) -> Any:
+def _read(ruleset: Ruleset, name: str) -> OptionValue | None:
     """Option *name* of *ruleset*, or None where its family does not read it."""
     try:
-        return getattr(ruleset, name)
+        value: OptionValue = getattr(ruleset, name)
     except AttributeError:
         return None
+    return value

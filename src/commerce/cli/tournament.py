@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from commerce.cli import BOTS_HELP, PLAYERS, add_rules_arguments, int_in, resolve_rules, span
 from commerce.cli.report import (
@@ -14,6 +14,9 @@ from commerce.cli.report import (
     workers,
 )
 from commerce.errors import CommerceError
+
+if TYPE_CHECKING:
+    from commerce.rules import Ruleset
 
 
 def configure_tournament(p: argparse.ArgumentParser) -> None:
@@ -86,7 +89,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plays_on_kernel(rules: Any, players: int, bots: list[str], engine: str) -> bool:
+def _plays_on_kernel(rules: Ruleset, players: int, bots: list[str], engine: str) -> bool:
     """Whether :func:`commerce.apps.tournament.tournament` will play on the compiled kernel (False
     where it will refuse the arguments, and say why)."""
     from commerce.apps.runner import choose_engine
@@ -99,7 +102,7 @@ def _plays_on_kernel(rules: Any, players: int, bots: list[str], engine: str) -> 
         return False
 
 
-def _rows(result: dict[str, Any], *, raw: bool) -> tuple[list[str], list[list[Any]]]:
+def _rows(result: dict[str, Any], *, raw: bool) -> tuple[list[str], list[list[object]]]:
     from commerce.cli.report import fmt, interval
 
     if raw:

@@ -13,7 +13,7 @@ import dataclasses
 import json
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from commerce import engine
 from commerce.errors import CommerceError
@@ -36,7 +37,7 @@ from commerce.presentation import (
     ruleset_facts,
     ruleset_page,
 )
-from commerce.record import replay_steps
+from commerce.record import GameRecord, replay_steps
 from commerce.rules import (
     family_option_names,
     find_ruleset,
@@ -466,7 +467,7 @@ def create_app(db_url: str = "sqlite://", *,
             notices[(table.table_id, player_id)] = message
 
     # -- records -----------------------------------------------------------------------------
-    async def finished(game_id: str) -> Any:
+    async def finished(game_id: str) -> GameRecord:
         if not KEY.fullmatch(game_id):
             raise ApiError(404, "no such game")
         found = await run_in_threadpool(store.game_record, game_id)
@@ -560,11 +561,6 @@ def _held(table: Table, seat: int) -> str | None:
     return None
 
 
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
-
-
 class Guard:
     """Every request checked before the app reads it, and every reply given the security
     headers (:data:`SECURITY_HEADERS`): an address holding a control character, a body over
@@ -572,7 +568,7 @@ class Guard:
     holding a NUL or a lone surrogate (which no database stores) is refused with one sentence
     and a 4xx status."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], *,
+    def __init__(self, app: ASGIApp, *,
                  loose: tuple[str, ...] = ()) -> None:
         self.app = app
         self.loose = loose
@@ -586,7 +582,7 @@ class Guard:
         path = str(scope.get("path", ""))
         bad = _refused_in(path)
 
-        async def secured(message: MutableMapping[str, Any]) -> None:
+        async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
                 extra = SECURITY_HEADERS
                 if self.loose and path.startswith(self.loose):
@@ -618,7 +614,7 @@ class Guard:
                 return
         sent = False
 
-        async def replay() -> MutableMapping[str, Any]:
+        async def replay() -> Message:
             nonlocal sent
             if not sent:
                 sent = True
@@ -648,7 +644,7 @@ def _body_fault(body: bytes) -> tuple[int, str] | None:
         return 400, "the request's JSON is nested too deeply"
     except ValueError:
         return None  # the app says what is wrong with it
-    stack: list[tuple[str, Any]] = [("body", data)]
+    stack: list[tuple[str, object]] = [("body", data)]
     while stack:
         where, item = stack.pop()
         if isinstance(item, dict):
@@ -693,7 +689,7 @@ def _summary(game: dict[str, Any]) -> GameSummary:
     return summary
 
 
-def _replay(record: Any) -> ReplayReply:
+def _replay(record: GameRecord) -> ReplayReply:
     """A finished game step by step, every hand shown, the log in words as at the table."""
     spec = family_spec(record.rules.family)
     names = [s.name for s in record.seats] or [f"Seat {k + 1}" for k in range(record.players)]

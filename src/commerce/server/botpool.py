@@ -29,15 +29,20 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
 from commerce.bots import make_bot
 from commerce.core import Action
+from commerce.family import Observation
 
 if TYPE_CHECKING:
+    from commerce.bots.learned import LearnedBot
     from commerce.bots.search import Estimate
+
+_J = TypeVar("_J")
+_R = TypeVar("_R")
 
 __all__ = ["BotPool", "HintJob", "Job", "PolicyJob", "decide", "estimate", "policy", "warm"]
 
@@ -51,7 +56,7 @@ class Job:
     """One decision of a bot: what it is given."""
 
     spec: str
-    obs: Any
+    obs: Observation
     legal: tuple[Action, ...]
     seed: int
 
@@ -67,7 +72,7 @@ def decide(job: Job) -> Action:
 class HintJob:
     """One hint: the search bot's estimate of each legal action of a seat to act."""
 
-    obs: Any
+    obs: Observation
     legal: tuple[Action, ...]
     seed: int
     iterations: int
@@ -88,12 +93,12 @@ class PolicyJob:
     to act. *model* is a name the server's operator listed, never one a client sent."""
 
     model: str
-    obs: Any
+    obs: Observation
     legal: tuple[Action, ...]
 
 
 @functools.lru_cache(maxsize=8)
-def _learned(model: str) -> Any:
+def _learned(model: str) -> LearnedBot:
     """The learned model *model*, read once per worker (the operator's models do not change
     while the server runs; a hint need not read its weights from disk again)."""
     from commerce.bots.learned import LearnedBot
@@ -216,8 +221,8 @@ class BotPool:
         chances: tuple[list[float], int] = await self._submit(who, policy, job)
         return chances
 
-    async def _submit(self, host: str, fn: Callable[[Any], Any], job: Any) -> Any:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    async def _submit(self, host: str, fn: Callable[[_J], _R], job: _J) -> _R:
+        future: asyncio.Future[_R] = asyncio.get_running_loop().create_future()
         queue = self._queues.get(host)
         if queue is None:
             queue = self._queues[host] = deque()

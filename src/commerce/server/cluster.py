@@ -170,7 +170,7 @@ class Cluster:
         self._queue("commerce_chat", {"table": table_id, "from_name": speaker,
                                       "text": text, "from": self.node})
 
-    def _queue(self, channel: str, payload: dict[str, Any]) -> None:
+    def _queue(self, channel: str, payload: dict[str, object]) -> None:
         self._outbox.append((channel, json.dumps(payload)))
         self._posted.set()
 
@@ -234,10 +234,10 @@ class Cluster:
             await self._chat(table_id, str(message.get("from_name", "")),
                              str(message.get("text", "")))
 
-    async def _notify(self, channel: str, payload: dict[str, Any]) -> None:
+    async def _notify(self, channel: str, payload: dict[str, object]) -> None:
         await self._query("SELECT pg_notify(%s, %s)", (channel, json.dumps(payload)))
 
-    async def _query(self, sql: str, params: tuple[Any, ...]) -> Any:
+    async def _query(self, sql: str, params: tuple[object, ...]) -> Any:
         assert self._locks is not None, "the cluster is not started"
         async with self._using:
             cursor = await self._locks.execute(sql, params)

@@ -11,11 +11,12 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel
 
 from commerce.server.limits import Limits
+from commerce.server.protocol import ViewMessage
 from commerce.server.tables import Table
 
 __all__ = ["CLOSE_SLOW", "QUEUE_MESSAGES", "Connection", "Hub", "Limiter", "Limits",
@@ -229,7 +230,7 @@ class Hub:
 
     async def send_views(self, table: Table) -> None:
         """Each connection of *table* its own seat's view."""
-        views: dict[int | None, Any] = {}
+        views: dict[int | None, ViewMessage] = {}
         for conn in self.connections(table.table_id):
             if conn.seat not in views:
                 views[conn.seat] = table.view(conn.seat)

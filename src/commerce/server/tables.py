@@ -24,15 +24,16 @@ import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from commerce import engine
 from commerce.bots import make_bot
 from commerce.core import Action, ActionKind, Bot, Decision, DecisionKind, Event
 from commerce.driver import Driver
 from commerce.errors import CommerceError
-from commerce.family import family_spec, payoff_unit
-from commerce.presentation import humanize
+from commerce.families.widow.options import WidowOptions
+from commerce.family import GameState, Observation, family_spec, payoff_unit
+from commerce.presentation import Presentation, humanize
 from commerce.record import GameRecord, replay_steps
 from commerce.rules import Ruleset, resolve
 from commerce.server.botpool import HintJob, estimate
@@ -43,6 +44,7 @@ from commerce.server.protocol import (
     ChatMessage,
     DealRow,
     HintRow,
+    OptionValue,
     SeatInfo,
     ShowdownView,
     Standing,
@@ -91,12 +93,17 @@ class TableError(CommerceError):
     """A refused request or intent: one sentence; nothing changed."""
 
 
+_Chain: TypeAlias = tuple[list[tuple[int, GameState, tuple[Event, ...]]], GameState]
+"""The hidden offers pending (each: the seat offered, the state it is offered in, the events
+before it), and the state once all are declined (:meth:`Table._chain`)."""
+
+
 @dataclass(frozen=True)
 class TableConfig:
     """A table's settings, fixed at its creation."""
 
     ruleset: str
-    options: dict[str, Any]
+    options: dict[str, OptionValue]
     players: int
     public: bool = True
     hints: bool = True
@@ -124,7 +131,7 @@ class Seat:
     level: str | None = None
     away: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The stored form."""
         return dataclasses.asdict(self)
 
@@ -233,11 +240,11 @@ class Table:
     answers: dict[tuple[int, int], Action] = field(default_factory=dict)
     """Bots' decisions made ahead (in the server's bot workers), by (seat, the game's version
     they are for); played when due instead of thinking then (not stored)."""
-    _chain_cache: tuple[tuple[int, int], Any] | None = None
+    _chain_cache: tuple[tuple[int, int], _Chain] | None = None
     _people_in: tuple[int, bool] | None = None
     _public: int = 0
-    _public_obs: Any = None
-    _tracked: Any = None
+    _public_obs: Observation | None = None
+    _tracked: Driver | None = None
 
     @classmethod
     def new(cls, table_id: str, invite: str, host_id: str, config: TableConfig, *,
@@ -497,8 +504,8 @@ class Table:
     # -- hidden offers ---------------------------------------------------------------------------
     def hides_offers(self) -> bool:
         """Whether the game can put an offer to one seat alone (Pounce, Cox's "I buy")."""
-        rules = self.rules
-        return bool(getattr(rules, "pounce", False)) or rules.family == "cox"
+        options = self.rules.options
+        return (isinstance(options, WidowOptions) and options.pounce) or self.rules.family == "cox"
 
     def holds(self) -> bool:
         """Whether every action waits for the table's pace: a paced table whose game hides
@@ -510,7 +517,7 @@ class Table:
         d = None if self.driver is None else self.driver.decision()
         return d is not None and d.kind in HIDDEN_OFFERS
 
-    def _chain(self) -> tuple[list[tuple[int, Any, tuple[Event, ...]]], Any]:
+    def _chain(self) -> _Chain:
         """The hidden offers pending, each as (the seat offered, the state it is offered in,
         the events before it since now) should every earlier one be declined; and the state
         once all are declined (the table as the others are shown it)."""
@@ -519,9 +526,9 @@ class Table:
         cached = self._chain_cache
         key = (id(driver), self.version)
         if cached is not None and cached[0] == key:
-            return cached[1]  # type: ignore[no-any-return]
+            return cached[1]
         state = driver.state
-        chain: list[tuple[int, Any, tuple[Event, ...]]] = []
+        chain: list[tuple[int, GameState, tuple[Event, ...]]] = []
         extra: tuple[Event, ...] = ()
         while (d := engine.decision(state)) is not None and d.kind in HIDDEN_OFFERS:
             assert d.seat is not None
@@ -542,7 +549,7 @@ class Table:
         shown: Decision | None = getattr(obs, "decision", None)
         return shown if hasattr(obs, "decision") else driver.decision()
 
-    def _settled_for(self, seat: int) -> Any | None:
+    def _settled_for(self, seat: int) -> GameState | None:
         """The state in which *seat* acts as the table shows it: the state once every hidden
         offer is declined, if there the seat has the decision it is shown (else None)."""
         chain, settled = self._chain()
@@ -553,7 +560,7 @@ class Table:
             return None
         return settled
 
-    def _state_for(self, seat: int) -> tuple[Any, int]:
+    def _state_for(self, seat: int) -> tuple[GameState, int]:
         """The state whose legal actions *seat* may choose from now, and the game's version
         its action is to be played at: its own offer's, or the settled turn's.
 
@@ -714,7 +721,7 @@ class Table:
         seats = present.table(engine.observe(self.driver.state, None), self.names()).seats
         return any(not seats[k].out for k in people)
 
-    def bot_jobs(self) -> list[tuple[tuple[int, int], str, Any, tuple[Action, ...], int]]:
+    def bot_jobs(self) -> list[tuple[tuple[int, int], str, Observation, tuple[Action, ...], int]]:
         """The search bots' decisions the table's pace will ask for next, not yet made (the
         other levels answer at once): its next move where a bot is to act, and each pending
         offer put to a bot (in the state it is put in, should the earlier ones be declined).
@@ -723,7 +730,7 @@ class Table:
         driver = self.driver
         if driver is None or self.status != "playing":
             return []
-        wanted: list[tuple[int, int, Any]] = []
+        wanted: list[tuple[int, int, GameState]] = []
         if self.offer_pending():
             chain, _ = self._chain()
             wanted = [(h, self.version + i, st) for i, (h, st, _) in enumerate(chain)]
@@ -1047,7 +1054,7 @@ _WORDED = ("score", "note", "count", "name")
 """The fields of a table's seats and piles that say amounts in words."""
 
 
-def table_view(present: Any, obs: Any, names: Sequence[str],
+def table_view(present: Presentation | None, obs: Observation, names: Sequence[str],
                seats: Sequence[Seat] | None) -> TableView | None:
     """The family's table of *obs* as the protocol's :class:`TableView`, with who plays each
     seat (a bot, or a bot for a player away) where *seats* are given."""
@@ -1067,7 +1074,7 @@ def table_view(present: Any, obs: Any, names: Sequence[str],
     return TableView.model_validate(data)
 
 
-def seat_view(state: Any, events: Sequence[Event], seat: int | None, names: Sequence[str],
+def seat_view(state: GameState, events: Sequence[Event], seat: int | None, names: Sequence[str],
               seats: Sequence[Seat], *, version: int, over: bool,
               game_id: str | None = None) -> ViewMessage:
     """The view message of *seat* (None: a spectator), built only from
@@ -1107,7 +1114,7 @@ def seat_view(state: Any, events: Sequence[Event], seat: int | None, names: Sequ
         deals=deals, unit=unit, deal_word=deal_word, reason=reason, game_id=game_id)
 
 
-def _deals(spec: Any, state: Any, events: Sequence[Event], names: Sequence[str],
+def _deals(spec: Any, state: GameState, events: Sequence[Event], names: Sequence[str],
            unit: str) -> tuple[list[DealRow], list[int]]:
     """Every deal of a finished game read from its public events (the family's
     ``deal_reader``): what it paid each seat and who won it; and how many each seat won."""
@@ -1127,7 +1134,7 @@ def _deals(spec: Any, state: Any, events: Sequence[Event], names: Sequence[str],
             for n, d in enumerate(read, 1)], won
 
 
-def _decline(state: Any) -> Action:
+def _decline(state: GameState) -> Action:
     """The answer that lets a hidden offer go (what a lapsed offer is taken as)."""
     legal = engine.legal_actions(state)
     return next((a for a in legal if a.kind is ActionKind.DECLINE), legal[-1])
@@ -1142,7 +1149,7 @@ def _words(spec: Any) -> Callable[[str], str]:
     return words
 
 
-def _actions(state: Any, obs: Any, seat: int | None, seats: Sequence[Seat], spec: Any,
+def _actions(state: GameState, obs: Observation, seat: int | None, seats: Sequence[Seat], spec: Any,
              words: Callable[[str], str]) -> list[ActionView]:
     d = engine.decision(state)
     if seat is None or d is None or d.seat != seat or seats[seat].kind != "human" \

@@ -32,15 +32,18 @@ import signal
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
+from rich.console import RenderableType
+from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Click, Key, Resize
 from textual.geometry import Size
+from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
@@ -58,6 +61,10 @@ from commerce.cli.table.screens import (
 )
 from commerce.core import Action, ActionKind, DecisionKind, Event
 from commerce.errors import CommerceError, RecordError
+
+if TYPE_CHECKING:
+    from commerce.bots.learned import LearnedBot
+    from commerce.driver import Driver
 from commerce.family import DealSummary, family_spec, payoff_unit
 from commerce.presentation import CardFace, SeatView, TableView
 
@@ -135,7 +142,7 @@ class ClickLine(Static):
     def __init__(self, *, id: str) -> None:
         super().__init__(id=id)
         self.spans: list[tuple[int, int, int]] = []
-        self.on_pick: Any = None
+        self.on_pick: Callable[[int], None] | None = None
 
     def on_click(self, event: Click) -> None:
         """The card under the pointer, if any, is picked."""
@@ -152,8 +159,8 @@ class Menu(OptionList):
     def action_select(self) -> None:
         """Play the highlighted move, or say that none is."""
         if self.highlighted is None:
-            app: Any = self.app
-            if self.option_count:
+            app = self.app
+            if self.option_count and isinstance(app, TableApp):
                 app.say("Choose a move first: ↑/↓, its number, its first letter or a click; "
                         "then Enter.")
             return
@@ -251,9 +258,9 @@ class TableApp(App[int]):
         Binding("ctrl+c", "interrupt", "save and stop", show=False, priority=True),
     ]
 
-    def __init__(self, driver: Any, human: int, path: Path | None, *, pace: str = "normal",
+    def __init__(self, driver: Driver, human: int, path: Path | None, *, pace: str = "normal",
                  symbols: bool = True, confirm: bool = True, signals: bool = False,
-                 learned: Any = None) -> None:
+                 learned: LearnedBot | None = None) -> None:
         super().__init__()
         self.driver = driver
         self.human = human
@@ -299,7 +306,7 @@ class TableApp(App[int]):
         self._digits = ""
         self._digits_at = 0.0
         self._chosen: Action | None = None
-        self._timer: Any = None
+        self._timer: Timer | None = None
         self._leaving = False  # exit asked for: a pending pace timer shows nothing more
         self._size_now: Size | None = None
         self._hint: Worker[str] | None = None
@@ -496,13 +503,13 @@ class TableApp(App[int]):
         first = self.view().progress.split()
         return first[0] if first and first[0] in ("deal", "hand") else "deal"
 
-    def note(self, body: Any, name: str, after: Callable[[str | None], None]) -> None:
+    def note(self, body: RenderableType, name: str, after: Callable[[str | None], None]) -> None:
         """*body* over the table until a key, then *after(key)*; one note at a time."""
         if self._note_up():
             return
         self.push_screen(Note(body, name=name), after)
 
-    def show_deals(self, after: Any = None) -> bool:
+    def show_deals(self, after: Callable[[str | None], None] | None = None) -> bool:
         """The showdown of the deals over and not yet shown, over the table until a key
         (none once the player is out of the game), then *after(key)* (by default, play on);
         whether there were any."""
@@ -553,7 +560,7 @@ class TableApp(App[int]):
             self.note(self.scores(), "scoreboard",
                       lambda k: self.action_leave() if k == "q" else self.show_end())
 
-    def scores(self) -> Any:
+    def scores(self) -> RichTable:
         """The scoreboard across the deals so far."""
         return scoreboard(self.word, self.deals, self.names, self._unit, self.driver.rules)
 
@@ -745,6 +752,8 @@ class TableApp(App[int]):
     def result_line(self) -> str:
         """The final result in one line."""
         result = self.driver.outcome()
+        if result is None:  # the game goes on: no result yet
+            return ""
         order = standing(result, len(self.names))  # the standing's order (who went out later first)
         return "Final: " + ", ".join(f"{self.names[s]} {result.payoffs[s]:+d}" for s in order)
 
@@ -1045,7 +1054,7 @@ def header(view: TableView, over: bool, width: int) -> str:
     return line
 
 
-def forced(driver: Any) -> Action | None:
+def forced(driver: Driver) -> Action | None:
     """The player's one legal move where it is only a "decline" or "done" (an offer the
     player cannot take, the end of a turn): made without asking or showing the offer."""
     if driver.outcome() is not None or driver.waiting_for_human() is None:

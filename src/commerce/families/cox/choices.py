@@ -19,6 +19,7 @@ from commerce.families.cox.cards import (
     kind_of,
     transport_suit,
 )
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.scoring import is_complete, may_complete_less_one
 from commerce.families.cox.state import BLANK, DIRECTOR_NAMES, RETAILER, WHOLESALER, CoxState, Phase
 
@@ -83,7 +84,7 @@ def completes(s: CoxState, face: CoxCard) -> bool:
     """Whether discarding *face* leaves the actor a complete hand (decision #34: a hand is
     complete after the discard)."""
     return is_complete(without_face(holding(s, s.turn.actor), face),
-                       captain_can_be_fourth=s.ruleset.captain_can_be_fourth)
+                       captain_can_be_fourth=CoxOptions.of(s.ruleset).captain_can_be_fourth)
 
 
 def sell_outs(s: CoxState) -> tuple[CoxCard, ...]:
@@ -132,11 +133,12 @@ def buy_mode(s: CoxState, seat: Seat) -> str | None:
     if card is None or seat == s.turn.discarder:
         return None
     rules = s.ruleset
+    opts = CoxOptions.of(rules)
     empty = supply_empty(s)
-    if empty and rules.last_discard_buyable == "no":
+    if empty and opts.last_discard_buyable == "no":
         return None
     rack = s.deal.racks[seat]
-    if not (empty and rules.last_discard_buyable == "sell_out_only"):
+    if not (empty and opts.last_discard_buyable == "sell_out_only"):
         if pair_kind(rack, card) is not None:
             return "pair"
     held = [*holding(s, seat), card]
@@ -145,7 +147,7 @@ def buy_mode(s: CoxState, seat: Seat) -> str | None:
     bought_face = face_card(card)
     for f in sorted({face_card(c) for c in rack}):
         if f != bought_face and is_complete(
-            without_face(held, f), captain_can_be_fourth=rules.captain_can_be_fourth
+            without_face(held, f), captain_can_be_fourth=opts.captain_can_be_fourth
         ):
             return "sell_out"
     return None

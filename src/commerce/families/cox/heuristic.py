@@ -24,9 +24,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from typing import Final
 
-from commerce.core import Action, ActionKind
+from commerce.core import Action, ActionKind, Seat
+from commerce.errors import CommerceError
 from commerce.families.cox.cards import (
     BANK,
     CoxCard,
@@ -37,6 +38,8 @@ from commerce.families.cox.cards import (
     number_of,
     transport_suit,
 )
+from commerce.families.cox.observe import CoxObservation
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.scoring import is_complete, may_complete_less_one, score_holding
 
 _BANK_VALUE: Final = 1000.0
@@ -78,7 +81,7 @@ def choose_suit(rack: Sequence[CoxCard], laid: Sequence[tuple[CoxCard, ...]]) ->
     return max(range(3), key=lambda s: (weights[s], -s))
 
 
-def _seen_elsewhere(obs: Any) -> Counter[int]:
+def _seen_elsewhere(obs: CoxObservation) -> Counter[int]:
     """Copies of each kind visible outside this seat's holding: the discards and the other
     seats' laid-out cards (those can be neither drawn nor bought)."""
     seen: Counter[int] = Counter(kind_of(c) for c in obs.discards)
@@ -88,8 +91,15 @@ def _seen_elsewhere(obs: Any) -> Counter[int]:
     return seen
 
 
-def _holding(obs: Any) -> list[CoxCard]:
-    return [*obs.rack, *_laid_cards(obs.laid[obs.seat])]
+def _own(obs: CoxObservation) -> Seat:
+    """The seat whose observation *obs* is (the heuristic plays a seat, not a spectator)."""
+    if obs.seat is None:
+        raise CommerceError("the Cox heuristic plays a seat's view, not a spectator's")
+    return obs.seat
+
+
+def _holding(obs: CoxObservation) -> list[CoxCard]:
+    return [*obs.rack, *_laid_cards(obs.laid[_own(obs)])]
 
 
 def card_value(card: CoxCard, counts: Counter[int], suit: int | None, outs: Counter[int],
@@ -114,27 +124,27 @@ def card_value(card: CoxCard, counts: Counter[int], suit: int | None, outs: Coun
     return 1.0 + 0.5 * o + (0.5 if five else 0.0)
 
 
-def _sell_score(obs: Any, face: CoxCard) -> int:
+def _sell_score(obs: CoxObservation, face: CoxCard) -> int:
     held = _holding(obs)
     for i, c in enumerate(held):
         if face_card(c) == face:
             del held[i]
             break
-    rules = obs.ruleset
+    opts = CoxOptions.of(obs.ruleset)
     return score_holding(
-        [*held, *obs.greenbacks[obs.seat]], obs.base_numbers[obs.seat],
-        captain_can_be_fourth=rules.captain_can_be_fourth,
-        bank_double_order=rules.bank_double_order,
-        bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand,
+        [*held, *obs.greenbacks[_own(obs)]], obs.base_numbers[_own(obs)],
+        captain_can_be_fourth=opts.captain_can_be_fourth,
+        bank_double_order=opts.bank_double_order,
+        bank_counts_for_clear_hand=opts.bank_counts_for_clear_hand,
     ).score
 
 
-def _buy_sells_out(obs: Any, card: CoxCard) -> bool:
+def _buy_sells_out(obs: CoxObservation, card: CoxCard) -> bool:
     """Whether buying *card* lets the seat sell out at once."""
     held = [*_holding(obs), card]
     if not may_complete_less_one(held):
         return False
-    cap4 = obs.ruleset.captain_can_be_fourth
+    cap4 = CoxOptions.of(obs.ruleset).captain_can_be_fourth
     for f in sorted({face_card(c) for c in obs.rack}):
         if f == face_card(card):
             continue
@@ -148,7 +158,7 @@ def _buy_sells_out(obs: Any, card: CoxCard) -> bool:
     return False
 
 
-def wants_to_buy(obs: Any, card: CoxCard) -> bool:
+def wants_to_buy(obs: CoxObservation, card: CoxCard) -> bool:
     """Whether the seat wants the discard *card* (assuming the engine lets it buy)."""
     if _buy_sells_out(obs, card):
         return True
@@ -158,18 +168,18 @@ def wants_to_buy(obs: Any, card: CoxCard) -> bool:
         s = transport_suit(card)
         if not any(counts[k] >= 2 for k in range(s * 5, s * 5 + 5)):
             return False
-        suit = choose_suit([*rack, card], obs.laid[obs.seat])
+        suit = choose_suit([*rack, card], obs.laid[_own(obs)])
         return suit is None or suit == s
     k = kind_of(card)
     if not 0 <= k < 18 or counts[k] < 2:
         return False
     if k >= 15:
         return True
-    suit = choose_suit([*rack, card], obs.laid[obs.seat])
+    suit = choose_suit([*rack, card], obs.laid[_own(obs)])
     return suit is None or suit == k // 5
 
 
-def choose_discard(obs: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+def choose_discard(obs: CoxObservation, legal: Sequence[Action], rng: random.Random) -> Action:
     """The discard (or sell-out) for the seat's rack."""
     sells = [a for a in legal if a.kind is ActionKind.SELL_OUT]
     if sells:
@@ -180,10 +190,11 @@ def choose_discard(obs: Any, legal: Sequence[Action], rng: random.Random) -> Act
     return rank_discards(obs, discards, rng)[0]
 
 
-def rank_discards(obs: Any, discards: Sequence[Action], rng: random.Random) -> list[Action]:
+def rank_discards(obs: CoxObservation, discards: Sequence[Action],
+                  rng: random.Random) -> list[Action]:
     """The ``discard`` actions from the one the seat misses least (ties broken with *rng*)."""
     rack = obs.rack
-    laid = obs.laid[obs.seat]
+    laid = obs.laid[_own(obs)]
     suit = choose_suit(rack, laid)
     counts = Counter(kind_of(c) for c in rack)
     seen = _seen_elsewhere(obs)
@@ -203,7 +214,7 @@ def rank_discards(obs: Any, discards: Sequence[Action], rng: random.Random) -> l
     return sorted(discards, key=badness)
 
 
-def cox_heuristic(obs: Any, legal: Sequence[Action], rng: random.Random,
+def cox_heuristic(obs: CoxObservation, legal: Sequence[Action], rng: random.Random,
                   boldness: float) -> Action:
     """The heuristic bot's choice in a Cox game (*boldness* is not used)."""
     buy = next((a for a in legal if a.kind is ActionKind.BUY), None)

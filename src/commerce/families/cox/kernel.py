@@ -50,6 +50,7 @@ from commerce.families.cox.compiled_rules import (
     decode_action,
     encode_action_py,
 )
+from commerce.families.cox.options import CoxOptions
 from commerce.kernelkit import (
     DEALS_PER_GROUP,
     HEURISTIC,
@@ -152,12 +153,13 @@ def check_supported(rules: Ruleset) -> None:
 
 def config(rules: Ruleset, players: int) -> Any:
     """The kernel's option slots (``cfg``) for *rules* at *players* seats."""
+    opts = CoxOptions.of(rules)
     cfg = np.array([
-        players, 1 if rules.direction == "left" else -1, rules.hands_per_game,
-        int(rules.buy_offers == "eligible_only"), int(rules.captain_can_be_fourth),
-        int(rules.bank_double_order == "before_penalty"), int(rules.bank_counts_for_clear_hand),
-        ("sell_out_only", "yes", "no").index(rules.last_discard_buyable),
-        int(rules.replacement_fallback == "skip"),
+        players, 1 if rules.direction == "left" else -1, opts.hands_per_game,
+        int(opts.buy_offers == "eligible_only"), int(opts.captain_can_be_fourth),
+        int(opts.bank_double_order == "before_penalty"), int(opts.bank_counts_for_clear_hand),
+        ("sell_out_only", "yes", "no").index(opts.last_discard_buyable),
+        int(opts.replacement_fallback == "skip"),
     ], np.int64)
     assert cfg.shape[0] == CFG_SIZE
     return cfg
@@ -225,9 +227,10 @@ def build(rules: Ruleset, players: int) -> CoxKernel:
     :raises RulesetError: for an option it does not play, or a table size the ruleset refuses.
     """
     check_supported(rules)
+    opts = CoxOptions.of(rules)
     if players not in rules.player_range():
         raise RulesetError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
                            f"players, not {players}")
-    return CoxKernel(rules=rules, players=players, deals=rules.hands_per_game,
-                     max_actions=ACTIONS_PER_HAND * rules.hands_per_game,
+    return CoxKernel(rules=rules, players=players, deals=opts.hands_per_game,
+                     max_actions=ACTIONS_PER_HAND * opts.hands_per_game,
                      cfg=config(rules, players))

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from commerce.core import Event, Seat
 from commerce.families.cox.cards import CoxCard, face_card, is_greenback, is_wild, kind_of
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.state import CoxState
 
 T = TypeVar("T")
@@ -50,7 +51,7 @@ def take_replacement(s: CoxState, seat: Seat, out: list[Event]) -> CoxState:
     bases = s.deal.bases
     index = 3
     if not bases[3]:
-        if s.ruleset.replacement_fallback == "skip":
+        if CoxOptions.of(s.ruleset).replacement_fallback == "skip":
             index = -1
         else:
             index = max((i for i in range(4) if bases[i]), default=-1)
@@ -108,7 +109,7 @@ def lay_fourth(s: CoxState, seat: Seat, out: list[Event]) -> CoxState | None:
         if len(group) != 3:
             continue
         naturals = [c for c in group if not is_wild(c)]
-        if len(naturals) < 3 and not s.ruleset.captain_can_be_fourth:
+        if len(naturals) < 3 and not CoxOptions.of(s.ruleset).captain_can_be_fourth:
             continue
         kind = kind_of(naturals[0])
         card = next((c for c in rack if kind_of(c) == kind), None)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from commerce.core import Decision, DecisionKind, Event, Seat
 from commerce.families.cox.cards import CoxCard, face_card, format_cox_card
 from commerce.families.cox.choices import decision
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.state import DIRECTOR_NAMES, CoxState, Phase
 from commerce.rules import Ruleset
 
@@ -77,7 +77,7 @@ class CoxObservation:
     over: bool
     """Whether the game has ended."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready form (cards in notation)."""
         return {
             "seat": self.seat,
@@ -113,9 +113,9 @@ def _names(cards: tuple[CoxCard, ...]) -> list[str]:
     return [format_cox_card(c) for c in cards]
 
 
-def event_to_dict(e: Event) -> dict[str, Any]:
+def event_to_dict(e: Event) -> dict[str, object]:
     """A JSON-ready form of an event of this family."""
-    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
+    out: dict[str, object] = {"kind": e.kind, "seat": e.seat}
     for key, value in e.data:
         if key == "card":
             out[key] = format_cox_card(value)
@@ -186,7 +186,7 @@ def view(s: CoxState, seat: Seat | None, everything: bool) -> CoxObservation:
         ruleset=s.ruleset,
         players=s.players,
         hand_number=s.session.hand_number,
-        hands_total=s.ruleset.hands_per_game,
+        hands_total=CoxOptions.of(s.ruleset).hands_per_game,
         decision=shown_decision(s, seat, everything),
         turn=s.turn.player,
         wholesaler=deal.wholesaler,

@@ -10,7 +10,14 @@ from commerce.rules import FamilyOptions, Ruleset, option
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CoxOptions(FamilyOptions):
-    """Cox's own options: the hands of a game, buying, the Captains and the Bank."""
+    """Cox's own options: the hands of a game, buying, the Captains and the Bank.
+
+    Read them typed from a ruleset with :meth:`~commerce.rules.FamilyOptions.of`:
+
+    >>> from commerce.rules import find_ruleset
+    >>> CoxOptions.of(find_ruleset("cox")).hands_per_game
+    4
+    """
 
     hands_per_game: int = option(
         4, "Cox: hands played in a game; the highest total score wins.",
@@ -63,5 +70,5 @@ def validate(rules: Ruleset) -> None:
     """
     if rules.pack != 80:
         raise RulesetError("option pack: the cox family plays with the 80-card pack")
-    if rules.hands_per_game < 1:
+    if CoxOptions.of(rules).hands_per_game < 1:
         raise RulesetError("option hands_per_game: must be at least 1")

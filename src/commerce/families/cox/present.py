@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from commerce.core import DecisionKind
 from commerce.families.cox.cards import (
@@ -18,6 +17,8 @@ from commerce.families.cox.cards import (
     is_honour,
     transport_suit,
 )
+from commerce.families.cox.observe import CoxObservation
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.text import decision_prompt
 from commerce.presentation import CardFace, Pile, Presentation, SeatView, TableView
 from commerce.text import seat_name
@@ -64,7 +65,7 @@ def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def table(obs: Any, names: Sequence[str]) -> TableView:
+def table(obs: CoxObservation, names: Sequence[str]) -> TableView:
     """The table as the observation's seat sees it (only what the observation holds)."""
     seats = []
     for x in range(obs.players):
@@ -101,19 +102,19 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
                      hand_note=holding_note(obs), prompt=prompt)
 
 
-def holding_note(obs: Any) -> str:
+def holding_note(obs: CoxObservation) -> str:
     """What the player's holding (rack, laid-out sets and Greenbacks) would count now, as the
     plain interface says it, e.g. ``counts +12 now``; "" for a spectator."""
     from commerce.families.cox.scoring import score_holding
 
     if obs.seat is None:
         return ""
-    rules = obs.ruleset
+    opts = CoxOptions.of(obs.ruleset)
     held = [*obs.rack, *(c for g in obs.laid[obs.seat] for c in g), *obs.greenbacks[obs.seat]]
     now = score_holding(held, obs.base_numbers[obs.seat],
-                        captain_can_be_fourth=rules.captain_can_be_fourth,
-                        bank_double_order=rules.bank_double_order,
-                        bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand)
+                        captain_can_be_fourth=opts.captain_can_be_fourth,
+                        bank_double_order=opts.bank_double_order,
+                        bank_counts_for_clear_hand=opts.bank_counts_for_clear_hand)
     return f"counts {now.score:+d} now"
 
 
@@ -133,7 +134,7 @@ _EXPLAIN = {
 }
 
 
-def explain(obs: Any) -> str:
+def explain(obs: CoxObservation) -> str:
     """The decision at hand in words, for the help."""
     d = obs.decision
     if d is None or obs.seat is None or d.seat != obs.seat:

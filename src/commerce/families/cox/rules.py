@@ -33,6 +33,7 @@ from commerce.families.cox.deal import deal_directors, place
 from commerce.families.cox.game import new_game
 from commerce.families.cox.notation import action_label, format_action, parse_action
 from commerce.families.cox.observe import CoxObservation, event_to_dict, observe, reveal_all
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.state import BLANK, RETAILER, WHOLESALER, CoxState, Phase
 from commerce.families.cox.turn import buy, choose_to_draw, decline_offer, discard
 
@@ -102,13 +103,14 @@ def outcome(s: CoxState) -> Outcome | None:
     shared)."""
     if s.turn.phase is not Phase.OVER:
         return None
+    opts = CoxOptions.of(s.ruleset)
     totals = s.session.totals
     scores = s.session.hand_scores
     best = max(totals)
     return Outcome(
         payoffs=totals,
-        reason=(f"{s.ruleset.hands_per_game} "
-                f"{'hand' if s.ruleset.hands_per_game == 1 else 'hands'} played"),
+        reason=(f"{opts.hands_per_game} "
+                f"{'hand' if opts.hands_per_game == 1 else 'hands'} played"),
         details={
             "net": totals,
             "hand_scores": scores,

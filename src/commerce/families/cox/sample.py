@@ -37,6 +37,7 @@ from commerce.errors import CommerceError
 from commerce.families.cox.cards import CoxCard, face_card, is_greenback, is_wild, kind_of, pack
 from commerce.families.cox.choices import buy_mode
 from commerce.families.cox.observe import CoxObservation
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.state import (
     BLANK,
     RETAILER,
@@ -68,6 +69,7 @@ def prepare(obs: CoxObservation) -> Callable[[random.Random], CoxState]:
     if seat is None:
         raise CommerceError("only a seat's own view can be determinised, not a spectator's")
     rules = obs.ruleset
+    opts = CoxOptions.of(rules)
     n = obs.players
     step = 1 if rules.direction == "left" else -1
     d = obs.decision
@@ -113,7 +115,7 @@ def prepare(obs: CoxObservation) -> Callable[[random.Random], CoxState]:
     supply = obs.supply if phase is not Phase.DIRECTORS else (0,) * 4
     if len(hidden) != sum(sizes) + sum(supply):
         raise CommerceError("the observation's cards do not add up to the pack")
-    blocked = [_blocked_kinds(obs.laid[q], rules.captain_can_be_fourth) for q in range(n)]
+    blocked = [_blocked_kinds(obs.laid[q], opts.captain_can_be_fourth) for q in range(n)]
     others = [q for q in range(n) if racks_known[q] is None]
 
     # -- the decision in progress -----------------------------------------------------------
@@ -128,7 +130,7 @@ def prepare(obs: CoxObservation) -> Callable[[random.Random], CoxState]:
         while q != obs.discarder:
             queue_after.append(q)
             q = (q + step) % n
-    eligible_only = rules.buy_offers == "eligible_only"
+    eligible_only = opts.buy_offers == "eligible_only"
 
     base = CoxState(
         ruleset=rules, players=n,
@@ -238,6 +240,6 @@ def _bought_this_turn(obs: CoxObservation, actor: Seat) -> tuple[CoxCard | None,
     by_pair = bool(after) and after[0].kind == "laid_out" and card in after[0].get("cards")
     rules = obs.ruleset
     empty_then = not any(obs.supply) and not any(e.kind == "replaced" for e in after)
-    if empty_then and rules.last_discard_buyable == "sell_out_only":
+    if empty_then and CoxOptions.of(rules).last_discard_buyable == "sell_out_only":
         return card, True
     return card, not by_pair

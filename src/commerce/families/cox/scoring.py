@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final
+from typing import Final
 
 from commerce.families.cox.cards import (
     BANK,
@@ -65,7 +65,7 @@ class ScoreItem:
     points: int
     """Points it adds (negative for the penalty; the Bank line adds the doubling)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready form (cards in notation)."""
         return {"what": self.what, "cards": format_cox_cards(self.cards).split(),
                 "points": self.points}
@@ -84,7 +84,7 @@ class CoxScore:
     breakdown: tuple[ScoreItem, ...]
     """What scored, line by line; the lines add up to ``score``."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready form."""
         return {"score": self.score, "clear": self.clear, "complete": self.complete,
                 "breakdown": [item.to_dict() for item in self.breakdown]}

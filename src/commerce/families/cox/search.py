@@ -29,6 +29,7 @@ from typing import Any
 from commerce.core import Action, ActionKind, Seat, evolve
 from commerce.families.cox import rules as ref
 from commerce.families.cox.heuristic import cox_heuristic, rank_discards
+from commerce.families.cox.observe import CoxObservation
 from commerce.families.cox.state import CoxState
 from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none, kernel_plays
 from commerce.rules import Ruleset
@@ -90,7 +91,7 @@ CANDIDATE_DISCARDS = 3
 """Discards searched at a discard decision: the heuristic's favourites (sell-outs besides)."""
 
 
-def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
+def candidates(obs: CoxObservation, legal: Sequence[Action]) -> list[int]:
     """The actions worth a playout: every sell-out and the heuristic's
     :data:`CANDIDATE_DISCARDS` favourite discards; buying or not, both."""
     discards = [a for a in legal if a.kind is ActionKind.DISCARD]
@@ -107,7 +108,7 @@ playout that, within the budget, most discards cannot be told apart, and picking
 mean among them would follow the noise."""
 
 
-def reference(obs: Any, legal: Sequence[Action]) -> Action:
+def reference(obs: CoxObservation, legal: Sequence[Action]) -> Action:
     """The heuristic's own choice among *legal* (ties broken as in :func:`candidates`)."""
     return cox_heuristic(obs, legal, random.Random(0), 0.5)
 
@@ -127,7 +128,7 @@ def compiled(rules: Ruleset) -> bool:
     return kernel_plays(check_supported, rules)
 
 
-def kernel_playouts(obs: Any) -> BatchPlayouts | None:
+def kernel_playouts(obs: CoxObservation) -> BatchPlayouts[CoxState] | None:
     """The search bot's playouts on the compiled kernel (``SearchHooks.batch``): from a drawn
     state, each action and then the compiled heuristic in every seat to the end of the hand,
     scored as :func:`playout` scores them (the lead in the hand, won); the same rules and the
@@ -152,7 +153,8 @@ def _budget(rules: Ruleset) -> int | None:
     return None if compiled(rules) else PYTHON_ITERATIONS
 
 
-SEARCH = SearchHooks(playout=playout, iterations=DEFAULT_ITERATIONS, candidates=candidates,
-                     reference=reference, confidence=CONFIDENCE, batch=kernel_playouts,
-                     iterations_by_rules=_budget)
+SEARCH: SearchHooks[CoxState, CoxObservation] = SearchHooks(
+    playout=playout, iterations=DEFAULT_ITERATIONS, candidates=candidates, reference=reference,
+    confidence=CONFIDENCE, batch=kernel_playouts, iterations_by_rules=_budget,
+)
 """Cox's hooks for the search bot."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from commerce.core import Event, Seat, evolve
 from commerce.families.cox.game import new_hand
 from commerce.families.cox.layout import faces
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.scoring import score_holding
 from commerce.families.cox.state import CoxState, Phase, Turn
 
@@ -22,20 +23,21 @@ def end_hand(s: CoxState, *, reason: str, seller: Seat | None, out: list[Event])
     every rack. After the last hand the game is over; otherwise the next hand begins, every
     seat seeing how this one ended."""
     rules = s.ruleset
+    opts = CoxOptions.of(rules)
     deal = s.deal
     scores = [
         score_holding(
             [*deal.racks[q], *(c for g in deal.laid[q] for c in g), *deal.greenbacks[q]],
             deal.base_numbers[q],
-            captain_can_be_fourth=rules.captain_can_be_fourth,
-            bank_double_order=rules.bank_double_order,
-            bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand,
+            captain_can_be_fourth=opts.captain_can_be_fourth,
+            bank_double_order=opts.bank_double_order,
+            bank_counts_for_clear_hand=opts.bank_counts_for_clear_hand,
         )
         for q in range(s.players)
     ]
     points = tuple(sc.score for sc in scores)
     totals = tuple(t + p for t, p in zip(s.session.totals, points, strict=True))
-    last = s.session.hand_number >= rules.hands_per_game
+    last = s.session.hand_number >= opts.hands_per_game
     out.append(Event("hand_scored", seller, (
         ("hand", s.session.hand_number),
         ("reason", reason),

@@ -36,6 +36,7 @@ from commerce.families.cox.cards import (
 from commerce.families.cox.choices import pair_kind as _pair_kind
 from commerce.families.cox.choices import without_face as _without_face
 from commerce.families.cox.observe import CoxObservation
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.scoring import is_complete, score_holding
 
 SILENT_KINDS = frozenset({"director", "declined"})
@@ -218,7 +219,7 @@ def _can_sell_out(obs: CoxObservation) -> list[CoxCard]:
     if obs.seat is None:
         return []
     held = [*obs.rack, *(c for g in obs.laid[obs.seat] for c in g)]
-    cap4 = obs.ruleset.captain_can_be_fourth
+    cap4 = CoxOptions.of(obs.ruleset).captain_can_be_fourth
     return [f for f in sorted({face_card(c) for c in obs.rack})
             if is_complete(_without_face(held, f), captain_can_be_fourth=cap4)]
 
@@ -229,16 +230,17 @@ def _may_buy(obs: CoxObservation) -> bool:
     if card is None or obs.seat is None or obs.seat == obs.discarder:
         return False
     rules = obs.ruleset
+    opts = CoxOptions.of(rules)
     empty = not any(obs.supply)
-    if empty and rules.last_discard_buyable == "no":
+    if empty and opts.last_discard_buyable == "no":
         return False
-    if not (empty and rules.last_discard_buyable == "sell_out_only") and \
+    if not (empty and opts.last_discard_buyable == "sell_out_only") and \
             _pair_kind(obs.rack, card) is not None:
         return True
     held = [*obs.rack, *(c for g in obs.laid[obs.seat] for c in g), card]
     return any(
         f != face_card(card) and is_complete(
-            _without_face(held, f), captain_can_be_fourth=rules.captain_can_be_fourth)
+            _without_face(held, f), captain_can_be_fourth=opts.captain_can_be_fourth)
         for f in sorted({face_card(c) for c in obs.rack}))
 
 
@@ -308,13 +310,13 @@ def render_observation(obs: CoxObservation, names: Sequence[str] | None = None) 
         )
         lines.append(f"  {'':<{width}}  laid out: {laid}   Greenbacks: {money}")
     if obs.seat is not None:
-        rules = obs.ruleset
+        opts = CoxOptions.of(obs.ruleset)
         held = [*obs.rack, *(c for g in obs.laid[obs.seat] for c in g),
                 *obs.greenbacks[obs.seat]]
         now = score_holding(held, obs.base_numbers[obs.seat],
-                            captain_can_be_fourth=rules.captain_can_be_fourth,
-                            bank_double_order=rules.bank_double_order,
-                            bank_counts_for_clear_hand=rules.bank_counts_for_clear_hand)
+                            captain_can_be_fourth=opts.captain_can_be_fourth,
+                            bank_double_order=opts.bank_double_order,
+                            bank_counts_for_clear_hand=opts.bank_counts_for_clear_hand)
         items = ", ".join(f"{item.what} {item.points:+d}" for item in now.breakdown)
         lines.append(f"Your holding would count {now.score:+d} now"
                      + (f" ({items})" if items else "") + ".")

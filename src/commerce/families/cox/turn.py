@@ -12,6 +12,7 @@ from commerce.core import Event, Seat, evolve
 from commerce.families.cox.cards import CoxCard, face_card, is_captain, kind_of
 from commerce.families.cox.choices import buy_mode, pair_kind, supply_empty
 from commerce.families.cox.layout import faces, lay_out, only, put, without
+from commerce.families.cox.options import CoxOptions
 from commerce.families.cox.settle import end_hand
 from commerce.families.cox.state import HAND_SIZE, CoxState, Phase, Turn
 
@@ -24,13 +25,14 @@ def begin_turn(s: CoxState, seat: Seat, *, live: CoxCard | None, discarder: Seat
     discard, or when the last discard may not be bought (``last_discard_buyable``), or (when
     only the seats that may buy are asked) when no seat may buy it (decision #35).
     """
+    opts = CoxOptions.of(s.ruleset)
     empty = supply_empty(s)
-    if empty and (live is None or s.ruleset.last_discard_buyable == "no"):
+    if empty and (live is None or opts.last_discard_buyable == "no"):
         out.append(Event("supply_exhausted", seat))
         return end_hand(s, reason="supply_exhausted", seller=None, out=out)
     turn = evolve(s, turn=Turn(phase=Phase.TURN, player=seat, actor=seat, live=live,
                                discarder=discarder))
-    if empty and s.ruleset.buy_offers == "eligible_only" and not any(
+    if empty and opts.buy_offers == "eligible_only" and not any(
         buy_mode(turn, other) for other in range(s.players)
     ):
         out.append(Event("supply_exhausted", seat))
@@ -61,7 +63,7 @@ def offer_discard(s: CoxState, *, pending_draw: bool, out: list[Event]) -> CoxSt
         while seat != s.turn.discarder:
             queue.append(seat)
             seat = s.next_seat(seat)
-        if s.ruleset.buy_offers == "eligible_only":
+        if CoxOptions.of(s.ruleset).buy_offers == "eligible_only":
             queue = [q for q in queue if buy_mode(s, q)]
     if queue:
         return evolve(s, turn=evolve(s.turn, phase=Phase.OFFER, actor=queue[0],

@@ -12,6 +12,7 @@ from itertools import filterfalse
 
 from commerce.cards import Card, pack, sample_cards
 from commerce.core import Action, ActionKind, Event, Seat, Transition, card_action, evolve
+from commerce.families.trading.options import TradingOptions
 from commerce.families.trading.state import Deal, Phase, Session, TradingState, Turn
 from commerce.rules import Ruleset
 
@@ -35,10 +36,11 @@ def start_deal(rules: Ruleset, players: int, session: Session) -> TradingState:
     ``ante`` and ``dealer_ante``; Hoyle: one counter each; docs/rulesets/peel.md, decision
     #19).
     """
+    opts = TradingOptions.of(rules)
     dealer = session.dealer
-    balances = [b - rules.ante for b in session.balances]
-    balances[dealer] -= rules.dealer_ante - rules.ante
-    pool = rules.ante * (players - 1) + rules.dealer_ante
+    balances = [b - opts.ante for b in session.balances]
+    balances[dealer] -= opts.dealer_ante - opts.ante
+    pool = opts.ante * (players - 1) + opts.dealer_ante
     started = Event("deal_started", dealer, (("deal", session.deal_number), ("pool", pool)))
     return TradingState(
         ruleset=rules,

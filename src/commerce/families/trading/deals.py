@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from commerce.core import Event, Seat
+from commerce.families.trading.options import TradingOptions
 from commerce.family import DealSummary
 from commerce.rules import Ruleset
 
@@ -12,6 +13,7 @@ from commerce.rules import Ruleset
 def read_trading_deals(rules: Ruleset, players: int,
                        events: Sequence[Event]) -> list[DealSummary]:
     """Deals of a trading-family game: antes, trades and payments from the events."""
+    opts = TradingOptions.of(rules)
     out: list[DealSummary] = []
     pay = [0.0] * players
     dealer = 0
@@ -22,8 +24,8 @@ def read_trading_deals(rules: Ruleset, players: int,
         kind = e.kind
         if kind == "deal_started":
             dealer = e.seat if e.seat is not None else 0
-            pay = [-float(rules.ante)] * players
-            pay[dealer] = -float(rules.dealer_ante)
+            pay = [-float(opts.ante)] * players
+            pay[dealer] = -float(opts.dealer_ante)
         elif kind == "traded":
             seat, cost = e.seat, e.get("cost")
             assert seat is not None

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from commerce.cards import pack
 from commerce.core import Action, ActionKind, DecisionKind
+from commerce.families.trading.options import TradingOptions
 from commerce.families.trading.rules import TradingObservation
 from commerce.hands import evaluator_for
 from commerce.rules import Ruleset
@@ -79,7 +80,8 @@ def _barter_rather(obs: TradingObservation, hand: tuple[int, ...], give: int,
     pool). A barter is free and brings a card of the neighbour's, much like a card of the
     stock; it tells the neighbour one card, which is why a cheap trade is still preferred."""
     rules = obs.ruleset
-    cost: int = rules.dealer_trade_cost if obs.seat == obs.dealer else rules.trade_cost
+    opts = TradingOptions.of(rules)
+    cost: int = opts.dealer_trade_cost if obs.seat == obs.dealer else opts.trade_cost
     if cost <= 0:
         return False
     keep = tuple(c for c in hand if c != give)

@@ -72,6 +72,7 @@ from commerce.families.trading.compiled_rules import (
     _showdown,
     _turn,
 )
+from commerce.families.trading.options import TradingOptions
 from commerce.hands import evaluator_for
 from commerce.kernelkit import (
     DEALS_PER_GROUP,
@@ -233,7 +234,8 @@ def check_supported(rules: Ruleset) -> None:
     why = refusal(rules, SUPPORTED, "the compiled kernel")
     if why is not None:
         raise RulesetError(f"{why}; use --engine reference")
-    if not rules.may_barter and not rules.dealer_may_trade and rules.stand_allowed != "any_time":
+    opts = TradingOptions.of(rules)
+    if not opts.may_barter and not opts.dealer_may_trade and opts.stand_allowed != "any_time":
         raise RulesetError("the compiled kernel does not play may_barter=False with "
                            "dealer_may_trade=False and stand_allowed='with_combination' (a "
                            "dealer without a combination has no action); use --engine reference")
@@ -287,7 +289,7 @@ class TradingKernel:
     def _deal_width(self) -> int:
         """The most actions a deal records from a decision on: three a turn (a trade, the
         card drawn, standing after it) for every turn its rounds allow, and one more."""
-        return 3 * int(self.rules.max_rounds_per_deal) * self.players + 1
+        return 3 * int(TradingOptions.of(self.rules).max_rounds_per_deal) * self.players + 1
 
     def stand_run(self, seed: int, index0: int, games: int, policies: Any, boldness: Any,
                   record: bool = False) -> tuple[Any, Any, Any, Any]:
@@ -317,10 +319,11 @@ class TradingKernel:
                   trade_cost: int = 0, pool: int = 0) -> int:
         """The compiled heuristic's action code (-1: a random legal action) for one seat
         (*trade_cost*: what ready money costs it; *pool*: the pool now)."""
+        opts = TradingOptions.of(self.rules)
         return int(heuristic_choice(
             kind, np.array(hand, np.int64), -1 if offered is None else offered, may_stand,
-            may_trade, may_barter, bool(self.rules.barter_partner_may_stand),
-            bool(self.rules.barter_return_from_original_hand), self.rank3, self.strength,
+            may_trade, may_barter, bool(opts.barter_partner_may_stand),
+            bool(opts.barter_return_from_original_hand), self.rank3, self.strength,
             self.pwin, self.give_value, boldness, self.after_win, trade_cost, pool))
 
 
@@ -371,6 +374,7 @@ def build(rules: Ruleset, players: int) -> TradingKernel:
     :raises RulesetError: for an option it does not play, or a table size the ruleset refuses.
     """
     check_supported(rules)
+    opts = TradingOptions.of(rules)
     if players not in rules.player_range():
         raise RulesetError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
                            f"players, not {players}")
@@ -390,18 +394,18 @@ def build(rules: Ruleset, players: int) -> TradingKernel:
     after_win = _after_wins(pack_cards, rank3, pwin)
     cfg = np.array([
         players, 1 if rules.direction == "left" else -1,
-        1 if rules.barter_direction == "left" else -1, rules.ante, rules.dealer_ante,
-        rules.trade_cost, int(rules.dealer_may_trade), rules.dealer_trade_cost,
-        int(rules.may_barter), int(rules.barter_partner_may_stand),
-        int(rules.barter_return_from_original_hand), int(rules.stand_allowed == "any_time"),
-        int(rules.stand_after_trade),
-        ("each_better_hand", "best_hand_only", "none").index(rules.stander_penalty),
-        int(rules.stander_pays_equal_hands), rules.dealer_pays_winner,
-        ("eldest", "dealer_as_eldest", "split_pool").index(rules.best_tie_rule),
-        rules.max_rounds_per_deal, rules.deals_each,
+        1 if opts.barter_direction == "left" else -1, opts.ante, opts.dealer_ante,
+        opts.trade_cost, int(opts.dealer_may_trade), opts.dealer_trade_cost,
+        int(opts.may_barter), int(opts.barter_partner_may_stand),
+        int(opts.barter_return_from_original_hand), int(opts.stand_allowed == "any_time"),
+        int(opts.stand_after_trade),
+        ("each_better_hand", "best_hand_only", "none").index(opts.stander_penalty),
+        int(opts.stander_pays_equal_hands), opts.dealer_pays_winner,
+        ("eldest", "dealer_as_eldest", "split_pool").index(opts.best_tie_rule),
+        opts.max_rounds_per_deal, opts.deals_each,
     ], np.int64)
-    deals = players * rules.deals_each
-    max_actions = deals * (3 * players + 3 * rules.max_rounds_per_deal * players)
+    deals = players * opts.deals_each
+    max_actions = deals * (3 * players + 3 * opts.max_rounds_per_deal * players)
     return TradingKernel(rules=rules, players=players, deals=deals, max_actions=max_actions,
                          cfg=cfg, pack_cards=pack_cards, rank3=rank3, cat_code=cat_code,
                          strength=strength, pwin=pwin, give_value=give_value,

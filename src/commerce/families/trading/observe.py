@@ -8,10 +8,10 @@ stakes, the pool, the size of the stock and every other event are public.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from commerce.cards import Card, format_card, format_cards
 from commerce.core import Decision, Event, Seat
+from commerce.families.trading.options import TradingOptions
 from commerce.families.trading.state import Phase, TradingState
 from commerce.families.trading.turn import decision
 from commerce.rules import Ruleset
@@ -56,7 +56,7 @@ class TradingObservation:
     over: bool
     """Whether the session has ended."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready form (cards in notation)."""
         return {
             "seat": self.seat,
@@ -77,9 +77,9 @@ class TradingObservation:
         }
 
 
-def event_to_dict(e: Event) -> dict[str, Any]:
+def event_to_dict(e: Event) -> dict[str, object]:
     """A JSON-ready form of an event of this family."""
-    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
+    out: dict[str, object] = {"kind": e.kind, "seat": e.seat}
     for key, value in e.data:
         if key == "card":
             out[key] = format_card(value)
@@ -114,7 +114,7 @@ def observe(s: TradingState, seat: Seat | None) -> TradingObservation:
         players=s.players,
         dealer=s.dealer,
         deal_number=s.deal_number,
-        deals_total=s.players * s.ruleset.deals_each,
+        deals_total=s.players * TradingOptions.of(s.ruleset).deals_each,
         decision=decision(s),
         turn=s.turn,
         hand=s.hands[seat] if seat is not None else (),
@@ -137,7 +137,7 @@ def reveal_all(s: TradingState) -> TradingObservation:
         players=s.players,
         dealer=s.dealer,
         deal_number=s.deal_number,
-        deals_total=s.players * s.ruleset.deals_each,
+        deals_total=s.players * TradingOptions.of(s.ruleset).deals_each,
         decision=decision(s),
         turn=s.turn,
         hand=(),

@@ -10,7 +10,14 @@ from commerce.rules import RoundOptions, Ruleset, option
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TradingOptions(RoundOptions):
-    """The trading family's own options: stakes, ready money, barter and standing."""
+    """The trading family's own options: stakes, ready money, barter and standing.
+
+    Read them typed from a ruleset with :meth:`~commerce.rules.FamilyOptions.of`:
+
+    >>> from commerce.rules import find_ruleset
+    >>> TradingOptions.of(find_ruleset("peel")).trade_cost
+    1
+    """
 
     ante: int = option(
         1, "Stakes each player puts in the pool at the start of a deal.",
@@ -70,13 +77,14 @@ def validate(rules: Ruleset) -> None:
 
     :raises RulesetError: naming the option.
     """
+    opts = TradingOptions.of(rules)
     if rules.pack == 80:
         raise RulesetError("option pack: the 80-card pack is for the cox family, which needs it")
     for name in ("ante", "dealer_ante", "trade_cost", "dealer_trade_cost",
                  "dealer_pays_winner", "max_rounds_per_deal"):
         if getattr(rules, name) < 0:
             raise RulesetError(f"option {name}: must not be negative")
-    if rules.deals_each < 1:
+    if opts.deals_each < 1:
         raise RulesetError("option deals_each: must be at least 1")
-    if rules.best_tie_rule == "all_paid":
+    if opts.best_tie_rule == "all_paid":
         raise RulesetError("option best_tie_rule: 'all_paid' is for the widow family")

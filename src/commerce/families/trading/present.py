@@ -8,10 +8,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from commerce.cards import format_card
 from commerce.core import Action, ActionKind, DecisionKind
+from commerce.families.trading.observe import TradingObservation
 from commerce.hands import evaluator_for
 from commerce.presentation import (
     Pile,
@@ -34,7 +34,7 @@ _WORDS = {
 }
 
 
-def action_label(action: Action, obs: Any) -> str:
+def action_label(action: Action, obs: TradingObservation) -> str:
     """A menu entry for *action* in words, its card with a suit symbol."""
     card = format_card(action.cards[0], symbols=True) if action.cards else ""
     return _WORDS.get(action.kind, action.kind.value).format(card=card)
@@ -48,7 +48,7 @@ _PROMPTS = {
 }
 
 
-def table(obs: Any, names: Sequence[str]) -> TableView:
+def table(obs: TradingObservation, names: Sequence[str]) -> TableView:
     """The table as the observation's seat sees it (only what the observation holds)."""
     seats = []
     for x in range(obs.players):
@@ -101,7 +101,7 @@ _EXPLAIN = {
 }
 
 
-def explain(obs: Any) -> str:
+def explain(obs: TradingObservation) -> str:
     """The decision at hand in words, for the help."""
     d = obs.decision
     if d is None or obs.seat is None or d.seat != obs.seat:

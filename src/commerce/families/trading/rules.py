@@ -19,6 +19,7 @@ from commerce.core import Action, ActionKind, Transition, card_action
 from commerce.errors import IllegalActionError, IllegalReason
 from commerce.families.trading.deal import deal_cards, new_game, sample_chance
 from commerce.families.trading.observe import TradingObservation, observe, reveal_all
+from commerce.families.trading.options import TradingOptions
 from commerce.families.trading.settle import outcome
 from commerce.families.trading.state import Phase, TradingState
 from commerce.families.trading.turn import (
@@ -46,6 +47,7 @@ _DONE = Action(ActionKind.DONE)
 def legal_actions(s: TradingState) -> tuple[Action, ...]:
     """Legal actions in a fixed order: stand, then trades, then barters, each in card order;
     at chance's turn, every unseen card of the stock in card order."""
+    opts = TradingOptions.of(s.ruleset)
     phase = s.phase
     if phase is Phase.DEAL or phase is Phase.DRAW:
         return tuple(card_action(ActionKind.DEAL, c) for c in s.unseen)
@@ -54,13 +56,13 @@ def legal_actions(s: TradingState) -> tuple[Action, ...]:
         out = [_STAND] if may_stand(s, s.actor) else []
         if may_trade(s, s.actor):
             out += [card_action(ActionKind.TRADE, c) for c in cards]
-        if s.ruleset.may_barter:
+        if opts.may_barter:
             out += [card_action(ActionKind.BARTER, c) for c in cards]
         return tuple(out)
     if phase is Phase.AFTER_TRADE:
         return (_STAND, _DONE) if may_stand(s, s.actor) else (_DONE,)
     if phase is Phase.BARTER_REPLY:
-        out = [_STAND] if s.ruleset.barter_partner_may_stand else []
+        out = [_STAND] if opts.barter_partner_may_stand else []
         return tuple(out + [card_action(ActionKind.GIVE, c) for c in sorted(barter_returns(s))])
     return ()
 
@@ -134,7 +136,7 @@ def _check_turn(s: TradingState, action: Action) -> None:
     if kind is ActionKind.TRADE and not may_trade(s, s.actor):
         raise IllegalActionError(IllegalReason.NOT_ALLOWED_BY_RULES,
                                  "the dealer may not trade in these rules")
-    if kind is ActionKind.BARTER and not s.ruleset.may_barter:
+    if kind is ActionKind.BARTER and not TradingOptions.of(s.ruleset).may_barter:
         raise IllegalActionError(IllegalReason.NOT_ALLOWED_BY_RULES,
                                  "barter is not allowed in these rules")
 
@@ -143,7 +145,7 @@ def _check_barter_reply(s: TradingState, action: Action) -> None:
     """Offered a barter: give one card back, or stand where the rules allow."""
     kind = action.kind
     if kind is ActionKind.STAND:
-        if not s.ruleset.barter_partner_may_stand:
+        if not TradingOptions.of(s.ruleset).barter_partner_may_stand:
             raise IllegalActionError(IllegalReason.NOT_ALLOWED_BY_RULES,
                                      "a barter may not be refused in these rules")
         return

@@ -19,11 +19,12 @@ from dataclasses import replace
 from typing import Any
 
 from commerce.cards import Card, pack
-from commerce.core import Action, ActionKind, DecisionKind, Seat
-from commerce.determinize import state_sampler
+from commerce.core import Action, ActionKind, DecisionKind, Seat, Transition
 from commerce.families.trading import rules as ref
 from commerce.families.trading.heuristic import trading_action
 from commerce.families.trading.observe import TradingObservation
+from commerce.families.trading.options import TradingOptions
+from commerce.families.trading.sample import prepare
 from commerce.families.trading.state import Phase, TradingState
 from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none
 from commerce.hands import evaluator_for
@@ -45,6 +46,7 @@ def erratic_seats(obs: TradingObservation) -> frozenset[Seat]:
     in the last deal on a hand it would not stand on (the showdown shows every hand), or, in
     this deal, bartered where a trade was free to them (the heuristic then trades)."""
     rules = obs.ruleset
+    opts = TradingOptions.of(rules)
     out: set[Seat] = set()
     for e in obs.last_deal:
         q = e.seat
@@ -56,14 +58,14 @@ def erratic_seats(obs: TradingObservation) -> frozenset[Seat]:
         q = e.seat
         if e.kind == "barter_offered" and q is not None and q != obs.seat:
             dealer = q == obs.dealer
-            cost = rules.dealer_trade_cost if dealer else rules.trade_cost
-            if cost <= 0 and (rules.dealer_may_trade or not dealer):
+            cost = opts.dealer_trade_cost if dealer else opts.trade_cost
+            if cost <= 0 and (opts.dealer_may_trade or not dealer):
                 out.add(q)
     return frozenset(out)
 
 
-def fitted_playout(obs: Any) -> Callable[[Any, Action, Seat, random.Random],
-                                         tuple[float, float]] | None:
+def fitted_playout(obs: TradingObservation) -> Callable[[TradingState, Action, Seat, random.Random],
+                                                        tuple[float, float]] | None:
     """Where *obs* shows seats that play unlike the heuristic (:func:`erratic_seats`), a
     playout in which those seats choose at random among their legal actions (as the random
     bot does); else None. With seat 0 against random, heuristic, random in Peel (120 games,
@@ -73,7 +75,7 @@ def fitted_playout(obs: Any) -> Callable[[Any, Action, Seat, random.Random],
     if not erratic:
         return None
 
-    def fitted(state: Any, action: Action, seat: Seat,
+    def fitted(state: TradingState, action: Action, seat: Seat,
                rng: random.Random) -> tuple[float, float]:
         return _play(state, action, seat, rng, erratic)
 
@@ -132,12 +134,12 @@ def plausible(state: TradingState, seat: Seat) -> bool:
     return True
 
 
-def _settle(t: Any, seat: Seat, start: int) -> tuple[float, float]:
+def _settle(t: Transition, seat: Seat, start: int) -> tuple[float, float]:
     s: TradingState = t.state
     balance = s.balances[seat]
     if s.phase is not Phase.OVER:  # the next deal's antes are already taken: give them back
-        rules = s.ruleset
-        balance += rules.dealer_ante if seat == s.dealer else rules.ante
+        opts = TradingOptions.of(s.ruleset)
+        balance += opts.dealer_ante if seat == s.dealer else opts.ante
     won = 0.0
     for e in t.events:
         if e.kind == "showdown":
@@ -158,7 +160,7 @@ def _kernel(rules: Ruleset, players: int) -> Any:
     return kernel_or_none(kernel, rules, players)
 
 
-def kernel_playouts(obs: TradingObservation) -> BatchPlayouts | None:
+def kernel_playouts(obs: TradingObservation) -> BatchPlayouts[TradingState] | None:
     """The search bot's playouts on the compiled kernel (``SearchHooks.batch``): from a drawn
     state, each action and then the compiled heuristic in every seat (at random in the seats
     that play unlike it, :func:`erratic_seats`, as :func:`fitted_playout` plays them) to the
@@ -171,7 +173,7 @@ def kernel_playouts(obs: TradingObservation) -> BatchPlayouts | None:
         return None
     erratic = erratic_seats(obs)
 
-    def playouts(state: Any, actions: Sequence[Action], seat: Seat,
+    def playouts(state: TradingState, actions: Sequence[Action], seat: Seat,
                  key: int) -> list[tuple[float, float]]:
         gains, wins, _ = kern.playouts(state, actions, seat, key, erratic)
         return list(zip(gains.tolist(), wins.tolist(), strict=True))
@@ -195,7 +197,7 @@ _Step = tuple[str, Seat, Seat, Card | None, Card | None]
 
 def one_action_turns(rules: Ruleset) -> bool:
     """Whether a turn is a single action: no standing after one's own trade or barter."""
-    return not rules.stand_after_trade
+    return not TradingOptions.of(rules).stand_after_trade
 
 
 def replayed_states(obs: TradingObservation) -> Callable[[random.Random], TradingState] | None:
@@ -254,7 +256,7 @@ def replayed_states(obs: TradingObservation) -> Callable[[random.Random], Tradin
             script.append(("offer" if offer else "return", q, partner, seen, None))
     if initial is None:
         return None
-    plain = state_sampler(obs)
+    plain = prepare(obs)  # the family's sampler (its ``sampler`` hook)
     n = obs.players
     held = set(initial) | set(drawn_by_seat)
     free = [c for c in pack(rules.pack) if c not in held]
@@ -264,7 +266,7 @@ def replayed_states(obs: TradingObservation) -> Callable[[random.Random], Tradin
     opponents = n - 1
     table = strength_table(rules)
     rank_of = evaluator_for(rules).rank_of
-    own_cards_back = rules.barter_return_from_original_hand
+    own_cards_back = TradingOptions.of(rules).barter_return_from_original_hand
 
     def would_stand(cards: list[Card]) -> bool:
         return win_chance(rules, cards, opponents) >= 0.5
@@ -375,7 +377,7 @@ def replayed_states(obs: TradingObservation) -> Callable[[random.Random], Tradin
     return draw
 
 
-def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
+def candidates(obs: TradingObservation, legal: Sequence[Action]) -> list[int]:
     """The actions the search weighs: all, except where a turn is one action (Trade and
     Barter), where it weighs only the knock, the heuristic's own choice and the trade of the
     card the heuristic would replace.
@@ -398,7 +400,8 @@ def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
     return kept or everything
 
 
-SEARCH = SearchHooks(playout=playout, belief=plausible, candidates=candidates,
-                     sampler=replayed_states, fitted=fitted_playout, batch=kernel_playouts,
-                     iterations=DEFAULT_ITERATIONS)
+SEARCH: SearchHooks[TradingState, TradingObservation] = SearchHooks(
+    playout=playout, belief=plausible, candidates=candidates, sampler=replayed_states,
+    fitted=fitted_playout, batch=kernel_playouts, iterations=DEFAULT_ITERATIONS,
+)
 """The trading family's hooks for the search bot."""

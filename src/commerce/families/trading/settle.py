@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from commerce.core import Event, Outcome, Seat, Transition, evolve
 from commerce.families.trading.deal import start_deal
+from commerce.families.trading.options import TradingOptions
 from commerce.families.trading.state import Phase, TradingState
 from commerce.hands import evaluator_for
 
@@ -19,7 +20,7 @@ def priority(s: TradingState) -> tuple[Seat, ...]:
     the dealer last (house rule, decision #8), or the dealer first where he "counts as eldest"
     (Hoyle: ``best_tie_rule="dealer_as_eldest"``)."""
     seats = [(s.dealer + s.step * i) % s.players for i in range(1, s.players + 1)]
-    if s.ruleset.best_tie_rule == "dealer_as_eldest":
+    if TradingOptions.of(s.ruleset).best_tie_rule == "dealer_as_eldest":
         seats.insert(0, seats.pop())
     return tuple(seats)
 
@@ -35,7 +36,7 @@ def ranking(s: TradingState) -> tuple[list[Seat], list[int]]:
 def winners(s: TradingState, order: list[Seat], ranks: list[int]) -> list[Seat]:
     """Who takes the pool: the best hand; with ``best_tie_rule="split_pool"`` every hand equal
     to it (decision #8)."""
-    if s.ruleset.best_tie_rule != "split_pool":
+    if TradingOptions.of(s.ruleset).best_tie_rule != "split_pool":
         return order[:1]
     return [seat for seat in order if ranks[seat] == ranks[order[0]]]
 
@@ -52,7 +53,7 @@ def pool_payments(s: TradingState, won: list[Seat]) -> list[Event]:
 def dealer_payments(s: TradingState, won: list[Seat]) -> list[Event]:
     """The dealer pays each winner other than himself ``dealer_pays_winner`` stakes (Peel:
     "one stake from the dealer"; Hoyle: if the banker does not win; decision #15)."""
-    fee = s.ruleset.dealer_pays_winner
+    fee = TradingOptions.of(s.ruleset).dealer_pays_winner
     if not fee:
         return []
     return [Event("paid", s.dealer, (("to", w), ("amount", fee), ("why", "from the dealer")))
@@ -67,13 +68,14 @@ def stander_payments(s: TradingState, stander: Seat | None, won: list[Seat],
     ahead of him (unless ``stander_pays_equal_hands``, the behaviour of version 1 of the
     presets)."""
     rules = s.ruleset
-    if stander is None or stander in won or rules.stander_penalty == "none":
+    opts = TradingOptions.of(rules)
+    if stander is None or stander in won or opts.stander_penalty == "none":
         return []
-    if rules.stander_penalty == "best_hand_only":
+    if opts.stander_penalty == "best_hand_only":
         paid = won[:1]
     else:
         paid = order[:order.index(stander)]
-    if not rules.stander_pays_equal_hands:
+    if not opts.stander_pays_equal_hands:
         paid = [seat for seat in paid if ranks[seat] > ranks[stander]]
     return [Event("paid", stander, (("to", seat), ("amount", 1), ("why", "beaten stander")))
             for seat in paid]
@@ -103,7 +105,7 @@ def showdown(s: TradingState, stander: Seat | None, events: tuple[Event, ...]) -
                                         ("categories", tuple(names[r] for r in ranks)),
                                         ("winners", tuple(won))))
     number = s.deal_number
-    last = number >= s.players * s.ruleset.deals_each
+    last = number >= s.players * TradingOptions.of(s.ruleset).deals_each
     ended = Event("deal_ended", None, (("deal", number), ("last", last)))
     summary = (*events, shown, *payments, ended)
     session = evolve(s.session, balances=tuple(balances), deals_won=tuple(deals_won))
@@ -124,6 +126,6 @@ def outcome(s: TradingState) -> Outcome | None:
         return None
     return Outcome(
         payoffs=s.balances,
-        reason=f"every player has dealt {s.ruleset.deals_each} time(s)",
+        reason=f"every player has dealt {TradingOptions.of(s.ruleset).deals_each} time(s)",
         details={"deals_won": s.deals_won, "deals": s.deal_number},
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from commerce.cards import Card
 from commerce.core import Decision, DecisionKind, Event, Seat, Transition, decision_of, evolve
 from commerce.families.trading.deal import without
+from commerce.families.trading.options import TradingOptions
 from commerce.families.trading.settle import showdown
 from commerce.families.trading.state import Deal, Phase, TradingState
 from commerce.hands import Category, evaluator_for
@@ -39,7 +40,7 @@ def may_stand(s: TradingState, seat: Seat) -> bool:
     """Whether *seat* may stand now: any time (Peel), or only holding a combination
     (``stand_allowed="with_combination"``: CatsAtCards, "knock" with a tricon, sequence or
     point)."""
-    if s.ruleset.stand_allowed == "any_time":
+    if TradingOptions.of(s.ruleset).stand_allowed == "any_time":
         return True
     return evaluator_for(s.ruleset).value(s.hands[seat]).category is not Category.NONE
 
@@ -47,13 +48,13 @@ def may_stand(s: TradingState, seat: Seat) -> bool:
 def may_trade(s: TradingState, seat: Seat) -> bool:
     """Whether *seat* may trade for ready money: everyone, and the dealer where
     ``dealer_may_trade`` (Peel is silent; Hoyle: the banker trades free, decision #12)."""
-    return seat != s.dealer or s.ruleset.dealer_may_trade
+    return seat != s.dealer or TradingOptions.of(s.ruleset).dealer_may_trade
 
 
 def barter_partner(s: TradingState, seat: Seat) -> Seat:
     """The neighbour *seat* barters with: the left-hand one (Peel), the right (Hoyle; decision
     #16)."""
-    step = 1 if s.ruleset.barter_direction == "left" else -1
+    step = 1 if TradingOptions.of(s.ruleset).barter_direction == "left" else -1
     return (seat + step) % s.players
 
 
@@ -61,7 +62,7 @@ def barter_returns(s: TradingState) -> tuple[Card, ...]:
     """The cards the partner may give back: "one of those in his hand" (Peel; decision #13),
     or with ``barter_return_from_original_hand`` off the offered card too."""
     hand = s.hands[s.actor]
-    if s.ruleset.barter_return_from_original_hand or s.offered is None:
+    if TradingOptions.of(s.ruleset).barter_return_from_original_hand or s.offered is None:
         return hand
     return (*hand, s.offered)
 
@@ -82,16 +83,17 @@ def trade(s: TradingState, card: Card) -> Transition:
     the first card traded in, and no chance is involved.
     """
     rules = s.ruleset
+    opts = TradingOptions.of(rules)
     seat = s.actor
     hands = list(s.hands)
     hands[seat] = tuple(c for c in hands[seat] if c != card)
     balances = list(s.balances)
     pool = s.pool
     if seat == s.dealer:
-        cost = rules.dealer_trade_cost
+        cost = opts.dealer_trade_cost
         pool += cost
     else:
-        cost = rules.trade_cost
+        cost = opts.trade_cost
         balances[s.dealer] += cost
     balances[seat] -= cost
     events = (Event("traded", seat, (("cost", cost),)),
@@ -161,7 +163,7 @@ def after_own_action(s: TradingState, deal: Deal, events: tuple[Event, ...]) -> 
     same turn"); where a turn is one action (``stand_after_trade`` off: Trade and Barter)
     play moves on at once."""
     deal = evolve(deal, log=deal.log + events)
-    if not s.ruleset.stand_after_trade:
+    if not TradingOptions.of(s.ruleset).stand_after_trade:
         return next_turn(evolve(s, deal=deal, current=evolve(s.current, offered=None)), events)
     current = evolve(s.current, phase=Phase.AFTER_TRADE, actor=s.turn, offered=None)
     return Transition(evolve(s, deal=deal, current=current), events)
@@ -171,7 +173,7 @@ def next_turn(s: TradingState, events: tuple[Event, ...]) -> Transition:
     """The turn passes to the next player, "round and round" (Peel); after
     ``max_rounds_per_deal`` full rounds the hands are shown with no stander (house rule,
     decision #46). *events* are this step's events, already in the deal's log."""
-    limit = s.ruleset.max_rounds_per_deal
+    limit = TradingOptions.of(s.ruleset).max_rounds_per_deal
     if limit and s.current.taken >= limit * s.players:
         shown = showdown(s, stander=None, events=(Event("round_limit", None,
                                                         (("rounds", limit),)),))

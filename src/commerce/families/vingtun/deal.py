@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from commerce.cards import Card, pack, rank_of
 from commerce.core import Event, Seat, Transition
+from commerce.families.vingtun.options import VingtUnOptions
 from commerce.families.vingtun.state import Hand, Phase, Round, Session, Turn, VingtUnState
 from commerce.rules import Ruleset
 
@@ -28,7 +29,7 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> VingtUnState:
                       hand_number=0, renewals=0, last_hand=(), hands_won=(0,) * players,
                       hand_start=(0,) * players)
     step = 1 if ruleset.direction == "left" else -1
-    if ruleset.first_dealer == "given":
+    if VingtUnOptions.of(ruleset).first_dealer == "given":
         state: VingtUnState = start_deal(ruleset, players, session, dealer, ()).state
         return state
     rnd = Round(hands=((),) * players, stock=pack(52), used=(), doubled=False, put_out=None,
@@ -55,8 +56,9 @@ def start_deal(rules: Ruleset, players: int, session: Session, dealer: Seat,
                events: tuple[Event, ...]) -> Transition:
     """A dealer's turn begins with the whole pack shuffled; pool feed (a): each player puts
     ``pool_ante`` counters in the pool (Peel, "Pool")."""
-    balances = tuple(b - rules.pool_ante for b in session.balances)
-    session = replace(session, balances=balances, pool=session.pool + rules.pool_ante * players,
+    opts = VingtUnOptions.of(rules)
+    balances = tuple(b - opts.pool_ante for b in session.balances)
+    session = replace(session, balances=balances, pool=session.pool + opts.pool_ante * players,
                       dealer=dealer, deal_number=session.deal_number + 1, hand_number=0,
                       renewals=0)
     started = Event("deal_started", dealer, (("deal", session.deal_number),

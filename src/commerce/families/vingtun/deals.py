@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from commerce.core import Event, Seat
+from commerce.families.vingtun.options import VingtUnOptions
 from commerce.family import DealSummary
 from commerce.rules import Ruleset
 
@@ -22,7 +23,7 @@ def read_vingtun_deals(rules: Ruleset, players: int,
         kind = e.kind
         if kind == "deal_started":
             dealer = e.seat if e.seat is not None else 0
-            pay = [-float(rules.pool_ante)] * players
+            pay = [-float(VingtUnOptions.of(rules).pool_ante)] * players
         elif kind == "paid":
             pay[e.get("to")] += e.get("amount")
             if e.seat is not None:

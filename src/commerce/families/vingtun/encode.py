@@ -28,7 +28,7 @@ from commerce.encoding import (
 )
 from commerce.errors import IllegalActionError, IllegalReason
 from commerce.families.vingtun.observe import VingtUnObservation
-from commerce.families.vingtun.options import stakes
+from commerce.families.vingtun.options import VingtUnOptions, stakes
 from commerce.families.vingtun.state import total
 from commerce.rules import Ruleset
 
@@ -55,7 +55,7 @@ def action_to_int(rules: Ruleset, _players: int, action: Action) -> int:
     amount = action.amount
     if (action.kind is ActionKind.STAKE and amount is not None
             and amount in stakes(rules)):
-        return 5 + int(amount) - int(rules.min_stake)
+        return 5 + int(amount) - int(VingtUnOptions.of(rules).min_stake)
     raise IllegalActionError(IllegalReason.WRONG_KIND, f"no place in the action space for "
                                                        f"{action}")
 

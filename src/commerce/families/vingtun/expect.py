@@ -42,6 +42,7 @@ from commerce.cards import Card, pack
 from commerce.core import Action, ActionKind
 from commerce.families.vingtun.heuristic import threshold
 from commerce.families.vingtun.observe import HandView, VingtUnObservation
+from commerce.families.vingtun.options import VingtUnOptions
 from commerce.families.vingtun.state import Status, value
 from commerce.rules import Ruleset
 
@@ -132,9 +133,10 @@ def dealer_finals(first: int | None, probs: Sequence[float], rule: int = RULE) -
 def settle(mine: int, dealer: int, rules: Ruleset) -> float:
     """What a standing hand of *mine* wins per counter staked against the dealer's final
     *dealer* (:data:`OVER` when he over-draws)."""
+    opts = VingtUnOptions.of(rules)
     if dealer == OVER or mine > dealer:
-        return float(rules.drawn_21_pays if mine == 21 else 1)
-    return -float(rules.drawn_21_pays if dealer == 21 else 1)
+        return float(opts.drawn_21_pays if mine == 21 else 1)
+    return -float(opts.drawn_21_pays if dealer == 21 else 1)
 
 
 def content_value(mine: int, dealer: Dist, rules: Ruleset) -> tuple[float, float]:
@@ -207,11 +209,12 @@ def stake_value(first: int, probs: Sequence[float], rules: Ruleset,
                 first_hand: bool) -> tuple[float, float]:
     """(expected gain per counter staked, chance of winning) of a player's hand whose first
     card has value *first*, before the second card and the dealer's."""
+    opts = VingtUnOptions.of(rules)
     dealer = dealer_finals(None, probs)
     player = Player(probs, dealer, rules)
     dealer_natural = natural_chance(None, probs)
-    pays = rules.drawn_21_pays if first_hand and rules.first_hand_natural_exception \
-        else rules.natural_pays
+    pays = opts.drawn_21_pays if first_hand and opts.first_hand_natural_exception \
+        else opts.natural_pays
     gain = win = 0.0
     for b, p in enumerate(probs, start=1):
         if not p:
@@ -220,8 +223,8 @@ def stake_value(first: int, probs: Sequence[float], rules: Ruleset,
             gain += p * (1 - dealer_natural) * pays
             win += p * (1 - dealer_natural)
             continue
-        g, w = player.pair(first, b, rules.divide != "never")
-        gain += p * (dealer_natural * -rules.natural_pays + (1 - dealer_natural) * g)
+        g, w = player.pair(first, b, opts.divide != "never")
+        gain += p * (dealer_natural * -opts.natural_pays + (1 - dealer_natural) * g)
         win += p * (1 - dealer_natural) * w
     return gain, win
 
@@ -230,6 +233,7 @@ def player_versus(dealer_first: int, probs: Sequence[float],
                   rules: Ruleset) -> tuple[float, float]:
     """(expected gain per counter, chance of winning) of a player who keeps the heuristic's
     rule, against a dealer whose first card has value *dealer_first* and who keeps it too."""
+    opts = VingtUnOptions.of(rules)
     dealer_natural = natural_chance(dealer_first, probs)
     player_natural = natural_chance(None, probs)
     dealer = dealer_finals(dealer_first, probs)
@@ -243,9 +247,9 @@ def player_versus(dealer_first: int, probs: Sequence[float],
             weight += pa * pb
             for k, q in finals(a + b, a == 1 or b == 1, probs, RULE, memo).items():
                 played[k] = played.get(k, 0.0) + pa * pb * q
-    gain = -dealer_natural * (1 - player_natural) * rules.natural_pays
+    gain = -dealer_natural * (1 - player_natural) * opts.natural_pays
     win = (1 - dealer_natural) * player_natural
-    gain += win * rules.natural_pays
+    gain += win * opts.natural_pays
     rest = (1 - dealer_natural) * (1 - player_natural)
     for t, q in played.items():
         share = rest * q / weight
@@ -310,7 +314,8 @@ def dealer_values(obs: VingtUnObservation,
         return gain, float(gain > 0)
 
     def over() -> tuple[float, float]:
-        paid = sum(q * stake * (rules.drawn_21_pays if t == 21 else 1)
+        drawn_21_pays = VingtUnOptions.of(rules).drawn_21_pays
+        paid = sum(q * stake * (drawn_21_pays if t == 21 else 1)
                    for stake, dist in standing for t, q in dist.items())
         return -paid, 0.0
 

@@ -10,10 +10,11 @@ was seen face up) are public.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from commerce.cards import Card, format_card
 from commerce.core import Decision, Event, Seat
+from commerce.families.vingtun.options import VingtUnOptions
 from commerce.families.vingtun.state import Phase, Status, VingtUnState, decision
 from commerce.rules import Ruleset
 
@@ -84,7 +85,7 @@ class VingtUnObservation:
     over: bool
     """Whether the session has ended."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready form (cards in notation, face-down cards as null)."""
         return {
             "seat": self.seat, "rules": self.ruleset.label, "players": self.players,
@@ -102,9 +103,9 @@ class VingtUnObservation:
         }
 
 
-def event_to_dict(e: Event) -> dict[str, Any]:
+def event_to_dict(e: Event) -> dict[str, object]:
     """A JSON-ready form of an event of this family."""
-    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
+    out: dict[str, object] = {"kind": e.kind, "seat": e.seat}
     for key, v in e.data:
         if key == "card":
             out[key] = format_card(v)
@@ -126,7 +127,8 @@ def _view(s: VingtUnState, seat: Seat | None, everything: bool) -> VingtUnObserv
     own = () if seat is None else tuple(c for h in s.round.hands[seat] for c in h.cards)
     return VingtUnObservation(
         seat=seat, ruleset=s.ruleset, players=s.players, dealer=s.dealer,
-        deal_number=s.session.deal_number, deals_total=s.players * s.ruleset.deals_each,
+        deal_number=s.session.deal_number,
+        deals_total=s.players * VingtUnOptions.of(s.ruleset).deals_each,
         hand_number=s.session.hand_number, stage=s.phase.name.lower(), decision=decision(s),
         actor=s.current.actor, part=s.current.part, hand=own, hands=hands,
         doubled=s.round.doubled, balances=s.session.balances, pool=s.session.pool,

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations
-from typing import Any
 
 from commerce.cards import pack
 from commerce.families.vingtun.state import is_natural, total
 from commerce.rules import Ruleset
 
 
-def first_two_cards(rules: Ruleset) -> dict[str, Any]:
+def first_two_cards(rules: Ruleset) -> dict[str, object]:
     """The chance of a natural and of each best total of two cards dealt from a full pack,
     as exact fractions: ``{"rules", "pairs", "natural", "totals": {total: chance}}``.
 
@@ -37,7 +36,7 @@ def first_two_cards(rules: Ruleset) -> dict[str, Any]:
             "totals": {t: Fraction(counts[t], pairs) for t in sorted(counts)}}
 
 
-def odds_table(rules: Ruleset) -> dict[str, Any]:
+def odds_table(rules: Ruleset) -> dict[str, object]:
     """:func:`first_two_cards` as ``commerce odds`` prints it (the family's ``odds`` hook):
     counts of pairs, naturals first, then each best total from 21 down, with exact chances."""
     counts: dict[str, int] = {}

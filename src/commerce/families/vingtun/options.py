@@ -14,12 +14,20 @@ from commerce.rules import FamilyOptions, Ruleset, option
 
 def stakes(rules: Ruleset) -> range:
     """The stakes allowed: from ``min_stake`` to ``max_stake`` (at least ``min_stake``)."""
-    return range(rules.min_stake, max(rules.min_stake, rules.max_stake) + 1)
+    opts = VingtUnOptions.of(rules)
+    return range(opts.min_stake, max(opts.min_stake, opts.max_stake) + 1)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class VingtUnOptions(FamilyOptions):
-    """Vingt-un's own options: stakes, naturals, divided pairs, the deal, the pool."""
+    """Vingt-un's own options: stakes, naturals, divided pairs, the deal, the pool.
+
+    Read them typed from a ruleset with :meth:`~commerce.rules.FamilyOptions.of`:
+
+    >>> from commerce.rules import find_ruleset
+    >>> VingtUnOptions.of(find_ruleset("vingt-un")).natural_pays
+    2
+    """
 
     min_stake: int = option(1, "The least a player may stake on his first card, in counters.",
                             bounds=(1, 100))
@@ -106,7 +114,7 @@ def validate(rules: Ruleset) -> None:
     """
     if rules.pack != 52:
         raise RulesetError("option pack: Vingt-un is played with the 52-card pack")
-    if rules.sell_deal:
+    if VingtUnOptions.of(rules).sell_deal:
         raise RulesetError(
             "option sell_deal: selling the deal is not played: a price needs a bargain between "
             "two players that the bots cannot make fairly (see docs/rulesets/vingt-un.md)")

@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from commerce.cards import rank_of
 from commerce.core import Action, ActionKind
+from commerce.families.vingtun.observe import VingtUnObservation
+from commerce.families.vingtun.options import VingtUnOptions
 from commerce.families.vingtun.state import total, value
 from commerce.presentation import (
     Pile,
@@ -22,6 +23,7 @@ from commerce.presentation import (
     pack_symbols,
     quantity,
 )
+from commerce.rules import Ruleset
 from commerce.text import seat_name
 
 _WORDS = {
@@ -41,7 +43,7 @@ _PROMPTS = {
 }
 
 
-def action_label(action: Action, obs: Any) -> str:
+def action_label(action: Action, obs: VingtUnObservation) -> str:
     """A menu entry for *action* in words."""
     if action.kind is ActionKind.STAKE:
         return f"stake {action.amount} counter{'' if action.amount == 1 else 's'}"
@@ -50,13 +52,13 @@ def action_label(action: Action, obs: Any) -> str:
     return _WORDS.get(action.kind, action.kind.value)
 
 
-def unit_of(_rules: Any) -> str:
+def unit_of(_rules: Ruleset) -> str:
     """What Vingt-un's payoffs count, in words: the counters staked and paid (as its seats,
     pool and stakes say)."""
     return "counters"
 
 
-def rules_help(_rules: Any) -> list[str]:
+def rules_help(_rules: Ruleset) -> list[str]:
     """What wins, best first, each with an example, for the help (ace 1 or 11, courts 10,
     others their face)."""
     return ["a natural (an ace and a ten-card), e.g. A♠ K♥",
@@ -66,18 +68,23 @@ def rules_help(_rules: Any) -> list[str]:
             "over 21: lost at once, e.g. 10♠ 6♥ 8♦ (24)"]
 
 
-def _pair(obs: Any) -> bool:
+def _pair(obs: VingtUnObservation) -> bool:
     """Whether the seat's two cards may be divided under the ``divide`` option."""
+    if obs.seat is None:
+        return False
     own = obs.hands[obs.seat]
     cards = tuple(own[0].cards) if len(own) == 1 else ()
-    if len(cards) != 2 or None in cards or obs.ruleset.divide == "never":
+    divide = VingtUnOptions.of(obs.ruleset).divide
+    if len(cards) != 2 or divide == "never":
         return False
-    a, b = cards[0], cards[1]
-    return rank_of(a) == rank_of(b) if obs.ruleset.divide == "same_rank" \
+    a, b = cards
+    if a is None or b is None:
+        return False
+    return rank_of(a) == rank_of(b) if divide == "same_rank" \
         else value(a) == value(b)
 
 
-def table(obs: Any, names: Sequence[str]) -> TableView:
+def table(obs: VingtUnObservation, names: Sequence[str]) -> TableView:
     """The table as the observation's seat sees it (only what the observation holds)."""
     seats = []
     for x in range(obs.players):
@@ -111,7 +118,7 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
         prompt = _PROMPTS[obs.stage]
         if obs.stage == "divide" and not _pair(obs):
             prompt = "Before the drawing: you hold no pair to divide; keep your two cards."
-        if obs.stage == "play" and len(obs.hands[obs.seat]) > 1:
+        if obs.stage == "play" and obs.seat is not None and len(obs.hands[obs.seat]) > 1:
             prompt = f"Content, or a card, on your {('first', 'second')[obs.part]} hand?"
     elif d is not None and d.seat is not None and obs.stage == "divide":
         prompt = f"{seat_name(names, d.seat, obs.seat)} to say whether to divide a pair."

@@ -21,7 +21,7 @@ from commerce.core import Action, ActionKind, Event, Transition
 from commerce.errors import IllegalActionError, IllegalReason
 from commerce.families.vingtun.deal import available, new_game, renew, renewal_due, turn_up
 from commerce.families.vingtun.observe import VingtUnObservation, observe, reveal_all
-from commerce.families.vingtun.options import stakes
+from commerce.families.vingtun.options import VingtUnOptions, stakes
 from commerce.families.vingtun.settle import outcome
 from commerce.families.vingtun.state import (
     CHANCE_PHASES,
@@ -57,8 +57,9 @@ def may_divide(s: VingtUnState) -> bool:
     """Whether the actor may divide: it is the time to (before the drawing, or on his own
     turn: ``divide_when``), his two first cards pair under the ``divide`` option, he has not
     divided already, and two cards can be given. The dealer never divides (decision #49)."""
-    rule = s.ruleset.divide
-    when = Phase.DIVIDE if s.ruleset.divide_when == "before_drawing" else Phase.PLAY
+    opts = VingtUnOptions.of(s.ruleset)
+    rule = opts.divide
+    when = Phase.DIVIDE if opts.divide_when == "before_drawing" else Phase.PLAY
     if s.phase is not when:
         return False
     own = s.round.hands[s.current.actor]
@@ -106,18 +107,19 @@ def check(s: VingtUnState, action: Action) -> None:
     if action.cards:
         raise IllegalActionError(IllegalReason.WRONG_KIND, f"{kind.value} names no card")
     rules = s.ruleset
+    opts = VingtUnOptions.of(rules)
     if phase is Phase.STAKE:
         if kind is ActionKind.STAKE:
             raise IllegalActionError(
                 IllegalReason.NOT_ALLOWED_BY_RULES,
-                f"stake from {rules.min_stake} to {stakes(rules)[-1]} counters, e.g. "
-                f"'stake {rules.min_stake}'")
+                f"stake from {opts.min_stake} to {stakes(rules)[-1]} counters, e.g. "
+                f"'stake {opts.min_stake}'")
         raise IllegalActionError(IllegalReason.WRONG_KIND,
                                  "stake on your first card now, e.g. 'stake 1'")
     if phase is Phase.DOUBLE:
         raise IllegalActionError(IllegalReason.WRONG_KIND,
                                  "as dealer, say 'double' or 'decline' on your first card")
-    if kind is ActionKind.DIVIDE and phase is Phase.PLAY and rules.divide_when != "own_turn":
+    if kind is ActionKind.DIVIDE and phase is Phase.PLAY and opts.divide_when != "own_turn":
         raise IllegalActionError(
             IllegalReason.NOT_ALLOWED_BY_RULES,
             "pairs are divided before the drawing, each player being asked in turn "
@@ -139,7 +141,7 @@ def check(s: VingtUnState, action: Action) -> None:
     raise IllegalActionError(IllegalReason.WRONG_KIND,
                              "say 'content' or ask for a 'card'"
                              + (" or 'divide'" if phase is Phase.PLAY
-                                and rules.divide_when == "own_turn" else ""))
+                                and opts.divide_when == "own_turn" else ""))
 
 
 def _check_chance(s: VingtUnState, action: Action) -> None:

@@ -59,6 +59,8 @@ def reference(obs: VingtUnObservation, legal: Sequence[Action]) -> Action:
     return vingtun_action(obs, legal, random.Random(0), 0.5)
 
 
-SEARCH = SearchHooks(playout=playout, sampler=prepare, belief=belief, reference=reference,
-                     iterations=200, expected=expected_gains)
+SEARCH: SearchHooks[VingtUnState, VingtUnObservation] = SearchHooks(
+    playout=playout, sampler=prepare, belief=belief, reference=reference, iterations=200,
+    expected=expected_gains,
+)
 """Vingt-un's search hooks."""

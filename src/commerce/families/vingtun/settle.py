@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from commerce.core import Event, Outcome, Seat, Transition
 from commerce.families.vingtun.deal import start_deal, start_hand
+from commerce.families.vingtun.options import VingtUnOptions
 from commerce.families.vingtun.state import (
     Hand,
     Phase,
@@ -99,7 +100,8 @@ def declarations(s: VingtUnState, events: tuple[Event, ...],
     cards commences"). Every such player is asked, pair or not, so that nobody learns who holds
     one; then the drawing begins at the dealer's left (decision #50)."""
     rules = s.ruleset
-    if rules.divide_when == "before_drawing" and rules.divide != "never":
+    opts = VingtUnOptions.of(rules)
+    if opts.divide_when == "before_drawing" and opts.divide != "never":
         order = players_in_order(s)
         if after is not None:
             order = order[order.index(after) + 1:]
@@ -117,6 +119,7 @@ def resolve_naturals(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     led = Ledger(s)
     d = factor(s)
     rules = s.ruleset
+    opts = VingtUnOptions.of(rules)
     dealer_cards = s.round.hands[s.dealer][0].cards
     out = list(events)
     if is_natural(dealer_cards):
@@ -127,24 +130,24 @@ def resolve_naturals(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
                 out.append(Event("natural", p, (("cards", h.cards), ("void", True))))
                 s = with_hand(s, p, 0, replace(h, up=(True, True), status=Status.VOID))
             else:
-                led.pay(p, s.dealer, rules.natural_pays * h.stake * d, "natural")
+                led.pay(p, s.dealer, opts.natural_pays * h.stake * d, "natural")
                 s = with_hand(s, p, 0, replace(h, status=Status.SETTLED))
         out += led.events
         return end_hand(led.session(s), tuple(out))
     naturals = [p for p in players_in_order(s) if is_natural(s.round.hands[p][0].cards)]
-    excepted = rules.first_hand_natural_exception and s.session.hand_number == 1
+    excepted = opts.first_hand_natural_exception and s.session.hand_number == 1
     for p in naturals:
         h = s.round.hands[p][0]
         out.append(Event("natural", p, (("cards", h.cards), ("first_hand", excepted))))
         if excepted:
-            led.pay(s.dealer, p, rules.drawn_21_pays * h.stake * d, "natural, first hand")
+            led.pay(s.dealer, p, opts.drawn_21_pays * h.stake * d, "natural, first hand")
         else:
-            led.pay(s.dealer, p, rules.natural_pays * h.stake * d, "natural")
+            led.pay(s.dealer, p, opts.natural_pays * h.stake * d, "natural")
             _privilege(s, led, p, naturals)
         s = with_hand(s, p, 0, replace(h, up=(True, True), status=Status.NATURAL))
     out += led.events
     s = led.session(s)
-    if naturals and not excepted and rules.deal_limit == "natural":
+    if naturals and not excepted and opts.deal_limit == "natural":
         s = replace(s, round=replace(s.round, put_out=naturals[0]))
     return declarations(s, tuple(out))
 
@@ -155,17 +158,18 @@ def _privilege(s: VingtUnState, led: Ledger, p: Seat, naturals: list[Seat]) -> N
     (to the first natural or shared: ``pool_naturals``; decisions #51 and #52). A first-hand
     natural under the exception has none (decision #53)."""
     rules = s.ruleset
-    bonus = rules.natural_bonus
+    opts = VingtUnOptions.of(rules)
+    bonus = opts.natural_bonus
     if bonus in ("stake_from_each", "double_from_each"):
         times = 1 if bonus == "stake_from_each" else 2
         stake = s.round.hands[p][0].stake
-        if rules.privilege_stake == "doubled":
+        if opts.privilege_stake == "doubled":
             stake *= factor(s)
         for q in players_in_order(s):
             if q != p and q not in naturals:
                 led.pay(q, p, times * stake, "privilege of a natural")
     elif bonus == "pool":
-        amount = led.pool if rules.pool_naturals == "first" else s.session.pool // len(naturals)
+        amount = led.pool if opts.pool_naturals == "first" else s.session.pool // len(naturals)
         if amount:
             led.balances[p] += amount
             led.events.append(Event("pool_taken", p, (("amount", amount),)))
@@ -187,15 +191,16 @@ def over_drawn(s: VingtUnState, seat: Seat, part: int,
 def dealer_over(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     """The dealer over-draws: he pays only those still standing (Peel, "A hand" step 6); pool
     feed (b)."""
+    opts = VingtUnOptions.of(s.ruleset)
     led = Ledger(s)
     cards = s.round.hands[s.dealer][0].cards
     out = [*events, Event("over", s.dealer, (("cards", cards), ("total", total(cards))))]
     for p in players_in_order(s):
         for h in s.round.hands[p]:
             if h.status is Status.CONTENT:
-                times = s.ruleset.drawn_21_pays if total(h.cards) == 21 else 1
+                times = opts.drawn_21_pays if total(h.cards) == 21 else 1
                 led.pay(s.dealer, p, h.stake * factor(s) * times, "dealer over-drawn")
-    led.to_pool(s.dealer, s.ruleset.pool_dealer_overdraw, "dealer over-drawn")
+    led.to_pool(s.dealer, opts.pool_dealer_overdraw, "dealer over-drawn")
     return end_hand(led.session(s), (*out, *led.events))
 
 
@@ -204,11 +209,12 @@ def dealer_content(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     paying ``drawn_21_pays`` stakes (Peel, "A hand" step 6); pool feed (c): a share of his
     receipts on ties, of the hand's together (or of each tie's: ``pool_tie_share_of``;
     decision #54)."""
+    opts = VingtUnOptions.of(s.ruleset)
     led = Ledger(s)
     mine = total(s.round.hands[s.dealer][0].cards)
     out = [*events, Event("content", s.dealer, (("dealer", True),))]
-    share = {"none": 0, "quarter": 4, "third": 3}[s.ruleset.pool_tie_share]
-    per_tie = s.ruleset.pool_tie_share_of == "tie"
+    share = {"none": 0, "quarter": 4, "third": 3}[opts.pool_tie_share]
+    per_tie = opts.pool_tie_share_of == "tie"
     ties = 0
     for p in players_in_order(s):
         for h in s.round.hands[p]:
@@ -216,10 +222,10 @@ def dealer_content(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
                 continue
             theirs = total(h.cards)
             if theirs > mine:
-                times = s.ruleset.drawn_21_pays if theirs == 21 else 1
+                times = opts.drawn_21_pays if theirs == 21 else 1
                 led.pay(s.dealer, p, h.stake * factor(s) * times, f"{theirs} beats {mine}")
             else:
-                times = s.ruleset.drawn_21_pays if mine == 21 else 1
+                times = opts.drawn_21_pays if mine == 21 else 1
                 amount = h.stake * factor(s) * times
                 led.pay(p, s.dealer, amount, "a tie" if theirs == mine else
                         f"{mine} beats {theirs}")
@@ -236,6 +242,7 @@ def end_hand(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     """Every hand shown, the cards to the pone; then the next hand, the next deal (a natural
     put the dealer out, or the deal's limit is reached) or the end of the session."""
     rules = s.ruleset
+    opts = VingtUnOptions.of(rules)
     hands = tuple(tuple(h.cards for h in seat) for seat in s.round.hands)
     shown = Event("shown", s.dealer, (("hands", hands),
                                       ("totals", tuple(tuple(total(c) for c in seat)
@@ -251,18 +258,18 @@ def end_hand(s: VingtUnState, events: tuple[Event, ...]) -> Transition:
     nxt = (s.dealer + s.step) % s.players
     if s.round.put_out is not None:
         ends = True
-        if rules.deal_passes_to == "natural":
+        if opts.deal_passes_to == "natural":
             nxt = s.round.put_out
-    if rules.deal_limit == "hands" and hand_no >= rules.deal_hands:
+    if opts.deal_limit == "hands" and hand_no >= opts.deal_hands:
         ends = True
-    if rules.deal_limit == "twice_through" and session.renewals >= 2:
+    if opts.deal_limit == "twice_through" and session.renewals >= 2:
         ends = True
-    if rules.max_hands_per_deal and hand_no >= rules.max_hands_per_deal:
+    if opts.max_hands_per_deal and hand_no >= opts.max_hands_per_deal:
         ends = True
     if not ends:
         return start_hand(rules, s.players, session, s.round.stock, used, out)
     out += (Event("deal_ended", s.dealer, (("hands", hand_no), ("next", nxt))),)
-    if session.deal_number < s.players * rules.deals_each:
+    if session.deal_number < s.players * opts.deals_each:
         return start_deal(rules, s.players, session, nxt, out)
     return _end_session(replace(s, session=session,
                                 round=replace(s.round, hands=((),) * s.players, used=used)),

@@ -8,6 +8,7 @@ from dataclasses import replace
 from commerce.cards import Card
 from commerce.core import Event, Transition
 from commerce.families.vingtun.deal import refill, take
+from commerce.families.vingtun.options import VingtUnOptions
 from commerce.families.vingtun.settle import (
     advance,
     dealer_content,
@@ -49,7 +50,7 @@ def stake(s: VingtUnState, amount: int) -> Transition:
     nxt = (seat + s.step) % s.players
     if nxt != s.dealer:
         return Transition(replace(s, current=Turn(Phase.STAKE, nxt, 0)), (event,))
-    if s.ruleset.dealer_may_double:
+    if VingtUnOptions.of(s.ruleset).dealer_may_double:
         return Transition(replace(s, current=Turn(Phase.DOUBLE, s.dealer, 0)), (event,))
     return _second_round(s, (event,))
 
@@ -141,7 +142,7 @@ def draw_card(s: VingtUnState, card: Card) -> Transition:
         waiting = next((i for i, x in enumerate(halves) if len(x.cards) == 1), None)
         if waiting is not None:
             return Transition(replace(s, current=Turn(Phase.DRAW, seat, waiting)), events)
-        if s.ruleset.divide_when == "before_drawing":
+        if VingtUnOptions.of(s.ruleset).divide_when == "before_drawing":
             return declarations(s, events, after=seat)
         return Transition(replace(s, current=Turn(Phase.PLAY, seat, 0)), events)
     if total(h.cards) > 21:

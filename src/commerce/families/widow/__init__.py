@@ -32,15 +32,17 @@ from commerce.families.widow import (
     state,
 )
 from commerce.families.widow import text as text_
+from commerce.families.widow.options import WidowOptions
 from commerce.family import FamilySpec
 from commerce.rules import Ruleset
 
 
 def _stand_action(ruleset: Ruleset) -> Action | None:
     """Stand in the Old Game (two stands end the deal); knock where a knock ends it."""
-    if ruleset.end_condition == "two_stand":
+    opts = WidowOptions.of(ruleset)
+    if opts.end_condition == "two_stand":
         return Action(ActionKind.STAND)
-    if ruleset.end_condition == "knock_final_round":
+    if opts.end_condition == "knock_final_round":
         return Action(ActionKind.KNOCK)
     return None
 

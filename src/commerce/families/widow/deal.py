@@ -14,6 +14,7 @@ from bisect import insort
 from commerce.cards import Card, sample_cards
 from commerce.core import Action, ActionKind, Event, Transition
 from commerce.families.widow import turn as turn_
+from commerce.families.widow.options import WidowOptions
 from commerce.families.widow.state import (
     Phase,
     Resume,
@@ -32,14 +33,15 @@ def deal_cards(s: WidowState, cards: tuple[Card, ...]) -> Transition:
     else the cards of the widow are offered for a pounce (decision #27) and the eldest plays.
     """
     rules = s.ruleset
+    opts = WidowOptions.of(rules)
     order = s.deal.order
     m = len(order)
     cut = 3 * m
     hands = list(s.deal.hands)
     widow = list(s.deal.widow)
-    k = cut + rules.widow_size - s.deal.to_deal
+    k = cut + opts.widow_size - s.deal.to_deal
     events: list[Event] = []
-    unseen = s.dealer if rules.dealer_blind_exchange != "none" else -1
+    unseen = s.dealer if opts.dealer_blind_exchange != "none" else -1
     for card in cards:
         if k < cut:
             seat = order[k % m]
@@ -60,9 +62,9 @@ def deal_cards(s: WidowState, cards: tuple[Card, ...]) -> Transition:
     evs = tuple(events)
     if to_deal:
         return Transition(t, evs)
-    fresh = t.deal.widow if rules.pounce and rules.pounce_on_initial_widow else ()
+    fresh = t.deal.widow if opts.pounce and opts.pounce_on_initial_widow else ()
     t = with_turn(t, round=1, pos=-1, fresh=fresh, resume=Resume.FIRST)
-    if rules.dealer_blind_exchange != "none":
+    if opts.dealer_blind_exchange != "none":
         return Transition(with_turn(t, phase=Phase.BLIND, actor=s.dealer, seat=s.dealer), evs)
     return turn_.proceed(t, evs)
 
@@ -75,7 +77,7 @@ def widow_card(s: WidowState, card: Card) -> Transition:
     insort(widow, card)
     ev = Event("widow_card", None, (("card", card),))
     t = with_deal(s, widow=tuple(widow), stock=tuple(c for c in s.deal.stock if c != card))
-    if s.ruleset.pounce:
+    if WidowOptions.of(s.ruleset).pounce:
         t = with_turn(t, fresh=s.turn.fresh + (card,))
     return turn_.proceed(logged(t, ev), (ev,))
 
@@ -98,6 +100,7 @@ def blind_take(s: WidowState, take: Card) -> Transition:
     last card he may (three, or as many as the widow holds) ends the exchange.
     """
     rules = s.ruleset
+    opts = WidowOptions.of(rules)
     seat = s.dealer
     hand = s.deal.hands[seat]
     i = s.turn.swaps
@@ -110,10 +113,10 @@ def blind_take(s: WidowState, take: Card) -> Transition:
     swaps = i + 1
     t = with_deal(s, hands=tuple(hands), widow=tuple(widow))
     t = with_turn(t, swaps=swaps, moved=(*s.turn.moved, give),
-                  fresh=s.turn.fresh + (give,) if rules.pounce else s.turn.fresh)
+                  fresh=s.turn.fresh + (give,) if opts.pounce else s.turn.fresh)
     t = logged(t, ev)
     if swaps >= 3 or len(widow) <= swaps:
-        if swaps >= 3 and rules.exchange_all_three_locks:
+        if swaps >= 3 and opts.exchange_all_three_locks:
             t = with_deal(t, locked=t.deal.locked | {seat})
         return end_blind(t, (ev,))
     return Transition(t, (ev,))
@@ -129,7 +132,7 @@ def blind_whole(s: WidowState, takes: tuple[Card, ...]) -> Transition:
     ev = Event("blind_exchanged", seat, (("gave", hand), ("took", tuple(takes))))
     returned = tuple(sorted(hand))
     t = with_deal(s, hands=tuple(hands), widow=returned, locked=s.deal.locked | {seat})
-    fresh = s.turn.fresh + returned if s.ruleset.pounce else s.turn.fresh
+    fresh = s.turn.fresh + returned if WidowOptions.of(s.ruleset).pounce else s.turn.fresh
     t = logged(with_turn(t, swaps=3, fresh=fresh), ev)
     return end_blind(t, (ev,))
 

@@ -33,10 +33,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, Final
+from typing import Final, Protocol
 
 from commerce.cards import Card, pack
-from commerce.core import Action, ActionKind, DecisionKind
+from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
+from commerce.families.widow.options import WidowOptions
 from commerce.hands import evaluator_for
 from commerce.rules import Ruleset
 from commerce.strength import strength_table
@@ -46,6 +47,52 @@ PROMISE_WEIGHT: Final = 0.5
 _TOKEN_FLOWS: Final = frozenset({"lowest_to_best", "lowest_to_pool"})
 
 _BLIND: dict[tuple[int, tuple[Card, ...], int], float] = {}
+
+
+class HeuristicView(Protocol):
+    """The part of an observation the heuristic reads: a seat's
+    :class:`~commerce.families.widow.observe.WidowObservation`, or the playouts' light
+    :class:`~commerce.families.widow.search.View` of a state."""
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules in force."""
+        ...
+
+    @property
+    def seat(self) -> Seat | None:
+        """Whose view this is."""
+        ...
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The seat's cards it may see."""
+        ...
+
+    @property
+    def widow(self) -> tuple[Card, ...]:
+        """The face-up widow."""
+        ...
+
+    @property
+    def decision(self) -> Decision | None:
+        """Who must decide what."""
+        ...
+
+    @property
+    def in_deal(self) -> tuple[Seat, ...]:
+        """Seats dealt in, in the order of play."""
+        ...
+
+    @property
+    def final_turns(self) -> bool:
+        """Whether the deal is in its final turns (someone knocked)."""
+        ...
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The events the seat has seen."""
+        ...
 
 
 class _Context:
@@ -229,7 +276,7 @@ def knock_threshold(rules: Ruleset, opponents: int, boldness: float) -> float:
     return 1.0 - 0.04 * (1.0 - boldness)
 
 
-def _swaps_this_turn(obs: Any, seat: int) -> int:
+def _swaps_this_turn(obs: HeuristicView, seat: Seat | None) -> int:
     """One-for-one exchanges *seat* has made in the current turn (read from the events)."""
     count = 0
     for e in reversed(obs.events):
@@ -243,7 +290,7 @@ def _swaps_this_turn(obs: Any, seat: int) -> int:
     return count
 
 
-def widow_action(obs: Any, legal: Sequence[Action], rng: random.Random,
+def widow_action(obs: HeuristicView, legal: Sequence[Action], rng: random.Random,
                  boldness: float) -> Action:
     """The heuristic's choice in a widow-family game.
 
@@ -273,7 +320,7 @@ def widow_action(obs: Any, legal: Sequence[Action], rng: random.Random,
     if swaps:
         gives = sorted({a.cards[0] for a in swaps})
         takes = sorted({a.cards[1] for a in swaps})
-        limit = min(rules.max_exchange_per_turn, 3)
+        limit = min(WidowOptions.of(rules).max_exchange_per_turn, 3)
         if kind is DecisionKind.MORE_EXCHANGE:
             limit -= _swaps_this_turn(obs, obs.seat)
         more_turns = not obs.final_turns and kind is not DecisionKind.FINAL_TURN
@@ -289,7 +336,7 @@ def widow_action(obs: Any, legal: Sequence[Action], rng: random.Random,
     return first  # pass, or done
 
 
-def _blind(obs: Any, legal: Sequence[Action], rules: Ruleset) -> Action:
+def _blind(obs: HeuristicView, legal: Sequence[Action], rules: Ruleset) -> Action:
     """The dealer's blind exchange: take the widow cards that make the best hand on average."""
     taken = tuple(obs.hand)
     takes = [a for a in legal if a.kind is ActionKind.EXCHANGE]

@@ -9,7 +9,6 @@ unchanged.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from commerce.cards import Card
 from commerce.core import Event, Seat
@@ -68,7 +67,7 @@ def permute_hidden(s: WidowState, seat: Seat, rng: random.Random) -> WidowState:
     def relabel(e: Event) -> Event:
         if e.visible(seat):
             return e
-        data: list[tuple[str, Any]] = []
+        data: list[tuple[str, object]] = []
         for key, value in e.data:
             if key in ("card", "gave", "took") and isinstance(value, int):
                 value = card(value)

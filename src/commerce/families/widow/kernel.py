@@ -56,6 +56,7 @@ from commerce.families.widow.compiled_rules import (
     encode_action_py,
 )
 from commerce.families.widow.compiled_turns import _advance, _scratch
+from commerce.families.widow.options import WidowOptions
 from commerce.hands import Category, evaluator_for
 from commerce.kernelkit import (
     HEURISTIC,
@@ -182,8 +183,9 @@ def check_supported(rules: Ruleset) -> None:
     why = refusal(rules, SUPPORTED, "the compiled kernel")
     if why is not None:
         raise RulesetError(f"{why}; use --engine reference")
-    if rules.pounce and rules.ranking == "no_pair_or_point" \
-            and rules.no_qualifier_rule == "fallback_full_ranking":
+    opts = WidowOptions.of(rules)
+    if opts.pounce and opts.ranking == "no_pair_or_point" \
+            and opts.no_qualifier_rule == "fallback_full_ranking":
         raise RulesetError("the compiled kernel does not play pounce with no_qualifier_rule="
                            "'fallback_full_ranking'; use --engine reference")
 
@@ -286,7 +288,7 @@ class WidowKernel:
     def stand_samples(self) -> bool:
         """It plays the samples of ``analyze stand-threshold`` (:meth:`stand_run`): where
         its rules end a deal on a knock, or on stands (the Old Game)."""
-        return self.rules.end_condition in ("knock_final_round", "two_stand")
+        return WidowOptions.of(self.rules).end_condition in ("knock_final_round", "two_stand")
 
     def stand_run(self, seed: int, index0: int, games: int, policies: Any, boldness: Any,
                   record: bool = False, room: int | None = None) -> tuple[Any, Any, Any, Any]:
@@ -352,6 +354,7 @@ def build(rules: Ruleset, players: int) -> WidowKernel:
     :raises RulesetError: for an option it does not play, or a table size the ruleset refuses.
     """
     check_supported(rules)
+    opts = WidowOptions.of(rules)
     if players not in rules.player_range():
         raise RulesetError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
                            f"players, not {players}")
@@ -360,7 +363,7 @@ def build(rules: Ruleset, players: int) -> WidowKernel:
     ev = evaluator_for(rules)
     rank3 = _rank3(ev)
     rank4 = np.zeros(13, np.int64)
-    if rules.four_of_a_kind:
+    if opts.four_of_a_kind:
         for r in range(13):
             four = tuple(4 * r + s for s in range(4))
             if all(c in pack(rules.pack) for c in four):
@@ -369,28 +372,28 @@ def build(rules: Ruleset, players: int) -> WidowKernel:
     names = tuple(c.value for c in every)  # the categories results index this
     cat_code = np.array([every.index(c) for c in ev.categories], np.int64)
     frank3 = _rank3(fallback_evaluator(rules)) if (
-        rules.ranking == "no_pair_or_point"
-        and rules.no_qualifier_rule == "fallback_full_ranking") else rank3
+        opts.ranking == "no_pair_or_point"
+        and opts.no_qualifier_rule == "fallback_full_ranking") else rank3
     pack_cards = np.array(pack(rules.pack), np.int64)
     strength = np.array(strength_table(rules), np.float64)
-    flow = ("lowest_to_best", "lowest_to_pool", "stake_from_each").index(rules.token_flow)
+    flow = ("lowest_to_best", "lowest_to_pool", "stake_from_each").index(opts.token_flow)
     cfg = np.array([
-        players, 1 if rules.direction == "left" else -1, rules.widow_size,
-        rules.max_exchange_per_turn, int(rules.pass_locks_out),
-        int(rules.exchange_all_three_locks),
-        ("rounds_eq_players", "knock_final_round", "two_stand").index(rules.end_condition),
-        int(rules.add_widow_card_each_round),
-        ("1_to_3", "all_or_nothing", "none").index(rules.dealer_blind_exchange), flow,
-        rules.starting_tokens, rules.deals, rules.deals_each, rules.pool_entry,
-        rules.deal_prize, int(rules.buy_a_horse), rules.horse_price,
-        ("eldest", "dealer_as_eldest", "all_paid").index(rules.best_tie_rule),
-        ("all_lose", "latest_in_rotation_loses", "none").index(rules.worst_tie_rule),
-        int(rules.ranking == "no_pair_or_point"),
-        ("no_transfer", "fallback_full_ranking").index(rules.no_qualifier_rule),
-        int(rules.pounce), int(rules.pounce_on_initial_widow), int(rules.pounce_after_pass),
-        rules.max_rounds_per_deal, every.index(Category.NONE),
+        players, 1 if rules.direction == "left" else -1, opts.widow_size,
+        opts.max_exchange_per_turn, int(opts.pass_locks_out),
+        int(opts.exchange_all_three_locks),
+        ("rounds_eq_players", "knock_final_round", "two_stand").index(opts.end_condition),
+        int(opts.add_widow_card_each_round),
+        ("1_to_3", "all_or_nothing", "none").index(opts.dealer_blind_exchange), flow,
+        opts.starting_tokens, opts.deals, opts.deals_each, opts.pool_entry,
+        opts.deal_prize, int(opts.buy_a_horse), opts.horse_price,
+        ("eldest", "dealer_as_eldest", "all_paid").index(opts.best_tie_rule),
+        ("all_lose", "latest_in_rotation_loses", "none").index(opts.worst_tie_rule),
+        int(opts.ranking == "no_pair_or_point"),
+        ("no_transfer", "fallback_full_ranking").index(opts.no_qualifier_rule),
+        int(opts.pounce), int(opts.pounce_on_initial_widow), int(opts.pounce_after_pass),
+        opts.max_rounds_per_deal, every.index(Category.NONE),
     ], np.int64)
-    deals = rules.deals or (players * rules.deals_each if flow == 2 else DEAL_CAP)
+    deals = opts.deals or (players * opts.deals_each if flow == 2 else DEAL_CAP)
     vtab = _values(pack_cards, rank3, strength)
     rtab = rank_cubes(pack_cards, vtab)
     if rtab is None:

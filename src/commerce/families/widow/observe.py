@@ -10,10 +10,10 @@ At the showdown, and when a horse is offered, every hand is shown.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from commerce.cards import Card, format_card, format_cards
 from commerce.core import Action, ActionKind, Decision, Event, Seat
+from commerce.families.widow.options import WidowOptions
 from commerce.families.widow.rules import apply_unchecked, decision
 from commerce.families.widow.state import TOKEN_FLOWS, Phase, WidowState
 from commerce.rules import Ruleset
@@ -91,7 +91,7 @@ class WidowObservation:
     ended: str
     """Why the session ended ('' while it goes on)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready form (cards in notation)."""
         return {
             "seat": self.seat,
@@ -127,9 +127,9 @@ class WidowObservation:
         }
 
 
-def event_to_dict(e: Event) -> dict[str, Any]:
+def event_to_dict(e: Event) -> dict[str, object]:
     """A JSON-ready form of an event of this family."""
-    out: dict[str, Any] = {"kind": e.kind, "seat": e.seat}
+    out: dict[str, object] = {"kind": e.kind, "seat": e.seat}
     for key, value in e.data:
         if key in ("card", "gave", "took") and isinstance(value, int):
             out[key] = format_card(value)
@@ -180,7 +180,7 @@ def _view(s: WidowState, seat: Seat | None, everything: bool) -> WidowObservatio
         hand_sizes=tuple(len(h) for h in deal.hands),
         widow=deal.widow,
         stock_count=len(deal.stock),
-        tokens=session.tokens if s.ruleset.token_flow in TOKEN_FLOWS else None,
+        tokens=session.tokens if WidowOptions.of(s.ruleset).token_flow in TOKEN_FLOWS else None,
         balances=session.balances,
         pool=session.pool,
         pool_counters=session.pool_counters,
@@ -252,7 +252,7 @@ def render_observation(obs: WidowObservation) -> str:
              f"dealer seat {obs.dealer}"]
     widow = format_cards(obs.widow) or "-"
     pool = f"    pool: {obs.pool} stakes, {obs.pool_counters} counters" if (
-        obs.ruleset.token_flow == "lowest_to_pool") else ""
+        WidowOptions.of(obs.ruleset).token_flow == "lowest_to_pool") else ""
     lines.append(f"widow: {widow}    stock: {obs.stock_count}{pool}")
     for x in range(obs.players):
         tags = []

@@ -11,7 +11,14 @@ from commerce.rules import RoundOptions, Ruleset, option
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WidowOptions(RoundOptions):
     """The widow family's own options: the widow, exchanges, the end of a deal, tokens and
-    the pool."""
+    the pool.
+
+    Read them typed from a ruleset with :meth:`~commerce.rules.FamilyOptions.of`:
+
+    >>> from commerce.rules import find_ruleset
+    >>> WidowOptions.of(find_ruleset("pool")).token_flow
+    'lowest_to_pool'
+    """
 
     widow_size: int = option(
         3, "Face-up cards dealt to the widow in the middle (1 to 5).",
@@ -115,35 +122,36 @@ def validate(rules: Ruleset) -> None:
 
     :raises RulesetError: naming the options.
     """
+    opts = WidowOptions.of(rules)
     if rules.pack == 80:
         raise RulesetError("option pack: the 80-card pack is for the cox family, which needs it")
     for name in ("max_rounds_per_deal", "starting_tokens", "deals", "pool_entry", "deal_prize",
                  "horse_price"):
         if getattr(rules, name) < 0:
             raise RulesetError(f"option {name}: must not be negative")
-    if rules.deals_each < 1:
+    if opts.deals_each < 1:
         raise RulesetError("option deals_each: must be at least 1")
-    if not 1 <= rules.widow_size <= 5:
+    if not 1 <= opts.widow_size <= 5:
         raise RulesetError("option widow_size: must be from 1 to 5")
-    if not 1 <= rules.max_exchange_per_turn <= 3:
+    if not 1 <= opts.max_exchange_per_turn <= 3:
         raise RulesetError("option max_exchange_per_turn: must be from 1 to 3")
-    if rules.starting_tokens < 1:
+    if opts.starting_tokens < 1:
         raise RulesetError("option starting_tokens: must be at least 1")
-    if rules.pounce and not rules.four_of_a_kind:
+    if opts.pounce and not opts.four_of_a_kind:
         raise RulesetError("option pounce: needs four_of_a_kind=true (a pounced four must "
                            "rank)")
-    if rules.best_tie_rule == "split_pool":
+    if opts.best_tie_rule == "split_pool":
         raise RulesetError("option best_tie_rule: 'split_pool' is for the trading family")
-    if rules.best_tie_rule == "all_paid" and rules.token_flow != "stake_from_each":
+    if opts.best_tie_rule == "all_paid" and opts.token_flow != "stake_from_each":
         raise RulesetError("option best_tie_rule: 'all_paid' needs "
                            "token_flow='stake_from_each'")
-    if rules.buy_a_horse and rules.token_flow != "lowest_to_pool":
+    if opts.buy_a_horse and opts.token_flow != "lowest_to_pool":
         raise RulesetError("option buy_a_horse: needs token_flow='lowest_to_pool' (a horse "
                            "is bought from the pool)")
-    if rules.dealer_blind_exchange == "all_or_nothing" and rules.widow_size != 3:
+    if opts.dealer_blind_exchange == "all_or_nothing" and opts.widow_size != 3:
         raise RulesetError("option dealer_blind_exchange: 'all_or_nothing' needs "
                            "widow_size=3")
-    cards = 3 * rules.max_players + rules.widow_size
+    cards = 3 * rules.max_players + opts.widow_size
     if cards > rules.pack:
         raise RulesetError(f"options max_players and widow_size: {cards} cards are dealt, "
                            f"more than the {rules.pack}-card pack")

@@ -12,10 +12,11 @@ MenuGroup(heading='give 7♠ for', short='3♥')
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from commerce.cards import format_card, format_cards
 from commerce.core import Action, ActionKind, DecisionKind
+from commerce.families.widow.observe import WidowObservation
+from commerce.families.widow.options import WidowOptions
 from commerce.hands import evaluator_for
 from commerce.presentation import (
     MenuGroup,
@@ -28,6 +29,7 @@ from commerce.presentation import (
     pack_symbols,
     quantity,
 )
+from commerce.rules import Ruleset
 from commerce.text import seat_name
 
 _BARE = {
@@ -40,7 +42,7 @@ _BARE = {
 }
 
 
-def action_label(action: Action, obs: Any) -> str:
+def action_label(action: Action, obs: WidowObservation) -> str:
     """A menu entry for *action* in words, its cards with suit symbols."""
     cards = action.cards
     if action.kind is ActionKind.EXCHANGE and len(cards) == 2:
@@ -53,7 +55,7 @@ def action_label(action: Action, obs: Any) -> str:
     return _BARE.get(action.kind, action.kind.value)
 
 
-def menu_group(action: Action, obs: Any) -> MenuGroup | None:
+def menu_group(action: Action, obs: WidowObservation) -> MenuGroup | None:
     """One-for-one exchanges grouped by the card given; the rest stand alone."""
     cards = action.cards
     if action.kind is ActionKind.EXCHANGE and len(cards) == 2:
@@ -75,7 +77,7 @@ _PROMPTS = {
 }
 
 
-def table(obs: Any, names: Sequence[str]) -> TableView:
+def table(obs: WidowObservation, names: Sequence[str]) -> TableView:
     """The table as the observation's seat sees it (only what the observation holds)."""
     rules = obs.ruleset
     seats = []
@@ -97,7 +99,7 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
     piles = [Pile("widow", tuple(card_face(c) for c in obs.widow),
                   card_ids=tuple(obs.widow)),
              Pile("stock", count=quantity(obs.stock_count, "cards"))]
-    if rules.token_flow == "lowest_to_pool":
+    if WidowOptions.of(rules).token_flow == "lowest_to_pool":
         piles.append(Pile("pool", count=f"{quantity(obs.pool, 'stakes')}, "
                                         f"{quantity(obs.pool_counters, 'counters')}"))
     hand = tuple(obs.hand) if obs.seat is not None else ()
@@ -114,7 +116,7 @@ def table(obs: Any, names: Sequence[str]) -> TableView:
     prompt = ""
     if d is not None and d.seat == obs.seat and d.kind in _PROMPTS:
         prompt = _PROMPTS[d.kind]
-        if d.kind is DecisionKind.TURN and rules.end_condition == "two_stand":
+        if d.kind is DecisionKind.TURN and WidowOptions.of(rules).end_condition == "two_stand":
             prompt = "Your turn: exchange with the widow, pass, or stand."
     elif d is not None and d.seat is not None:
         prompt = f"{seat_name(names, d.seat, obs.seat)} to act."
@@ -152,7 +154,7 @@ _EXPLAIN = {
 }
 
 
-def explain(obs: Any) -> str:
+def explain(obs: WidowObservation) -> str:
     """The decision at hand in words, for the help."""
     d = obs.decision
     if d is None or obs.seat is None or d.seat != obs.seat:
@@ -177,11 +179,11 @@ e.g. AS 10h T♦.
 """The plain interface's help."""
 
 
-def unit_of(rules: Any) -> str:
+def unit_of(rules: Ruleset) -> str:
     """What a deal's payoffs count: tokens (moved from the lowest hands to the best),
     counters (put in the pool, in Pool Commerce), or stakes (Peel's Old Game)."""
     return {"lowest_to_best": "tokens", "lowest_to_pool": "counters"}.get(
-        rules.token_flow, "stakes")
+        WidowOptions.of(rules).token_flow, "stakes")
 
 
 PRESENTATION = Presentation(menu_group=menu_group, table=table,

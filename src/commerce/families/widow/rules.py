@@ -28,6 +28,7 @@ from commerce.cards import format_card, format_cards
 from commerce.core import Action, ActionKind, Decision, DecisionKind, Seat, Transition
 from commerce.errors import IllegalActionError, IllegalReason
 from commerce.families.widow import deal, settle, start, turn
+from commerce.families.widow.options import WidowOptions
 from commerce.families.widow.state import Phase, WidowState
 
 new_game = start.new_game
@@ -66,11 +67,12 @@ def _exchanges(s: WidowState, seat: Seat) -> list[Action]:
 
 def legal_actions(s: WidowState) -> tuple[Action, ...]:
     """Legal actions in a fixed order: pass/done, knock/stand, then exchanges by card."""
+    opts = WidowOptions.of(s.ruleset)
     phase = s.turn.phase
     seat = s.turn.actor
     if phase is Phase.TURN or phase is Phase.FINAL:
         head = [Action(ActionKind.PASS)]
-        end = s.ruleset.end_condition
+        end = opts.end_condition
         if phase is Phase.TURN and end == "knock_final_round" and s.deal.knocker is None:
             head.append(Action(ActionKind.KNOCK))
         elif phase is Phase.TURN and end == "two_stand":
@@ -83,7 +85,7 @@ def legal_actions(s: WidowState) -> tuple[Action, ...]:
     if phase is Phase.DEAL or phase is Phase.CARD:
         return tuple(Action(ActionKind.DEAL, (c,)) for c in s.deal.stock)
     if phase is Phase.BLIND:
-        if s.ruleset.dealer_blind_exchange == "all_or_nothing":
+        if opts.dealer_blind_exchange == "all_or_nothing":
             return (Action(ActionKind.PASS), Action(ActionKind.EXCHANGE, s.deal.widow))
         stop = Action(ActionKind.PASS if s.turn.swaps == 0 else ActionKind.DONE)
         return (stop, *[Action(ActionKind.EXCHANGE, (c,)) for c in s.deal.widow
@@ -155,7 +157,7 @@ def _check_turn(s: WidowState, action: Action) -> None:
     if kind is ActionKind.PASS:
         return
     if phase is Phase.TURN:
-        end = s.ruleset.end_condition
+        end = WidowOptions.of(s.ruleset).end_condition
         if kind is ActionKind.KNOCK:
             if end != "knock_final_round":
                 raise IllegalActionError(IllegalReason.NOT_ALLOWED_BY_RULES,
@@ -181,7 +183,7 @@ def _check_blind(s: WidowState, action: Action) -> None:
     if kind is ActionKind.PASS and swaps == 0 or kind is ActionKind.DONE and swaps:
         return
     if kind is ActionKind.EXCHANGE:
-        if s.ruleset.dealer_blind_exchange == "all_or_nothing":
+        if WidowOptions.of(s.ruleset).dealer_blind_exchange == "all_or_nothing":
             if sorted(cards) != list(s.deal.widow):
                 raise IllegalActionError(
                     IllegalReason.NOT_ALLOWED_BY_RULES,
@@ -257,7 +259,7 @@ def apply_unchecked(s: WidowState, action: Action) -> Transition:
         return deal.deal_cards(s, action.cards)
     if phase is Phase.BLIND:
         if kind is ActionKind.EXCHANGE:
-            if s.ruleset.dealer_blind_exchange == "all_or_nothing":
+            if WidowOptions.of(s.ruleset).dealer_blind_exchange == "all_or_nothing":
                 return deal.blind_whole(s, action.cards)
             return deal.blind_take(s, action.cards[0])
         return deal.blind_stop(s, "blind_passed" if kind is ActionKind.PASS else "blind_done")

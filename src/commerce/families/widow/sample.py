@@ -34,6 +34,7 @@ from commerce.core import DecisionKind
 from commerce.errors import CommerceError
 from commerce.families.widow import state as ref
 from commerce.families.widow.observe import WidowObservation
+from commerce.families.widow.options import WidowOptions
 from commerce.families.widow.state import Phase, Resume
 
 _PHASE_OF: dict[DecisionKind, Phase] = {
@@ -79,6 +80,7 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], ref.WidowState]:
     if seat is None:
         raise CommerceError("only a seat's own view can be determinised, not a spectator's")
     rules = obs.ruleset
+    opts = WidowOptions.of(rules)
     n = obs.players
     d = obs.decision
     if obs.over:
@@ -114,7 +116,7 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], ref.WidowState]:
             q = e.seat
             assert q is not None
             gave, took = e.get("gave"), e.get("took")
-            if len(gave) == 3 and len(took) == 3 and rules.dealer_blind_exchange == (
+            if len(gave) == 3 and len(took) == 3 and opts.dealer_blind_exchange == (
                     "all_or_nothing"):
                 known[q] = list(took)
             else:
@@ -176,7 +178,7 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], ref.WidowState]:
             "exchanged", "widow_card", "round_started", "blind_exchanged", "blind_passed",
             "blind_done")), None)
         if last is not None and last.kind == "exchanged" and last.get("gave") == offer:
-            more = (swaps < rules.max_exchange_per_turn and swaps < 3
+            more = (swaps < opts.max_exchange_per_turn and swaps < 3
                     and len(obs.widow) > swaps)
             resume = Resume.MORE if more else Resume.NEXT
         elif last is None or last.kind != "exchanged":
@@ -195,11 +197,11 @@ def prepare(obs: WidowObservation) -> Callable[[random.Random], ref.WidowState]:
     for x in range(n):
         if x not in obs.out:
             out_in[x] = 0
-    tracked = rules.token_flow in _TOKENS
-    pooled = rules.token_flow == "lowest_to_pool"
+    tracked = opts.token_flow in _TOKENS
+    pooled = opts.token_flow == "lowest_to_pool"
     horses = 0
-    if pooled and rules.horse_price and not rules.deal_prize:
-        horses = max(0, obs.pool - rules.pool_entry * n) // rules.horse_price
+    if pooled and opts.horse_price and not opts.deal_prize:
+        horses = max(0, obs.pool - opts.pool_entry * n) // opts.horse_price
     ever_out = bool(obs.out) or horses > 0 or any(
         e.kind == "went_out" for e in (*obs.last_deal, *events))
     offers: tuple[int, ...] = ()

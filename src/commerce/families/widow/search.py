@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from commerce.cards import Card
-from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat
+from commerce.core import Action, ActionKind, Decision, DecisionKind, Event, Seat, Transition
 from commerce.families.widow import rules as widow
 from commerce.families.widow.heuristic import (
     best_target,
@@ -33,6 +33,8 @@ from commerce.families.widow.heuristic import (
     knock_threshold,
     widow_action,
 )
+from commerce.families.widow.observe import WidowObservation
+from commerce.families.widow.options import WidowOptions
 from commerce.families.widow.state import Phase, WidowState
 from commerce.family import BatchPlayouts, SearchHooks, kernel_or_none, kernel_plays
 from commerce.rules import Ruleset
@@ -91,7 +93,7 @@ def playout(state: WidowState, action: Action, seat: Seat,
     """Play *action* in the drawn state, then heuristics to the deal's end, on the reference
     rules: (gain from now, won the deal)."""
     rules = state.ruleset
-    tokens = rules.token_flow in _TOKENS
+    tokens = WidowOptions.of(rules).token_flow in _TOKENS
     pooled = pool_model(rules)
     start = state.tokens[seat] if tokens else state.balances[seat]
     start_balance = state.balances[seat]
@@ -120,13 +122,13 @@ def playout(state: WidowState, action: Action, seat: Seat,
     return 0.0, 0.0  # pragma: no cover - a deal always ends
 
 
-def _settle(t: Any, seat: Seat, tokens: bool, start: int, start_balance: int) -> float:
+def _settle(t: Transition, seat: Seat, tokens: bool, start: int, start_balance: int) -> float:
     """The seat's gain from the start of the playout to the state of transition *t*."""
     s: WidowState = t.state
     if not tokens:
         return float(s.balances[seat] - start)
     gain = float(s.tokens[seat] - start)
-    if s.phase is Phase.OVER and s.ruleset.token_flow == "lowest_to_pool":
+    if s.phase is Phase.OVER and WidowOptions.of(s.ruleset).token_flow == "lowest_to_pool":
         gain += float(s.balances[seat] - start_balance)
     return gain
 
@@ -134,8 +136,9 @@ def _settle(t: Any, seat: Seat, tokens: bool, start: int, start_balance: int) ->
 def pool_model(rules: Ruleset) -> bool:
     """Whether the playout scores *rules* by :func:`pool_value`: counters go to the pool,
     and the game runs until one player is left (no cap on the deals, no prize per deal)."""
-    return (rules.token_flow == "lowest_to_pool" and not rules.deals
-            and not rules.deal_prize)
+    opts = WidowOptions.of(rules)
+    return (opts.token_flow == "lowest_to_pool" and not opts.deals
+            and not opts.deal_prize)
 
 
 def pool_value(state: WidowState, seat: Seat) -> float:
@@ -154,20 +157,21 @@ def expected_stakes(rules: Ruleset, seat: Seat, balance: int, tokens: Sequence[i
     """:func:`pool_value` from the parts of the state it reads: *seat*'s *balance*, every
     seat's *tokens*, the *pool*, whether a horse may still be bought, whether the session
     is *over* and whether *seat* is offered a horse (now or after this deal)."""
+    opts = WidowOptions.of(rules)
     if over:
         return float(balance)
     mine = tokens[seat]
     if mine <= 0 and not offered:
         return float(balance)
     if mine <= 0:  # offered a horse: as if it buys one (the heuristic does)
-        balance -= rules.horse_price
+        balance -= opts.horse_price
         mine = 1
-        pool += rules.horse_price
+        pool += opts.horse_price
         open_ = False
     else:
-        open_ = horse_open and rules.buy_a_horse
+        open_ = horse_open and opts.buy_a_horse
     others = tuple(sorted(c for x, c in enumerate(tokens) if x != seat and c > 0))
-    win, horses = survival(mine, others, open_, rules.horse_price)
+    win, horses = survival(mine, others, open_, opts.horse_price)
     return float(balance + win * pool + horses)
 
 
@@ -233,7 +237,7 @@ def plausible(state: WidowState, seat: Seat) -> bool:
     (:func:`judged` finds those moments)."""
     rules = state.ruleset
     hands = state.hands
-    limit = min(rules.max_exchange_per_turn, 3)
+    limit = min(WidowOptions.of(rules).max_exchange_per_turn, 3)
     threshold = knock_threshold(rules, len(state.deal.order) - 1, 0.5)
     for q, widow_then in judged(state.deal.log, state.widow, seat):
         hand = hands[q]
@@ -293,7 +297,7 @@ KEPT_EXCHANGES = 12
 """The exchanges searched at a decision with more than :data:`MANY_EXCHANGES`."""
 
 
-def candidates(obs: Any, legal: Sequence[Action]) -> list[int]:
+def candidates(obs: WidowObservation, legal: Sequence[Action]) -> list[int]:
     """The actions worth a playout: the heuristic's choice first (so that it wins ties),
     every action that is not an exchange, and the exchanges after which the hand is worth
     most to the heuristic: :data:`CANDIDATE_EXCHANGES` of them in Pool Commerce
@@ -335,7 +339,7 @@ def compiled(rules: Ruleset) -> bool:
     return kernel_plays(check_supported, rules)
 
 
-def kernel_playouts(obs: Any) -> BatchPlayouts | None:
+def kernel_playouts(obs: WidowObservation) -> BatchPlayouts[WidowState] | None:
     """The search bot's playouts on the compiled kernel (``SearchHooks.batch``): from a drawn
     state, each action and then the compiled heuristic in every seat to the end of the deal,
     scored as :func:`playout` scores them (tokens, stakes, or in Pool Commerce the change in
@@ -348,9 +352,10 @@ def kernel_playouts(obs: Any) -> BatchPlayouts | None:
     from commerce.families.widow.compiled_playouts import Runner
 
     run = Runner(kern)
-    tokens = rules.token_flow in _TOKENS
+    token_flow = WidowOptions.of(rules).token_flow
+    tokens = token_flow in _TOKENS
     pooled = pool_model(rules)
-    pooled_over = rules.token_flow == "lowest_to_pool"
+    pooled_over = token_flow == "lowest_to_pool"
 
     def playouts(state: WidowState, actions: Sequence[Action], seat: Seat,
                  key: int) -> list[tuple[float, float]]:
@@ -363,7 +368,7 @@ def kernel_playouts(obs: Any) -> BatchPlayouts | None:
             start = expected_stakes(rules, seat, session.balances[seat], session.tokens,
                                     session.pool, session.horse_open,
                                     turn.phase is Phase.OVER, offered)
-            seen: dict[tuple[Any, ...], float] = {}
+            seen: dict[tuple[int, ...], float] = {}  # by the end (tokens, balance, pool ...)
             gains = []
             for row, balance, pool, open_, over in zip(
                     ends.tokens.tolist(), ends.balances[:, seat].tolist(), ends.pool.tolist(),
@@ -391,7 +396,7 @@ BELIEF_TRIES = 8
 holds (as the search bot tries them where the family has no sampler of its own)."""
 
 
-def believed_states(obs: Any) -> Callable[[random.Random], WidowState] | None:
+def believed_states(obs: WidowObservation) -> Callable[[random.Random], WidowState] | None:
     """The search's drawer of states (``SearchHooks.sampler``) where the kernel plays the
     ruleset: states drawn from the seat's view (:func:`.sample.prepare`), each redrawn up to
     :data:`BELIEF_TRIES` times until :func:`plausible` accepts it, exactly as the search bot
@@ -410,7 +415,8 @@ def believed_states(obs: Any) -> Callable[[random.Random], WidowState] | None:
 
     draw = prepare(obs)
     seat = obs.seat
-    limit = min(rules.max_exchange_per_turn, 3)
+    assert seat is not None  # prepare refuses a spectator's view
+    limit = min(WidowOptions.of(rules).max_exchange_per_turn, 3)
     rank3, strength, vtab = kern.rank3, kern.strength, kern.vtab
     read: list[Any] = [None, None, ()]  # the log and widow last read, and their judgements
 
@@ -446,7 +452,8 @@ def _budget(rules: Ruleset) -> int | None:
     return POOL_ITERATIONS if pool_model(rules) else None
 
 
-SEARCH = SearchHooks(playout=playout, belief=plausible, candidates=candidates,
-                     sampler=believed_states, batch=kernel_playouts, iterations=DEFAULT_ITERATIONS,
-                     iterations_by_rules=_budget)
+SEARCH: SearchHooks[WidowState, WidowObservation] = SearchHooks(
+    playout=playout, belief=plausible, candidates=candidates, sampler=believed_states,
+    batch=kernel_playouts, iterations=DEFAULT_ITERATIONS, iterations_by_rules=_budget,
+)
 """The widow family's hooks for the search bot."""

@@ -5,10 +5,10 @@ and the end of the session (docs/rulesets/ for each widow game, decisions #8, #9
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from commerce.core import Event, Outcome, Seat, Transition
 from commerce.families.widow import start
+from commerce.families.widow.options import WidowOptions
 from commerce.families.widow.state import (
     TOKEN_FLOWS,
     Phase,
@@ -54,7 +54,7 @@ def winners(s: WidowState, scoring: list[int], nobody: bool) -> list[Seat]:
     order = s.deal.order
     best = max(scoring)
     top = [x for x, r in zip(order, scoring, strict=True) if r == best]
-    rule = s.ruleset.best_tie_rule
+    rule = WidowOptions.of(s.ruleset).best_tie_rule
     if rule == "dealer_as_eldest" and top[-1] == order[-1]:
         top = [top[-1], *top[:-1]]
     return top if rule == "all_paid" else top[:1]
@@ -70,6 +70,7 @@ def showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...])
     may buy a horse.
     """
     rules = s.ruleset
+    opts = WidowOptions.of(rules)
     ev = evaluator_for(rules)
     order = s.deal.order
     hands = s.deal.hands
@@ -79,9 +80,9 @@ def showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...])
         categories[x] = ev.category_names[r]
     scoring = ranks
     nobody = False
-    if rules.ranking == "no_pair_or_point" and all(
+    if opts.ranking == "no_pair_or_point" and all(
             ev.categories[r] is Category.NONE for r in ranks):
-        if rules.no_qualifier_rule == "no_transfer":
+        if opts.no_qualifier_rule == "no_transfer":
             nobody = True
         else:
             scoring = [fallback_evaluator(rules).rank_of(hands[x]) for x in order]
@@ -92,7 +93,7 @@ def showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...])
     pool = session.pool
     pool_counters = session.pool_counters
     settlement: list[Event] = []
-    flow = rules.token_flow
+    flow = opts.token_flow
     if flow == "stake_from_each":
         for w in won:
             for x in order:
@@ -102,7 +103,7 @@ def showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...])
                     settlement.append(Event("paid", x, (("to", w), ("amount", 1))))
     elif won:
         w = won[0]
-        for loser in losers(order, scoring, rules.worst_tie_rule):
+        for loser in losers(order, scoring, opts.worst_tie_rule):
             tokens[loser] -= 1
             if flow == "lowest_to_best":
                 tokens[w] += 1
@@ -112,7 +113,7 @@ def showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...])
             else:
                 pool_counters += 1
                 settlement.append(Event("counter_to_pool", loser))
-        prize = min(rules.deal_prize, pool) if flow == "lowest_to_pool" else 0
+        prize = min(opts.deal_prize, pool) if flow == "lowest_to_pool" else 0
         if prize:
             pool -= prize
             balances[w] += prize
@@ -137,7 +138,7 @@ def showdown(s: WidowState, events: tuple[Event, ...], extra: tuple[Event, ...])
                      pool_counters=pool_counters, deals_won=tuple(deals_won), out_in=out_in,
                      horse_open=session.horse_open and not newly)
     t = logged(with_turn(t, fresh=(), offer=None), *summary)
-    offers = newly if newly and session.horse_open and rules.buy_a_horse else ()
+    offers = newly if newly and session.horse_open and opts.buy_a_horse else ()
     if offers:
         t = with_session(t, horse_offers=offers[1:])
         t = with_turn(t, phase=Phase.HORSE, actor=offers[0], swaps=0, moved=())
@@ -150,7 +151,7 @@ def horse(s: WidowState, seat: Seat, bought: bool) -> Transition:
     ``horse_price`` stakes into the pool, and he is back in (Peel, Hoyle: decision #26)."""
     session = s.session
     if bought:
-        price = s.ruleset.horse_price
+        price = WidowOptions.of(s.ruleset).horse_price
         tokens = list(session.tokens)
         tokens[seat] += 1
         balances = list(session.balances)
@@ -192,11 +193,12 @@ def end_of_deal(s: WidowState, events: tuple[Event, ...],
     eldest of the last dealer taking any odd stake (Peel's Old Game, docs/rulesets/peel-old.md).
     """
     rules = s.ruleset
+    opts = WidowOptions.of(rules)
     n = s.players
     session = s.session
-    flow = rules.token_flow
+    flow = opts.token_flow
     number = session.deal_number
-    length = rules.deals or (n * rules.deals_each if flow == "stake_from_each" else 0)
+    length = opts.deals or (n * opts.deals_each if flow == "stake_from_each" else 0)
     ended = ""
     if flow in TOKEN_FLOWS and session.out_in.count(0) <= 1:
         ended = "one player is left in the game"
@@ -238,8 +240,8 @@ def outcome(s: WidowState) -> Outcome | None:
     if s.turn.phase is not Phase.OVER:
         return None
     session = s.session
-    flow = s.ruleset.token_flow
-    details: dict[str, Any] = {"deals": session.deal_number, "deals_won": session.deals_won}
+    flow = WidowOptions.of(s.ruleset).token_flow
+    details: dict[str, object] = {"deals": session.deal_number, "deals_won": session.deals_won}
     if flow in TOKEN_FLOWS:
         details["tokens"] = session.tokens
         details["out_in"] = tuple(None if d == 0 else d for d in session.out_in)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from commerce.cards import pack
 from commerce.core import Event, Seat, evolve
+from commerce.families.widow.options import WidowOptions
 from commerce.families.widow.state import (
     TOKEN_FLOWS,
     Deal,
@@ -25,11 +26,12 @@ def new_game(ruleset: Ruleset, players: int, dealer: Seat) -> WidowState:
     "lives", docs/rulesets/widow.md and decision #25); in Pool Commerce each pays ``pool_entry``
     into the pool first (Peel's Old Game, docs/rulesets/peel-old.md).
     """
-    pooled = ruleset.token_flow == "lowest_to_pool"
-    entry = ruleset.pool_entry if pooled else 0
-    tracked = ruleset.token_flow in TOKEN_FLOWS
+    opts = WidowOptions.of(ruleset)
+    pooled = opts.token_flow == "lowest_to_pool"
+    entry = opts.pool_entry if pooled else 0
+    tracked = opts.token_flow in TOKEN_FLOWS
     session = Session(
-        tokens=(ruleset.starting_tokens if tracked else 0,) * players,
+        tokens=(opts.starting_tokens if tracked else 0,) * players,
         balances=(-entry,) * players,
         out_in=(0,) * players,
         deals_won=(0,) * players,
@@ -69,7 +71,7 @@ def start_deal(s: WidowState, dealer: Seat, last_deal: tuple[Event, ...]) -> Wid
         players=n,
         session=evolve(session, dealer=dealer, deal_number=number, last_deal=last_deal),
         deal=Deal(order=order, hands=((),) * n, widow=(), stock=pack(rules.pack),
-                  to_deal=3 * len(order) + rules.widow_size, locked=frozenset(),
+                  to_deal=3 * len(order) + WidowOptions.of(rules).widow_size, locked=frozenset(),
                   passed=frozenset(), stood=frozenset(), pounced=frozenset(), knocker=None,
                   log=(started,)),
         turn=Turn(phase=Phase.DEAL, actor=dealer, seat=dealer, pos=-1, round=0, final=(),

@@ -11,10 +11,11 @@ exchanged with it are public.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from commerce.cards import format_card, format_cards
+from commerce.cards import Card, format_card, format_cards
 from commerce.core import Event
+from commerce.families.widow.observe import WidowObservation
+from commerce.families.widow.options import WidowOptions
 from commerce.text import seat_name, seat_object, showdown_lines
 
 
@@ -27,7 +28,7 @@ def _s(seat: int | None, viewer: int | None, verb: str) -> str:
     return verb + "s"
 
 
-def _cards(value: Any) -> str:
+def _cards(value: Card | tuple[Card, ...]) -> str:
     return format_cards(value) if isinstance(value, tuple) else format_card(value)
 
 
@@ -95,14 +96,14 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str | 
     return f"{k} {who}"
 
 
-def render(obs: Any, names: Sequence[str]) -> str:
+def render(obs: WidowObservation, names: Sequence[str]) -> str:
     """The table as the observation's seat sees it, with the players' names."""
     from commerce.hands import evaluator_for
 
     rules = obs.ruleset
     lines = [f"{rules.name} - deal {obs.deal_number}, round {obs.round}"]
     pool = (f"    pool: {obs.pool} stakes, {obs.pool_counters} counters"
-            if rules.token_flow == "lowest_to_pool" else "")
+            if WidowOptions.of(rules).token_flow == "lowest_to_pool" else "")
     lines.append(f"Widow: {format_cards(obs.widow, symbols=True) or '-'}    "
                  f"stock: {obs.stock_count}{pool}")
     for x in range(obs.players):
@@ -128,7 +129,7 @@ def render(obs: Any, names: Sequence[str]) -> str:
         lines.append(f"  {seat_name(names, x, obs.seat):<10} {count:<10} {shown:<12} "
                      f"{', '.join(tags)}")
     hand = obs.hand
-    if hand and len(hand) >= 3 and obs.hands[obs.seat] is not None:
+    if hand and len(hand) >= 3 and obs.seat is not None and obs.hands[obs.seat] is not None:
         value = evaluator_for(rules).value(hand)
         lines.append(f"Your hand: {format_cards(hand, symbols=True)}  "
                      f"({value.category.value}, {value.points} points)")

@@ -14,6 +14,7 @@ from bisect import insort
 from commerce.cards import Card
 from commerce.core import Event, Seat, Transition
 from commerce.families.widow import settle
+from commerce.families.widow.options import WidowOptions
 from commerce.families.widow.state import (
     Phase,
     Resume,
@@ -33,6 +34,7 @@ def exchange(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
     the turn goes on, or ends, as it would have.
     """
     rules = s.ruleset
+    opts = WidowOptions.of(rules)
     hands = list(s.deal.hands)
     hand = hands[seat]
     i = hand.index(give)
@@ -42,12 +44,12 @@ def exchange(s: WidowState, seat: Seat, give: Card, take: Card) -> Transition:
     swaps = s.turn.swaps + 1
     ev = Event("exchanged", seat, (("gave", give), ("took", take)))
     locked = s.deal.locked
-    if swaps >= 3 and rules.exchange_all_three_locks:
+    if swaps >= 3 and opts.exchange_all_three_locks:
         locked = locked | {seat}
     t = with_deal(s, hands=tuple(hands), widow=tuple(widow), locked=locked)
     t = logged(with_turn(t, swaps=swaps, moved=(*s.turn.moved, give, take)), ev)
-    more = swaps < rules.max_exchange_per_turn and swaps < 3 and len(widow) > swaps
-    if rules.pounce:
+    more = swaps < opts.max_exchange_per_turn and swaps < 3 and len(widow) > swaps
+    if opts.pounce:
         holder = pounce_holder(s, give, exclude=seat)
         if holder is not None:
             t = with_turn(t, phase=Phase.POUNCE, actor=holder, offer=give,
@@ -63,7 +65,7 @@ def pass_(s: WidowState, seat: Seat) -> Transition:
     where ``pass_locks_out`` says so (Peel's Old Game and EB1911, decision #23)."""
     ev = Event("passed", seat)
     t = logged(s, ev)
-    if s.turn.phase is Phase.TURN and s.ruleset.pass_locks_out:
+    if s.turn.phase is Phase.TURN and WidowOptions.of(s.ruleset).pass_locks_out:
         t = with_deal(t, locked=s.deal.locked | {seat}, passed=s.deal.passed | {seat})
     return next_turn(t, (ev,))
 
@@ -116,7 +118,8 @@ def pounce_holder(s: WidowState, card: Card, exclude: Seat = -1) -> Seat | None:
         if len(hand) == 3 and all(c >> 2 == rank for c in hand):
             if seat == exclude or (seat == s.turn.seat and card in s.turn.moved):
                 return None
-            if not s.ruleset.pounce_after_pass and seat in s.deal.passed | s.deal.stood:
+            if (not WidowOptions.of(s.ruleset).pounce_after_pass
+                    and seat in s.deal.passed | s.deal.stood):
                 return None
             return seat
     return None
@@ -178,6 +181,7 @@ def next_turn(s: WidowState, events: tuple[Event, ...]) -> Transition:
     end, decision #46).
     """
     rules = s.ruleset
+    opts = WidowOptions.of(rules)
     locked = s.deal.locked
     if s.turn.in_final:
         final = s.turn.final
@@ -198,16 +202,16 @@ def next_turn(s: WidowState, events: tuple[Event, ...]) -> Transition:
         if pos >= n:
             rnd += 1
             pos = 0
-            if rules.end_condition == "rounds_eq_players" and rnd > n:
+            if opts.end_condition == "rounds_eq_players" and rnd > n:
                 return settle.showdown(s, events, ())
-            limit = rules.max_rounds_per_deal
+            limit = opts.max_rounds_per_deal
             if limit and rnd > limit:
                 return settle.showdown(s, events, (Event("round_limit", None,
                                                          (("rounds", limit),)),))
             ev = Event("round_started", None, (("round", rnd),))
             events = (*events, ev)
             s = logged(s, ev)
-            if rules.add_widow_card_each_round and s.deal.stock:
+            if opts.add_widow_card_each_round and s.deal.stock:
                 t = with_turn(s, phase=Phase.CARD, round=rnd, pos=-1, resume=Resume.FIRST,
                               swaps=0, moved=())
                 return Transition(t, events)
