@@ -335,6 +335,10 @@ class EnvBatch:
         type(self).step_envs(first, self.num_envs if stop is None else stop, actions,
                              self.tables, self.state, self.outputs, self.work)
 
+    def seed(self, seeds: Sequence[int]) -> None:
+        """Restart each game's random streams from its own seed (one per game)."""
+        raise NotImplementedError(f"{type(self).__name__} does not say how it is seeded")
+
     def force(self, state: tuple[Any, ...], e: int, cards: Sequence[int]) -> None:
         """Make *cards* the next cards chance deals in game *e* of *state* (this batch's
         ``state`` or a copy of it), in order, instead of drawing them; each must be one chance

@@ -28,20 +28,24 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from commerce.rl.tree import CHANCE, TERMINAL, GameTree
+
+I8 = npt.NDArray[np.int8]
+I32 = npt.NDArray[np.int32]
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 
 __all__ = ["CFRPlus", "best_response", "best_response_value", "exploitability", "nash_conv",
            "policy_value"]
 
 
 @njit(cache=True)
-def _reach(kind: Any, parent: Any, slot: Any, prob: Any, infoset: Any, offset: Any,
-           policy: Any, seat: Any, opp: Any, own: Any) -> None:  # pragma: no cover - compiled
+def _reach(kind: I8, parent: I32, slot: I32, prob: F64, infoset: I32, offset: I64,
+           policy: F64, seat: int, opp: F64, own: F64) -> None:  # pragma: no cover - compiled
     """Top down: *own*, the seat's own part of each node's reach; *opp*, chance's and the
     other seats' (the counterfactual reach)."""
     opp[0] = 1.0
@@ -61,8 +65,8 @@ def _reach(kind: Any, parent: Any, slot: Any, prob: Any, infoset: Any, offset: A
 
 
 @njit(cache=True)
-def _values(kind: Any, parent: Any, slot: Any, prob: Any, infoset: Any, offset: Any,
-            policy: Any, payoff: Any, u: Any) -> None:  # pragma: no cover - compiled
+def _values(kind: I8, parent: I32, slot: I32, prob: F64, infoset: I32, offset: I64,
+            policy: F64, payoff: F64, u: F64) -> None:  # pragma: no cover - compiled
     """Bottom up: each node's expected payoff (*payoff*: one seat's at the leaves)."""
     n = kind.shape[0]
     for c in range(n):
@@ -76,10 +80,10 @@ def _values(kind: Any, parent: Any, slot: Any, prob: Any, infoset: Any, offset: 
 
 
 @njit(cache=True)
-def _cfr_plus_seat(kind: Any, parent: Any, slot: Any, prob: Any, infoset: Any, offset: Any,
-                   actions: Any, iset_seat: Any, policy: Any, payoff: Any, seat: Any,
-                   weight: Any, opp: Any, own: Any, u: Any, regret: Any, total: Any,
-                   gain: Any) -> None:  # pragma: no cover - compiled
+def _cfr_plus_seat(kind: I8, parent: I32, slot: I32, prob: F64, infoset: I32, offset: I64,
+                   actions: I64, iset_seat: I8, policy: F64, payoff: F64, seat: int,
+                   weight: float, opp: F64, own: F64, u: F64, regret: F64, total: F64,
+                   gain: F64) -> None:  # pragma: no cover - compiled
     """One CFR+ update of *seat*: regrets from the current policy, the average policy's sum
     (weighted by *weight*), then regret matching plus of the seat's information states."""
     _reach(kind, parent, slot, prob, infoset, offset, policy, seat, opp, own)
@@ -109,10 +113,10 @@ def _cfr_plus_seat(kind: Any, parent: Any, slot: Any, prob: Any, infoset: Any, o
 
 
 @njit(cache=True)
-def _best_response(kind: Any, parent: Any, slot: Any, prob: Any, infoset: Any, offset: Any,
-                   actions: Any, policy: Any, payoff: Any, seat: Any, order: Any,
-                   level_start: Any, child_start: Any, kids: Any, opp: Any, own: Any,
-                   u: Any, q: Any, best: Any) -> float:  # pragma: no cover - compiled
+def _best_response(kind: I8, parent: I32, slot: I32, prob: F64, infoset: I32, offset: I64,
+                   actions: I64, policy: F64, payoff: F64, seat: int, order: I32,
+                   level_start: I64, child_start: I64, kids: I32, opp: F64, own: F64,
+                   u: F64, q: F64, best: I64) -> float:  # pragma: no cover - compiled
     """*seat*'s best response to *policy* (the other seats' parts): its value, and in *best*
     the chosen action of each of the seat's information states. Levels are processed deepest
     first; at each, the seat's information states weigh their nodes by the counterfactual
@@ -179,9 +183,9 @@ class _Sweeps:
         self.opp = np.zeros(n)
         self.own = np.zeros(n)
         self.u = np.zeros(n)
-        self._levels: tuple[Any, ...] | None = None
+        self._levels: tuple[I32, I64, I64, I32] | None = None
 
-    def levels(self) -> tuple[Any, ...]:
+    def levels(self) -> tuple[I32, I64, I64, I32]:
         """Nodes by depth, and each node's children (for the best responses)."""
         if self._levels is None:
             t = self.tree

@@ -30,7 +30,7 @@ from commerce import engine
 from commerce.core import Action, Decision, Event, Outcome
 from commerce.encoding import Encoding, int_to_action, legal_mask, observation_size
 from commerce.errors import IllegalActionError, IllegalReason, RulesetError
-from commerce.family import DealReader, family_spec
+from commerce.family import DealReader, GameState, Observation, family_spec
 from commerce.rules import Ruleset
 
 if TYPE_CHECKING:
@@ -261,7 +261,7 @@ class CompiledTable:
     ((646,), True)
     """
 
-    def __init__(self, rules: Ruleset, players: int, batch: Any, *, episode: Episode,
+    def __init__(self, rules: Ruleset, players: int, batch: EnvBatch, *, episode: Episode,
                  dealer: int | None) -> None:
         spec = family_spec(rules.family)
         if spec.encoding is None:
@@ -273,16 +273,21 @@ class CompiledTable:
         self._batch = batch
         self._dealer = dealer
         self._status = batch.status
+        kind = type(batch)
+        if kind.table_reset is None or kind.table_step is None or kind.table_observe is None \
+                or batch.paid_at is None:
+            raise RulesetError(f"the {rules.family} family's compiled engine does not step "
+                               "every seat")
         self._paid_at: tuple[int, int] = batch.paid_at  # a view would not survive pickling
-        self._reset_one, self._step_one = batch.table_reset, batch.table_step
-        self._observe_one = batch.table_observe
+        self._reset_one, self._step_one = kind.table_reset, kind.table_step
+        self._observe_one = kind.table_observe
         self._tables, self._state, self._work = batch.tables, batch.state, batch.work
         self._obs = np.zeros(self.observation_size, np.float32)
         self._mask = np.zeros(self.num_actions, np.int8)
         self._actor, self._done, self._deals, self._deal_number = (
             batch.status_slot(name) for name in ("actor", "done", "deals", "deal"))
         self._codes: list[int] = []
-        self._decoded: tuple[int, Any] | None = None
+        self._decoded: tuple[int, GameState] | None = None
         self.seat: int | None = None
         """The seat to decide now (None once the episode is over)."""
         self.done = True
@@ -320,8 +325,7 @@ class CompiledTable:
         self._batch.seed([random.SystemRandom().getrandbits(64) if seed is None else seed])
         self._status[0, self._batch.record_slot] = 0
         self._codes, self._decoded = [], None
-        type(self._batch).table_reset(0, self._obs, self._mask, self._tables, self._state,
-                                      self._work)
+        self._reset_one(0, self._obs, self._mask, self._tables, self._state, self._work)
         self.opening_paid = self._take_paid()
         self.skipped_deals = 0
         self.skipped_deals = self.deals - int(self._status[0, self._deal_number]) + 1
@@ -342,7 +346,7 @@ class CompiledTable:
         if seat == self.seat:
             return self._obs.copy()
         row = np.zeros(self.observation_size, np.float32)
-        type(self._batch).table_observe(0, seat, row, self._tables, self._state)
+        self._observe_one(0, seat, row, self._tables, self._state)
         return row
 
     def step(self, index: int) -> list[float]:
@@ -356,8 +360,7 @@ class CompiledTable:
         if not 0 <= index < self.num_actions or not self._mask[index]:
             raise IllegalActionError(IllegalReason.WRONG_KIND,
                                      f"action {index} is not legal now (seat {self.seat})")
-        type(self._batch).table_step(0, index, self._obs, self._mask, self._tables,
-                                     self._state, self._work)
+        self._step_one(0, index, self._obs, self._mask, self._tables, self._state, self._work)
         rewards = self._take_paid()
         self._after()
         return rewards
@@ -370,7 +373,7 @@ class CompiledTable:
         paid[:] = 0
         return rewards
 
-    def raw_observation(self, seat: int) -> Any:
+    def raw_observation(self, seat: int) -> Observation:
         """*seat*'s observation itself (what a bot reads), of the decoded state."""
         return engine.observe(self.decoded(), seat)
 
@@ -393,7 +396,7 @@ class CompiledTable:
         self._codes.extend(self._batch.records()[0])
         return list(self._codes)
 
-    def decoded(self) -> Any:
+    def decoded(self) -> GameState:
         """The reference engine's state of this game, the recorded codes replayed."""
         from commerce.kernelkit import decode_action  # numba is loaded already
 
@@ -408,7 +411,7 @@ class CompiledTable:
         return state
 
     @property
-    def state(self) -> Any:
+    def state(self) -> GameState:
         """The reference engine's state of this game (:meth:`decoded`)."""
         return self.decoded()
 
