@@ -235,3 +235,40 @@ def test_check_env_passes_under_gymnasiums_own_wrappers_too() -> None:
         check_env(env)
         remade = gymnasium.make(env.spec)  # Gymnasium places a TimeLimit as it sees fit
         assert remade.observation_space == env.observation_space
+
+
+@pytest.mark.parametrize("opponents", ["search:iterations=6,random,heuristic",
+                                       "random,heuristic:boldness=0.9,random"])
+def test_on_the_compiled_engine_the_learner_sees_the_reference_game(opponents: str) -> None:
+    """A trading ruleset steps the compiled engine: the compiled bots inside each step, a
+    Python bot (search) reading the game the table decodes. At every learner decision the
+    observation and mask are the reference engine's of the replayed game, and the episode's
+    rewards add up to the learner's result of the reference's game."""
+    from commerce.encoding import legal_mask
+    from commerce.family import family_spec
+    from commerce.rl.table import CompiledTable
+
+    g = _gym()
+    env = g.CommerceGym("peel", 4, seat=1, opponents=opponents, episode="game")
+    table = env.table
+    assert isinstance(table, CompiledTable)
+    enc = family_spec("trading").encoding
+    assert enc is not None
+    rng = random.Random(5)
+    for seed in range(2):
+        obs, info = env.reset(seed=seed)
+        total, done = 0.0, False
+        while not done:
+            state = table.decoded()
+            assert engine.decision(state).seat == 1  # type: ignore[union-attr]
+            assert np.array_equal(obs, np.asarray(enc.encode(engine.observe(state, 1)),
+                                                  np.float32))
+            expected = np.zeros(table.num_actions, np.int8)
+            expected[legal_mask(enc, table.rules, 4, engine.legal_actions(state))] = 1
+            assert np.array_equal(info["action_mask"], expected)
+            action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+            obs, reward, done, _, info = env.step(action)
+            total += float(reward)
+        result = engine.outcome(table.decoded())
+        assert result is not None and total == result.payoffs[1]
+        assert table.deals == 4 == info["deals"] - table.skipped_deals

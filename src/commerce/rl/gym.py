@@ -112,10 +112,9 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
         while True:
             deal = draw.getrandbits(63)
             self.table.reset(deal)
-            if isinstance(self.table, CompiledTable):  # its bots played inside, games skipped
-                self._pending = self.table.opening_paid[self.seat]
-                self._skipped = self.table.skipped_deals
-                return self._observation(), self._info()
+            if isinstance(self.table, CompiledTable):  # its compiled bots played inside
+                pending += self.table.opening_paid[self.seat]
+                skipped += self.table.skipped_deals
             # each opponent's generator one-way from the episode's seed (as the driver's)
             self._bot_rngs = [random.Random(seat_seed(deal, k)) for k in range(len(self.bots))]
             pending += self._bots_play()
@@ -156,8 +155,6 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
 
     def _bots_play(self) -> float:
         table, paid = self.table, 0.0
-        if not isinstance(table, Table):
-            return paid  # the compiled table's bots play inside its steps
         while not table.done and table.seat != self.seat:
             seat = table.seat
             assert seat is not None
@@ -179,25 +176,23 @@ class CommerceGym(gymnasium.Env[Vector, np.int64]):
 
 def _table(rules: Ruleset, players: int, episode: Episode, engine: Engine,
            bots: list[Bot | None]) -> Table | CompiledTable:
-    """The family's compiled table with the bots inside where it has one and every bot a
-    compiled policy (random, heuristic), unless *engine* is ``reference``; else the
-    reference's, the bots played in Python."""
+    """The family's compiled table where it has one, unless *engine* is ``reference``: the
+    bots with a compiled policy (random, heuristic) played inside its steps, the others
+    (search, learned ...) in Python, reading the game the compiled table decodes; else the
+    reference's, every bot played in Python."""
     if engine not in ENGINES:
         raise RulesetError(f"engine must be 'reference', 'compiled' or 'auto', not {engine!r}")
-    codes = [None if bot is None else policy_code(bot.name) for bot in bots]
     if engine != "reference":
-        if any(bot is not None and code is None for bot, code in zip(bots, codes, strict=True)):
+        lineup: list[tuple[int, float] | None] = []
+        for bot in bots:
+            code = None if bot is None else policy_code(bot.name)
+            lineup.append(None if bot is None or code is None
+                          else (code, float(getattr(bot, "boldness", 0.5))))
+        try:
+            return CompiledTable.made(rules, players, episode=episode, bots=lineup)
+        except RulesetError:
             if engine == "compiled":
-                raise RulesetError("the compiled engine's bots are random or heuristic")
-        else:
-            lineup = [None if bot is None or code is None
-                      else (code, float(getattr(bot, "boldness", 0.5)))
-                      for bot, code in zip(bots, codes, strict=True)]
-            try:
-                return CompiledTable.made(rules, players, episode=episode, bots=lineup)
-            except RulesetError:
-                if engine == "compiled":
-                    raise
+                raise
     return make_table(rules, players, episode=episode, engine="reference")
 
 
