@@ -343,9 +343,11 @@ def leduc_work(seconds: float) -> Callable[[], float]:
     import os
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pettingzoo's import of pygame
-    from pettingzoo.classic import leduc_holdem_v4
+    # leduc_holdem_v4's own module (importing the name leduc_holdem_v4 warns that its way of
+    # making environments is deprecated)
+    from pettingzoo.classic.rlcard_envs.leduc_holdem import env
 
-    return aec_loop(leduc_holdem_v4.env(), seconds)
+    return aec_loop(env(), seconds)
 
 
 def aec_loop(env: Any, seconds: float) -> Callable[[], float]:
