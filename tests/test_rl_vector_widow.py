@@ -125,25 +125,3 @@ def test_what_the_kernel_does_not_play_is_refused_by_name(rid: str, options: dic
         v.CommerceVectorEnv(rid, 4, set=options)
     with pytest.raises(CommerceError, match="opponents are random or heuristic"):
         v.CommerceVectorEnv(rid, 4, opponents="search")
-
-
-def test_a_row_is_cleared_where_it_was_written_and_wholly_past_the_list() -> None:
-    """The kernel clears only the entries its last write noted; a write that noted more
-    than the list holds has the whole row cleared."""
-    import numpy as np
-
-    from commerce.families.widow.kernel_env import _clear, _put
-
-    row = np.zeros(10, np.float32)
-    at = np.zeros(4, np.int32)  # a count, then room for three
-    _put(row, at, 2, 1.0)
-    _put(row, at, 7, 5.0)
-    assert at.tolist() == [2, 2, 7, 0] and row[2] == 1.0 and row[7] == 5.0
-    row[9] = 3.0  # not noted: a noted clear leaves it
-    _clear(row, at)
-    assert at[0] == 0 and row.tolist() == [0.0] * 9 + [3.0]
-    for i in range(5):  # past the list's room
-        _put(row, at, i, 1.0)
-    assert at[0] == 5
-    _clear(row, at)
-    assert at[0] == 0 and not row.any()

@@ -142,12 +142,6 @@ tables, the line-up's policies and boldness, ``ec``, the phases' slots)."""
 _T_PHASES: Final = 12
 """Where the phases' slots in the observation stand in the batch's *tables*."""
 
-_NOTED_OBS: Final = 192
-"""The nonzero entries of an observation noted for the next write to clear (more: it clears
-the whole row)."""
-_NOTED_MASK: Final = 64
-"""The legal actions of a mask noted for the next write to clear (more: the whole row)."""
-
 _SCRATCH: Final = 72
 """Codes one call of the game loop records at most: one decision, then chance's cards (fewer
 than a pack)."""
@@ -231,7 +225,7 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
      _) = tables
     (est, st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
      out_in, won, offers, streams, keys, _, rec, codes) = arrays
-    ranks, scoring, gives, takes, rest, buf, free, no_deals, no_categories, saved = work[:10]
+    ranks, scoring, gives, takes, rest, buf, free, no_deals, no_categories, saved = work
     me = ec[E_ME]
     s = st[e]
     phase0, actor0, deal0, pool0, swaps0 = s[_PHASE], s[_ACTOR], s[_DEALNO], s[_POOL], \
@@ -340,87 +334,62 @@ def _rel(seat: Any, me: Any, p: Any) -> Any:
     return r + p if r < 0 else r
 
 
-@uncounted(inline="always")
-def _put(row: Any, at: Any, i: Any, value: Any) -> None:
-    """``row[i] = value``, *i* noted in the list *at* (its count first) while it has room (a
-    count past its room: the whole row is cleared next time)."""
-    row[i] = value
-    n = at[0]
-    if n < at.shape[0] - 1:
-        at[n + 1] = i
-    at[0] = n + 1
-
-
-@uncounted(inline="always")
-def _clear(row: Any, at: Any) -> None:
-    """Zero what the writes noted in *at* set in *row* (all of *row* where they overflowed
-    the list), and empty the list."""
-    n = at[0]
-    if n < at.shape[0]:
-        for k in range(1, n + 1):
-            row[at[k]] = 0
-    else:
-        for i in range(row.shape[0]):
-            row[i] = 0
-    at[0] = 0
-
-
 @uncounted()
-def _observe(e: Any, row: Any, at: Any, tables: Any, arrays: Any) -> None:
-    """The learner's observation vector (:func:`.encode.encode`) into *row*, whose nonzero
-    entries are those noted in *at* (only those are cleared; the new ones noted there)."""
+def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The learner's observation vector (:func:`.encode.encode`) into *row*."""
     cfg, ec, phase_slot = tables[0], tables[_T_EC], tables[_T_PHASES]
     (est, st, hands, hlen, widow, _, order, flags, _, _, _, tokens, balances, out_in, _, _,
      _, _, hist, _, _) = arrays
     p = cfg[_P]
     me, n, offset = ec[E_ME], ec[E_NPACK], ec[E_OFFSET]
     s = st[e]
-    _clear(row, at)
+    for i in range(row.shape[0]):
+        row[i] = 0.0
     phase = s[_PHASE]
-    _put(row, at, ec[O_PHASE] + phase_slot[phase], 1.0)
+    row[ec[O_PHASE] + phase_slot[phase]] = 1.0
     if phase == _DEAL or phase == _CARD or phase == _OVER:
-        _put(row, at, ec[O_TOACT] + p, 1.0)
+        row[ec[O_TOACT] + p] = 1.0
     else:
-        _put(row, at, ec[O_TOACT] + _rel(s[_ACTOR], me, p), 1.0)
-    _put(row, at, ec[O_POS] + _rel(me, s[_DEALER], p), 1.0)
+        row[ec[O_TOACT] + _rel(s[_ACTOR], me, p)] = 1.0
+    row[ec[O_POS] + _rel(me, s[_DEALER], p)] = 1.0
     shown = hlen[e, me]
     if phase == _BLIND and me == s[_DEALER]:  # he has seen only the cards he took
         shown = s[_SWAPS]
     for i in range(shown):
-        _put(row, at, ec[O_HAND] + hands[e, me * 4 + i] - offset, 1.0)
+        row[ec[O_HAND] + hands[e, me * 4 + i] - offset] = 1.0
     for i in range(s[_WLEN]):
-        _put(row, at, ec[O_WIDOW] + widow[e, i] - offset, 1.0)
+        row[ec[O_WIDOW] + widow[e, i] - offset] = 1.0
     if phase == _POUNCE and s[_ACTOR] == me:
-        _put(row, at, ec[O_OFFER] + s[_OFFER] - offset, 1.0)
+        row[ec[O_OFFER] + s[_OFFER] - offset] = 1.0
     for i in range(p):
         x = me + i
         x = x - p if x >= p else x
-        _put(row, at, ec[O_SIZES] + i, hlen[e, x])
-        _put(row, at, ec[O_TOKENS] + i, tokens[e, x])
-        _put(row, at, ec[O_BALANCES] + i, balances[e, x])
+        row[ec[O_SIZES] + i] = hlen[e, x]
+        row[ec[O_TOKENS] + i] = tokens[e, x]
+        row[ec[O_BALANCES] + i] = balances[e, x]
         r = _rel(x, me, p)
         if out_in[e, x] != 0:
-            _put(row, at, ec[O_OUT] + r, 1.0)
+            row[ec[O_OUT] + r] = 1.0
         f = flags[e, x]
         if f & _LOCKED:
-            _put(row, at, ec[O_LOCKED] + r, 1.0)
+            row[ec[O_LOCKED] + r] = 1.0
         if f & _PASSED:
-            _put(row, at, ec[O_PASSED] + r, 1.0)
+            row[ec[O_PASSED] + r] = 1.0
         if f & _STOOD:
-            _put(row, at, ec[O_STOOD] + r, 1.0)
+            row[ec[O_STOOD] + r] = 1.0
         if f & _POUNCED:
-            _put(row, at, ec[O_POUNCED] + r, 1.0)
-    _put(row, at, ec[O_POOL], s[_POOL])
-    _put(row, at, ec[O_POOL] + 1, s[_PCOUNT])
-    _put(row, at, ec[O_STOCK], s[_SLEN])
-    _put(row, at, ec[O_DEAL], s[_DEALNO])
-    _put(row, at, ec[O_DEAL] + 1, s[_ROUND])
+            row[ec[O_POUNCED] + r] = 1.0
+    row[ec[O_POOL]] = s[_POOL]
+    row[ec[O_POOL] + 1] = s[_PCOUNT]
+    row[ec[O_STOCK]] = s[_SLEN]
+    row[ec[O_DEAL]] = s[_DEALNO]
+    row[ec[O_DEAL] + 1] = s[_ROUND]
     for i in range(s[_M]):
-        _put(row, at, ec[O_INDEAL] + _rel(order[e, i], me, p), 1.0)
+        row[ec[O_INDEAL] + _rel(order[e, i], me, p)] = 1.0
     if s[_KNOCKER] >= 0:
-        _put(row, at, ec[O_KNOCKER] + _rel(s[_KNOCKER], me, p), 1.0)
+        row[ec[O_KNOCKER] + _rel(s[_KNOCKER], me, p)] = 1.0
     if s[_INFINAL] == 1:
-        _put(row, at, ec[O_FINAL], 1.0)
+        row[ec[O_FINAL]] = 1.0
     k_max = hist.shape[1]
     acts = est[e, S_ACTS]
     per = ec[E_PER]
@@ -428,24 +397,24 @@ def _observe(e: Any, row: Any, at: Any, tables: Any, arrays: Any) -> None:
     for slot in range(min(acts, k_max)):  # newest first
         j = (acts - 1 - slot) % k_max
         base = ec[O_HIST] + slot * per
-        _put(row, at, base + hist[e, j, 0], 1.0)
-        _put(row, at, base + n_kinds + _rel(hist[e, j, 1], me, p), 1.0)
+        row[base + hist[e, j, 0]] = 1.0
+        row[base + n_kinds + _rel(hist[e, j, 1], me, p)] = 1.0
         cards = base + n_kinds + p - offset
         for i in range(3):
             if hist[e, j, 2 + i] >= 0:
-                _put(row, at, cards + hist[e, j, 2 + i], 1.0)
+                row[cards + hist[e, j, 2 + i]] = 1.0
             if hist[e, j, 5 + i] >= 0:
-                _put(row, at, cards + n + hist[e, j, 5 + i], 1.0)
+                row[cards + n + hist[e, j, 5 + i]] = 1.0
 
 
 @uncounted()
-def _mask(e: Any, row: Any, at: Any, tables: Any, arrays: Any) -> None:
-    """The learner's legal actions (:func:`.encode.action_to_int`) into *row* (0/1), whose
-    1s are those noted in *at* (only those are cleared; the new ones noted there)."""
+def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The learner's legal actions (:func:`.encode.action_to_int`) into *row* (0/1)."""
     cfg, ec = tables[0], tables[_T_EC]
     est, st, hands, hlen, widow, flags, moved = (arrays[0], arrays[1], arrays[2], arrays[3],
                                                  arrays[4], arrays[7], arrays[9])
-    _clear(row, at)
+    for i in range(row.shape[0]):
+        row[i] = 0
     if est[e, S_DONE] == 1:
         return
     me, n, offset = ec[E_ME], ec[E_NPACK], ec[E_OFFSET]
@@ -453,12 +422,12 @@ def _mask(e: Any, row: Any, at: Any, tables: Any, arrays: Any) -> None:
     phase = s[_PHASE]
     n_moved = s[_NMOVED]
     if phase == _TURN or phase == _FINAL or phase == _MORE:
-        _put(row, at, _A_DONE if phase == _MORE else _A_PASS, 1)
+        row[_A_DONE if phase == _MORE else _A_PASS] = 1
         if phase == _TURN:
             if cfg[_END] == 1 and s[_KNOCKER] < 0:
-                _put(row, at, _A_KNOCK, 1)
+                row[_A_KNOCK] = 1
             elif cfg[_END] == 2:
-                _put(row, at, _A_STAND, 1)
+                row[_A_STAND] = 1
         if flags[e, me] & _POUNCED == 0:
             base = _A_CARDS + 2 * n - offset * (n + 1)
             for i in range(hlen[e, me]):
@@ -468,23 +437,23 @@ def _mask(e: Any, row: Any, at: Any, tables: Any, arrays: Any) -> None:
                 for k in range(s[_WLEN]):
                     take = widow[e, k]
                     if not _in(moved[e], 0, n_moved, take):
-                        _put(row, at, base + give * n + take, 1)
+                        row[base + give * n + take] = 1
     elif phase == _BLIND:
         if cfg[_BLINDX] == 1:
-            _put(row, at, _A_PASS, 1)
-            _put(row, at, _A_WHOLE, 1)
+            row[_A_PASS] = 1
+            row[_A_WHOLE] = 1
         else:
-            _put(row, at, _A_PASS if s[_SWAPS] == 0 else _A_DONE, 1)
+            row[_A_PASS if s[_SWAPS] == 0 else _A_DONE] = 1
             for k in range(s[_WLEN]):
                 take = widow[e, k]
                 if not _in(moved[e], 0, n_moved, take):
-                    _put(row, at, _A_CARDS + take - offset, 1)
+                    row[_A_CARDS + take - offset] = 1
     elif phase == _POUNCE:
-        _put(row, at, _A_CARDS + n + s[_OFFER] - offset, 1)
-        _put(row, at, _A_DECLINE, 1)
+        row[_A_CARDS + n + s[_OFFER] - offset] = 1
+        row[_A_DECLINE] = 1
     elif phase == _HORSE:
-        _put(row, at, _A_HORSE, 1)
-        _put(row, at, _A_DECLINE, 1)
+        row[_A_HORSE] = 1
+        row[_A_DECLINE] = 1
 
 
 @uncounted()
@@ -525,13 +494,12 @@ def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out:
     state arrays, outputs and working rows, in :class:`WidowEnvBatch`'s order)."""
     est = arrays[0]
     obs, mask, deals = out[0], out[1], out[6]
-    at_obs, at_mask = work[10], work[12]
     for e in range(first, stop):
         if which[e]:
             _reset_one(e, tables, arrays, work)
             deals[e] = est[e, S_DEALS]
-            _observe(e, obs[e], at_obs[e], tables, arrays)
-            _mask(e, mask[e], at_mask[e], tables, arrays)
+            _observe(e, obs[e], tables, arrays)
+            _mask(e, mask[e], tables, arrays)
 
 
 @uncounted()
@@ -544,7 +512,6 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
     ec = tables[_T_EC]
     est = arrays[0]
     obs, mask, rewards, terminated, final_obs, final, deals = out
-    at_obs, at_final, at_mask = work[10], work[11], work[12]
     for e in range(first, stop):
         terminated[e] = False
         final[e] = False
@@ -564,12 +531,12 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
                 terminated[e] = True
                 if ec[E_SAME] == 1:
                     final[e] = True
-                    _observe(e, final_obs[e], at_final[e], tables, arrays)
+                    _observe(e, final_obs[e], tables, arrays)
                     _reset_one(e, tables, arrays, work)
                 else:
                     est[e, S_WAIT] = 1
-        _observe(e, obs[e], at_obs[e], tables, arrays)
-        _mask(e, mask[e], at_mask[e], tables, arrays)
+        _observe(e, obs[e], tables, arrays)
+        _mask(e, mask[e], tables, arrays)
 
 
 def _phase_slots() -> Any:
@@ -629,14 +596,9 @@ class WidowEnvBatch(EnvBatch):
                       rows(p), rows(p), np.zeros((num_envs, 2), np.uint64), self.keys,
                       rows(HISTORY, _ROW), rows(record), rows(_SCRATCH))
         # the game loop's working rows (ranks, scoring, gives, takes, rest, buf, free), the
-        # empty per-deal results, what a blind exchange showed, and where the last writes of
-        # the observation, the final observation and the mask set their nonzero entries (a
-        # count, then the entries)
+        # empty per-deal results, and what a blind exchange showed
         self.work = (rows(p), rows(p), rows(4), rows(n + 1), rows(n), rows(4), rows(FREE),
-                     np.zeros((1, 0), np.int64), np.zeros((1, 0, 1), np.int64), rows(6),
-                     np.zeros((num_envs, 1 + _NOTED_OBS), np.int32),
-                     np.zeros((num_envs, 1 + _NOTED_OBS), np.int32),
-                     np.zeros((num_envs, 1 + _NOTED_MASK), np.int32))
+                     np.zeros((1, 0), np.int64), np.zeros((1, 0, 1), np.int64), rows(6))
         self.status, self.wait_slot, self.record_slot, self.record_at = self.est, S_WAIT, \
             S_REC, 19
         self._outputs()
