@@ -80,3 +80,18 @@ def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], argv: tuple[s
     code, _, err = _run(capsys, *argv)
     assert code == 2 and needle in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_vector_env_step_only_times_env_step_on_its_own(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, "vector-env", "--quick", "--step-only", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert "actions drawn beforehand" in data["title"]
+    assert [(row["rules"], row["opponents"]) for row in data["rows"]] == [
+        ("peel", "heuristic"), ("peel", "random")]
+    for row in data["rows"]:
+        assert row["step_only_per_s"] > 0 and row["step_alone_per_s"] > 0
+        assert row["share"] == round(row["steps_per_s"] / row["step_only_per_s"], 2)
+    code, out, _ = _run(capsys, "vector-env", "--quick", "--json")
+    assert code == 0 and "step_only_per_s" not in json.loads(out)["rows"][0]

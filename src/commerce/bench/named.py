@@ -13,7 +13,8 @@
 * ``research``: the research API's steps per second per ruleset (PettingZoo, Gymnasium,
   OpenSpiel; needs ``pettingzoo``, ``gymnasium`` and ``open_spiel``), beside Kuhn poker;
 * ``vector-env``: the compiled vector environment's steps per second, the whole loop with a
-  random masked learner and ``env.step`` alone;
+  random masked learner and ``env.step`` alone (``--step-only``: also timed on its own, the
+  actions drawn beforehand);
 * ``search``: the search bot's time per decision, seated against heuristic bots;
 * ``hint``: the table's hint (``h``) per decision;
 * ``jobs``: a tournament on one process and on two, the same games.
@@ -569,9 +570,15 @@ def peers(*, quick: bool = False, seconds: float = 1.0, rounds: int = 5) -> Figu
 
 def vector_env(*, quick: bool = False, rules: str | None = None,
                opponents: str = "heuristic,random", envs: int = 1024, steps: int = 100,
-               rounds: int = 5) -> Figures:
+               rounds: int = 5, step_only: bool = False) -> Figures:
     """The compiled vector environment: the whole loop (a random masked learner's sampling in
-    numpy, then ``env.step``) and ``env.step`` alone, in env steps a second."""
+    numpy, then ``env.step``) and ``env.step`` alone, in env steps a second.
+
+    With *step_only*, ``env.step`` alone is timed on its own: the *steps* actions of every
+    game drawn beforehand from the masks (a random legal one each, a recording run), then
+    each round deals the same games anew (the same seed, untimed) and times only the
+    ``env.step`` calls that replay them; the whole loop is measured beside it, rounds
+    interleaved."""
     import numpy as np
 
     from commerce.rl.vector import CommerceVectorEnv
@@ -584,32 +591,57 @@ def vector_env(*, quick: bool = False, rules: str | None = None,
         raise CommerceError("commerce bench vector-env: --envs and --steps must be at least 1")
     rows: list[dict[str, Cell]] = []
     loops: dict[str, Callable[[], tuple[float, float, float]]] = {}
+    alone: dict[str, Callable[[], float]] = {}
     for r in chosen:
         for opp in kinds:
             env = CommerceVectorEnv(r.id, seats_of(r), num_envs=envs, opponents=opp, seed=1)
             loops[f"{r.id} {opp}"] = _vector_round(env, envs, steps, np.random.default_rng(0))
+            if step_only:
+                alone[f"{r.id} {opp}"] = _vector_replay(
+                    CommerceVectorEnv(r.id, seats_of(r), num_envs=envs, opponents=opp),
+                    envs, steps, np.random.default_rng(0))
     runs: dict[str, list[tuple[float, float, float]]] = {k: [] for k in loops}
-    for loop in loops.values():
+    replays: dict[str, list[float]] = {k: [] for k in alone}
+    for key, loop in loops.items():
         loop()  # compiles the kernel, or loads it from numba's cache
+        if key in alone:
+            alone[key]()
     for _ in range(rounds):
         for key, loop in loops.items():
             runs[key].append(loop())
+            if key in alone:
+                replays[key].append(alone[key]())
     for key, got in runs.items():
         rules_id, opp = key.split()
         whole = statistics.median(g[0] for g in got)
-        alone = statistics.median(g[1] for g in got)
-        rows.append({"rules": rules_id, "opponents": opp, "steps_per_s": round(whole),
-                     "step_alone_per_s": round(alone),
-                     "episodes_per_s": round(statistics.median(g[2] for g in got)),
-                     "share": round(whole / alone, 2)})
+        inside = statistics.median(g[1] for g in got)
+        row: dict[str, Cell] = {"rules": rules_id, "opponents": opp,
+                                "steps_per_s": round(whole)}
+        if step_only:
+            only = statistics.median(replays[key])
+            row.update({"step_only_per_s": round(only), "step_alone_per_s": round(inside),
+                        "share": round(whole / only, 2)})
+        else:
+            row.update({"step_alone_per_s": round(inside), "share": round(whole / inside, 2)})
+        row["episodes_per_s"] = round(statistics.median(g[2] for g in got))
+        rows.append(row)
+    columns = [("rules", "ruleset"), ("opponents", "opponents"),
+               ("steps_per_s", "whole loop")]
+    if step_only:
+        columns += [("step_only_per_s", "`env.step` alone, actions drawn before"),
+                    ("step_alone_per_s", "`env.step` in the loop"),
+                    ("share", "whole / alone")]
+    else:
+        columns += [("step_alone_per_s", "`env.step` alone"), ("share", "whole / alone")]
+    columns.append(("episodes_per_s", "deals ended a second"))
     return Figures(
         "vector-env",
         f"env steps per second of the compiled vector environment ({envs:,} games, one "
         f"thread, deals as episodes), one learner decision in each game a step; median of "
-        f"{rounds} interleaved rounds of {steps} steps",
-        [("rules", "ruleset"), ("opponents", "opponents"),
-         ("steps_per_s", "whole loop"), ("step_alone_per_s", "`env.step` alone"),
-         ("share", "whole / alone"), ("episodes_per_s", "deals ended a second")], rows)
+        f"{rounds} interleaved rounds of {steps} steps"
+        + ("; `env.step` alone: the same games replayed, their actions drawn beforehand from "
+           "the masks" if step_only else ""),
+        columns, rows)
 
 
 def _vector_round(env: Any, envs: int, steps: int, rng: Any,
@@ -634,6 +666,31 @@ def _vector_round(env: Any, envs: int, steps: int, rng: Any,
         wall = time.perf_counter() - start
         return envs * steps / wall, envs * steps / max(inside, 1e-9), ended / wall
     return loop
+
+
+def _vector_replay(env: Any, envs: int, steps: int, rng: Any) -> Callable[[], float]:
+    """``env.step`` alone: *steps* random legal actions of every game recorded once (each
+    drawn from the mask), then each call deals the same games anew (untimed) and returns the
+    env steps a second of the ``env.step`` calls replaying them."""
+    import numpy as np
+
+    info = env.reset(seed=2)[1]
+    recorded = []
+    for _ in range(steps):
+        mask = info["action_mask"]
+        noise = rng.random(mask.shape, dtype=np.float32)
+        recorded.append(np.argmax(np.where(mask == 1, noise + 1.0, noise - 1.0), axis=1))
+        info = env.step(recorded[-1])[4]
+
+    def replay() -> float:
+        env.reset(seed=2)
+        inside = 0.0
+        for actions in recorded:
+            s0 = time.perf_counter()
+            env.step(actions)
+            inside += time.perf_counter() - s0
+        return envs * steps / max(inside, 1e-9)
+    return replay
 
 
 # --- the search bot and the hint ---------------------------------------------------------

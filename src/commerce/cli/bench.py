@@ -23,7 +23,8 @@ ROUNDS: tuple[int, int] = (1, 100)
 GAMES: tuple[int, int] = (1, 100_000)
 
 Option = tuple[str, Callable[[str], Any], Any, str]
-"""A benchmark's option: flag, type, default, help."""
+"""A benchmark's option: flag, type, default, help (type ``bool``: a switch, off by
+default)."""
 
 _RULES = ("--rules", str, None, "comma list of ruleset ids (default: {default})")
 _SECONDS: Option = ("--seconds", float_in(*SECONDS), 1.0,
@@ -57,7 +58,10 @@ BENCHES: dict[str, tuple[str, list[Option]]] = {
                      "comma list of the bots inside (default {default})"),
                     ("--envs", int_in(1, 65_536), 1024, "games at once (default {default})"),
                     ("--steps", int_in(1, 10_000), 100,
-                     "steps a round (default {default})"), _ROUNDS]),
+                     "steps a round (default {default})"), _ROUNDS,
+                    ("--step-only", bool, False,
+                     "also time env.step on its own, every step's actions drawn beforehand "
+                     "from the masks (the games replayed)")]),
     "search": ("the search bot's time per decision",
                [(*_RULES[:2], None, "comma list of ruleset ids (default: "
                                     "peel,trade-and-barter,widow,cox)"),
@@ -88,8 +92,11 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
     for name, (help_text, options) in BENCHES.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
         for flag, kind, default, text in options:
-            sp.add_argument(flag, type=kind, default=default,
-                            help=text.format(default=default))
+            if kind is bool:  # a switch
+                sp.add_argument(flag, action="store_true", help=text)
+            else:
+                sp.add_argument(flag, type=kind, default=default,
+                                help=text.format(default=default))
         out = sp.add_mutually_exclusive_group()
         out.add_argument("--json", action="store_true", help="print one JSON object")
         out.add_argument("--markdown", action="store_true",

@@ -201,8 +201,9 @@ class CommerceVectorEnv(VectorEnv[Array, Array, Array]):
         if self.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP and batch.final.any():
             ended = batch.final.copy()
             final = np.full(self.num_envs, None, dtype=object)
-            for e in np.flatnonzero(ended):
-                final[e] = batch.final_obs[e].copy()
+            rows = np.flatnonzero(ended)
+            for e, row in zip(rows.tolist(), batch.final_obs[rows], strict=True):  # one copy
+                final[e] = row
             info.update({"final_obs": final, "_final_obs": ended, "final_info": {},
                          "_final_info": ended})
         return (self._out(batch.obs), self._out(batch.rewards), self._out(batch.terminated),

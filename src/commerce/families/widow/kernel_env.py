@@ -158,7 +158,7 @@ def _record(est: Any, rec: Any, e: Any, code: Any) -> None:
         est[e, S_REC] = n + 1
 
 
-@uncounted()
+@uncounted(inline="always")
 def _act_seen(e: Any, phase: Any, actor: Any, swaps: Any, code: Any, tables: Any,
               arrays: Any, work: Any) -> None:
     """The act of the decision just played (*code*, by *actor* in *phase*), appended to the
@@ -214,7 +214,7 @@ def _act_seen(e: Any, phase: Any, actor: Any, swaps: Any, code: Any, tables: Any
     est[e, S_ACTS] += 1
 
 
-@uncounted()
+@uncounted(inline="always")
 def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) -> None:
     """One call of the whole-game kernel's game loop (:func:`.compiled_turns._advance`) in
     environment *e*: with *pause* 0, chance plays until a seat must decide; with *pause* 1,
@@ -274,7 +274,7 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
         est[e, S_DONE] = 1
 
 
-@uncounted()
+@uncounted(inline="always")
 def _to_learner(e: Any, tables: Any, arrays: Any, work: Any) -> None:
     """Chance and the other seats play until the learner must decide or the episode ends."""
     me = tables[_T_EC][E_ME]
@@ -334,7 +334,7 @@ def _rel(seat: Any, me: Any, p: Any) -> Any:
     return r + p if r < 0 else r
 
 
-@uncounted()
+@uncounted(inline="always")
 def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
     """The learner's observation vector (:func:`.encode.encode`) into *row*."""
     cfg, ec, phase_slot = tables[0], tables[_T_EC], tables[_T_PHASES]
@@ -407,7 +407,7 @@ def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
                 row[cards + n + hist[e, j, 5 + i]] = 1.0
 
 
-@uncounted()
+@uncounted(inline="always")
 def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
     """The learner's legal actions (:func:`.encode.action_to_int`) into *row* (0/1)."""
     cfg, ec = tables[0], tables[_T_EC]
@@ -456,7 +456,7 @@ def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
         row[_A_DECLINE] = 1
 
 
-@uncounted()
+@uncounted(inline="always")
 def _code_of(e: Any, index: Any, tables: Any, arrays: Any) -> Any:
     """The kernel's action code of the action space's integer *index* in environment *e*."""
     ec = tables[_T_EC]
