@@ -22,7 +22,6 @@ import pytest
 
 from commerce.errors import IllegalActionError, RulesetError
 from commerce.families.trading.kernel import SUPPORTED, check_supported
-from commerce.kernelkit import decode_action
 from commerce.rl.table import CompiledTable, Table, make_table
 from commerce.rules import Ruleset, find_ruleset, refusal
 from tests.harness.options import SEED, Case, option_cases, seed_named
@@ -44,7 +43,7 @@ def twin_episode(rules: Ruleset, players: int, episode: Any, seed: int,
     codes = compiled.codes()
     chance = deque(codes[1:])
     reference = Table(rules, players, episode=episode, dealer=-1 - codes[0],
-                      chance=lambda _state, _rng: decode_action(chance.popleft()))
+                      chance=lambda _state, _rng: compiled.decode(chance.popleft()))
     reference.reset(0)
     assert not chance
     seen, steps = len(codes), 0
@@ -55,7 +54,7 @@ def twin_episode(rules: Ruleset, players: int, episode: Any, seed: int,
         codes = compiled.codes()
         played, *drawn = codes[seen:]
         seen = len(codes)
-        assert decode_action(played) == reference.action(index)
+        assert compiled.decode(played) == reference.action(index)
         chance.extend(drawn)
         assert reference.step(index) == paid
         assert not chance

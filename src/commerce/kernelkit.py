@@ -271,6 +271,9 @@ class EnvBatch:
     record_at: int
     reset_envs: Callable[..., None]
     step_envs: Callable[..., None]
+    decode_action: Callable[[int], Action] = staticmethod(decode_action)
+    """The action a recorded code stands for (the family's code: :func:`decode_action` of
+    this module by default)."""
     scalars: tuple[str, ...] = ()
     """The names of ``status``'s columns (the family's per-game scalars)."""
     paid_at: ClassVar[tuple[int, int] | None] = None

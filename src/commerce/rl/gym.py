@@ -1,7 +1,7 @@
 """A Gymnasium environment: one seat learns, our bots play the others.
 
 Importing this module registers one id per preset with :func:`gymnasium.register`
-(``commerce/Peel-v1``, ``commerce/Widow-v0`` ...; see :data:`ENV_IDS`). The observation is the
+(``commerce/Peel-v1``, ``commerce/VingtUn-v0`` ...; see :data:`ENV_IDS`). The observation is the
 learner's vector (:mod:`commerce.encoding`), the action an integer of the action space, and
 ``info["action_mask"]`` the legal actions (also :meth:`CommerceGym.action_masks`, as maskable
 algorithms ask for it; :class:`MaskedObservation` puts the mask into the observation). Needs the
@@ -223,11 +223,11 @@ class MaskedObservation(gymnasium.ObservationWrapper[dict[str, Any], np.int64, V
 
 
 def env_id(rules_id: str, version: int | None = None) -> str:
-    """The registered id of a preset: ``commerce/Peel-v1``, ``commerce/NoPairOrPoint-v0``, of
-    its family's :attr:`~commerce.family.FamilySpec.env_version` (or *version*).
+    """The registered id of a preset: ``commerce/Peel-v1``, ``commerce/VingtUn-v0``, of its
+    family's :attr:`~commerce.family.FamilySpec.env_version` (or *version*).
 
-    >>> env_id("no-pair-or-point"), env_id("peel"), env_id("peel", 0)
-    ('commerce/NoPairOrPoint-v0', 'commerce/Peel-v1', 'commerce/Peel-v0')
+    >>> env_id("vingt-un"), env_id("no-pair-or-point"), env_id("peel", 0)
+    ('commerce/VingtUn-v0', 'commerce/NoPairOrPoint-v1', 'commerce/Peel-v0')
     """
     if version is None:
         version = family_spec(find_ruleset(rules_id).family).env_version

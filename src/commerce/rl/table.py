@@ -278,7 +278,6 @@ class CompiledTable:
                 or batch.paid_at is None:
             raise RulesetError(f"the {rules.family} family's compiled engine does not step "
                                "every seat")
-        self._paid_at: tuple[int, int] = batch.paid_at  # a view would not survive pickling
         self._reset_one, self._step_one = kind.table_reset, kind.table_step
         self._observe_one = kind.table_observe
         self._tables, self._state, self._work = batch.tables, batch.state, batch.work
@@ -367,8 +366,7 @@ class CompiledTable:
 
     def _take_paid(self) -> list[float]:
         """What each seat was paid since the last call (then cleared)."""
-        at, column = self._paid_at
-        paid = self._state[at][0, :, column]
+        paid = self._batch.paid_of(self._state)[0]
         rewards = [float(x) for x in paid.tolist()]
         paid[:] = 0
         return rewards
@@ -396,10 +394,13 @@ class CompiledTable:
         self._codes.extend(self._batch.records()[0])
         return list(self._codes)
 
+    def decode(self, code: int) -> Action:
+        """The reference's action of a recorded code (:meth:`codes`)."""
+        return self._batch.decode_action(code)
+
     def decoded(self) -> GameState:
         """The reference engine's state of this game, the recorded codes replayed."""
-        from commerce.kernelkit import decode_action  # numba is loaded already
-
+        decode_action = self._batch.decode_action
         codes = self.codes()
         start = max(i for i, code in enumerate(codes) if code < 0)  # the last game's start
         at, state = self._decoded if self._decoded is not None and self._decoded[0] > start \

@@ -81,5 +81,6 @@ FAMILY: FamilySpec[state.WidowState, observe.WidowObservation] = FamilySpec(
     presentation=present.PRESENTATION,
     kernel=compiled.kernel,
     env_kernel=compiled.env_kernel,
+    env_version=1,
 )
 """The widow family's contract (see :class:`commerce.family.FamilySpec`)."""

@@ -40,6 +40,7 @@ import numpy as np
 
 from commerce.core import DecisionKind
 from commerce.encoding import DECISION_KINDS, segment_offsets
+from commerce.errors import RulesetError
 from commerce.families.widow.compiled_heuristic import FREE
 from commerce.families.widow.compiled_rules import (
     _ACTOR,
@@ -86,12 +87,14 @@ from commerce.families.widow.compiled_rules import (
     _code,
     _in,
     _new_session,
+    decode_action,
 )
 from commerce.families.widow.compiled_turns import _advance
 from commerce.families.widow.encode import HISTORY, KINDS, layout
 from commerce.families.widow.kernel import WidowKernel, build
 from commerce.kernelkit import (
     GAMMA,
+    LEARNER,
     EnvBatch,
     EnvKernel,
     master_key,
@@ -100,19 +103,33 @@ from commerce.kernelkit import (
 )
 from commerce.rules import Ruleset
 
-__all__ = ["SCALARS", "WidowEnvBatch", "env_kernel", "reset_envs",
-           "step_envs"]
+__all__ = ["SCALARS", "SEAT_COLUMNS", "WidowEnvBatch", "env_kernel", "reset_envs",
+           "step_envs", "table_observe", "table_reset", "table_step"]
 
-SCALARS: Final = ("group", "acts", "reward", "given", "deal_pay", "done", "waiting",
-                  "recorded", "deals")
-"""The per-environment scalars beside the kernel's slots, the columns of the batch's ``est``
-array: the chance group of the game in progress (games begun since seeding, less one), the
-learner's visible acts this deal, its reward not yet paid, what the episode has paid it so
-far, the deal's payoff not yet credited (the deal ends after its horses), whether the episode
-is over, whether it waits for a next-step reset, the actions recorded, and the deals the
-episode's rewards cover (those of the games its reset skipped included)."""
-S_GROUP, S_ACTS, S_REWARD, S_GIVEN, S_DEALPAY, S_DONE, S_WAIT, S_REC, S_DEALS, S_N = range(
+SCALARS: Final = ("group", "acts", "done", "waiting", "recorded", "deals", "actor", "deal")
+"""The per-environment scalars beside the kernel's slots, the first columns of the batch's
+``est`` array: the chance group of the game in progress (games begun since seeding, less one),
+the visible acts of this deal (the history's length), whether the episode is over, whether it
+waits for a next-step reset, the actions recorded, the deals the episode's rewards cover (those
+of the games its reset skipped included), and, as the last step left them, the seat to decide
+and the deal's number. Then :data:`SEAT_COLUMNS` for each seat."""
+S_GROUP, S_ACTS, S_DONE, S_WAIT, S_REC, S_DEALS, S_ACTOR, S_DEAL, S_N = range(
     len(SCALARS) + 1)
+
+SEAT_COLUMNS: Final = ("reward", "given", "deal_pay", "balance0", "tokens0", "won0", "carried")
+"""Each seat's columns of ``est``, after the scalars (seat *s*'s at ``S_N + 7 * s``): its
+reward not yet paid, what the episode's game has paid it so far, the deal's payoff not yet
+credited (the deal ends after its horses), its balance, tokens and deals won before the game
+loop's last call, and what the games a reset skipped paid it."""
+C_REWARD, C_GIVEN, C_DEALPAY, C_BALANCE0, C_TOKENS0, C_WON0, C_CARRIED = range(
+    len(SEAT_COLUMNS))
+_W: Final = len(SEAT_COLUMNS)
+
+
+@uncounted(inline="always")
+def _col(seat: Any, column: Any) -> Any:
+    """The column of ``est`` that holds *seat*'s *column*."""
+    return S_N + _W * seat + column
 
 # Slots of the environment's configuration (``ec``): the learner's seat, whole-game episodes,
 # same-step autoreset, the pack's size and first card, the size of one history row, then the
@@ -219,18 +236,21 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
     """One call of the whole-game kernel's game loop (:func:`.compiled_turns._advance`) in
     environment *e*: with *pause* 0, chance plays until a seat must decide; with *pause* 1,
     the seat to decide plays (*root*, or its policy's choice where *root* is negative), then
-    chance until the next decision. The loop stops where the deal ends. Then the learner's
-    history, the deal's payoff and the episode's end are brought up to date."""
+    chance until the next decision. The loop stops where the deal ends. Then the history,
+    each seat's deal payoff and the episode's end are brought up to date."""
     (cfg, pack_cards, rank3, rank4, cat_code, frank3, strength, vtab, rtab, pol, bold, ec,
      _) = tables
     (est, st, hands, hlen, widow, stock, order, flags, final, moved, fresh, tokens, balances,
      out_in, won, offers, streams, keys, _, rec, codes) = arrays
     ranks, scoring, gives, takes, rest, buf, free, no_deals, no_categories, saved = work
-    me = ec[E_ME]
+    p = cfg[_P]
     s = st[e]
     phase0, actor0, deal0, pool0, swaps0 = s[_PHASE], s[_ACTOR], s[_DEALNO], s[_POOL], \
         s[_SWAPS]
-    balance0, tokens0, won0 = balances[e, me], tokens[e, me], won[e, me]
+    for x in range(p):
+        est[e, _col(x, C_BALANCE0)] = balances[e, x]
+        est[e, _col(x, C_TOKENS0)] = tokens[e, x]
+        est[e, _col(x, C_WON0)] = won[e, x]
     if phase0 == _BLIND:  # what the blind exchange's event shows
         b = s[_DEALER] * 4
         for i in range(3):
@@ -252,23 +272,27 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
         _act_seen(e, phase0, actor0, swaps0, codes[e, 0], tables, arrays, work)
     ended = s[_PHASE] == _OVER or s[_DEALNO] != deal0
     if phase0 != _HORSE and (s[_PHASE] == _HORSE or ended):  # the showdown was played
-        if cfg[_FLOW] == 1:  # counters into the pool, and the deal's prize
-            pay = tokens[e, me] - tokens0
-            if won[e, me] > won0:
-                pay += min(cfg[_PRIZE], pool0)
-        else:
-            pay = balances[e, me] - balance0
-        est[e, S_DEALPAY] += pay
+        for x in range(p):
+            if cfg[_FLOW] == 1:  # counters into the pool, and the deal's prize
+                pay = tokens[e, x] - est[e, _col(x, C_TOKENS0)]
+                if won[e, x] > est[e, _col(x, C_WON0)]:
+                    pay += min(cfg[_PRIZE], pool0)
+            else:
+                pay = balances[e, x] - est[e, _col(x, C_BALANCE0)]
+            est[e, _col(x, C_DEALPAY)] += pay
     if not ended:
         return
-    est[e, S_REWARD] += est[e, S_DEALPAY]
+    for x in range(p):
+        est[e, _col(x, C_REWARD)] += est[e, _col(x, C_DEALPAY)]
+        est[e, _col(x, C_DEALPAY)] = 0
     est[e, S_DEALS] += 1
-    est[e, S_DEALPAY] = 0
     if s[_DEALNO] != deal0:
         est[e, S_ACTS] = 0  # a new deal's log
     if s[_PHASE] == _OVER:
         if ec[E_GAME] == 1:  # the game's total: the final balance
-            est[e, S_REWARD] = balances[e, me] - est[e, S_GIVEN]
+            for x in range(p):  # (and what the games a reset skipped paid, if one did)
+                est[e, _col(x, C_REWARD)] = est[e, _col(x, C_CARRIED)] + balances[e, x] \
+                    - est[e, _col(x, C_GIVEN)]
         est[e, S_DONE] = 1
     elif ec[E_GAME] == 0:
         est[e, S_DONE] = 1
@@ -276,17 +300,18 @@ def _call(e: Any, root: Any, pause: Any, tables: Any, arrays: Any, work: Any) ->
 
 @uncounted(inline="always")
 def _to_learner(e: Any, tables: Any, arrays: Any, work: Any) -> None:
-    """Chance and the other seats play until the learner must decide or the episode ends."""
-    me = tables[_T_EC][E_ME]
+    """Chance and the bots' seats play until a learner must decide or the episode ends."""
+    pol = tables[9]
     est, st = arrays[0], arrays[1]
     while est[e, S_DONE] == 0:
         phase = st[e, _PHASE]
         if phase == _DEAL or phase == _CARD:
             _call(e, -1, 0, tables, arrays, work)
-        elif st[e, _ACTOR] == me:
-            return
+        elif pol[st[e, _ACTOR]] == LEARNER:
+            break
         else:
             _call(e, -1, 1, tables, arrays, work)
+    est[e, S_ACTOR], est[e, S_DEAL] = st[e, _ACTOR], st[e, _DEALNO]
 
 
 @uncounted()
@@ -303,8 +328,9 @@ def _new_game(e: Any, tables: Any, arrays: Any) -> None:
                               hlen[e], stock[e], tokens[e], balances[e], out_in[e], won[e])
     streams[e, 1] = cs
     _record(est, rec, e, -1 - dealer)
-    est[e, S_ACTS], est[e, S_REWARD], est[e, S_GIVEN], est[e, S_DEALPAY] = 0, 0, 0, 0
-    est[e, S_DONE], est[e, S_DEALS] = 0, 0
+    est[e, S_ACTS], est[e, S_DONE], est[e, S_DEALS] = 0, 0, 0
+    for x in range(cfg[_P]):
+        est[e, _col(x, C_GIVEN)], est[e, _col(x, C_DEALPAY)] = 0, 0
 
 
 @uncounted()
@@ -313,17 +339,22 @@ def _reset_one(e: Any, tables: Any, arrays: Any, work: Any) -> None:
     game that ended first is not lost: what its deals paid the learner comes with the next
     reward, and its deals are counted in the episode's (``deals``)."""
     est = arrays[0]
+    p = tables[0][_P]
     est[e, S_WAIT] = 0
-    carried, skipped = 0, 0
+    for x in range(p):  # what the games skipped paid each seat adds up in its reward
+        est[e, _col(x, C_REWARD)] = 0
+    skipped = 0
     while True:
+        for x in range(p):
+            est[e, _col(x, C_CARRIED)] = est[e, _col(x, C_REWARD)]
         _new_game(e, tables, arrays)
         _to_learner(e, tables, arrays, work)
         if est[e, S_DONE] == 0:
-            est[e, S_REWARD] += carried
-            est[e, S_GIVEN] -= carried  # the game's total stays its own balance
+            for x in range(p):  # the game's total stays its own balance
+                est[e, _col(x, C_GIVEN)] = -est[e, _col(x, C_CARRIED)]
+                est[e, _col(x, C_CARRIED)] = 0
             est[e, S_DEALS] += skipped
             return
-        carried += est[e, S_REWARD]
         skipped += est[e, S_DEALS]
 
 
@@ -335,13 +366,13 @@ def _rel(seat: Any, me: Any, p: Any) -> Any:
 
 
 @uncounted(inline="always")
-def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
-    """The learner's observation vector (:func:`.encode.encode`) into *row*."""
+def _observe(e: Any, me: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The observation vector (:func:`.encode.encode`) of the seat *me* into *row*."""
     cfg, ec, phase_slot = tables[0], tables[_T_EC], tables[_T_PHASES]
     (est, st, hands, hlen, widow, _, order, flags, _, _, _, tokens, balances, out_in, _, _,
      _, _, hist, _, _) = arrays
     p = cfg[_P]
-    me, n, offset = ec[E_ME], ec[E_NPACK], ec[E_OFFSET]
+    n, offset = ec[E_NPACK], ec[E_OFFSET]
     s = st[e]
     for i in range(row.shape[0]):
         row[i] = 0.0
@@ -408,8 +439,9 @@ def _observe(e: Any, row: Any, tables: Any, arrays: Any) -> None:
 
 
 @uncounted(inline="always")
-def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
-    """The learner's legal actions (:func:`.encode.action_to_int`) into *row* (0/1)."""
+def _mask(e: Any, me: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The legal actions (:func:`.encode.action_to_int`) of the seat *me*, the seat to
+    decide, into *row* (0/1)."""
     cfg, ec = tables[0], tables[_T_EC]
     est, st, hands, hlen, widow, flags, moved = (arrays[0], arrays[1], arrays[2], arrays[3],
                                                  arrays[4], arrays[7], arrays[9])
@@ -417,7 +449,7 @@ def _mask(e: Any, row: Any, tables: Any, arrays: Any) -> None:
         row[i] = 0
     if est[e, S_DONE] == 1:
         return
-    me, n, offset = ec[E_ME], ec[E_NPACK], ec[E_OFFSET]
+    n, offset = ec[E_NPACK], ec[E_OFFSET]
     s = st[e]
     phase = s[_PHASE]
     n_moved = s[_NMOVED]
@@ -494,12 +526,13 @@ def reset_envs(first: Any, stop: Any, which: Any, tables: Any, arrays: Any, out:
     state arrays, outputs and working rows, in :class:`WidowEnvBatch`'s order)."""
     est = arrays[0]
     obs, mask, deals = out[0], out[1], out[6]
+    me = tables[_T_EC][E_ME]
     for e in range(first, stop):
         if which[e]:
             _reset_one(e, tables, arrays, work)
             deals[e] = est[e, S_DEALS]
-            _observe(e, obs[e], tables, arrays)
-            _mask(e, mask[e], tables, arrays)
+            _observe(e, me, obs[e], tables, arrays)
+            _mask(e, me, mask[e], tables, arrays)
 
 
 @uncounted()
@@ -512,6 +545,7 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
     ec = tables[_T_EC]
     est = arrays[0]
     obs, mask, rewards, terminated, final_obs, final, deals = out
+    me = ec[E_ME]
     for e in range(first, stop):
         terminated[e] = False
         final[e] = False
@@ -522,21 +556,63 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
         else:
             _call(e, _code_of(e, actions[e], tables, arrays), 1, tables, arrays, work)
             _to_learner(e, tables, arrays, work)
-            paid = est[e, S_REWARD]
+            paid = est[e, _col(me, C_REWARD)]
             rewards[e] = paid
             deals[e] = est[e, S_DEALS]
-            est[e, S_GIVEN] += paid
-            est[e, S_REWARD] = 0
+            est[e, _col(me, C_GIVEN)] += paid
+            est[e, _col(me, C_REWARD)] = 0
             if est[e, S_DONE] == 1:
                 terminated[e] = True
                 if ec[E_SAME] == 1:
                     final[e] = True
-                    _observe(e, final_obs[e], tables, arrays)
+                    _observe(e, me, final_obs[e], tables, arrays)
                     _reset_one(e, tables, arrays, work)
                 else:
                     est[e, S_WAIT] = 1
-        _observe(e, obs[e], tables, arrays)
-        _mask(e, mask[e], tables, arrays)
+        _observe(e, me, obs[e], tables, arrays)
+        _mask(e, me, mask[e], tables, arrays)
+
+
+@uncounted()
+def _given(e: Any, tables: Any, arrays: Any) -> None:
+    """Each seat's reward not yet paid counted as given (the table's caller reads and clears
+    it after the call)."""
+    est = arrays[0]
+    for x in range(tables[0][_P]):
+        est[e, _col(x, C_GIVEN)] += est[e, _col(x, C_REWARD)]
+
+
+@uncounted()
+def table_reset(e: Any, obs: Any, mask: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """A fresh episode in environment *e* of a batch whose seats are learners or bots (the
+    research API's table, one decision at a time): the seat to decide's observation and mask
+    into the rows *obs* and *mask*."""
+    _reset_one(e, tables, arrays, work)
+    _given(e, tables, arrays)
+    actor = arrays[1][e, _ACTOR]
+    _observe(e, actor, obs, tables, arrays)
+    _mask(e, actor, mask, tables, arrays)
+
+
+@uncounted()
+def table_step(e: Any, index: Any, obs: Any, mask: Any, tables: Any, arrays: Any,
+               work: Any) -> None:
+    """The seat to decide in environment *e* plays the legal action *index* of the action
+    space; chance and the bots' seats play on until a learner must decide or the episode is
+    over; then that seat's observation and mask into *obs* and *mask* (the mask all 0 once
+    over). What each seat was paid meanwhile adds up in its reward column."""
+    _call(e, _code_of(e, index, tables, arrays), 1, tables, arrays, work)
+    _to_learner(e, tables, arrays, work)
+    _given(e, tables, arrays)
+    actor = arrays[1][e, _ACTOR]
+    _observe(e, actor, obs, tables, arrays)
+    _mask(e, actor, mask, tables, arrays)
+
+
+@uncounted()
+def table_observe(e: Any, seat: Any, row: Any, tables: Any, arrays: Any) -> None:
+    """The observation vector of the seat *seat* in environment *e* into *row*."""
+    _observe(e, seat, row, tables, arrays)
 
 
 def _phase_slots() -> Any:
@@ -562,11 +638,18 @@ class WidowEnvBatch(EnvBatch):
 
     reset_envs = reset_envs
     step_envs = step_envs
+    decode_action = staticmethod(decode_action)
+    table_reset = table_reset
+    table_step = table_step
+    table_observe = table_observe
 
     def __init__(self, kernel: WidowKernel, num_envs: int, seat: int,
                  policies: Sequence[int], boldness: Sequence[float], *, episode: str,
-                 same_step: bool, record: int) -> None:
+                 same_step: bool, record: int, dealer: int | None = None) -> None:
         rules, p = kernel.rules, kernel.players
+        if dealer is not None:
+            raise RulesetError("the widow family's compiled engine draws the first dealer; "
+                               "use the reference engine to fix him")
         offsets, self.observation_size = segment_offsets(layout(rules, p))
         assert tuple(offsets) == _SEGMENTS
         n = rules.pack
@@ -579,14 +662,14 @@ class WidowEnvBatch(EnvBatch):
         self.num_envs, self.seat, self.players = num_envs, seat, p
         self.tables = (kernel.cfg, kernel.pack_cards, kernel.rank3, kernel.rank4,
                        kernel.cat_code, kernel.frank3, kernel.strength, kernel.vtab,
-                       kernel.rtab, np.array(policies, np.int64),
+                       kernel.rtab, _policies(policies, seat),
                        np.array(boldness, np.float64), ec, _phase_slots())
         assert self.tables[_T_EC] is ec
 
         def rows(*shape: int) -> Any:
             return np.zeros((num_envs, *shape), np.int64)
 
-        self.est = rows(S_N)
+        self.est = rows(S_N + _W * p)
         self.st = rows(32)
         self.keys = np.zeros(num_envs, np.uint64)
         # in this order: (est, st, hands, hlen, widow, stock, order, flags, final, moved,
@@ -601,7 +684,14 @@ class WidowEnvBatch(EnvBatch):
                      np.zeros((1, 0), np.int64), np.zeros((1, 0, 1), np.int64), rows(6))
         self.status, self.wait_slot, self.record_slot, self.record_at = self.est, S_WAIT, \
             S_REC, 19
+        self.scalars = SCALARS
         self._outputs()
+
+    paid_at = (0, C_REWARD)
+
+    def paid_of(self, state: tuple[Any, ...]) -> Any:
+        """``(num_envs, players)``: each seat's reward not yet paid, in *state*'s ``est``."""
+        return state[0][:, S_N + C_REWARD:S_N + _W * self.players:_W]
 
     def seed(self, seeds: Sequence[int]) -> None:
         """Restart each environment's random streams from its own seed (one per
@@ -620,4 +710,12 @@ def env_kernel(rules: Ruleset, players: int) -> EnvKernel:
 
     :raises RulesetError: for an option the compiled kernel does not play.
     """
-    return EnvKernel(rules, players, build(rules, players), WidowEnvBatch)
+    return EnvKernel(rules, players, build(rules, players), WidowEnvBatch, every_seat=True)
+
+
+def _policies(policies: Sequence[int], seat: int) -> Any:
+    """Each seat's policy code, the learner's seat (if any) :data:`LEARNER`."""
+    pol = np.array(policies, np.int64)
+    if 0 <= seat < pol.shape[0]:
+        pol[seat] = LEARNER
+    return pol
