@@ -4,6 +4,7 @@ and every option stays readable as ``rules.<option>`` at run time."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 import textwrap
 from pathlib import Path
 
@@ -29,12 +30,18 @@ ROOT = Path(__file__).resolve().parent.parent
 def _mypy(tmp_path: Path, name: str, code: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The error lines mypy (the project's strict settings) reports for *code*, which reads
     the package of this checkout."""
-    api = pytest.importorskip("mypy.api")
+    from mypy import api
+
     snippet = tmp_path / f"{name}.py"
     snippet.write_text(textwrap.dedent(code))
     monkeypatch.setenv("MYPYPATH", str(ROOT / "src"))
-    stdout, stderr, _status = api.run([str(snippet), "--config-file", str(ROOT / "pyproject.toml"),
-                                       "--cache-dir", str(tmp_path / "mypy_cache")])
+    limit = sys.getrecursionlimit()
+    try:
+        stdout, stderr, _status = api.run([str(snippet), "--config-file",
+                                           str(ROOT / "pyproject.toml"),
+                                           "--cache-dir", str(tmp_path / "mypy_cache")])
+    finally:  # mypy raises the process's recursion limit, which later tests rely on
+        sys.setrecursionlimit(limit)
     assert not stderr, stderr
     return [line for line in stdout.splitlines() if ": error:" in line]
 

@@ -353,14 +353,21 @@ def leduc_work(seconds: float) -> Callable[[], float]:
 
 def aec_loop(env: Any, seconds: float) -> Callable[[], float]:
     """Episodes of the AEC environment *env*, every agent a random choice among the legal
-    actions of its observation's mask: agent steps that play an action, a second."""
+    actions of its observation's mask: agent steps that play an action, a second. The first
+    reset is seeded, the next ones go on from it, as PettingZoo's examples play (a seeded
+    reset of an rlcard game makes its whole environment anew)."""
     import numpy as np
 
     rng = random.Random(0)
-    seeds = itertools.count()
+    seeded = False
 
     def episode() -> int:
-        env.reset(seed=next(seeds))
+        nonlocal seeded
+        if seeded:
+            env.reset()
+        else:
+            env.reset(seed=0)
+            seeded = True
         steps = 0
         for _agent in env.agent_iter():
             obs, _r, terminated, truncated, _i = env.last()
