@@ -110,5 +110,7 @@ def test_the_engine_parameter_is_checked_and_refused_where_there_is_none() -> No
     assert type(widow.new_initial_state()).__name__ == "_State"
     with pytest.raises(ValueError, match="parameter engine"):
         pyspiel.load_game(games.game_name("peel"), {"engine": "fast"})
-    with pytest.raises(RulesetError, match="does not step every seat"):
+    with pytest.raises(RulesetError, match="draws the first dealer"):  # OpenSpiel's is seat 0
         pyspiel.load_game(games.game_name("widow"), {"engine": "compiled"}).new_initial_state()
+    with pytest.raises(RulesetError, match="does not stop for chance"):
+        pyspiel.load_game(games.game_name("cox"), {"engine": "compiled"}).new_initial_state()
