@@ -202,7 +202,7 @@ def _spots(g: Any, cfg: Any, spot: Any) -> None:
                 spot[f] += 1
 
 
-@uncounted(inline="always")
+@uncounted()
 def _push(e: Any, viewer: Any, act: Any, seat: Any, c0: Any, c1: Any, c2: Any, seats: Any,
           hist: Any) -> None:
     """Append an act to *viewer*'s history (a ring of the last K)."""
@@ -223,30 +223,29 @@ def _show(pol: Any, e: Any, viewer: Any, act: Any, seat: Any, c0: Any, seats: An
         _push(e, viewer, act, seat, c0, -1, -1, seats, hist)
 
 
-@uncounted()
-def _show_all(pol: Any, e: Any, act: Any, seat: Any, c0: Any, c1: Any, c2: Any, seats: Any,
-              hist: Any) -> None:
-    """A public act, kept in every learner's history."""
-    for viewer in range(pol.shape[0]):
-        if pol[viewer] == LEARNER:
-            _push(e, viewer, act, seat, c0, c1, c2, seats, hist)
+@uncounted(inline="always")
+def _show_all(learners: Any, e: Any, act: Any, seat: Any, c0: Any, c1: Any, c2: Any,
+              seats: Any, hist: Any) -> None:
+    """A public act, kept in every learner's history (*learners*: their seats)."""
+    for i in range(learners.shape[0]):
+        _push(e, learners[i], act, seat, c0, c1, c2, seats, hist)
 
 
 @uncounted()
-def _laid_acts(e: Any, seat: Any, first: Any, g: Any, cfg: Any, pol: Any, arrays: Any) -> None:
+def _laid_acts(e: Any, seat: Any, first: Any, g: Any, cfg: Any, learners: Any, spot: Any,
+               seats: Any, hist: Any) -> None:
     """The ``laid_out`` acts of *seat*'s combinations from the *first* on (laid out just now,
     in order): a transport kind's face with the Captain joined to it, or the honour cards of
     the kind that are laid out (their lowest three)."""
     n = g[_NG + seat]
     if first >= n:
         return
-    hist, seats, spot = arrays[5], arrays[7], arrays[8][e]
     spotted = False
     for i in range(first, n):
         at = seat * _MAXG + i
         k = g[_GK + at]
         if k < 15:
-            _show_all(pol, e, _LAID_OUT, seat, k, g[_GC + at], -1, seats, hist)
+            _show_all(learners, e, _LAID_OUT, seat, k, g[_GC + at], -1, seats, hist)
             continue
         if not spotted:
             _spots(g, cfg, spot)
@@ -260,7 +259,7 @@ def _laid_acts(e: Any, seat: Any, first: Any, g: Any, cfg: Any, pol: Any, arrays
                     c1 = f
                 elif c2 < 0:
                     c2 = f
-        _show_all(pol, e, _LAID_OUT, seat, c0, c1, c2, seats, hist)
+        _show_all(learners, e, _LAID_OUT, seat, c0, c1, c2, seats, hist)
 
 
 @uncounted()
@@ -288,10 +287,9 @@ def _deal(e: Any, tables: Any, arrays: Any) -> None:
     """Chance deals a hand (the Directors cards, then the supply), the Retailer deals eight
     cards each and the seats lay out what they must; the laid-out combinations are the
     learners' first acts of the hand."""
-    cfg, pol = tables[0], tables[1]
-    est, gg, ww, keys, rec, seats = arrays[0], arrays[1], arrays[2], arrays[4], arrays[6], \
-        arrays[7]
-    g = gg[e]
+    cfg, learners = tables[0], tables[3]
+    est, gg, ww, _, keys, hist, rec, seats, spots = arrays
+    g, spot = gg[e], spots[e]
     cs = chance_start(keys[e], est[e, S_GROUP], (g[_HAND] - 1) % (DEALS_PER_GROUP - 1))
     _, pos = _start_hand(g, cfg, ww[e], cs, e, rec, est[e, S_REC])
     if rec.shape[1] > 0:
@@ -301,16 +299,16 @@ def _deal(e: Any, tables: Any, arrays: Any) -> None:
         seats[e, s, C_ACTS] = 0
     for i in range(p):
         seat = (g[_RETAILER] + cfg[_STEP] * i + 2 * p) % p
-        _laid_acts(e, seat, 0, g, cfg, pol, arrays)
+        _laid_acts(e, seat, 0, g, cfg, learners, spot, seats, hist)
 
 
 @uncounted()
 def _decide(e: Any, root: Any, tables: Any, arrays: Any) -> None:
     """The seat to decide plays (*root*, or its policy's choice where *root* is negative);
     the acts each learner sees are appended to its history; a hand that ends is counted."""
-    cfg, pol = tables[0], tables[1]
-    est, gg, ww, streams, _, hist, rec, seats, _ = arrays
-    g, w = gg[e], ww[e]
+    cfg, pol, learners = tables[0], tables[1], tables[3]
+    est, gg, ww, streams, _, hist, rec, seats, spots = arrays
+    g, w, spot = gg[e], ww[e], spots[e]
     actor, player, live = g[_ACTOR], g[_PLAYER], g[_LIVE]
     ng_actor, ng_player = g[_NG + actor], g[_NG + player]
     drawn = g[_TOP] + g[_TOP + 1] + g[_TOP + 2] + g[_TOP + 3]
@@ -328,21 +326,22 @@ def _decide(e: Any, root: Any, tables: Any, arrays: Any) -> None:
     ended = apply_code(g, cfg, w, code)
     kind = code >> 7
     if kind == _K_BUY:
-        _show_all(pol, e, _BOUGHT, actor, live, -1, -1, seats, hist)
-        _laid_acts(e, actor, ng_actor, g, cfg, pol, arrays)
+        _show_all(learners, e, _BOUGHT, actor, live, -1, -1, seats, hist)
+        _laid_acts(e, actor, ng_actor, g, cfg, learners, spot, seats, hist)
     elif kind == _K_DRAW or kind == _K_DECLINE:
         if live >= 0:  # a declined offer only the decliner knows of
             _show(pol, e, actor, _DECLINED, actor, live, seats, hist)
         if g[_TOP] + g[_TOP + 1] + g[_TOP + 2] + g[_TOP + 3] > drawn:  # the turn player drew
-            _show_all(pol, e, _DREW, player, -1, -1, -1, seats, hist)
-            cur = g[_CUR]
-            _show(pol, e, player, _DREW_CARD, player, g[_SUP + cur * 20 + g[_TOP + cur] - 1],
-                  seats, hist)
-            _laid_acts(e, player, ng_player, g, cfg, pol, arrays)
+            _show_all(learners, e, _DREW, player, -1, -1, -1, seats, hist)
+            if pol[player] == LEARNER:
+                cur = g[_CUR]
+                _push(e, player, _DREW_CARD, player, g[_SUP + cur * 20 + g[_TOP + cur] - 1],
+                      -1, -1, seats, hist)
+            _laid_acts(e, player, ng_player, g, cfg, learners, spot, seats, hist)
     elif kind == _K_DISCARD:
-        _show_all(pol, e, _DISCARDED, actor, _face(code & 127), -1, -1, seats, hist)
+        _show_all(learners, e, _DISCARDED, actor, _face(code & 127), -1, -1, seats, hist)
     else:
-        _show_all(pol, e, _SOLD_OUT, actor, _face(code & 127), -1, -1, seats, hist)
+        _show_all(learners, e, _SOLD_OUT, actor, _face(code & 127), -1, -1, seats, hist)
     if ended:
         end_hand(g, cfg, w)
         _credit(e, tables, arrays)
@@ -412,7 +411,7 @@ def _reset_one(e: Any, tables: Any, arrays: Any) -> None:
 def _observe(e: Any, me: Any, row: Any, tables: Any, arrays: Any) -> None:
     """The observation vector (:func:`.encode.encode`) of the learner at seat *me* into
     *row*."""
-    cfg, _, ec = tables
+    cfg, ec = tables[0], tables[2]
     hist, seats = arrays[5], arrays[7]
     spot = arrays[8][e]
     g = arrays[1][e]
@@ -660,8 +659,8 @@ class CoxEnvBatch(EnvBatch):
         pol = np.array(policies, np.int64)
         if 0 <= seat < p:
             pol[seat] = LEARNER
-        # the Cox heuristic has no boldness
-        self.tables = (kernel.cfg, pol, ec)
+        # the Cox heuristic has no boldness; the learners' seats last
+        self.tables = (kernel.cfg, pol, ec, np.flatnonzero(pol == LEARNER).astype(np.int64))
 
         def rows(*shape: int) -> Any:
             return np.zeros((num_envs, *shape), np.int64)
