@@ -7,8 +7,8 @@ reference table: the dealer fixed, chance's actions the recorded ones. At every 
 agree on the seat to decide, its mask, what each step paid each seat, whether the episode is
 over, and every seat's observation vector (so the compiled observations are the reference's
 encoding of ``engine.observe``, which the no-leak harness holds to each seat's view); at the
-end the spectator's text too. The option sets are the trading kernel's declared cases
-(:func:`tests.harness.options.option_cases`): each value it plays, one deal each.
+end the spectator's text too. The option sets are the trading and Cox kernels' declared cases
+(:func:`tests.harness.options.option_cases`): each value it plays, one deal (a Cox hand) each.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from commerce.errors import IllegalActionError, RulesetError
+from commerce.families.cox import kernel as cox_kernel
 from commerce.families.trading.kernel import SUPPORTED, check_supported
 from commerce.rl.table import CompiledTable, Table, make_table
 from commerce.rules import Ruleset, find_ruleset, refusal
@@ -96,8 +97,42 @@ def test_every_declared_option_value_steps_as_the_reference(case: Case) -> None:
         assert isinstance(make_table(rules, case.players), Table)
 
 
-def test_a_fixed_dealer_deals_first_and_a_seed_reproduces_the_episode() -> None:
-    rules = find_ruleset("peel")
+COX_PRESETS = [("cox", 4, "deal", 3), ("cox", 3, "game", 2), ("cox", 2, "game", 2),
+               ("cox", 4, "game", 1)]
+
+
+@pytest.mark.parametrize("rid,players,episode,seeds", COX_PRESETS, ids=str)
+def test_coxs_compiled_table_is_the_reference_step_for_step(rid: str, players: int,
+                                                             episode: str, seeds: int) -> None:
+    """Cox's game: a hand pays each seat its points; a whole game's rewards add up to each
+    seat's total (what the reference pays at the game's end beyond the hands is 0)."""
+    rules = find_ruleset(rid)
+    for seed in range(seeds):
+        assert twin_episode(rules, players, episode, seed) > 0
+
+
+COX_OPTION_CASES = option_cases("cox", cox_kernel.check_supported)
+
+
+@pytest.mark.parametrize("case", COX_OPTION_CASES, ids=str)
+def test_every_declared_cox_option_value_steps_as_the_reference(case: Case) -> None:
+    """A value Cox's kernel declares steps as the reference (one hand); any other is refused
+    by name and the research API's tables step the reference."""
+    with seed_named(case):
+        rules = case.rules()
+        why = refusal(rules, cox_kernel.SUPPORTED, "the compiled kernel")
+        if why is None:
+            twin_episode(rules, case.players, "deal", SEED)
+            return
+        with pytest.raises(RulesetError) as refused:
+            CompiledTable.made(rules, case.players)
+        assert str(refused.value) == f"{why}; use --engine reference"
+        assert isinstance(make_table(rules, case.players), Table)
+
+
+@pytest.mark.parametrize("rid", ["peel", "cox"])
+def test_a_fixed_dealer_deals_first_and_a_seed_reproduces_the_episode(rid: str) -> None:
+    rules = find_ruleset(rid)
     twin_episode(rules, 4, "deal", 5, dealer=2)
     table = CompiledTable.made(rules, 4, dealer=2)
     traces = []
@@ -127,6 +162,7 @@ def test_an_illegal_action_changes_nothing() -> None:
 def test_the_engine_is_chosen_by_name_and_refused_where_there_is_none() -> None:
     peel, vingt = find_ruleset("peel"), find_ruleset("vingt-un")
     assert isinstance(make_table(peel, 4), CompiledTable)
+    assert isinstance(make_table(find_ruleset("cox"), 4), CompiledTable)
     assert isinstance(make_table(peel, 4, engine="reference"), Table)
     assert isinstance(make_table(vingt, 4), Table)
     with pytest.raises(RulesetError, match="no compiled engine"):
@@ -135,21 +171,24 @@ def test_the_engine_is_chosen_by_name_and_refused_where_there_is_none() -> None:
         make_table(peel, 4, engine="fast")  # type: ignore[arg-type]
 
 
-def test_with_compiled_bots_inside_each_learner_step_is_the_reference_states() -> None:
+@pytest.mark.parametrize("rid,games", [("peel", 6), ("cox", 1)])
+def test_with_compiled_bots_inside_each_learner_step_is_the_reference_states(rid: str,
+                                                                             games: int) -> None:
     """The table of a Gymnasium environment: the learner at seat 1, compiled bots at the
     others (played inside each step). At every learner decision its observation and mask are
     the reference's of the replayed game (the bots' own choices are held to the Python
-    heuristic by ``tests/test_rl_vector.py``, the same compiled loop)."""
+    heuristic by ``tests/test_rl_vector.py`` and ``tests/test_cox_kernel_env.py``, the same
+    compiled loop)."""
     from commerce import engine
     from commerce.encoding import legal_mask
     from commerce.kernelkit import HEURISTIC, RANDOM
 
-    rules = find_ruleset("peel")
+    rules = find_ruleset(rid)
     table = CompiledTable.made(rules, 4, episode="game",
                                bots=[(HEURISTIC, 0.5), None, (RANDOM, 0.5), (HEURISTIC, 0.9)])
     rng = random.Random(4)
     steps = 0
-    for seed in range(6):
+    for seed in range(games):
         table.reset(seed)
         while not table.done:
             assert table.seat == 1

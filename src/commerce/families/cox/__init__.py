@@ -64,6 +64,7 @@ FAMILY: FamilySpec[rules.CoxState, rules.CoxObservation] = FamilySpec(
     presentation=present.PRESENTATION,
     kernel=compiled.kernel,
     env_kernel=compiled.env_kernel,
+    env_version=1,
     extras={"no_stand_reason": "stand-threshold has no meaning in Cox's game ({id}): nobody "
                                "stands, a hand ends when a player sells out or the supply runs "
                                "out; try dealer-advantage or variants"},
