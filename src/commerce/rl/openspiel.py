@@ -300,17 +300,8 @@ class _State(pyspiel.State):  # type: ignore[misc]
             self.paid = [0.0] * g.players
 
     def _action_to_string(self, player: int, action: int) -> str:
-        g = self.game_
-        if player == pyspiel.PlayerId.CHANCE and not self.opened:
-            return f"opening {action}: " + " ".join(
-                engine.format_action(g.rules, Action(ActionKind.DEAL, (c,)))[5:]
-                for c in g.openings[int(action)])
-        if player == pyspiel.PlayerId.CHANCE:
-            return "deal " + engine.format_action(g.rules, Action(ActionKind.DEAL,
-                                                                  (int(action),)))[5:]
-        found = int_to_action(g.encoding, g.rules, g.players, int(action),
-                              engine.legal_actions(self.state))
-        return f"#{action}" if found is None else engine.format_action(g.rules, found)
+        return _action_text(self.game_, player, action, not self.opened,
+                            functools.partial(_state_of, self))
 
     def is_terminal(self) -> bool:
         return self.current_player() == int(pyspiel.PlayerId.TERMINAL)
@@ -334,6 +325,27 @@ class _State(pyspiel.State):  # type: ignore[misc]
         return [(functools.partial(_encoded, enc, before, player),
                  functools.partial(_same, before), a)
                 for seat, before, a in self.acted if seat == player]
+
+
+def _action_text(g: _Context, player: int, action: int, opening: bool,
+                 state: Callable[[], Any]) -> str:
+    """The text of *action* by *player* (chance's: an opening's cards where *opening*, or a
+    card; a seat's: the engine's notation of its action in *state*)."""
+    if player == pyspiel.PlayerId.CHANCE and opening:
+        return f"opening {action}: " + " ".join(
+            engine.format_action(g.rules, Action(ActionKind.DEAL, (c,)))[5:]
+            for c in g.openings[int(action)])
+    if player == pyspiel.PlayerId.CHANCE:
+        return "deal " + engine.format_action(g.rules, Action(ActionKind.DEAL,
+                                                              (int(action),)))[5:]
+    found = int_to_action(g.encoding, g.rules, g.players, int(action),
+                          engine.legal_actions(state()))
+    return f"#{action}" if found is None else engine.format_action(g.rules, found)
+
+
+def _state_of(state: _State | _CompiledState) -> Any:
+    """The reference engine's state of an OpenSpiel state."""
+    return state.state
 
 
 def _encoded(encoding: Encoding, state: Any, player: int) -> Any:
@@ -500,16 +512,8 @@ class _CompiledState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         g = self.game_
-        if player == pyspiel.PlayerId.CHANCE and not self.opened and g.openings:
-            return f"opening {action}: " + " ".join(
-                engine.format_action(g.rules, Action(ActionKind.DEAL, (c,)))[5:]
-                for c in g.openings[int(action)])
-        if player == pyspiel.PlayerId.CHANCE:
-            return "deal " + engine.format_action(g.rules, Action(ActionKind.DEAL,
-                                                                  (int(action),)))[5:]
-        found = int_to_action(g.encoding, g.rules, g.players, int(action),
-                              engine.legal_actions(self.state))
-        return f"#{action}" if found is None else engine.format_action(g.rules, found)
+        return _action_text(g, player, action, not self.opened and bool(g.openings),
+                            functools.partial(_state_of, self))
 
     def is_terminal(self) -> bool:
         return self.opened and self.pending < 0 and self.over

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from commerce.kernelkit import EnvBatch
 
 __all__ = ["ENGINES", "EPISODES", "OBSERVATION_BOUND", "CompiledTable", "Engine", "Episode",
-           "Table", "compiled_table", "make_table"]
+           "Table", "check_table", "compiled_table", "make_table"]
 
 Episode = Literal["deal", "game"]
 EPISODES: tuple[Episode, ...] = ("deal", "game")
@@ -56,6 +56,21 @@ def warn_fast(fast: bool | None) -> None:
         warnings.warn("fast= is deprecated and changes nothing: the environment steps the "
                       "reference engine (the compiled one where the family has it)",
                       DeprecationWarning, stacklevel=3)
+
+
+def check_table(rules: Ruleset, players: int, episode: str, dealer: int | None) -> None:
+    """Refuse, in one line, a table the research API cannot make.
+
+    :raises RulesetError: for a number of seats the ruleset refuses, an episode that is not
+        ``deal`` or ``game``, or a first dealer who is not a seat.
+    """
+    if players not in rules.player_range():
+        raise RulesetError(f"{rules.name} is for {rules.min_players} to "
+                           f"{rules.max_players} players, not {players}")
+    if episode not in EPISODES:
+        raise RulesetError(f"episode must be 'deal' or 'game', not {episode!r}")
+    if dealer is not None and not 0 <= dealer < players:
+        raise RulesetError(f"dealer must be a seat from 0 to {players - 1}")
 
 
 def _new_game(rules: Ruleset, players: int, dealer: int) -> Any:
@@ -81,13 +96,7 @@ class Table:
     def __init__(self, rules: Ruleset, players: int, *, episode: Episode = "deal",
                  dealer: int | None = None,
                  chance: Callable[[Any, random.Random], Action] | None = None) -> None:
-        if players not in rules.player_range():
-            raise RulesetError(f"{rules.name} is for {rules.min_players} to "
-                               f"{rules.max_players} players, not {players}")
-        if episode not in EPISODES:
-            raise RulesetError(f"episode must be 'deal' or 'game', not {episode!r}")
-        if dealer is not None and not 0 <= dealer < players:
-            raise RulesetError(f"dealer must be a seat from 0 to {players - 1}")
+        check_table(rules, players, episode, dealer)
         spec = family_spec(rules.family)
         if spec.encoding is None or spec.deal_reader is None:
             raise RulesetError(f"the {rules.family} family has no encoding for the research API")
@@ -464,13 +473,7 @@ def make_table(rules: Ruleset, players: int, *, episode: Episode = "deal",
     """
     if engine not in ENGINES:
         raise RulesetError(f"engine must be 'reference', 'compiled' or 'auto', not {engine!r}")
-    if players not in rules.player_range():
-        raise RulesetError(f"{rules.name} is for {rules.min_players} to "
-                           f"{rules.max_players} players, not {players}")
-    if episode not in EPISODES:
-        raise RulesetError(f"episode must be 'deal' or 'game', not {episode!r}")
-    if dealer is not None and not 0 <= dealer < players:
-        raise RulesetError(f"dealer must be a seat from 0 to {players - 1}")
+    check_table(rules, players, episode, dealer)
     if engine != "reference":
         try:
             return CompiledTable.made(rules, players, episode=episode, dealer=dealer)
