@@ -174,6 +174,8 @@ class _Context:
         self.observation_size = observation_size(self.encoding, self.rules, players)
         self.pack: tuple[int, ...] = ()
         """The cards of the pack, in order (where the compiled engine steps the game)."""
+        self.done_slot = self.actor_slot = -1
+        """Where the compiled game's scalars say whether it is over and who acts."""
         self.compiled: EnvBatch | None = None
         """The compiled engine's batch of one game whose arrays are every state's template
         (None: the reference engine steps the game)."""
@@ -188,6 +190,8 @@ class _Context:
                         type(batch).table_unseen is not None:
                     self.compiled = batch
                     self.pack = tuple(sorted(int(c) for c in batch.pack))
+                    self.done_slot = batch.status_slot("done")
+                    self.actor_slot = batch.status_slot("actor")
                 elif engine_name == "compiled":
                     raise RulesetError(f"the {self.rules.family} family's compiled engine "
                                        "does not stop for chance")
@@ -507,8 +511,8 @@ class _CompiledState(pyspiel.State):  # type: ignore[misc]
         n = int(status[0, batch.record_slot])
         self._codes = _Shared((*self._codes.value, *state[batch.record_at][0, :n].tolist()))
         status[0, batch.record_slot] = 0
-        self.over = bool(status[0, batch.status_slot("done")])
-        self.actor = int(status[0, batch.status_slot("actor")])
+        self.over = bool(status[0, self.game_.done_slot])
+        self.actor = int(status[0, self.game_.actor_slot])
 
     def _action_to_string(self, player: int, action: int) -> str:
         g = self.game_

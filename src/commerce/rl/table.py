@@ -270,8 +270,8 @@ class CompiledTable:
     ((646,), True)
     """
 
-    def __init__(self, rules: Ruleset, players: int, batch: EnvBatch, *, episode: Episode,
-                 dealer: int | None) -> None:
+    def __init__(self, rules: Ruleset, players: int, batch: EnvBatch, *,
+                 episode: Episode) -> None:
         spec = family_spec(rules.family)
         if spec.encoding is None:
             raise RulesetError(f"the {rules.family} family has no encoding for the research API")
@@ -279,8 +279,7 @@ class CompiledTable:
         self.encoding: Encoding = spec.encoding
         self.num_actions = self.encoding.num_actions(rules, players)
         self.observation_size = observation_size(self.encoding, rules, players)
-        self._batch = batch
-        self._dealer = dealer
+        self._batch = batch  # its configuration holds the first dealer, if fixed
         self._status = batch.status
         kind = type(batch)
         if kind.table_reset is None or kind.table_step is None or kind.table_observe is None \
@@ -320,7 +319,7 @@ class CompiledTable:
         """
         batch = compiled_table(rules, players, episode=episode, dealer=dealer, record=_ROOM,
                                bots=bots)
-        return cls(rules, players, batch, episode=episode, dealer=dealer)
+        return cls(rules, players, batch, episode=episode)
 
     @property
     def deals(self) -> int:
