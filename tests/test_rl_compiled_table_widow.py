@@ -5,10 +5,15 @@ declares (:func:`tests.harness.options.option_cases`)."""
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 
+from commerce.core import Action, ActionKind
 from commerce.errors import RulesetError
 from commerce.families.widow.compiled_rules import SUPPORTED
+from commerce.families.widow.encode import action_to_int
 from commerce.families.widow.kernel import check_supported
 from commerce.rl.table import CompiledTable, Table, make_table
 from commerce.rules import find_ruleset, refusal
@@ -49,3 +54,25 @@ def test_a_fixed_first_dealer_takes_the_reference() -> None:
         CompiledTable.made(rules, 4, dealer=1)
     assert isinstance(make_table(rules, 4, dealer=1), Table)
     assert isinstance(make_table(rules, 4), CompiledTable)
+
+
+def test_another_seats_pounce_offer_is_not_shown() -> None:
+    """In the 12-card pack three of a rank are often held, so pounce offers come often; while
+    one is pending, every other seat's compiled observation shows play where declining would
+    leave it (:func:`commerce.families.widow.observe.without_offer`), as the reference's does."""
+    rules = find_ruleset("pounce").with_options(pack=12)
+    decline = action_to_int(rules, 3, Action(ActionKind.DECLINE))
+    offered = 0
+    for seed in range(40):
+        table = CompiledTable.made(rules, 3, episode="deal")
+        table.reset(seed)
+        rng = random.Random(seed)
+        while not table.done:
+            mask = table.mask()
+            offered += int(mask[decline])
+            table.step(rng.choice(np.flatnonzero(mask).tolist()))
+        if offered:  # the same episode, every seat's observation against the reference's
+            twin_episode(rules, 3, "deal", seed)
+        if offered >= 3:
+            break
+    assert offered >= 3

@@ -87,6 +87,7 @@ from commerce.families.widow.compiled_rules import (
     _code,
     _in,
     _new_session,
+    _proceed,
     decode_action,
 )
 from commerce.families.widow.compiled_turns import _advance
@@ -137,6 +138,7 @@ def _col(seat: Any, column: Any) -> Any:
 (E_ME, E_GAME, E_SAME, E_NPACK, E_OFFSET, E_PER, O_PHASE, O_TOACT, O_POS, O_HAND, O_WIDOW,
  O_OFFER, O_SIZES, O_TOKENS, O_BALANCES, O_POOL, O_STOCK, O_DEAL, O_INDEAL, O_OUT, O_LOCKED,
  O_PASSED, O_STOOD, O_POUNCED, O_KNOCKER, O_FINAL, O_HIST, E_N) = range(28)
+_TURN_N: Final = 32  # the game loop's turn and deal slots (:mod:`.compiled_rules`)
 _SEGMENTS: Final = ("phase", "to_act", "position", "hand", "widow", "pounce_offer",
                     "hand_sizes", "tokens", "balances", "pool", "stock", "deal", "in_deal",
                     "out", "locked", "passed", "stood", "pounced", "knocker", "final_turns",
@@ -365,6 +367,27 @@ def _rel(seat: Any, me: Any, p: Any) -> Any:
     return r + p if r < 0 else r
 
 
+@uncounted()
+def _without_offer(e: Any, tables: Any, arrays: Any) -> tuple[Any, Any]:
+    """The decision and its seat as the seats not offered a pounce see them
+    (:func:`.observe.without_offer`): every pending offer declined on a copy of the turn, and
+    chance shown to act where declining would end the deal."""
+    st, hands, hlen, widow = arrays[1], arrays[2], arrays[3], arrays[4]
+    order, flags, final, moved, fresh = arrays[6], arrays[7], arrays[8], arrays[9], arrays[10]
+    s = st[e]
+    t = st[e, _TURN_N:]
+    for i in range(_TURN_N):
+        t[i] = s[i]
+    while t[_PHASE] == _POUNCE:
+        t[_OFFER] = -1
+        if _proceed(t, tables[0], hands[e], hlen[e], order[e], flags[e], moved[e], fresh[e],
+                    widow[e], final[e]):
+            return _CARD, s[_ACTOR]
+    if t[_PHASE] == _OVER or t[_PHASE] == _HORSE:
+        return _CARD, s[_ACTOR]
+    return t[_PHASE], t[_ACTOR]
+
+
 @uncounted(inline="always")
 def _observe(e: Any, me: Any, row: Any, tables: Any, arrays: Any) -> None:
     """The observation vector (:func:`.encode.encode`) of the seat *me* into *row*."""
@@ -376,12 +399,14 @@ def _observe(e: Any, me: Any, row: Any, tables: Any, arrays: Any) -> None:
     s = st[e]
     for i in range(row.shape[0]):
         row[i] = 0.0
-    phase = s[_PHASE]
+    phase, actor = s[_PHASE], s[_ACTOR]
+    if phase == _POUNCE and actor != me:  # another seat's offer is not shown
+        phase, actor = _without_offer(e, tables, arrays)
     row[ec[O_PHASE] + phase_slot[phase]] = 1.0
     if phase == _DEAL or phase == _CARD or phase == _OVER:
         row[ec[O_TOACT] + p] = 1.0
     else:
-        row[ec[O_TOACT] + _rel(s[_ACTOR], me, p)] = 1.0
+        row[ec[O_TOACT] + _rel(actor, me, p)] = 1.0
     row[ec[O_POS] + _rel(me, s[_DEALER], p)] = 1.0
     shown = hlen[e, me]
     if phase == _BLIND and me == s[_DEALER]:  # he has seen only the cards he took
@@ -670,7 +695,7 @@ class WidowEnvBatch(EnvBatch):
             return np.zeros((num_envs, *shape), np.int64)
 
         self.est = rows(S_N + _W * p)
-        self.st = rows(32)
+        self.st = rows(2 * _TURN_N)  # the second half: :func:`_without_offer`'s scratch turn
         self.keys = np.zeros(num_envs, np.uint64)
         # in this order: (est, st, hands, hlen, widow, stock, order, flags, final, moved,
         # fresh, tokens, balances, out_in, won, offers, streams, keys, hist, rec, codes)
