@@ -13,6 +13,9 @@ from commerce.families.trading.compiled_rules import (
     _BH,
     _BL,
     _COUNT,
+    _FAT,
+    _FN,
+    _LAST,
     _NU,
     _OFFERED,
     _P,
@@ -55,9 +58,11 @@ def _playout_rows(cfg: Any, rank3: Any, strength: Any, pwin: Any, give_value: An
         sc[_NU], sc[_BH], sc[_BL], sc[_POOL] = n_unseen, 0, b_len, pool
         sc[_TAKEN], sc[_POS], sc[_COUNT] = taken, 0, 0
         sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, phase, offered
+        sc[_FAT], sc[_FN], sc[_LAST] = 0, 0, -1
         _rest_of_deal(k, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
                       combo, policies, boldness, hands, unseen, bottom, balances, dealer,
-                      roots[k], actions[k] if record else actions[0, :0], -1)
+                      roots[k], actions[k] if record else actions[0, :0], -1, unseen[:0],
+                      False)
         _showdown(cfg, hands, rank3, balances, won, dealer, sc[_STANDER], sc[_POOL], ranks,
                   order)
         gains[k] = balances[who] - balances0[who]

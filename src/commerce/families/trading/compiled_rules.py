@@ -37,11 +37,18 @@ from commerce.kernelkit import (
  _RETORIG, _ANYTIME, _AFTERSTAND, _PENALTY, _PAYEQ, _DPAYS, _TIE, _ROUNDS, _DEALS) = range(19)
 
 # Slots of the deal's scalars (``sc``) that the steps below share.
-(_NU, _BH, _BL, _POOL, _STANDER, _TAKEN, _POS, _COUNT, _SEAT, _PHASE, _OFFERED,
- _N_SC) = range(12)
+(_NU, _BH, _BL, _POOL, _STANDER, _TAKEN, _POS, _COUNT, _SEAT, _PHASE, _OFFERED, _FAT, _FN,
+ _LAST, _N_SC) = range(15)
+# _NU: the unseen cards of the stock; _BH, _BL: the traded-in queue under them (head, length);
+# _POOL; _STANDER; _TAKEN: the turns begun this deal; _POS: the actions recorded; _COUNT: the
+# decisions taken; _SEAT: whose turn it is; _PHASE: the decision pending in it; _OFFERED: the
+# card of a pending barter (-1: none); _FAT, _FN: the queue of cards chance is to deal next
+# (the next's place in a ``forced`` row, their number; none: chance draws from its stream);
+# _LAST: the code of the last decision taken.
 
 PAUSED: Final = -2
-"""``sc[_STANDER]`` of a deal :func:`_rest_of_deal` stopped before a turn (its *pause*)."""
+"""``sc[_STANDER]`` of a deal :func:`_rest_of_deal` stopped before a turn (its *pause*), or
+before a decision after the one it took (*once*)."""
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -55,19 +62,40 @@ def _turn(seat: Any, step: Any, p: Any) -> Any:
     return seat
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _draw(cs: Any, n_unseen: Any, unseen: Any, forced: Any, fat: Any, fn: Any) -> Any:
+    """Where among the first *n_unseen* of the *unseen* cards chance's next card is: the next
+    of the *fn* forced cards from place *fat* of *forced* (the caller gave one that is
+    unseen), or one drawn from the stream *cs*. Returns ``(cs, place, fat, fn)``; the queue
+    is emptied once spent."""
+    if fat < fn:
+        card = forced[fat]
+        fat += 1
+        for j in range(n_unseen):
+            if unseen[j] == card:
+                return cs, j, fat, fn
+    cs, j = next_below(cs, n_unseen)
+    return cs, j, 0, 0
+
+
 @uncounted(inline="always")
 def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strength: Any,
                   pwin: Any, give_value: Any, after_win: Any, combo: Any, policies: Any,
                   boldness: Any, hands: Any, unseen: Any, bottom: Any, balances: Any,
-                  dealer: Any, root: Any, actions: Any, pause: Any) -> None:
+                  dealer: Any, root: Any, actions: Any, pause: Any, forced: Any,
+                  once: Any) -> None:
     """Play a deal on from a decision to its showdown: the decision of phase ``sc[_PHASE]``
     (:data:`TURN`, :data:`BARTER_REPLY` or :data:`AFTER_TRADE`) in the turn of seat
     ``sc[_SEAT]``, taken with action code *root* (or by the seat's policy when *root* is
     negative), then every later decision by the policies (the turn rules of :mod:`.turn`).
     ``streams`` holds the players' stream and chance's; ``sc`` the deal's scalars, updated
     (the stander in ``sc[_STANDER]``, -1 for none); *actions* (a row of codes, or empty)
-    records the actions from ``sc[_POS]``. It stops before the turn numbered *pause* of the
-    deal (``sc[_TAKEN]``; -1: never) begins, ``sc[_STANDER]`` then -2 (:data:`PAUSED`)."""
+    records the actions from ``sc[_POS]`` (those past its end only counted); chance's cards
+    are *forced*'s queue (``sc[_FAT]``, ``sc[_FN]``) while it lasts. It stops before the turn
+    numbered *pause* of the deal (``sc[_TAKEN]``; -1: never) begins, and with *once* before
+    the decision after the first it takes, ``sc[_STANDER]`` then -2 (:data:`PAUSED`) and
+    ``sc[_SEAT]``, ``sc[_PHASE]`` and ``sc[_OFFERED]`` the decision pending. The research
+    API's steppable kernel (:mod:`.kernel_env`) plays one decision a call so."""
     p = cfg[_P]
     step = cfg[_STEP]
     n_pack = unseen.shape[0]
@@ -84,6 +112,8 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
     n_unseen, b_head, b_len = sc[_NU], sc[_BH], sc[_BL]
     pool, taken, pos, count = sc[_POOL], sc[_TAKEN], sc[_POS], sc[_COUNT]
     seat, phase, card = sc[_SEAT], sc[_PHASE], sc[_OFFERED]
+    fat, fn, last = sc[_FAT], sc[_FN], sc[_LAST]
+    count0 = count
     stander = -1
     while True:
         # -- a turn begins (the hand read as three scalars: no array view in the loop)
@@ -91,6 +121,9 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
         ua = np.uint64(actor)
         a, b, c = hands[ua, 0], hands[ua, 1], hands[ua, 2]
         if phase == TURN:
+            if once and count > count0:
+                stander = PAUSED
+                break
             stand_ok = anytime or rank3[a, b, c] >= combo
             trade_ok = actor != dealer or dealer_trades
             count += 1
@@ -104,8 +137,10 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                 code = heuristic_choice(TURN, hands[actor], -1, stand_ok, trade_ok,
                                         n_barter > 0, False, True, rank3, strength, pwin,
                                         give_value, boldness[actor], after_win, cost_now, pool)
+            last = code
             if record:
-                actions[pos] = code
+                if pos < actions.shape[0]:
+                    actions[pos] = code
                 pos += 1
             kind, card = code & ~63, code & 63
             if kind == _STAND:
@@ -124,13 +159,14 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                 bottom[np.uint64(tail - n_pack if tail >= n_pack else tail)] = card
                 b_len += 1
                 if n_unseen > 0:
-                    cs, j = next_below(cs, n_unseen)
+                    cs, j, fat, fn = _draw(cs, n_unseen, unseen, forced, fat, fn)
                     uj = np.uint64(j)
                     got = unseen[uj]
                     n_unseen -= 1
                     unseen[uj] = unseen[np.uint64(n_unseen)]
                     if record:
-                        actions[pos] = _DEAL + got
+                        if pos < actions.shape[0]:
+                            actions[pos] = _DEAL + got
                         pos += 1
                 else:
                     got = bottom[np.uint64(b_head)]
@@ -146,6 +182,9 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                 phase = BARTER_REPLY
         if phase == BARTER_REPLY:
             # barter: the neighbour gives a card back for *card*, or stands where he may
+            if once and count > count0:
+                stander = PAUSED
+                break
             partner = _turn(actor, bstep, p)
             up = np.uint64(partner)
             count += 1
@@ -160,8 +199,10 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                                          False, n_pstand > 0, n_ret == 3, rank3, strength,
                                          pwin, give_value, boldness[partner], after_win,
                                          0, pool)
+            last = reply
             if record:
-                actions[pos] = reply
+                if pos < actions.shape[0]:
+                    actions[pos] = reply
                 pos += 1
             if reply & ~63 == _STAND:
                 stander = partner
@@ -177,6 +218,9 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
         hands[ua, 0], hands[ua, 1], hands[ua, 2] = a, b, c
         # -- after his own trade or barter
         if stand_after:
+            if once and count > count0:
+                stander = PAUSED
+                break
             stand_ok = anytime or rank3[a, b, c] >= combo
             count += 1
             if root >= 0:
@@ -192,8 +236,10 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                 code = heuristic_choice(AFTER_TRADE, hands[actor], -1, stand_ok, False,
                                         False, False, True, rank3, strength, pwin,
                                         give_value, boldness[actor], after_win, 0, pool)
+            last = code
             if record:
-                actions[pos] = code
+                if pos < actions.shape[0]:
+                    actions[pos] = code
                 pos += 1
             if code == _STAND + _NONE:
                 stander = actor
@@ -210,7 +256,9 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
     streams[0], streams[1] = state, cs
     sc[_NU], sc[_BH], sc[_BL] = n_unseen, b_head, b_len
     sc[_POOL], sc[_TAKEN], sc[_POS], sc[_COUNT] = pool, taken, pos, count
-    sc[_SEAT], sc[_STANDER] = seat, stander
+    sc[_SEAT], sc[_STANDER], sc[_PHASE] = seat, stander, phase
+    sc[_OFFERED] = card if phase == BARTER_REPLY else -1
+    sc[_FAT], sc[_FN], sc[_LAST] = fat, fn, last
 
 
 @uncounted(inline="always")
@@ -300,12 +348,25 @@ def _lowest_combination(cat_code: Any) -> Any:
 
 
 @uncounted(inline="always")
+def _antes(cfg: Any, balances: Any, at_start: Any, dealer: Any) -> Any:
+    """:func:`.deal.start_deal`'s antes: each seat's balance before them kept in *at_start*,
+    every seat's ante paid (the dealer's own stake, where the ruleset sets one); returns the
+    pool."""
+    p = cfg[_P]
+    for s in range(p):
+        at_start[s] = balances[s]
+        balances[s] -= cfg[_ANTE]
+    balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
+    return cfg[_ANTE] * (p - 1) + cfg[_DANTE]
+
+
+@uncounted(inline="always")
 def _deal_cards(cs: Any, eldest: Any, step: Any, p: Any, pack_cards: Any, unseen: Any,
-                hands: Any, moves: Any, pos: Any) -> Any:
+                hands: Any, moves: Any, pos: Any, forced: Any, fat: Any, fn: Any) -> Any:
     """Three cards each, one at a time from the *eldest* hand round, drawn from chance's
-    stream *cs* out of the whole pack (``unseen`` refilled, the rest left in its first
-    ``len(pack) - 3 * p``), each recorded into *moves* (unless empty) from *pos*:
-    ``(cs, pos)``."""
+    stream *cs* (or *forced*'s queue, :func:`_draw`) out of the whole pack (``unseen``
+    refilled, the rest left in its first ``len(pack) - 3 * p``), each recorded into *moves*
+    (unless empty; past its end only counted) from *pos*: ``(cs, pos, fat, fn)``."""
     n_unseen = pack_cards.shape[0]
     record = moves.shape[0] > 0
     for i in range(n_unseen):
@@ -313,7 +374,7 @@ def _deal_cards(cs: Any, eldest: Any, step: Any, p: Any, pack_cards: Any, unseen
     for col in range(3):
         to = eldest
         for _ in range(p):
-            cs, j = next_below(cs, n_unseen)
+            cs, j, fat, fn = _draw(cs, n_unseen, unseen, forced, fat, fn)
             uj = np.uint64(j)
             card = unseen[uj]
             n_unseen -= 1
@@ -321,6 +382,7 @@ def _deal_cards(cs: Any, eldest: Any, step: Any, p: Any, pack_cards: Any, unseen
             hands[np.uint64(to), col] = card
             to = _turn(to, step, p)
             if record:
-                moves[pos] = _DEAL + card
+                if pos < moves.shape[0]:
+                    moves[pos] = _DEAL + card
                 pos += 1
-    return cs, pos
+    return cs, pos, fat, fn

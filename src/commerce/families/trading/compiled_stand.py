@@ -28,15 +28,16 @@ from commerce.families.trading.compiled_heuristic import (
     random_turn,
 )
 from commerce.families.trading.compiled_rules import (
-    _ANTE,
     _ANYTIME,
     _BH,
     _BL,
     _COUNT,
-    _DANTE,
     _DEALS,
     _DMAYTRADE,
     _DTCOST,
+    _FAT,
+    _FN,
+    _LAST,
     _MAYBARTER,
     _NU,
     _OFFERED,
@@ -50,6 +51,7 @@ from commerce.families.trading.compiled_rules import (
     _TAKEN,
     _TCOST,
     PAUSED,
+    _antes,
     _deal_cards,
     _lowest_combination,
     _rest_of_deal,
@@ -102,7 +104,7 @@ def _one_way(row: Any, code: Any, recorded: Any, cfg: Any, rank3: Any, strength:
     sc2[_POS] = 0
     _rest_of_deal(row, streams2, sc2, cfg, rank3, strength, pwin, give_value, after_win,
                   combo, pol, bold, hands2, unseen2, bottom2, balances2, dealer, code, recorded,
-                  -1)
+                  -1, unseen2[:0], False)
     _showdown(cfg, hands2, rank3, balances2, won2, dealer, sc2[_STANDER], sc2[_POOL], ranks,
               order)
     return sc2[_POS]
@@ -140,18 +142,17 @@ def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
         count = 0
         _, dealer = next_below(chance_start(key, group, DEALS_PER_GROUP - 1), p)
         for deal in range(p * cfg[_DEALS]):
-            for s in range(p):
-                at_start[s] = balances[s]
-                balances[s] -= cfg[_ANTE]
-            balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
+            pool = _antes(cfg, balances, at_start, dealer)
             cs = chance_start(key, group, deal)
             seat = _turn(dealer, step, p)
-            cs, _ = _deal_cards(cs, seat, step, p, pack_cards, unseen, hands, none, 0)
+            cs, _, _, _ = _deal_cards(cs, seat, step, p, pack_cards, unseen, hands, none, 0,
+                                      none, 0, 0)
             streams[0], streams[1] = state, cs
             sc[_NU], sc[_BH], sc[_BL] = n_pack - 3 * p, 0, 0
-            sc[_POOL] = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
+            sc[_POOL] = pool
             sc[_TAKEN], sc[_POS], sc[_COUNT] = 1, 0, count
             sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, TURN, -1
+            sc[_FAT], sc[_FN], sc[_LAST] = 0, 0, -1
             sampled = 0  # the seats sampled this deal, as bits
             while True:
                 seat = sc[_SEAT]
@@ -203,7 +204,7 @@ def _stand_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_car
                 # the game's own turn, stopping before the next one
                 _rest_of_deal(row, streams, sc, cfg, rank3, strength, pwin, give_value,
                               after_win, combo, pol, bold, hands, unseen, bottom, balances,
-                              dealer, -1, none, sc[_TAKEN] + 1)
+                              dealer, -1, none, sc[_TAKEN] + 1, none, False)
                 if sc[_STANDER] != PAUSED:
                     break
                 sc[_PHASE] = TURN

@@ -48,12 +48,13 @@ from commerce.families.trading.compiled_heuristic import (
     heuristic_choice,
 )
 from commerce.families.trading.compiled_rules import (
-    _ANTE,
     _BH,
     _BL,
     _COUNT,
-    _DANTE,
     _DEALS,
+    _FAT,
+    _FN,
+    _LAST,
     _NU,
     _OFFERED,
     _P,
@@ -65,6 +66,7 @@ from commerce.families.trading.compiled_rules import (
     _STEP,
     _TAKEN,
     _TIE,
+    _antes,
     _deal_cards,
     _lowest_combination,
     _rest_of_deal,
@@ -151,23 +153,21 @@ def _play_rows(key: Any, index0: Any, first: Any, stop: Any, cfg: Any, pack_card
         dealers[row] = dealer
         for deal in range(n_deals):
             # -- the deal: antes, then three cards each, one at a time from the dealer's left
-            for s in range(p):
-                at_start[s] = balances[s]
-                balances[s] -= cfg[_ANTE]
-            balances[dealer] -= cfg[_DANTE] - cfg[_ANTE]
-            pool = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
+            pool = _antes(cfg, balances, at_start, dealer)
             cs = chance_start(key, group, deal)  # chance's cards: the group's stream of this deal
             seat = _turn(dealer, step, p)  # the eldest hand
-            cs, pos = _deal_cards(cs, seat, step, p, pack_cards, unseen, hands, moves, pos)
+            cs, pos, _, _ = _deal_cards(cs, seat, step, p, pack_cards, unseen, hands, moves,
+                                        pos, unseen[:0], 0, 0)
             n_unseen = n_pack - 3 * p
             # -- the turns, from the eldest hand's
             streams[0], streams[1] = state, cs
             sc[_NU], sc[_BH], sc[_BL], sc[_POOL] = n_unseen, 0, 0, pool
             sc[_TAKEN], sc[_POS], sc[_COUNT] = 1, pos, count
             sc[_SEAT], sc[_PHASE], sc[_OFFERED] = seat, TURN, -1
+            sc[_FAT], sc[_FN], sc[_LAST] = 0, 0, -1
             _rest_of_deal(row, streams, sc, cfg, rank3, strength, pwin, give_value, after_win,
                           combo, pol, bold, hands, unseen, bottom, balances, dealer, -1,
-                          moves, -1)
+                          moves, -1, unseen[:0], False)
             state = streams[0]
             if details:  # the deal's decisions (read here: no value kept across the deal)
                 deal_decisions[row, deal] = sc[_COUNT] - count

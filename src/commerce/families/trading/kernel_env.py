@@ -14,8 +14,11 @@ know), its legal actions' mask, its reward and whether the episode ended. An end
 dealt anew in the same call (Gymnasium's same-step autoreset, its final observation kept
 apart) or at the next call (next-step autoreset), as the batch was made.
 
-The rules are those of :mod:`.turn` and :mod:`.settle` (the same steps as the whole-game
-kernel's ``_rest_of_deal``, one decision at a time); ``tests/test_rl_vector.py`` replays every
+The rules are those of :mod:`.turn` and :mod:`.settle`, played by the steps every compiled
+loop of the family calls (:mod:`.compiled_rules`: the deal, the turn loop
+``_rest_of_deal`` stopping after one decision, the showdown); this module keeps only what an
+environment adds: the learners' histories, the rewards, episodes, and the observation and
+mask. ``tests/test_rl_vector.py`` replays every
 recorded action through the reference engine and compares every observation, mask and reward.
 An episode is a deal (the first of a fresh game) or a whole game; one that ends before the
 learner's first decision is not shown (a fresh game is dealt), as :class:`commerce.rl.gym.
@@ -34,7 +37,6 @@ import numpy as np
 from commerce.encoding import DECISION_KINDS, segment_offsets
 from commerce.families.trading.compiled_heuristic import (
     _BARTER,
-    _DEAL,
     _DONE,
     _GIVE,
     _NONE,
@@ -43,27 +45,37 @@ from commerce.families.trading.compiled_heuristic import (
     AFTER_TRADE,
     BARTER_REPLY,
     TURN,
-    heuristic_choice,
-    random_reply,
-    random_turn,
 )
 from commerce.families.trading.compiled_rules import (
-    _AFTERSTAND,
-    _ANTE,
     _ANYTIME,
+    _BH,
+    _BL,
     _BSTEP,
-    _DANTE,
+    _COUNT,
     _DEALS,
     _DMAYTRADE,
-    _DTCOST,
+    _FAT,
+    _FN,
+    _LAST,
     _MAYBARTER,
+    _N_SC,
+    _NU,
+    _OFFERED,
     _P,
+    _PHASE,
     _PMAYSTAND,
+    _POOL,
+    _POS,
     _RETORIG,
-    _ROUNDS,
+    _SEAT,
+    _STANDER,
     _STEP,
-    _TCOST,
+    _TAKEN,
+    PAUSED,
+    _antes,
+    _deal_cards,
     _lowest_combination,
+    _rest_of_deal,
     _showdown,
     _turn,
 )
@@ -72,7 +84,6 @@ from commerce.families.trading.kernel import TradingKernel, build
 from commerce.kernelkit import (
     GAMMA,
     LEARNER,
-    RANDOM,
     EnvBatch,
     EnvKernel,
     master_key,
@@ -90,19 +101,24 @@ __all__ = ["SCALARS", "SEAT_COLUMNS", "TradingEnvBatch", "env_kernel", "reset_en
 # dealt: the state a deal episode ends in).
 _DEALING, _OVER = 0, 5
 
-SCALARS: Final = ("dealer", "deal", "seat", "actor", "phase", "taken", "offered", "pool",
-                  "unseen", "bottom_head", "bottom_len", "done", "waiting", "recorded", "deals",
-                  "forced_at", "forced")
-"""The per-environment scalars, the columns of the batch's ``st`` array: the dealer, the deal's
-number (from 1), whose turn it is, who decides now, the phase, turns begun this deal, the
-card of a pending barter (-1: none), the pool, the unseen cards of the stock, the traded-in
-queue under them (head, length), whether the episode is over, whether it waits for a
-next-step reset, the actions recorded, the deals the episode's rewards cover (those of the
-games its reset skipped included), and the queue of cards chance is to deal next (the next's
-place in the ``forced`` array and their number: the research API's explicit chance; none:
-chance draws from the game's stream)."""
-(S_DEALER, S_DEALNO, S_SEAT, S_ACTOR, S_PHASE, S_TAKEN, S_OFFERED, S_POOL, S_NU, S_BH, S_BL,
- S_DONE, S_WAIT, S_REC, S_DEALS, S_FAT, S_FN, S_N) = range(len(SCALARS) + 1)
+SCALARS: Final = ("unseen", "bottom_head", "bottom_len", "pool", "stander", "taken",
+                  "recorded", "decisions", "seat", "phase", "offered", "forced_at", "forced",
+                  "last", "dealer", "deal", "actor", "done", "waiting", "deals")
+"""The per-environment scalars, the columns of the batch's ``st`` array. The first are the
+deal's scalars of the compiled turn rules (:func:`.compiled_rules._rest_of_deal`, in its
+``sc`` order): the unseen cards of the stock, the traded-in queue under them (head, length),
+the pool, the stander, turns begun this deal, the actions recorded, the decisions taken,
+whose turn it is, the phase, the card of a pending barter (-1: none), the queue of cards
+chance is to deal next (the next's place in the ``forced`` array and their number: the
+research API's explicit chance; none: chance draws from the game's stream) and the last
+decision's code. Then: the dealer, the deal's number (from 1), who decides now, whether the
+episode is over, whether it waits for a next-step reset, and the deals the episode's rewards
+cover (those of the games its reset skipped included)."""
+(S_NU, S_BH, S_BL, S_POOL, S_STANDER, S_TAKEN, S_REC, S_COUNT, S_SEAT, S_PHASE, S_OFFERED,
+ S_FAT, S_FN, S_LAST) = (_NU, _BH, _BL, _POOL, _STANDER, _TAKEN, _POS, _COUNT, _SEAT, _PHASE,
+                         _OFFERED, _FAT, _FN, _LAST)
+(S_DEALER, S_DEALNO, S_ACTOR, S_DONE, S_WAIT, S_DEALS, S_N) = range(_N_SC, _N_SC + 7)
+assert SCALARS.index("dealer") == S_DEALER and len(SCALARS) == S_N
 
 SEAT_COLUMNS: Final = ("acts", "start", "reward")
 """Each seat's columns of the batch's ``seats`` array: the acts of this deal it has seen (its
@@ -164,17 +180,14 @@ def _show_all(pol: Any, seats: Any, hist: Any, e: Any, kind: Any, seat: Any,
 
 @uncounted()
 def _start_deal(e: Any, tables: Any, arrays: Any) -> None:
-    """A deal begins: antes into the pool, the whole pack unseen, nothing dealt."""
+    """A deal begins: antes into the pool (:func:`.compiled_rules._antes`), the whole pack
+    unseen, nothing dealt."""
     cfg, pack_cards = tables[0], tables[2]
     st, unseen, balances, seats = arrays[0], arrays[2], arrays[4], arrays[8]
-    p = cfg[_P]
     dealer = st[e, S_DEALER]
-    for s in range(p):
-        seats[e, s, C_START] = balances[e, s]
+    for s in range(cfg[_P]):
         seats[e, s, C_ACTS] = 0
-        balances[e, s] -= cfg[_ANTE]
-    balances[e, dealer] -= cfg[_DANTE] - cfg[_ANTE]
-    st[e, S_POOL] = cfg[_ANTE] * (p - 1) + cfg[_DANTE]
+    st[e, S_POOL] = _antes(cfg, balances[e], seats[e, :, C_START], dealer)
     n = pack_cards.shape[0]
     for i in range(n):
         unseen[e, i] = pack_cards[i]
@@ -183,44 +196,21 @@ def _start_deal(e: Any, tables: Any, arrays: Any) -> None:
     st[e, S_SEAT], st[e, S_ACTOR] = dealer, dealer
 
 
-@uncounted(inline="always")
-def _draw(st: Any, unseen: Any, forced: Any, e: Any, cs: Any, n_unseen: Any) -> Any:
-    """Where among the first *n_unseen* of the unseen cards chance's next card is: the next
-    forced card's place (the caller gave one that is unseen), or one drawn from the stream
-    *cs*. Returns the stream and the place."""
-    at = st[e, S_FAT]
-    if at < st[e, S_FN]:
-        st[e, S_FAT] = at + 1
-        card = forced[e, at]
-        for j in range(n_unseen):
-            if unseen[e, j] == card:
-                return cs, j
-    st[e, S_FAT], st[e, S_FN] = 0, 0
-    return next_below(cs, n_unseen)
-
-
 @uncounted()
-def _deal_cards(e: Any, tables: Any, arrays: Any) -> None:
-    """Chance deals three cards each, one at a time from the dealer's left (or right); the
-    eldest hand's turn begins."""
-    cfg = tables[0]
-    st, hands, unseen, streams, rec = arrays[0], arrays[1], arrays[2], arrays[6], arrays[7]
+def _deal(e: Any, tables: Any, arrays: Any) -> None:
+    """Chance deals three cards each (:func:`.compiled_rules._deal_cards`); the eldest hand's
+    turn begins."""
+    cfg, pack_cards = tables[0], tables[2]
+    st, hands, unseen, streams, rec, forced = (arrays[0], arrays[1], arrays[2], arrays[6],
+                                               arrays[7], arrays[9])
     p, step = cfg[_P], cfg[_STEP]
     eldest = _turn(st[e, S_DEALER], step, p)
-    cs = streams[e, 1]
-    n_unseen = st[e, S_NU]
-    for col in range(3):
-        to = eldest
-        for _ in range(p):
-            cs, j = _draw(st, unseen, arrays[9], e, cs, n_unseen)
-            card = unseen[e, j]
-            n_unseen -= 1
-            unseen[e, j] = unseen[e, n_unseen]
-            hands[e, to, col] = card
-            _record(st, rec, e, _DEAL + card)
-            to = _turn(to, step, p)
+    cs, pos, fat, fn = _deal_cards(streams[e, 1], eldest, step, p, pack_cards, unseen[e],
+                                   hands[e], rec[e], st[e, S_REC], forced[e], st[e, S_FAT],
+                                   st[e, S_FN])
     streams[e, 1] = cs
-    st[e, S_NU] = n_unseen
+    st[e, S_REC], st[e, S_FAT], st[e, S_FN] = pos, fat, fn
+    st[e, S_NU] = pack_cards.shape[0] - 3 * p
     st[e, S_SEAT], st[e, S_ACTOR], st[e, S_TAKEN], st[e, S_PHASE] = eldest, eldest, 1, TURN
 
 
@@ -241,7 +231,7 @@ def _new_game(e: Any, tables: Any, arrays: Any) -> None:
     st[e, S_DEALER], st[e, S_DEALNO], st[e, S_DONE] = dealer, 1, 0
     st[e, S_DEALS] = 0
     _start_deal(e, tables, arrays)
-    _deal_cards(e, tables, arrays)
+    _deal(e, tables, arrays)
 
 
 @uncounted()
@@ -265,162 +255,69 @@ def _settle(e: Any, stander: Any, tables: Any, arrays: Any, work: Any) -> None:
     st[e, S_DEALNO] += 1
     _start_deal(e, tables, arrays)
     if ec[E_GAME] == 1:
-        _deal_cards(e, tables, arrays)
+        _deal(e, tables, arrays)
     else:
         st[e, S_DONE] = 1
 
 
 @uncounted()
-def _next_turn(e: Any, tables: Any, arrays: Any, work: Any) -> None:
-    """The turn passes on, or the round limit shows the hands with no stander."""
-    cfg = tables[0]
-    st = arrays[0]
-    p = cfg[_P]
-    if st[e, S_TAKEN] >= cfg[_ROUNDS] * p:
-        _settle(e, -1, tables, arrays, work)
-        return
-    seat = _turn(st[e, S_SEAT], cfg[_STEP], p)
-    st[e, S_SEAT], st[e, S_ACTOR], st[e, S_PHASE] = seat, seat, TURN
-    st[e, S_TAKEN] += 1
+def _play(e: Any, root: Any, tables: Any, arrays: Any, work: Any) -> None:
+    """The seat to decide in environment *e* plays the legal action *root* (its policy's
+    choice where negative: random, from the environment's players' stream, or the heuristic)
+    by the turn rules every compiled loop shares (:func:`.compiled_rules._rest_of_deal`, one
+    decision); each learner's history gets the acts it may see; a deal that ends is
+    settled."""
+    cfg, ec, _, rank3, strength, pwin, give_value, after_win, pol, bold = tables
+    st, hands, unseen, bottom, balances, hist, streams, rec, seats, forced = arrays
+    sc = st[e]  # its first columns are the turn rules' scalars
+    phase, seat, actor = sc[S_PHASE], sc[S_SEAT], sc[S_ACTOR]
+    _rest_of_deal(e, streams[e], sc, cfg, rank3, strength, pwin, give_value, after_win,
+                  ec[E_COMBO], pol, bold, hands[e], unseen[e], bottom[e], balances[e],
+                  sc[S_DEALER], root, rec[e], -1, forced[e], True)
+    _seen(e, phase, seat, actor, sc[S_LAST], tables, arrays)
+    if sc[S_STANDER] != PAUSED:
+        _settle(e, sc[S_STANDER], tables, arrays, work)
+    elif sc[S_PHASE] == BARTER_REPLY:
+        sc[S_ACTOR] = _turn(sc[S_SEAT], cfg[_BSTEP], cfg[_P])
+    else:
+        sc[S_ACTOR] = sc[S_SEAT]
 
 
-@uncounted()
-def _apply(e: Any, code: Any, tables: Any, arrays: Any, work: Any) -> None:
-    """The seat to decide in environment *e* plays the legal action *code* (the rules of
-    :mod:`.turn`); each learner's history gets the acts it may see."""
+@uncounted(inline="always")
+def _seen(e: Any, phase: Any, seat: Any, actor: Any, code: Any, tables: Any,
+          arrays: Any) -> None:
+    """The acts of the decision *code* that *actor* took in the turn of *seat* at *phase*,
+    appended to the history of each learner who may see them (the reference's events and
+    their ``visible_to``, :mod:`.turn`)."""
     cfg, pol = tables[0], tables[8]
-    st, hands, unseen, bottom, balances, hist, streams, rec, seats, _ = arrays
-    p = cfg[_P]
-    n_pack = unseen.shape[1]
+    hands, hist, seats = arrays[1], arrays[5], arrays[8]
     kind, card = code & ~63, code & 63
-    phase, actor = st[e, S_PHASE], st[e, S_ACTOR]
     if kind == _STAND:
         _show_all(pol, seats, hist, e, _STOOD, actor, -1)
-        _settle(e, actor, tables, arrays, work)
-        return
-    if phase == TURN and kind == _TRADE:
-        dealer = st[e, S_DEALER]
-        if actor == dealer:
-            cost = cfg[_DTCOST]
-            st[e, S_POOL] += cost
-        else:
-            cost = cfg[_TCOST]
-            balances[e, dealer] += cost
-        balances[e, actor] -= cost
-        b_head, b_len, n_unseen = st[e, S_BH], st[e, S_BL], st[e, S_NU]
-        tail = b_head + b_len
-        bottom[e, tail - n_pack if tail >= n_pack else tail] = card
-        b_len += 1
-        if n_unseen > 0:
-            cs, j = _draw(st, unseen, arrays[9], e, streams[e, 1], n_unseen)
-            streams[e, 1] = cs
-            got = unseen[e, j]
-            n_unseen -= 1
-            unseen[e, j] = unseen[e, n_unseen]
-            _record(st, rec, e, _DEAL + got)
-        else:
-            got = bottom[e, b_head]
-            b_head = 0 if b_head + 1 == n_pack else b_head + 1
-            b_len -= 1
-        st[e, S_BH], st[e, S_BL], st[e, S_NU] = b_head, b_len, n_unseen
-        a, b, c = hands[e, actor, 0], hands[e, actor, 1], hands[e, actor, 2]
-        first_out = a == card
-        a = b if first_out else a
-        b = c if first_out or b == card else b
-        hands[e, actor, 0], hands[e, actor, 1], hands[e, actor, 2] = a, b, got
+    elif phase == TURN and kind == _TRADE:  # the card drawn goes last
         _show_all(pol, seats, hist, e, _TRADED, actor, -1)
         _show(pol, seats, hist, e, actor, _TRADED_CARD, actor, card)
-        _show(pol, seats, hist, e, actor, _DREW, actor, got)
-        if cfg[_AFTERSTAND] == 1:
-            st[e, S_PHASE] = AFTER_TRADE
-        else:
-            _next_turn(e, tables, arrays, work)
-        return
-    if phase == TURN:  # a barter offered to the neighbour
-        partner = _turn(actor, cfg[_BSTEP], p)
+        _show(pol, seats, hist, e, actor, _DREW, actor, hands[e, actor, 2])
+    elif phase == TURN:  # a barter offered to the neighbour
+        partner = _turn(actor, cfg[_BSTEP], cfg[_P])
         _show_all(pol, seats, hist, e, _OFFERED_ACT, actor, -1)
         _show(pol, seats, hist, e, actor, _BARTER_CARD, actor, card)
         if partner != actor:
             _show(pol, seats, hist, e, partner, _BARTER_CARD, actor, card)
-        st[e, S_OFFERED], st[e, S_ACTOR], st[e, S_PHASE] = card, partner, BARTER_REPLY
-        return
-    if phase == BARTER_REPLY:  # the partner gives *card* back for the offered card
-        offerer, offered = st[e, S_SEAT], st[e, S_OFFERED]
-        for i in range(3):
-            if hands[e, offerer, i] == offered:
-                hands[e, offerer, i] = card
-        for i in range(3):
-            if hands[e, actor, i] == card:
-                hands[e, actor, i] = offered
-        _show_all(pol, seats, hist, e, _BARTERED, offerer, -1)
-        _show(pol, seats, hist, e, offerer, _RETURNED, actor, card)
-        if actor != offerer:
+    elif phase == BARTER_REPLY:  # the partner gave *card* back for the offered card
+        _show_all(pol, seats, hist, e, _BARTERED, seat, -1)
+        _show(pol, seats, hist, e, seat, _RETURNED, actor, card)
+        if actor != seat:
             _show(pol, seats, hist, e, actor, _RETURNED, actor, card)
-        st[e, S_OFFERED] = -1
-        if cfg[_AFTERSTAND] == 1:
-            st[e, S_ACTOR], st[e, S_PHASE] = offerer, AFTER_TRADE
-        else:
-            _next_turn(e, tables, arrays, work)
-        return
-    _next_turn(e, tables, arrays, work)  # done: the turn passes
-
-
-@uncounted()
-def _choose(e: Any, tables: Any, arrays: Any) -> Any:
-    """The action code the policy of the seat to decide plays (random: uniform among the
-    legal actions, from the environment's players' stream)."""
-    cfg, ec, _, rank3, strength, pwin, give_value, after_win, pol, bold = tables
-    st, hands, streams = arrays[0], arrays[1], arrays[6]
-    phase, actor = st[e, S_PHASE], st[e, S_ACTOR]
-    a, b, c = hands[e, actor, 0], hands[e, actor, 1], hands[e, actor, 2]
-    offered = st[e, S_OFFERED]
-    stand_ok = cfg[_ANYTIME] == 1 or rank3[a, b, c] >= ec[E_COMBO]
-    n_pstand = 1 if cfg[_PMAYSTAND] == 1 else 0
-    n_ret = 3 if cfg[_RETORIG] == 1 else 4
-    n_barter = 3 if cfg[_MAYBARTER] == 1 else 0
-    dealer = st[e, S_DEALER]
-    trade_ok = actor != dealer or cfg[_DMAYTRADE] == 1
-    code = -1
-    if pol[actor] != RANDOM:
-        pool = st[e, S_POOL]
-        if phase == TURN:
-            cost_now = cfg[_DTCOST] if actor == dealer else cfg[_TCOST]
-            code = heuristic_choice(TURN, hands[e, actor], -1, stand_ok, trade_ok,
-                                    n_barter > 0, False, True, rank3, strength, pwin,
-                                    give_value, bold[actor], after_win, cost_now, pool)
-        elif phase == BARTER_REPLY:
-            code = heuristic_choice(BARTER_REPLY, hands[e, actor], offered, False, False,
-                                    False, n_pstand > 0, n_ret == 3, rank3, strength, pwin,
-                                    give_value, bold[actor], after_win, 0, pool)
-        else:
-            code = heuristic_choice(AFTER_TRADE, hands[e, actor], -1, stand_ok, False, False,
-                                    False, True, rank3, strength, pwin, give_value,
-                                    bold[actor], after_win, 0, pool)
-    if code >= 0:
-        return code
-    state = streams[e, 0]
-    if phase == TURN:
-        state, code = random_turn(state, a, b, c, stand_ok, trade_ok, n_barter)
-    elif phase == BARTER_REPLY:
-        state, code = random_reply(state, a, b, c, offered, n_ret, n_pstand)
-    elif stand_ok:
-        state, j = next_below(state, 2)
-        code = _STAND + _NONE if j == 0 else _DONE + _NONE
-    else:
-        code = _DONE + _NONE
-    streams[e, 0] = state
-    return code
 
 
 @uncounted()
 def _advance(e: Any, tables: Any, arrays: Any, work: Any) -> None:
     """The bots' seats play until a learner must decide or the episode is over."""
-    st, rec = arrays[0], arrays[7]
+    st = arrays[0]
     pol = tables[8]
     while st[e, S_DONE] == 0 and pol[st[e, S_ACTOR]] != LEARNER:
-        code = _choose(e, tables, arrays)
-        _record(st, rec, e, code)
-        _apply(e, code, tables, arrays, work)
+        _play(e, -1, tables, arrays, work)
 
 
 @uncounted()
@@ -577,9 +474,7 @@ def step_envs(first: Any, stop: Any, actions: Any, tables: Any, arrays: Any, out
             rewards[e] = 0.0
             deals[e] = st[e, S_DEALS]
         else:
-            code = _code_of(actions[e], n, offset)
-            _record(st, arrays[7], e, code)
-            _apply(e, code, tables, arrays, work)
+            _play(e, _code_of(actions[e], n, offset), tables, arrays, work)
             _advance(e, tables, arrays, work)
             rewards[e] = seats[e, me, C_REWARD]
             deals[e] = st[e, S_DEALS]
@@ -617,9 +512,7 @@ def table_step(e: Any, index: Any, obs: Any, mask: Any, tables: Any, arrays: Any
     reward column."""
     ec = tables[1]
     st = arrays[0]
-    code = _code_of(index, ec[E_NPACK], ec[E_OFFSET])
-    _record(st, arrays[7], e, code)
-    _apply(e, code, tables, arrays, work)
+    _play(e, _code_of(index, ec[E_NPACK], ec[E_OFFSET]), tables, arrays, work)
     _advance(e, tables, arrays, work)
     actor = st[e, S_ACTOR]
     _observe(e, actor, obs, tables, arrays)
