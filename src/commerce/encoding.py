@@ -135,57 +135,73 @@ def decode(encoding: Encoding, rules: Ruleset, players: int,
 
 
 class Features:
-    """Writes an observation vector segment by segment, checked against a layout.
+    """Writes an observation vector segment by segment, each where the layout places it.
+
+    A segment is named, never placed by its writer: the layout alone says where it goes and
+    how long it is, so a layout edited (segments reordered, resized) moves what every writer
+    writes, here and in the compiled encoders, which read the same offsets
+    (:func:`segment_offsets`). Each segment is written once, in any order; :meth:`done`
+    refuses a vector with one missing.
 
     >>> f = Features((Segment("a", 2, ""), Segment("b", 3, "")))
-    >>> f.put("a", [1.0, 0.5])
     >>> f.one_hot("b", 2)
+    >>> f.put("a", [1.0, 0.5])
     >>> f.done()
     [1.0, 0.5, 0.0, 0.0, 1.0]
     """
 
-    __slots__ = ("_at", "_layout", "values")
+    __slots__ = ("_layout", "_places", "_written", "values")
 
     def __init__(self, layout: Sequence[Segment]) -> None:
         self._layout = layout
-        self._at = 0
-        self.values: list[float] = []
+        self._places: dict[str, tuple[int, int]] = {}
+        at = 0
+        for seg in layout:
+            self._places[seg.name] = (at, seg.size)
+            at += seg.size
+        self._written: set[str] = set()
+        self.values: list[float] = [0.0] * at
 
-    def _next(self, name: str) -> int:
-        seg = self._layout[self._at]
-        if seg.name != name:
-            raise ValueError(f"segment {name!r} written where {seg.name!r} belongs")
-        self._at += 1
-        return seg.size
+    def _place(self, name: str) -> tuple[int, int]:
+        place = self._places.get(name)
+        if place is None:
+            raise ValueError(f"segment {name!r} is not in the layout")
+        if name in self._written:
+            raise ValueError(f"segment {name!r} written twice")
+        self._written.add(name)
+        return place
 
     def put(self, name: str, values: Sequence[float]) -> None:
         """Segment *name* is *values* (exactly its size)."""
-        size = self._next(name)
+        at, size = self._place(name)
         if len(values) != size:
             raise ValueError(f"segment {name!r} takes {size} numbers, not {len(values)}")
-        self.values.extend(values)
+        self.values[at:at + size] = values
 
     def one_hot(self, name: str, index: int | None) -> None:
         """Segment *name* is 1 at *index*, 0 elsewhere (all 0 for None)."""
-        size = self._next(name)
-        row = [0.0] * size
+        at, size = self._place(name)
         if index is not None:
-            row[index] = 1.0
-        self.values.extend(row)
+            self.values[at + _inside(name, index, size)] = 1.0
 
     def bits(self, name: str, indices: Iterable[int], value: float = 1.0) -> None:
         """Segment *name* is *value* at each of *indices* (added up), 0 elsewhere."""
-        size = self._next(name)
-        row = [0.0] * size
+        at, size = self._place(name)
         for i in indices:
-            row[i] += value
-        self.values.extend(row)
+            self.values[at + _inside(name, i, size)] += value
 
     def done(self) -> list[float]:
         """The vector, once every segment is written."""
-        if self._at != len(self._layout):
-            raise ValueError(f"segment {self._layout[self._at].name!r} was not written")
+        for seg in self._layout:
+            if seg.name not in self._written:
+                raise ValueError(f"segment {seg.name!r} was not written")
         return self.values
+
+
+def _inside(name: str, index: int, size: int) -> int:
+    if not 0 <= index < size:
+        raise ValueError(f"segment {name!r} has {size} places, not a place {index}")
+    return index
 
 
 def relative(seat: Seat | None, me: Seat | None, players: int) -> int | None:
