@@ -63,6 +63,15 @@ def _turn(seat: Any, step: Any, p: Any) -> Any:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _put(actions: Any, pos: Any, code: Any) -> Any:
+    """*code* recorded at place *pos* of *actions* (past its end only counted): the next
+    place."""
+    if pos < actions.shape[0]:
+        actions[pos] = code
+    return pos + 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _draw(cs: Any, n_unseen: Any, unseen: Any, forced: Any, fat: Any, fn: Any) -> Any:
     """Where among the first *n_unseen* of the *unseen* cards chance's next card is: the next
     of the *fn* forced cards from place *fat* of *forced* (the caller gave one that is
@@ -139,9 +148,7 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                                         give_value, boldness[actor], after_win, cost_now, pool)
             last = code
             if record:
-                if pos < actions.shape[0]:
-                    actions[pos] = code
-                pos += 1
+                pos = _put(actions, pos, code)
             kind, card = code & ~63, code & 63
             if kind == _STAND:
                 stander = actor
@@ -165,9 +172,7 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                     n_unseen -= 1
                     unseen[uj] = unseen[np.uint64(n_unseen)]
                     if record:
-                        if pos < actions.shape[0]:
-                            actions[pos] = _DEAL + got
-                        pos += 1
+                        pos = _put(actions, pos, _DEAL + got)
                 else:
                     got = bottom[np.uint64(b_head)]
                     b_head = 0 if b_head + 1 == n_pack else b_head + 1
@@ -201,9 +206,7 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                                          0, pool)
             last = reply
             if record:
-                if pos < actions.shape[0]:
-                    actions[pos] = reply
-                pos += 1
+                pos = _put(actions, pos, reply)
             if reply & ~63 == _STAND:
                 stander = partner
                 break
@@ -238,9 +241,7 @@ def _rest_of_deal(row: Any, streams: Any, sc: Any, cfg: Any, rank3: Any, strengt
                                         give_value, boldness[actor], after_win, 0, pool)
             last = code
             if record:
-                if pos < actions.shape[0]:
-                    actions[pos] = code
-                pos += 1
+                pos = _put(actions, pos, code)
             if code == _STAND + _NONE:
                 stander = actor
                 break
@@ -382,7 +383,5 @@ def _deal_cards(cs: Any, eldest: Any, step: Any, p: Any, pack_cards: Any, unseen
             hands[np.uint64(to), col] = card
             to = _turn(to, step, p)
             if record:
-                if pos < moves.shape[0]:
-                    moves[pos] = _DEAL + card
-                pos += 1
+                pos = _put(moves, pos, _DEAL + card)
     return cs, pos, fat, fn
